@@ -1,0 +1,16 @@
+/** `ptxdbg check`: exit 0 when the PTX parses and resolves, else diagnostics and exit 1. */
+import { renderDiagnostics } from '../ptx/index.js';
+import { readPtx } from './common.js';
+
+export function checkCommand(files: readonly string[]): number {
+  let bad = 0;
+  for (const f of files) {
+    const loaded = readPtx(f);
+    if (loaded.diagnostics.length) {
+      bad++;
+      process.stderr.write(renderDiagnostics(loaded) + '\n');
+    }
+  }
+  if (bad === 0) process.stdout.write(`${files.length === 1 ? files[0] : `${files.length} files`}: ok\n`);
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,28 @@
+/** Shared CLI plumbing: reading a PTX file with located diagnostics, exit codes. */
+import { readFileSync } from 'node:fs';
+import { type LoadedPtx, loadPtx, renderDiagnostics } from '../ptx/index.js';
+import type { Program } from '../ptx/resolve.js';
+
+export class UsageError extends Error {}
+
+export function readPtx(path: string): LoadedPtx {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  return loadPtx(text, path);
+}
+
+/** Load a PTX file or print its diagnostics and return undefined. */
+export function requireProgram(path: string): Program | undefined {
+  const loaded = readPtx(path);
+  if (!loaded.program) {
+    process.stderr.write(renderDiagnostics(loaded) + '\n');
+    const n = loaded.diagnostics.length;
+    process.stderr.write(`${n} error${n === 1 ? '' : 's'} in ${path}\n`);
+    return undefined;
+  }
+  return loaded.program;
+}

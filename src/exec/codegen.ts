@@ -1,0 +1,80 @@
+/**
+ * Lane-loop generator. Each ALU instruction runs as one function that loops over the 32 lanes of
+ * a warp on the frame's typed-array register file. Writing every (op, type) loop by hand would be
+ * hundreds of near-copies; instead one table entry (source views, destination view, a body
+ * expression) is compiled once with `new Function` into a specialised, monomorphic loop (v86's
+ * "dispatch tables generated from one instruction table"). Factories are cached by their text.
+ *
+ * Register layout (see regfile.ts): slot k, lane l occupies 8 bytes; its 32-bit word is
+ * i32[k*64 + 2l] (the high word of a 64-bit value is the next one), its f64 is f64[k*32 + l].
+ * Generated code receives slot bases pre-multiplied by 64.
+ */
+
+/** i: int32, u: uint32, f: float32, d: float64, l: 64-bit int as (lo, hi), p: predicate write, n: none. */
+export type View = 'i' | 'u' | 'f' | 'd' | 'l' | 'p' | 'n';
+
+export interface Regs {
+  i32: Int32Array;
+  u32: Uint32Array;
+  f32: Float32Array;
+  f64: Float64Array;
+}
+
+export type Exec = (w: Regs, m: number) => void;
+
+type Factory = (K: unknown, D: number, A: number, B: number, C: number, E: number, X0: unknown, X1: unknown, X2: unknown) => Exec;
+
+const cache = new Map<string, Factory>();
+
+const NAMES = ['a', 'b', 'c'] as const;
+
+function readCode(v: View, name: string, base: string): string {
+  switch (v) {
+    case 'i': return `const ${name} = I[${base} + o];`;
+    case 'u': return `const ${name} = U[${base} + o];`;
+    case 'f': return `const ${name} = F[${base} + o];`;
+    case 'd': return `const ${name} = G[(${base} >> 1) + l];`;
+    case 'l': return `const ${name}lo = U[${base} + o], ${name}hi = U[${base} + o + 1];`;
+    case 'p': return `const ${name} = I[${base} + o] !== 0;`;
+    default: return '';
+  }
+}
+
+function writeCode(v: View, name: string, base: string): string {
+  switch (v) {
+    case 'i': return `I[${base} + o] = ${name};`;
+    case 'u': return `U[${base} + o] = ${name};`;
+    case 'f': return `F[${base} + o] = ${name};`;
+    case 'd': return `G[(${base} >> 1) + l] = ${name};`;
+    case 'l': return `U[${base} + o] = ${name}lo; U[${base} + o + 1] = ${name}hi;`;
+    case 'p': return `I[${base} + o] = ${name} ? 1 : 0;`;
+    default: return '';
+  }
+}
+
+/**
+ * Build (or fetch) a lane-loop factory. `body` reads a/b/c (or alo/ahi...) and assigns `d`
+ * (or dlo/dhi); with `dst2` it also assigns `e`, written to slot E.
+ */
+export function lanes(dst: View, srcs: readonly View[], body: string, dst2: View = 'n'): Factory {
+  const key = `${dst}|${srcs.join('')}|${dst2}|${body}`;
+  let f = cache.get(key);
+  if (f) return f;
+  const reads = srcs.map((v, i) => readCode(v, NAMES[i]!, 'ABC'[i]!)).join('\n');
+  const src = `
+    return function lane(w, m) {
+      const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
+      for (let l = 0; l < 32; l++) {
+        if (((m >>> l) & 1) === 0) continue;
+        const o = l << 1;
+        ${reads}
+        let d = 0, dlo = 0, dhi = 0, e = 0;
+        ${body}
+        ${writeCode(dst, 'd', 'D')}
+        ${writeCode(dst2, 'e', 'E')}
+      }
+    };`;
+  f = new Function('K', 'D', 'A', 'B', 'C', 'E', 'X0', 'X1', 'X2', src) as Factory;
+  cache.set(key, f);
+  return f;
+}

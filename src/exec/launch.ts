@@ -1,0 +1,141 @@
+/**
+ * Launch descriptions: the `launch.json` contract of the conformance README, `--grid/--block/--arg`
+ * flags, and the default launch for a bare `ptxdbg run kernel.ptx`. Every problem is a
+ * `LaunchError` naming the field.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Program } from '../ptx/resolve.js';
+
+export type ElemType = 'u8' | 's8' | 'u16' | 's16' | 'u32' | 's32' | 'u64' | 's64' | 'f16' | 'f32' | 'f64';
+const ELEM_TYPES: ReadonlySet<string> = new Set(['u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f16', 'f32', 'f64']);
+
+export type LaunchArg =
+  | { kind: 'buffer'; name: string; type: ElemType; count: number; init: Uint8Array | undefined; file: string | undefined }
+  | { kind: 'scalar'; name: string; type: ElemType; value: number | bigint }
+  | { kind: 'bytes'; name: string; bytes: Uint8Array };
+
+export interface Launch {
+  kernel: string;
+  grid: [number, number, number];
+  block: [number, number, number];
+  sharedBytes: number;
+  args: LaunchArg[];
+}
+
+export class LaunchError extends Error {}
+
+export function elemSize(t: ElemType): number {
+  return t.endsWith('8') ? 1 : t.endsWith('16') ? 2 : t.endsWith('32') ? 4 : 8;
+}
+
+function dims(v: unknown, field: string): [number, number, number] {
+  if (!Array.isArray(v) || v.length !== 3 || !v.every((x) => Number.isInteger(x) && x >= 1)) {
+    throw new LaunchError(`"${field}" must be three positive integers, e.g. [4, 1, 1]`);
+  }
+  return [v[0], v[1], v[2]];
+}
+
+/** Parse and validate a launch file against the module's kernel signature. */
+export function readLaunchFile(path: string, program: Program): Launch {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new LaunchError(`cannot read launch file ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new LaunchError(`${path}: not valid JSON: ${(e as Error).message}`);
+  }
+  return parseLaunch(json, program, dirname(resolve(path)), path);
+}
+
+export function parseLaunch(json: unknown, program: Program, baseDir: string, where = 'launch'): Launch {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new LaunchError(`${where}: expected a JSON object`);
+  const o = json as Record<string, unknown>;
+  const kernel = o['kernel'];
+  if (typeof kernel !== 'string') throw new LaunchError(`${where}: "kernel" must be the .entry name`);
+  const fn = program.functions.get(kernel);
+  if (!fn || !fn.isEntry) {
+    const entries = [...program.functions.values()].filter((f) => f.isEntry).map((f) => f.name);
+    throw new LaunchError(`${where}: "kernel": no .entry named '${kernel}' (entries: ${entries.join(', ') || 'none'})`);
+  }
+  const grid = dims(o['grid'] ?? [1, 1, 1], 'grid');
+  const block = dims(o['block'] ?? [1, 1, 1], 'block');
+  if (block[0] * block[1] * block[2] > 1024) throw new LaunchError(`${where}: "block": ${block.join('x')} is more than 1024 threads`);
+  const sharedBytes = o['sharedBytes'] ?? 0;
+  if (!Number.isInteger(sharedBytes) || (sharedBytes as number) < 0) throw new LaunchError(`${where}: "sharedBytes" must be a non-negative integer`);
+  const rawArgs = o['args'] ?? [];
+  if (!Array.isArray(rawArgs)) throw new LaunchError(`${where}: "args" must be an array`);
+  if (rawArgs.length !== fn.params.length) {
+    throw new LaunchError(`${where}: "args": kernel ${kernel} takes ${fn.params.length} parameter(s), the launch gives ${rawArgs.length}`);
+  }
+  const args = rawArgs.map((a: unknown, i: number): LaunchArg => {
+    const p = fn.params[i]!;
+    const at = `${where}: args[${i}]`;
+    if (typeof a !== 'object' || a === null) throw new LaunchError(`${at}: expected an object`);
+    const r = a as Record<string, unknown>;
+    const name = typeof r['name'] === 'string' ? r['name'] : `arg${i}`;
+    const type = r['type'];
+    if (type === 'bytes') {
+      const v = r['value'];
+      if (!Array.isArray(v) || !v.every((b) => Number.isInteger(b) && b >= 0 && b <= 255)) throw new LaunchError(`${at} (${name}): "value" must be a list of bytes`);
+      if (v.length !== p.size) throw new LaunchError(`${at} (${name}): ${v.length} bytes given, parameter ${p.name} is ${p.size} bytes`);
+      return { kind: 'bytes', name, bytes: Uint8Array.from(v as number[]) };
+    }
+    if (typeof type !== 'string' || !ELEM_TYPES.has(type)) throw new LaunchError(`${at} (${name}): "type" must be one of ${[...ELEM_TYPES].join(' ')} or "bytes"`);
+    const et = type as ElemType;
+    if ('count' in r) {
+      const count = r['count'];
+      if (!Number.isInteger(count) || (count as number) < 0) throw new LaunchError(`${at} (${name}): "count" must be a non-negative integer`);
+      if (p.size !== 8) throw new LaunchError(`${at} (${name}): a buffer is passed as a 64-bit pointer, but parameter ${p.name} is ${p.size} bytes`);
+      let init: Uint8Array | undefined;
+      const file = r['file'];
+      if (file !== undefined) {
+        if (typeof file !== 'string') throw new LaunchError(`${at} (${name}): "file" must be a path`);
+        const full = resolve(baseDir, file);
+        if (!existsSync(full)) throw new LaunchError(`${at} (${name}): input file ${file} not found`);
+        init = new Uint8Array(readFileSync(full));
+        const want = (count as number) * elemSize(et);
+        if (init.length !== want) throw new LaunchError(`${at} (${name}): ${file} is ${init.length} bytes, expected count*size = ${want}`);
+      }
+      return { kind: 'buffer', name, type: et, count: count as number, init, file: typeof file === 'string' ? file : undefined };
+    }
+    const value = r['value'];
+    if (typeof value !== 'number') throw new LaunchError(`${at} (${name}): a scalar needs a numeric "value" (or "count" for a buffer)`);
+    if (elemSize(et) !== p.size && !(p.size === 4 && elemSize(et) < 4)) {
+      throw new LaunchError(`${at} (${name}): type ${et} is ${elemSize(et)} bytes, parameter ${p.name} is ${p.size} bytes`);
+    }
+    if (!et.startsWith('f') && !Number.isInteger(value)) throw new LaunchError(`${at} (${name}): ${value} is not an integer`);
+    return { kind: 'scalar', name, type: et, value };
+  });
+  return { kernel, grid, block, sharedBytes: sharedBytes as number, args };
+}
+
+/**
+ * The default launch when none is given: the first entry, one block of 32 threads (or the
+ * kernel's .reqntid/.maxntid), each pointer parameter a zeroed buffer of 1024 elements of 4
+ * bytes, 32-bit integer scalars set to the thread count and floats to 1.0.
+ */
+export function defaultLaunch(program: Program, kernelName?: string): Launch {
+  const entries = [...program.functions.values()].filter((f) => f.isEntry);
+  const fn = kernelName ? program.functions.get(kernelName) : entries[0];
+  if (!fn || !fn.isEntry) throw new LaunchError(kernelName ? `no .entry named '${kernelName}'` : 'the module has no .entry to launch');
+  const req = fn.decl.perf.get('reqntid') ?? fn.decl.perf.get('maxntid');
+  const block: [number, number, number] = [req?.[0] ?? 32, req?.[1] ?? 1, req?.[2] ?? 1];
+  const n = block[0] * block[1] * block[2];
+  const args = fn.params.map((p, i): LaunchArg => {
+    const name = `arg${i}`;
+    if (p.size === 8 && (p.decl.type === 'u64' || p.decl.type === 'b64' || p.decl.type === 's64')) {
+      return { kind: 'buffer', name, type: 'u32', count: Math.max(1024, n), init: undefined, file: undefined };
+    }
+    if (p.decl.type === 'f32') return { kind: 'scalar', name, type: 'f32', value: 1 };
+    if (p.decl.type === 'f64') return { kind: 'scalar', name, type: 'f64', value: 1 };
+    if (p.size === 4) return { kind: 'scalar', name, type: 'u32', value: n };
+    return { kind: 'bytes', name, bytes: new Uint8Array(p.size) };
+  });
+  return { kernel: fn.name, grid: [1, 1, 1], block, sharedBytes: 0, args };
+}

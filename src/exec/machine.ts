@@ -1,0 +1,787 @@
+/**
+ * The SIMT machine: lays out memory for a launch, creates CTAs and warps, and schedules warps.
+ *
+ * The hot loop is `runWarp`: it issues up to `budget` instructions of one warp, calling each
+ * pre-decoded instruction's lane loop, with control flow (branches, calls, barriers, exits)
+ * handled inline by the machine. Faults are exceptions caught once per quantum, outside the loop.
+ */
+import type { Program, ProgFunction, VarInfo } from '../ptx/resolve.js';
+import { typeSize } from '../ptx/types.js';
+import { compileFunction, type Layout } from './compile.js';
+import { type CFunction, type CInstr, Ctl } from './compiled.js';
+import { Fault } from './fault.js';
+import { popc32 } from './int64.js';
+import { Bank, CONST_HI, GLOBAL_HI, GlobalArena, LOCAL_HI, type Allocation } from './memory.js';
+import { Cta, Frame, type MemoryContext, Warp, WarpState } from './state.js';
+import { systemCall } from './syscalls.js';
+import type { Launch } from './launch.js';
+import { FUNC_HI } from './syscalls.js';
+
+export interface RunOptions {
+  schedule: 'rr' | 'random';
+  seed: number;
+  maxSteps: number;
+  /** CTAs resident at once (their warps interleave). */
+  resident: number;
+  heapBytes: number;
+}
+
+export const DEFAULT_RUN_OPTIONS: RunOptions = {
+  schedule: 'rr', seed: 1, maxSteps: 200_000_000, resident: 4, heapBytes: 8 << 20,
+};
+
+export interface RunStats {
+  warpSteps: number;
+  threadInstructions: number;
+  wallMs: number;
+}
+
+export interface FaultReport {
+  kind: string;
+  message: string;
+  block: [number, number, number] | undefined;
+  thread: [number, number, number] | undefined;
+  warp: number;
+  lane: number;
+  function: string;
+  pc: number;
+  ptx: string;
+  file: string | undefined;
+  line: number;
+  space: string | undefined;
+  address: bigint | undefined;
+  /** Callers of the faulting function, innermost first. */
+  callers: { function: string; file: string | undefined; line: number; pc: number }[];
+}
+
+export interface RunResult {
+  ok: boolean;
+  fault: FaultReport | undefined;
+  stdout: string;
+  stats: RunStats;
+}
+
+const QUANTUM = 256;
+
+export class Machine implements Layout {
+  readonly arena: GlobalArena;
+  readonly constBank: Bank;
+  readonly paramBank: Bank;
+  readonly mem: MemoryContext;
+  readonly buffers: { name: string; alloc: Allocation; type: string; count: number }[] = [];
+  private readonly globalAddr = new Map<VarInfo, { lo: number; hi: number }>();
+  private readonly sharedOff = new Map<VarInfo, number>();
+  private readonly compiled = new Map<string, CFunction>();
+  private readonly funcIds = new Map<string, number>();
+  readonly funcNames: string[] = [];
+  private readonly sharedSize: number;
+  readonly kernel: ProgFunction;
+  stdout = '';
+  warpSteps = 0;
+  threadInstructions = 0;
+  private rng: number;
+  private readonly ctas: Cta[] = [];
+  private readonly nthreads: number;
+
+  constructor(readonly program: Program, readonly launch: Launch, readonly opts: RunOptions = DEFAULT_RUN_OPTIONS) {
+    const kernel = program.functions.get(launch.kernel);
+    if (!kernel || !kernel.isEntry) throw new Error(`no .entry named '${launch.kernel}' in the module`);
+    this.kernel = kernel;
+    this.rng = (opts.seed >>> 0) || 0x9e3779b9;
+    for (const name of program.functions.keys()) { this.funcIds.set(name, this.funcNames.length); this.funcNames.push(name); }
+    for (const name of program.prototypes.keys()) { this.funcIds.set(name, this.funcNames.length); this.funcNames.push(name); }
+
+    // global arena: launch buffers, .global variables, device heap
+    let need = 1 << 16;
+    for (const a of launch.args) if (a.kind === 'buffer') need += Math.ceil((a.count * typeSize(a.type)) / 256) * 256 + 512;
+    for (const g of program.globals) if (g.space === 'global') need += Math.ceil(g.size / 256) * 256 + 512;
+    need += opts.heapBytes + 1024;
+    this.arena = new GlobalArena(need);
+    // .global variables first (their initializers may reference each other)
+    let constSize = 0;
+    const constOff = new Map<VarInfo, number>();
+    for (const g of program.globals) {
+      if (g.space === 'global') {
+        const a = this.arena.allocate(Math.max(1, g.size), g.name, 'global');
+        this.globalAddr.set(g, { lo: a.base, hi: GLOBAL_HI });
+      } else if (g.space === 'const') {
+        constSize = Math.ceil(constSize / Math.max(1, g.align)) * Math.max(1, g.align);
+        constOff.set(g, constSize);
+        this.globalAddr.set(g, { lo: constSize, hi: 0 });
+        constSize += g.size;
+      }
+    }
+    this.constBank = new Bank(Math.max(16, constSize));
+    for (const g of program.globals) {
+      if (g.space === 'global') writeInit(this, g, this.arena.bank, this.globalAddr.get(g)!.lo);
+      else if (g.space === 'const') writeInit(this, g, this.constBank, constOff.get(g)!);
+    }
+    for (const a of launch.args) {
+      if (a.kind !== 'buffer') continue;
+      const bytes = a.count * typeSize(a.type);
+      const alloc = this.arena.allocate(bytes, a.name, 'buffer');
+      if (a.init) this.arena.bank.u8.set(a.init.subarray(0, bytes), alloc.base);
+      this.buffers.push({ name: a.name, alloc, type: a.type, count: a.count });
+    }
+    this.arena.reserveHeap(opts.heapBytes);
+
+    // shared layout: static variables, then dynamic (extern, unsized) at the end
+    let sh = 0;
+    const dynamic: VarInfo[] = [];
+    for (const v of program.shared) {
+      if (v.decl.linkage === 'extern' || v.size === 0) { dynamic.push(v); continue; }
+      sh = Math.ceil(sh / Math.max(1, v.align)) * Math.max(1, v.align);
+      this.sharedOff.set(v, sh);
+      sh += v.size;
+    }
+    sh = Math.ceil(sh / 16) * 16;
+    for (const v of dynamic) this.sharedOff.set(v, sh);
+    this.sharedSize = sh + launch.sharedBytes;
+
+    // kernel parameters
+    let psize = 16;
+    for (const p of kernel.params) psize = Math.max(psize, p.frameOffset + p.size);
+    this.paramBank = new Bank(psize);
+    if (launch.args.length !== kernel.params.length) {
+      throw new Error(`kernel ${launch.kernel} takes ${kernel.params.length} parameters but the launch gives ${launch.args.length}`);
+    }
+    let bi = 0;
+    launch.args.forEach((a, i) => {
+      const p = kernel.params[i]!;
+      const off = p.frameOffset;
+      const dv = new DataView(this.paramBank.u8.buffer);
+      if (a.kind === 'buffer') {
+        const b = this.buffers[bi++]!;
+        dv.setUint32(off, b.alloc.base, true);
+        dv.setUint32(off + 4, GLOBAL_HI, true);
+      } else if (a.kind === 'bytes') {
+        this.paramBank.u8.set(a.bytes.subarray(0, p.size), off);
+      } else writeScalar(dv, off, a.type, a.value);
+    });
+    this.mem = { global: this.arena, constBank: this.constBank, paramBank: this.paramBank, sharedSize: this.sharedSize };
+    const [bx, by, bz] = launch.block;
+    this.nthreads = bx * by * bz;
+  }
+
+  // ---- Layout (used by the compiler) ----------------------------------------------------------------
+
+  addressOf(v: VarInfo): { lo: number; hi: number } | undefined {
+    if (v.space === 'shared') {
+      const o = this.sharedOff.get(v);
+      return o === undefined ? undefined : { lo: o, hi: 0 };
+    }
+    return this.globalAddr.get(v);
+  }
+
+  functionAddress(name: string): number {
+    return this.funcIds.get(name) ?? -1;
+  }
+
+  fn(name: string): CFunction | undefined {
+    let c = this.compiled.get(name);
+    if (c) return c;
+    const p = this.program.functions.get(name);
+    if (!p) return undefined;
+    c = compileFunction(p, this);
+    this.compiled.set(name, c);
+    return c;
+  }
+
+  // ---- launch --------------------------------------------------------------------------------------
+
+  private makeCta(id: number): Cta {
+    const [gx, gy] = this.launch.grid;
+    const ctaid: [number, number, number] = [id % gx, Math.floor(id / gx) % gy, Math.floor(id / (gx * gy))];
+    const cta = new Cta(id, ctaid, new Bank(Math.max(16, this.sharedSize)), this.nthreads);
+    const kfn = this.fn(this.kernel.name)!;
+    const nwarps = Math.ceil(this.nthreads / 32);
+    for (let wi = 0; wi < nwarps; wi++) {
+      const nl = Math.min(32, this.nthreads - wi * 32);
+      const w = new Warp(id * 4096 + wi, cta, wi * 32, nl, this.mem, 1024);
+      const f = this.newFrame(w, kfn);
+      f.localBase = 16;
+      w.sp = 16 + kfn.frameSize;
+      w.ensureLocal(w.sp + 16);
+      f.depth = 1;
+      f.spc[0] = 0;
+      f.srpc[0] = -1;
+      f.smask[0] = w.validMask;
+      w.frames.push(f);
+      w.setFrame(f);
+      w.pc = 0;
+      w.mask = w.validMask;
+      cta.warps.push(w);
+    }
+    return cta;
+  }
+
+  /** A frame for `fn` on warp `w`, from the warp's pool; special registers filled in. */
+  newFrame(w: Warp, fn: CFunction): Frame {
+    let pool = w.pool.get(fn);
+    if (!pool) { pool = []; w.pool.set(fn, pool); }
+    const f = pool.pop() ?? this.initFrame(w, fn);
+    f.depth = 0;
+    f.returned = 0;
+    return f;
+  }
+
+  private initFrame(w: Warp, fn: CFunction): Frame {
+    const f = new Frame(fn);
+    const u = f.u32;
+    const [bx, by] = this.launch.block;
+    const nw = Math.ceil(this.nthreads / 32);
+    for (const s of fn.specials) {
+      for (let l = 0; l < 32; l++) {
+        const t = w.tidBase + l;
+        const tid = [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+        let v = 0;
+        switch (s.name) {
+          case 'tid': v = tid[s.comp] ?? 0; break;
+          case 'ntid': v = this.launch.block[s.comp] ?? 1; break;
+          case 'ctaid': v = w.cta.ctaid[s.comp] ?? 0; break;
+          case 'nctaid': v = this.launch.grid[s.comp] ?? 1; break;
+          case 'laneid': v = l; break;
+          case 'warpid': v = Math.floor(w.tidBase / 32); break;
+          case 'nwarpid': v = nw; break;
+          case 'smid': v = 0; break;
+          case 'nsmid': v = 1; break;
+          case 'gridid': v = 1; break;
+          case 'lanemask_eq': v = (1 << l) >>> 0; break;
+          case 'lanemask_le': v = l === 31 ? 0xffffffff : ((1 << (l + 1)) - 1) >>> 0; break;
+          case 'lanemask_lt': v = ((1 << l) - 1) >>> 0; break;
+          case 'lanemask_ge': v = (0xffffffff << l) >>> 0; break;
+          case 'lanemask_gt': v = l === 31 ? 0 : (0xffffffff << (l + 1)) >>> 0; break;
+          case 'dynamic_smem_size': v = this.launch.sharedBytes; break;
+          case 'total_smem_size': case 'aggr_smem_size': v = this.sharedSize; break;
+          default: v = 0;
+        }
+        u[s.base + 2 * l] = v >>> 0;
+        u[s.base + 2 * l + 1] = 0;
+      }
+    }
+    return f;
+  }
+
+  private nextRandom(): number {
+    let x = this.rng;
+    x ^= x << 13; x >>>= 0;
+    x ^= x >>> 17;
+    x ^= x << 5; x >>>= 0;
+    this.rng = x;
+    return x;
+  }
+
+  /** Run the whole grid. */
+  run(): RunResult {
+    const t0 = performance.now();
+    const [gx, gy, gz] = this.launch.grid;
+    const total = gx * gy * gz;
+    let nextCta = 0;
+    const resident: Cta[] = [];
+    let fault: FaultReport | undefined;
+    let current: Warp | undefined;
+    try {
+      while (nextCta < total || resident.length) {
+        while (resident.length < this.opts.resident && nextCta < total) resident.push(this.makeCta(nextCta++));
+        // pick a warp
+        const ready: Warp[] = [];
+        for (const c of resident) for (const w of c.warps) if (w.state === WarpState.Ready) ready.push(w);
+        if (ready.length === 0) {
+          // every resident warp is blocked or done: CTAs with all warps exited retire; else deadlock
+          let progressed = false;
+          for (let i = resident.length - 1; i >= 0; i--) {
+            const c = resident[i]!;
+            if (c.warps.every((w) => w.state === WarpState.Exited)) { resident.splice(i, 1); progressed = true; }
+          }
+          if (progressed) continue;
+          const c = resident.find((r) => r.warps.some((w) => w.state === WarpState.AtBarrier))!;
+          throw this.deadlock(c);
+        }
+        const quantum = this.opts.schedule === 'random' ? 1 + (this.nextRandom() % QUANTUM) : QUANTUM;
+        const order = this.opts.schedule === 'random' ? [ready[this.nextRandom() % ready.length]!] : ready;
+        for (const w of order) {
+          current = w;
+          this.runWarp(w, quantum);
+          if (this.warpSteps > this.opts.maxSteps) {
+            throw new Fault('step-limit', `step limit reached: ${this.opts.maxSteps} warp-steps executed without the kernel finishing (runaway loop?); raise it with --max-steps`);
+          }
+        }
+        for (let i = resident.length - 1; i >= 0; i--) {
+          const c = resident[i]!;
+          if (c.warps.every((w) => w.state === WarpState.Exited)) resident.splice(i, 1);
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof Fault)) throw e;
+      fault = this.report(e, current);
+    }
+    return {
+      ok: fault === undefined,
+      fault,
+      stdout: this.stdout,
+      stats: { warpSteps: this.warpSteps, threadInstructions: this.threadInstructions, wallMs: performance.now() - t0 },
+    };
+  }
+
+  /**
+   * The hot loop: issue up to `budget` instructions of warp `w`.
+   * Plain instructions run their lane loop and advance; control instructions are handled here.
+   */
+  runWarp(w: Warp, budget: number): void {
+    let f = w.frame;
+    let code = f.fn.code;
+    let pc = w.pc;
+    let mask = w.mask;
+    let rpc = f.srpc[f.depth - 1]!;
+    let steps = 0;
+    let thr = 0;
+    try {
+      while (budget-- > 0) {
+        const ins = code[pc]!;
+        let m = mask;
+        if (ins.guard >= 0) m = guardMask(f.i32, ins.guard, m, ins.guardNeg);
+        steps++;
+        thr += popc32(m);
+        if (ins.ctl === Ctl.None) {
+          if (m !== 0) ins.exec!(w, m);
+          pc++;
+          if (pc === rpc) {
+            w.pc = pc;
+            this.reconverge(w);
+            pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!;
+          }
+          continue;
+        }
+        w.pc = pc;
+        w.mask = mask;
+        const blocked = this.control(w, ins, m);
+        f = w.frame;
+        code = f.fn.code;
+        pc = w.pc;
+        mask = w.mask;
+        rpc = f.depth > 0 ? f.srpc[f.depth - 1]! : -1;
+        if (blocked) break;
+      }
+    } finally {
+      // also on a fault, so the report names the faulting instruction
+      w.pc = pc;
+      w.mask = mask;
+      this.warpSteps += steps;
+      this.threadInstructions += thr;
+      w.issued += steps;
+    }
+  }
+
+  /** Pop SIMT entries whose pc reached their reconvergence point. */
+  private reconverge(w: Warp): void {
+    const f = w.frame;
+    while (f.depth > 1 && w.pc === f.srpc[f.depth - 1]) {
+      f.depth--;
+      w.pc = f.spc[f.depth - 1]!;
+      w.mask = f.smask[f.depth - 1]!;
+    }
+    f.spc[f.depth - 1] = w.pc;
+  }
+
+  /** Returns true when the warp can no longer issue in this quantum (barrier, exit). */
+  private control(w: Warp, ins: CInstr, m: number): boolean {
+    const f = w.frame;
+    switch (ins.ctl) {
+      case Ctl.Bra: {
+        const active = w.mask;
+        if (m === active) w.pc = ins.target;
+        else if (m === 0) w.pc++;
+        else this.diverge(w, f, ins.rpc, [ins.target, m], [w.pc + 1, active & ~m]);
+        this.reconverge(w);
+        return false;
+      }
+      case Ctl.Brx: {
+        // brx.idx: group lanes by target
+        const active = m;
+        if (active === 0) { w.pc++; this.reconverge(w); return false; }
+        const groups = new Map<number, number>();
+        for (let l = 0; l < 32; l++) {
+          if (!((active >>> l) & 1)) continue;
+          const idx = f.u32[ins.brxIndex + 2 * l]!;
+          const t = ins.brxTargets[idx];
+          if (t === undefined) throw laneFault(new Fault('invalid', `brx.idx index ${idx} is outside the target list`), l);
+          groups.set(t, (groups.get(t) ?? 0) | (1 << l));
+        }
+        const entries = [...groups.entries()];
+        if (entries.length === 1 && w.mask === active) w.pc = entries[0]![0];
+        else this.diverge(w, f, ins.rpc, ...entries);
+        this.reconverge(w);
+        return false;
+      }
+      case Ctl.Call: return this.call(w, ins, m);
+      case Ctl.Ret: {
+        if (m === 0) { w.pc++; this.reconverge(w); return false; }
+        if (w.frames.length === 1) return this.exitLanes(w, m);
+        for (let i = 0; i < f.depth; i++) f.smask[i] = f.smask[i]! & ~m;
+        f.returned |= m;
+        return this.normalize(w);
+      }
+      case Ctl.Exit: {
+        if (m === 0) { w.pc++; this.reconverge(w); return false; }
+        return this.exitLanes(w, m);
+      }
+      case Ctl.Bar: return this.barrier(w, ins, m);
+      case Ctl.Trap: {
+        if (m === 0) { w.pc++; this.reconverge(w); return false; }
+        throw laneFault(new Fault('trap', 'trap instruction executed (__trap())'), lowestLane(m));
+      }
+      case Ctl.Brkpt: {
+        if (m === 0) { w.pc++; this.reconverge(w); return false; }
+        throw laneFault(new Fault('brkpt', 'brkpt instruction executed'), lowestLane(m));
+      }
+      default: {
+        if (m === 0) { w.pc++; this.reconverge(w); return false; }
+        throw laneFault(new Fault('unsupported', ins.note || 'instruction not supported'), lowestLane(m));
+      }
+    }
+  }
+
+  /** Split the current SIMT entry into paths [pc, mask], reconverging at `rpc`. */
+  private diverge(w: Warp, f: Frame, rpc: number, ...paths: [number, number][]): void {
+    const top = f.depth - 1;
+    f.spc[top] = rpc;
+    if (f.depth + paths.length > f.spc.length) throw new Fault('stack-overflow', 'SIMT reconvergence stack overflow');
+    // push in reverse so the first path runs first
+    for (let i = paths.length - 1; i >= 0; i--) {
+      const [pc, mask] = paths[i]!;
+      f.spc[f.depth] = pc;
+      f.srpc[f.depth] = rpc;
+      f.smask[f.depth] = mask;
+      f.depth++;
+    }
+    w.pc = f.spc[f.depth - 1]!;
+    w.mask = f.smask[f.depth - 1]!;
+  }
+
+  private exitLanes(w: Warp, m: number): boolean {
+    const gone = m & ~w.exited;
+    w.exited |= m;
+    for (const fr of w.frames) for (let i = 0; i < fr.depth; i++) fr.smask[i] = fr.smask[i]! & ~m;
+    const cta = w.cta;
+    cta.liveThreads -= popc32(gone);
+    const done = this.normalize(w);
+    this.checkBarriers(cta);
+    return done;
+  }
+
+  /** Drop empty SIMT entries and finished frames (returning to callers). True if the warp stops. */
+  private normalize(w: Warp): boolean {
+    for (;;) {
+      const f = w.frame;
+      while (f.depth > 0 && f.smask[f.depth - 1] === 0) f.depth--;
+      if (f.depth > 0) {
+        w.pc = f.spc[f.depth - 1]!;
+        w.mask = f.smask[f.depth - 1]!;
+        if (w.pc < 0) throw new Fault('invalid', 'internal: lanes parked at function exit');
+        this.reconverge(w);
+        return false;
+      }
+      if (w.frames.length === 1) {
+        w.state = WarpState.Exited;
+        w.mask = 0;
+        return true;
+      }
+      this.returnFrom(w);
+    }
+  }
+
+  private returnFrom(w: Warp): void {
+    const callee = w.frames.pop()!;
+    const caller = w.frames[w.frames.length - 1]!;
+    const lanes = callee.returned & ~w.exited;
+    const callIns = caller.fn.code[callee.callPc]!;
+    const info = callIns.call!;
+    const prog = callee.fn.prog;
+    // copy return values back
+    info.rets.forEach((ref, i) => {
+      const rv = prog.rets[i];
+      if (!rv) return;
+      const rreg = prog.retRegs[i];
+      copyValue(w, lanes, rreg ? { kind: 'reg', base: rreg.slot * 64, size: ref.size, frame: callee } : { kind: 'mem', off: callee.localBase + rv.frameOffset, size: rv.size },
+        ref.kind === 'reg' ? { kind: 'reg', base: ref.base, size: ref.size, frame: caller } : { kind: 'mem', off: caller.localBase + ref.offset, size: ref.size });
+    });
+    w.sp = callee.localBase;
+    w.pool.get(callee.fn)!.push(callee);
+    w.setFrame(caller);
+    caller.spc[caller.depth - 1] = callee.callPc + 1;
+    w.pc = callee.callPc + 1;
+    w.mask = caller.smask[caller.depth - 1]!;
+  }
+
+  private call(w: Warp, ins: CInstr, m: number): boolean {
+    const info = ins.call!;
+    if (m === 0) { w.pc++; this.reconverge(w); return false; }
+    let name = info.callee;
+    let lanes = m;
+    if (name === undefined) {
+      // indirect: group lanes by target; other groups wait at this call (pc) and run after
+      const u = w.frame.u32;
+      const first = lowestLane(m);
+      const id = u[info.calleeReg + 2 * first]!;
+      const hi = u[info.calleeReg + 2 * first + 1]!;
+      let same = 0;
+      for (let l = 0; l < 32; l++) if ((m >>> l) & 1 && u[info.calleeReg + 2 * l] === id && u[info.calleeReg + 2 * l + 1] === hi) same |= 1 << l;
+      if (hi !== FUNC_HI || id >= this.funcNames.length) {
+        throw laneFault(new Fault('bad-call', `indirect call through an invalid function pointer 0x${((BigInt(hi) << 32n) | BigInt(id)).toString(16)}`), first);
+      }
+      if (same !== m) {
+        this.diverge(w, w.frame, w.pc + 1, [w.pc, same], [w.pc, m & ~same]);
+      }
+      lanes = same;
+      name = this.funcNames[id]!;
+    }
+    const callee = this.fn(name);
+    if (!callee) {
+      const handled = systemCall(this, w, name, info, lanes);
+      if (!handled) throw laneFault(new Fault('bad-call', `call to '${name}', which has no body in this module and is not a supported system call`), lowestLane(lanes));
+      w.pc++;
+      this.reconverge(w);
+      return false;
+    }
+    const caller = w.frame;
+    caller.spc[caller.depth - 1] = w.pc;
+    const nf = this.newFrame(w, callee);
+    nf.callPc = w.pc;
+    nf.localBase = (w.sp + 15) & ~15;
+    w.sp = nf.localBase + callee.frameSize;
+    if (w.frames.length > 10000) throw laneFault(new Fault('stack-overflow', 'call stack overflow: more than 10000 nested calls (runaway recursion?)'), lowestLane(lanes));
+    w.ensureLocal(w.sp + 16);
+    // zero the callee's frame memory for determinism
+    const stride = w.localStride;
+    for (let l = 0; l < 32; l++) if ((lanes >>> l) & 1) w.local.u8.fill(0, l * stride + nf.localBase, l * stride + w.sp);
+    const prog = callee.prog;
+    info.args.forEach((ref, i) => {
+      const p = prog.params[i];
+      if (!p) return;
+      const preg = prog.paramRegs[i];
+      copyValue(w, lanes,
+        ref.kind === 'reg' ? { kind: 'reg', base: ref.base, size: ref.size, frame: caller } : { kind: 'mem', off: caller.localBase + ref.offset, size: ref.size },
+        preg ? { kind: 'reg', base: preg.slot * 64, size: Math.max(4, typeSize(preg.type)), frame: nf } : { kind: 'mem', off: nf.localBase + p.frameOffset, size: p.size });
+    });
+    nf.depth = 1;
+    nf.spc[0] = 0;
+    nf.srpc[0] = -1;
+    nf.smask[0] = lanes;
+    w.frames.push(nf);
+    w.setFrame(nf);
+    w.pc = 0;
+    w.mask = lanes;
+    return false;
+  }
+
+  private barrier(w: Warp, ins: CInstr, m: number): boolean {
+    const b = ins.bar!;
+    if (m === 0) { w.pc++; this.reconverge(w); return false; }
+    if (ins.exec) ins.exec(w, m);
+    const cta = w.cta;
+    const lane = lowestLane(m);
+    const id = b.idReg >= 0 ? w.frame.u32[b.idReg + 2 * lane]! : b.id;
+    if (id > 15) throw laneFault(new Fault('invalid', `barrier id ${id} out of range 0..15`), lane);
+    const n = popc32(m);
+    if (cta.barArrived[id] === 0) {
+      cta.barPopc[id] = 0; cta.barAnd[id] = 1; cta.barOr[id] = 0;
+      cta.barExpected[id] = b.countReg >= 0 ? w.frame.u32[b.countReg + 2 * lane]! : 0;
+    }
+    cta.barArrived[id] = cta.barArrived[id]! + n;
+    if (b.op === 'red') {
+      for (let l = 0; l < 32; l++) {
+        if (!((m >>> l) & 1)) continue;
+        const v = (w.frame.i32[b.pred + 2 * l]! !== 0) !== b.predNeg;
+        if (v) cta.barPopc[id] = cta.barPopc[id]! + 1;
+        else cta.barAnd[id] = 0;
+        if (v) cta.barOr[id] = 1;
+      }
+    }
+    w.pc++;
+    if (b.op === 'arrive') {
+      this.checkBarriers(cta);
+      this.reconverge(w);
+      return false;
+    }
+    w.state = WarpState.AtBarrier;
+    w.barrierId = id;
+    w.barMask = m;
+    w.barDst = b.op === 'red' ? b.dst : -1;
+    (w as Warp & { barRed?: string }).barRed = b.redOp;
+    this.checkBarriers(cta);
+    return w.state === WarpState.AtBarrier;
+  }
+
+  /** Release every barrier whose expected thread count has arrived (exited threads excused). */
+  private checkBarriers(cta: Cta): void {
+    for (let id = 0; id < 16; id++) {
+      const arrived = cta.barArrived[id]!;
+      if (arrived === 0) continue;
+      const expected = cta.barExpected[id]! || cta.liveThreads;
+      if (arrived < Math.min(expected, cta.liveThreads + (cta.barExpected[id] ? 0 : 0)) && arrived < expected) continue;
+      cta.barArrived[id] = 0;
+      for (const w of cta.warps) {
+        if (w.state !== WarpState.AtBarrier || w.barrierId !== id) continue;
+        if (w.barDst >= 0) {
+          const red = (w as Warp & { barRed?: string }).barRed;
+          const v = red === 'popc' ? cta.barPopc[id]! : red === 'and' ? cta.barAnd[id]! : cta.barOr[id]!;
+          for (let l = 0; l < 32; l++) if ((w.barMask >>> l) & 1) { w.frame.u32[w.barDst + 2 * l] = v; }
+        }
+        w.state = WarpState.Ready;
+        w.barrierId = -1;
+        this.reconverge(w);
+      }
+    }
+  }
+
+  private deadlock(cta: Cta): Fault {
+    const waiting = cta.warps.filter((w) => w.state === WarpState.AtBarrier);
+    const w = waiting[0]!;
+    const id = w.barrierId;
+    const f = new Fault('deadlock', `deadlock: barrier ${id} in block (${cta.ctaid.join(',')}) can never complete: ${cta.barArrived[id]} thread(s) arrived, ${cta.barExpected[id] || cta.liveThreads} expected; waiting warps: ${waiting.map((x) => x.tidBase / 32).join(', ')}`);
+    f.lane = lowestLane(w.barMask);
+    (f as Fault & { warp?: Warp; pc?: number }).warp = w;
+    (f as Fault & { warp?: Warp; pc?: number }).pc = w.pc - 1;
+    return f;
+  }
+
+  /** Turn a Fault into a located report. */
+  report(e: Fault, current: Warp | undefined): FaultReport {
+    const extra = e as Fault & { warp?: Warp; pc?: number };
+    const w = extra.warp ?? current;
+    const fnName = w ? w.frame.fn.name : this.kernel.name;
+    const pc = extra.pc ?? (w ? w.pc : 0);
+    const prog = w ? w.frame.fn.prog : this.kernel;
+    const lane = e.lane >= 0 ? e.lane : w ? lowestLane(w.mask || w.validMask) : 0;
+    let block: [number, number, number] | undefined;
+    let thread: [number, number, number] | undefined;
+    if (w) {
+      block = [...w.cta.ctaid] as [number, number, number];
+      const t = w.tidBase + lane;
+      const [bx, by] = this.launch.block;
+      thread = [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+    }
+    const fileIdx = prog.locFile[pc] ?? -1;
+    const file = fileIdx >= 0 ? this.program.files.get(fileIdx) : undefined;
+    const line = prog.locLine[pc] ?? 0;
+    const ins = prog.instrs[pc];
+    const ptx = ins ? ptxText(this.program.module.source, ins.src.span) : '';
+    const callers: FaultReport['callers'] = [];
+    if (w) {
+      for (let i = w.frames.length - 1; i > 0; i--) {
+        const callPc = w.frames[i]!.callPc;
+        const caller = w.frames[i - 1]!.fn.prog;
+        const fi = caller.locFile[callPc] ?? -1;
+        callers.push({ function: caller.name, file: fi >= 0 ? this.program.files.get(fi) : undefined, line: caller.locLine[callPc] ?? 0, pc: callPc });
+      }
+    }
+    return {
+      kind: e.kind, message: e.message, block, thread, warp: w ? w.tidBase / 32 : -1, lane, function: fnName, pc, ptx,
+      file, line, space: e.space, address: e.address, callers,
+    };
+  }
+}
+
+export function ptxText(source: string, span: { start: number; end: number }): string {
+  return source.slice(span.start, span.end).replace(/\s+/g, ' ').trim();
+}
+
+function lowestLane(m: number): number {
+  return m === 0 ? 0 : 31 - Math.clz32(m & -m);
+}
+
+function laneFault(f: Fault, lane: number): Fault {
+  if (f.lane < 0) f.lane = lane;
+  return f;
+}
+
+function guardMask(i32: Int32Array, base: number, m: number, neg: boolean): number {
+  let r = 0;
+  for (let l = 0; l < 32; l++) if (((m >>> l) & 1) && (i32[base + 2 * l] !== 0) !== neg) r |= 1 << l;
+  return r;
+}
+
+type ValueLoc = { kind: 'reg'; base: number; size: number; frame: Frame } | { kind: 'mem'; off: number; size: number };
+
+/** Copy a call argument / return value between registers and frame memory, per lane. */
+function copyValue(w: Warp, lanes: number, from: ValueLoc, to: ValueLoc): void {
+  const size = Math.min(from.size, to.size);
+  const stride = w.localStride;
+  const u8 = w.local.u8;
+  const tmp = new Uint8Array(16);
+  const tv = new DataView(tmp.buffer);
+  for (let l = 0; l < 32; l++) {
+    if (!((lanes >>> l) & 1)) continue;
+    if (from.kind === 'mem' && to.kind === 'mem') {
+      u8.copyWithin(l * stride + to.off, l * stride + from.off, l * stride + from.off + size);
+      continue;
+    }
+    tmp.fill(0);
+    if (from.kind === 'reg') {
+      tv.setUint32(0, from.frame.u32[from.base + 2 * l]!, true);
+      tv.setUint32(4, from.frame.u32[from.base + 2 * l + 1]!, true);
+    } else tmp.set(u8.subarray(l * stride + from.off, l * stride + from.off + Math.min(size, 16)));
+    if (to.kind === 'reg') {
+      to.frame.u32[to.base + 2 * l] = tv.getUint32(0, true);
+      to.frame.u32[to.base + 2 * l + 1] = size > 4 ? tv.getUint32(4, true) : 0;
+    } else u8.set(tmp.subarray(0, Math.min(size, 16)), l * stride + to.off);
+  }
+}
+
+function writeScalar(dv: DataView, off: number, type: string, value: number | bigint): void {
+  const n = typeof value === 'bigint' ? Number(value) : value;
+  switch (type) {
+    case 'u8': case 's8': dv.setUint8(off, n & 255); break;
+    case 'u16': case 's16': dv.setUint16(off, n & 0xffff, true); break;
+    case 'f16': dv.setUint16(off, n, true); break;
+    case 'u32': case 's32': dv.setUint32(off, n >>> 0, true); break;
+    case 'f32': dv.setFloat32(off, n, true); break;
+    case 'f64': dv.setFloat64(off, n, true); break;
+    default: dv.setBigUint64(off, BigInt.asUintN(64, BigInt(typeof value === 'bigint' ? value : Math.trunc(n))), true);
+  }
+}
+
+/** Write a variable's initializer into its bank. */
+function writeInit(m: Machine, v: VarInfo, bank: Bank, base: number): void {
+  const init = v.decl.init;
+  if (!init) return;
+  const elem = typeSize(v.decl.type) || 1;
+  const dv = new DataView(bank.u8.buffer);
+  let off = base;
+  const put = (i: NonNullable<typeof init>): void => {
+    if (i.kind === 'list') { for (const x of i.items) put(x); return; }
+    if (off + elem > base + Math.max(v.size, elem)) return;
+    if (i.kind === 'int') {
+      const t = v.decl.type;
+      if (t === 'f32') dv.setFloat32(off, Number(i.value), true);
+      else if (t === 'f64') dv.setFloat64(off, Number(i.value), true);
+      else if (elem === 8) dv.setBigUint64(off, BigInt.asUintN(64, i.value), true);
+      else if (elem === 4) dv.setUint32(off, Number(BigInt.asUintN(32, i.value)), true);
+      else if (elem === 2) dv.setUint16(off, Number(BigInt.asUintN(16, i.value)), true);
+      else dv.setUint8(off, Number(BigInt.asUintN(8, i.value)));
+    } else if (i.kind === 'float') {
+      if (elem === 8) dv.setFloat64(off, i.value, true);
+      else if (i.f32Bits !== undefined) dv.setUint32(off, i.f32Bits, true);
+      else dv.setFloat32(off, i.value, true);
+    } else {
+      // address of a symbol (generic() or plain)
+      const target = [...m.program.globals, ...m.program.shared].find((g) => g.name === i.name);
+      let lo = 0, hi = 0;
+      if (target) {
+        const a = m.addressOf(target);
+        if (a) {
+          lo = a.lo; hi = a.hi;
+          if (i.generic) hi = target.space === 'global' ? GLOBAL_HI : target.space === 'const' ? CONST_HI : target.space === 'shared' ? 0x7e00 : LOCAL_HI;
+        }
+      } else {
+        const id = m.functionAddress(i.name);
+        if (id >= 0) { lo = id; hi = FUNC_HI; }
+      }
+      const addr = ((BigInt(hi) << 32n) | BigInt(lo >>> 0)) + i.addend;
+      if (elem === 8) dv.setBigUint64(off, BigInt.asUintN(64, addr), true);
+      else dv.setUint32(off, Number(BigInt.asUintN(32, addr)), true);
+    }
+    off += elem;
+  };
+  put(init);
+}

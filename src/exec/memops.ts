@@ -1,0 +1,325 @@
+/**
+ * Memory instructions: ld/ldu/st (scalar and vector), atom/red, cvta, isspacep. Each lane's
+ * address goes through Warp.translate (bounds, alignment, generic windows); values move through
+ * the target bank's aligned typed-array views.
+ */
+import type { ROperand } from '../ptx/resolve.js';
+import { typeSize } from '../ptx/types.js';
+import type { CInstr, Exec } from './compiled.js';
+import { type Ctx, dst, fail, src, varAddress } from './compile.js';
+import * as fp from './float/index.js';
+import { Bank, GLOBAL_HI, Space, spaceOfWindow, windowOf } from './memory.js';
+import type { Warp } from './state.js';
+
+const SPACE_OF: Record<string, Space> = {
+  global: Space.Global, shared: Space.Shared, local: Space.Local, const: Space.Const, param: Space.Param,
+};
+
+function spaceMod(mods: readonly string[]): Space {
+  for (const m of mods) {
+    const s = SPACE_OF[m] ?? SPACE_OF[m.split('::')[0]!];
+    if (s !== undefined) return s;
+  }
+  return Space.Generic;
+}
+
+/** Address operand → per-lane (lo, hi) computer. Writes into `out` pair arrays. */
+interface AddrGen {
+  /** Base register slot (64-bit or 32-bit) or -1. */
+  readonly reg: number;
+  readonly reg32: boolean;
+  /** Constant part (lo, hi) added; `frame` makes it relative to the frame's local base. */
+  readonly lo: number;
+  readonly hi: number;
+  readonly frame: boolean;
+}
+
+function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
+  if (!op || op.kind !== 'addr') return fail(ctx, `${ctx.ins.opcode} needs an address operand [..]`);
+  const off = Number(op.offset);
+  const b = op.base;
+  if (!b) return { reg: -1, reg32: false, lo: off >>> 0, hi: off < 0 ? 0xffffffff : 0, frame: false };
+  if (b.kind === 'reg') return { reg: b.reg.slot * 64, reg32: typeSize(b.reg.type) <= 4, lo: off >>> 0, hi: off < 0 ? 0xffffffff : 0, frame: false };
+  if (b.kind === 'var') {
+    const a = varAddress(b.v, ctx.fc.layout);
+    const lo = a.lo + off + Number(b.addend);
+    return { reg: -1, reg32: false, lo: lo >>> 0, hi: a.hi, frame: a.frame };
+  }
+  if (b.kind === 'special') {
+    return { reg: ctx.fc.special(b.name, b.comp), reg32: true, lo: off >>> 0, hi: 0, frame: false };
+  }
+  return fail(ctx, `unsupported address operand in ${ctx.ins.opcode}`);
+}
+
+/** Shared scratch for address computation (one instruction runs at a time). */
+const AL = new Uint32Array(32);
+const AH = new Uint32Array(32);
+
+function computeAddrs(w: Warp, m: number, g: AddrGen): void {
+  const u = w.u32;
+  const base = g.frame ? w.frame.localBase : 0;
+  for (let l = 0; l < 32; l++) {
+    if (((m >>> l) & 1) === 0) continue;
+    let lo: number, hi: number;
+    if (g.reg >= 0) {
+      lo = u[g.reg + 2 * l]!;
+      hi = g.reg32 ? 0 : u[g.reg + 2 * l + 1]!;
+    } else {
+      lo = 0;
+      hi = 0;
+    }
+    const s = lo + g.lo + base;
+    AL[l] = s >>> 0;
+    AH[l] = (hi + g.hi + (s > 0xffffffff ? 1 : 0)) >>> 0;
+  }
+}
+
+function readValue(b: Bank, idx: number, size: number, signed: boolean, u: Uint32Array, d: number): void {
+  switch (size) {
+    case 1: { const v = signed ? b.i8[idx]! : b.u8[idx]!; u[d] = v >>> 0; u[d + 1] = v < 0 ? 0xffffffff : 0; break; }
+    case 2: { const v = signed ? b.i16[idx >> 1]! : b.u16[idx >> 1]!; u[d] = v >>> 0; u[d + 1] = v < 0 ? 0xffffffff : 0; break; }
+    case 4: {
+      // a 32-bit load into a 64-bit register extends by the instruction's type
+      const v = b.u32[idx >> 2]!;
+      u[d] = v;
+      u[d + 1] = signed && v >= 0x80000000 ? 0xffffffff : 0;
+      break;
+    }
+    default: u[d] = b.u32[idx >> 2]!; u[d + 1] = b.u32[(idx >> 2) + 1]!; break;
+  }
+}
+
+function writeValue(b: Bank, idx: number, size: number, u: Uint32Array, s: number): void {
+  switch (size) {
+    case 1: b.u8[idx] = u[s]!; break;
+    case 2: b.u16[idx >> 1] = u[s]!; break;
+    case 4: b.u32[idx >> 2] = u[s]!; break;
+    default: b.u32[idx >> 2] = u[s]!; b.u32[(idx >> 2) + 1] = u[s + 1]!; break;
+  }
+}
+
+export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
+  const ins = ctx.ins;
+  const mods = ins.mods;
+  const ops = ins.operands;
+  switch (ins.opcode) {
+    case 'ld': case 'ldu': return compileLd(ctx, c);
+    case 'st': return compileSt(ctx, c);
+    case 'atom': case 'red': return compileAtom(ctx, c);
+    case 'cvta': {
+      const toState = mods.includes('to');
+      const space = spaceMod(mods);
+      const size32 = mods.includes('u32') || mods.includes('b32');
+      const D = dst(ctx, ops[0]);
+      const S = src(ctx, ops[1], size32 ? 'u32' : 'u64');
+      const win = windowOf(space);
+      return (w: Warp, m: number) => {
+        const u = w.u32;
+        for (let l = 0; l < 32; l++) {
+          if (((m >>> l) & 1) === 0) continue;
+          const o = l << 1;
+          const lo = u[S + o]!;
+          const hi = size32 ? 0 : u[S + o + 1]!;
+          if (toState) {
+            u[D + o] = lo;
+            u[D + o + 1] = space === Space.Global ? hi : 0;
+          } else {
+            // a null state-space pointer stays null in the generic space
+            const isNull = lo === 0 && (space === Space.Global ? hi === 0 : true) && space === Space.Global;
+            u[D + o] = lo;
+            u[D + o + 1] = isNull ? 0 : space === Space.Global ? (hi === 0 ? GLOBAL_HI : hi) : win;
+          }
+        }
+      };
+    }
+    case 'isspacep': {
+      const space = spaceMod(mods);
+      const D = dst(ctx, ops[0]);
+      const S = src(ctx, ops[1], 'u64');
+      return (w: Warp, m: number) => {
+        const u = w.u32;
+        const i = w.i32;
+        for (let l = 0; l < 32; l++) {
+          if (((m >>> l) & 1) === 0) continue;
+          const hi = u[S + 2 * l + 1]!;
+          i[D + 2 * l] = spaceOfWindow(hi) === space ? 1 : 0;
+        }
+      };
+    }
+    default:
+      return fail(ctx, `unsupported memory instruction ${ins.opcode}`);
+  }
+  void c;
+}
+
+function elemInfo(mods: readonly string[]): { type: string; size: number; vec: number } {
+  let type = 'b32';
+  let vec = 1;
+  for (const m of mods) {
+    if (m === 'v2') vec = 2;
+    else if (m === 'v4') vec = 4;
+    else if (m === 'v8') vec = 8;
+    else if (typeSize(m) > 0) type = m;
+  }
+  return { type, size: typeSize(type), vec };
+}
+
+function regList(ctx: Ctx, op: ROperand | undefined, isDst: boolean, type: string): number[] {
+  if (op?.kind === 'vec') return op.items.map((it) => (it.kind === 'sink' ? ctx.fc.scratch() : isDst ? dst(ctx, it) : src(ctx, it, type)));
+  return [isDst ? dst(ctx, op) : src(ctx, op, type)];
+}
+
+function compileLd(ctx: Ctx, c: CInstr): Exec {
+  const ops = ctx.ins.operands;
+  const { type, size, vec } = elemInfo(ctx.ins.mods);
+  if (size > 8) fail(ctx, `${size * 8}-bit loads are not supported yet`);
+  const space = spaceMod(ctx.ins.mods);
+  const g = addrGen(ctx, ops[1]);
+  const dsts = regList(ctx, ops[0], true, type);
+  const signed = type.startsWith('s');
+  const total = size * vec;
+  c.memFx = 1;
+  return (w: Warp, m: number) => {
+    computeAddrs(w, m, g);
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const idx = w.translate(space, AL[l]!, AH[l]!, total, l, false);
+      const b = w.xbank;
+      for (let k = 0; k < dsts.length; k++) readValue(b, idx + k * size, size, signed, u, dsts[k]! + 2 * l);
+    }
+  };
+}
+
+function compileSt(ctx: Ctx, c: CInstr): Exec {
+  const ops = ctx.ins.operands;
+  const { type, size, vec } = elemInfo(ctx.ins.mods);
+  if (size > 8) fail(ctx, `${size * 8}-bit stores are not supported yet`);
+  const space = spaceMod(ctx.ins.mods);
+  const g = addrGen(ctx, ops[0]);
+  const srcs = regList(ctx, ops[1], false, type);
+  const total = size * vec;
+  c.memFx = 2;
+  return (w: Warp, m: number) => {
+    computeAddrs(w, m, g);
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const idx = w.translate(space, AL[l]!, AH[l]!, total, l, true);
+      const b = w.xbank;
+      for (let k = 0; k < srcs.length; k++) writeValue(b, idx + k * size, size, u, srcs[k]! + 2 * l);
+    }
+  };
+}
+
+const ATOM_OPS = ['add', 'min', 'max', 'inc', 'dec', 'and', 'or', 'xor', 'exch', 'cas'] as const;
+type AtomOp = (typeof ATOM_OPS)[number];
+
+function compileAtom(ctx: Ctx, c: CInstr): Exec {
+  const ins = ctx.ins;
+  const ops = ins.operands;
+  const mods = ins.mods;
+  const isRed = ins.opcode === 'red';
+  const op = (mods.find((m) => (ATOM_OPS as readonly string[]).includes(m)) ?? fail(ctx, 'atomic operation missing')) as AtomOp;
+  const { type, size } = elemInfo(mods.filter((m) => m !== 'v2' && m !== 'v4'));
+  if (mods.includes('v2') || mods.includes('v4') || mods.includes('v8')) fail(ctx, 'vector atomics are not supported yet');
+  const space = spaceMod(mods);
+  let k = 0;
+  const D = isRed ? ctx.fc.scratch() : dst(ctx, ops[k++]);
+  const g = addrGen(ctx, ops[k++]);
+  const B = src(ctx, ops[k++], type);
+  const C = op === 'cas' ? src(ctx, ops[k++], type) : -1;
+  const signed = type.startsWith('s');
+  const isFloat = type === 'f32' || type === 'f64' || type === 'f16' || type === 'bf16' || type === 'f16x2' || type === 'bf16x2';
+  if (isFloat && !['add', 'min', 'max', 'exch', 'cas'].includes(op)) fail(ctx, `atom.${op} on ${type} is not valid`);
+  if ((type === 'f16x2' || type === 'bf16x2' || type === 'bf16') && op !== 'exch' && op !== 'cas') fail(ctx, `atom.${op}.${type} is not supported yet`);
+  const noftz = mods.includes('noftz');
+  c.memFx = 3;
+  const TMP = new Uint32Array(2);
+  return (w: Warp, m: number) => {
+    computeAddrs(w, m, g);
+    const u = w.u32;
+    // lanes perform their read-modify-write one after another, in lane order
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const o = l << 1;
+      const idx = w.translate(space, AL[l]!, AH[l]!, size, l, true);
+      const bank = w.xbank;
+      readValue(bank, idx, size, false, TMP, 0);
+      const oldLo = TMP[0]!, oldHi = size === 8 ? TMP[1]! : 0;
+      const bLo = u[B + o]!, bHi = u[B + o + 1]!;
+      let nLo = oldLo, nHi = oldHi;
+      if (size === 8) {
+        const ov = signed ? BigInt.asIntN(64, big(oldLo, oldHi)) : big(oldLo, oldHi);
+        const bv = signed ? BigInt.asIntN(64, big(bLo, bHi)) : big(bLo, bHi);
+        let r: bigint = ov;
+        if (type === 'f64') {
+          const of = fp.f64FromWords(oldLo, oldHi), bf = fp.f64FromWords(bLo, bHi);
+          let rf = of;
+          if (op === 'add') rf = of + bf;
+          else if (op === 'min') rf = fp.fmin(of, bf);
+          else if (op === 'max') rf = fp.fmax(of, bf);
+          else if (op === 'exch') rf = bf;
+          else if (op === 'cas') rf = oldLo === bLo && oldHi === bHi ? fp.f64FromWords(u[C + o]!, u[C + o + 1]!) : of;
+          nLo = fp.f64LoWord(rf); nHi = fp.f64HiWord(rf);
+        } else {
+          switch (op) {
+            case 'add': r = ov + bv; break;
+            case 'min': r = ov < bv ? ov : bv; break;
+            case 'max': r = ov > bv ? ov : bv; break;
+            case 'and': r = ov & bv; break;
+            case 'or': r = ov | bv; break;
+            case 'xor': r = ov ^ bv; break;
+            case 'exch': r = bv; break;
+            case 'cas': r = ov === bv ? big(u[C + o]!, u[C + o + 1]!) : ov; break;
+            case 'inc': r = ov >= bv ? 0n : ov + 1n; break;
+            case 'dec': r = ov === 0n || ov > bv ? bv : ov - 1n; break;
+          }
+          r = BigInt.asUintN(64, r);
+          nLo = Number(r & 0xffffffffn); nHi = Number(r >> 32n);
+        }
+      } else if (type === 'f32') {
+        const of = fp.bitsToF32(oldLo), bf = fp.bitsToF32(bLo);
+        let rf = of;
+        if (op === 'add') rf = fp.ftz32(Math.fround(fp.ftz32(of) + fp.ftz32(bf)));
+        else if (op === 'min') rf = fp.fmin(of, bf);
+        else if (op === 'max') rf = fp.fmax(of, bf);
+        if (op === 'exch') nLo = bLo;
+        else if (op === 'cas') nLo = oldLo === bLo ? u[C + o]! : oldLo;
+        else nLo = fp.f32ToBits(rf);
+      } else if (type === 'f16') {
+        if (op === 'add') nLo = fp.f16Add(oldLo & 0xffff, bLo & 0xffff, fp.RN);
+        else if (op === 'exch') nLo = bLo & 0xffff;
+        else if (op === 'cas') nLo = (oldLo & 0xffff) === (bLo & 0xffff) ? u[C + o]! & 0xffff : oldLo;
+        void noftz;
+      } else {
+        const bits = size * 8;
+        const mask = bits === 32 ? 0xffffffff : (1 << bits) - 1;
+        const ext = (x: number): number => (signed ? (bits === 32 ? x | 0 : (x << (32 - bits)) >> (32 - bits)) : (x & mask) >>> 0);
+        const ov = ext(oldLo), bv = ext(bLo);
+        let r = ov;
+        switch (op) {
+          case 'add': r = ov + bv; break;
+          case 'min': r = ov < bv ? ov : bv; break;
+          case 'max': r = ov > bv ? ov : bv; break;
+          case 'and': r = ov & bv; break;
+          case 'or': r = ov | bv; break;
+          case 'xor': r = ov ^ bv; break;
+          case 'exch': r = bv; break;
+          case 'cas': r = ov === bv ? ext(u[C + o]!) : ov; break;
+          case 'inc': r = (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; break;
+          case 'dec': r = ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; break;
+        }
+        nLo = (r & mask) >>> 0;
+      }
+      TMP[0] = nLo; TMP[1] = nHi;
+      writeValue(bank, idx, size, TMP, 0);
+      u[D + o] = oldLo;
+      u[D + o + 1] = oldHi;
+    }
+  };
+}
+
+function big(lo: number, hi: number): bigint {
+  return (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0);
+}

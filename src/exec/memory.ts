@@ -1,0 +1,199 @@
+/**
+ * Memory spaces and the generic address map.
+ *
+ * Every space is one ArrayBuffer with aliasing typed-array views (v86's habit), so an aligned
+ * access is a single indexed load. Generic 64-bit addresses carry their space in the high word:
+ *
+ *   0x00007f00_xxxxxxxx  global  (the same value is the .global state-space address)
+ *   0x00007e00_xxxxxxxx  shared  (low word = .shared address of the issuing CTA)
+ *   0x00007d00_xxxxxxxx  local   (low word = .local address of the issuing thread)
+ *   0x00007c00_xxxxxxxx  const
+ *   0x00007b00_xxxxxxxx  param   (kernel parameter bank)
+ *
+ * so `cvta` is a move of the high word and `isspacep` a compare. Null (0) is in no window.
+ */
+
+export const GLOBAL_HI = 0x7f00;
+export const SHARED_HI = 0x7e00;
+export const LOCAL_HI = 0x7d00;
+export const CONST_HI = 0x7c00;
+export const PARAM_HI = 0x7b00;
+
+/** Param-space addresses at or above this are a thread's call-frame params (in its local stack). */
+export const FRAME_PARAM_BASE = 0x80000000;
+
+export const enum Space {
+  Global = 0,
+  Shared = 1,
+  Local = 2,
+  Const = 3,
+  Param = 4,
+  Generic = 5,
+}
+
+export const SPACE_NAMES = ['global', 'shared', 'local', 'const', 'param', 'generic'] as const;
+
+export function windowOf(space: Space): number {
+  switch (space) {
+    case Space.Global: return GLOBAL_HI;
+    case Space.Shared: return SHARED_HI;
+    case Space.Local: return LOCAL_HI;
+    case Space.Const: return CONST_HI;
+    case Space.Param: return PARAM_HI;
+    default: return 0;
+  }
+}
+
+export function spaceOfWindow(hi: number): Space | -1 {
+  switch (hi) {
+    case GLOBAL_HI: return Space.Global;
+    case SHARED_HI: return Space.Shared;
+    case LOCAL_HI: return Space.Local;
+    case CONST_HI: return Space.Const;
+    case PARAM_HI: return Space.Param;
+    default: return -1;
+  }
+}
+
+/** A byte array with aligned views. */
+export class Bank {
+  u8: Uint8Array;
+  i8: Int8Array;
+  u16: Uint16Array;
+  i16: Int16Array;
+  u32: Uint32Array;
+  i32: Int32Array;
+  f32: Float32Array;
+  f64: Float64Array;
+
+  constructor(public size: number) {
+    const buf = new ArrayBuffer(alignUp8(size));
+    this.u8 = new Uint8Array(buf);
+    this.i8 = new Int8Array(buf);
+    this.u16 = new Uint16Array(buf);
+    this.i16 = new Int16Array(buf);
+    this.u32 = new Uint32Array(buf);
+    this.i32 = new Int32Array(buf);
+    this.f32 = new Float32Array(buf);
+    this.f64 = new Float64Array(buf);
+  }
+
+  /** Grows in place (views replaced); contents kept. */
+  grow(newSize: number): void {
+    if (newSize <= this.size) return;
+    const old = this.u8;
+    const b = new Bank(newSize);
+    b.u8.set(old);
+    this.u8 = b.u8; this.i8 = b.i8; this.u16 = b.u16; this.i16 = b.i16;
+    this.u32 = b.u32; this.i32 = b.i32; this.f32 = b.f32; this.f64 = b.f64;
+    this.size = newSize;
+  }
+}
+
+function alignUp8(n: number): number {
+  return Math.max(8, (n + 7) & ~7);
+}
+
+/** One allocation in the global arena (a launch buffer, a .global variable, a malloc block). */
+export interface Allocation {
+  readonly id: number;
+  readonly base: number;
+  readonly size: number;
+  readonly name: string;
+  readonly kind: 'buffer' | 'global' | 'const' | 'heap';
+  freed: boolean;
+}
+
+const GRANULE_SHIFT = 8; // 256-byte granules, like cudaMalloc alignment
+
+/**
+ * The global arena: allocations at 256-byte aligned offsets with a granule → allocation map,
+ * so a bounds check is two array reads. Gaps between allocations catch overruns.
+ */
+export class GlobalArena {
+  readonly bank: Bank;
+  readonly allocs: Allocation[] = [];
+  private granules: Int32Array;
+  private top = 256; // offset 0 stays unmapped so small garbage pointers fault
+  private heapStart = 0;
+  private heapEnd = 0;
+  private heapTop = 0;
+  private readonly freeList: { base: number; size: number }[] = [];
+
+  constructor(capacity: number) {
+    this.bank = new Bank(capacity);
+    this.granules = new Int32Array((capacity >>> GRANULE_SHIFT) + 1).fill(-1);
+  }
+
+  allocate(size: number, name: string, kind: Allocation['kind']): Allocation {
+    const base = this.top;
+    const span = Math.max(256, Math.ceil(size / 256) * 256);
+    if (base + span + 256 > this.bank.size) throw new Error(`global memory exhausted allocating ${name} (${size} bytes)`);
+    this.top = base + span + 256; // one guard granule after each allocation
+    return this.map(base, size, name, kind);
+  }
+
+  private map(base: number, size: number, name: string, kind: Allocation['kind']): Allocation {
+    const a: Allocation = { id: this.allocs.length, base, size, name, kind, freed: false };
+    this.allocs.push(a);
+    const first = base >>> GRANULE_SHIFT;
+    const last = (base + Math.max(size, 1) - 1) >>> GRANULE_SHIFT;
+    for (let g = first; g <= last; g++) this.granules[g] = a.id;
+    return a;
+  }
+
+  /** Reserve the device heap region for malloc. */
+  reserveHeap(size: number): void {
+    this.heapStart = this.top;
+    this.heapTop = this.top;
+    this.heapEnd = this.top + size;
+    this.top = this.heapEnd + 256;
+    if (this.top > this.bank.size) throw new Error('device heap does not fit in global memory');
+  }
+
+  /** Device malloc: first fit from the free list, else bump. Returns arena offset or 0. */
+  malloc(size: number): number {
+    const span = Math.max(16, Math.ceil(size / 16) * 16);
+    for (let i = 0; i < this.freeList.length; i++) {
+      const f = this.freeList[i]!;
+      if (f.size >= span) {
+        this.freeList.splice(i, 1);
+        return this.map(f.base, size, 'malloc', 'heap').base;
+      }
+    }
+    const base = Math.ceil(this.heapTop / 256) * 256;
+    if (base + span > this.heapEnd) return 0;
+    this.heapTop = base + Math.max(span, 256);
+    return this.map(base, size, 'malloc', 'heap').base;
+  }
+
+  /** Device free: returns false for a pointer that is not a live heap block. */
+  free(offset: number): boolean {
+    const id = this.granules[offset >>> GRANULE_SHIFT] ?? -1;
+    const a = id >= 0 ? this.allocs[id] : undefined;
+    if (!a || a.kind !== 'heap' || a.base !== offset || a.freed) return false;
+    a.freed = true;
+    const first = a.base >>> GRANULE_SHIFT;
+    const last = (a.base + Math.max(a.size, 1) - 1) >>> GRANULE_SHIFT;
+    for (let g = first; g <= last; g++) this.granules[g] = -1;
+    this.freeList.push({ base: a.base, size: Math.max(256, Math.ceil(a.size / 256) * 256) });
+    return true;
+  }
+
+  /** The allocation containing [off, off+size), or -1. */
+  check(off: number, size: number): number {
+    const id = this.granules[off >>> GRANULE_SHIFT];
+    if (id === undefined || id < 0) return -1;
+    const a = this.allocs[id]!;
+    return off + size <= a.base + a.size && off >= a.base ? id : -1;
+  }
+
+  allocationNear(off: number): Allocation | undefined {
+    let best: Allocation | undefined;
+    for (const a of this.allocs) {
+      if (a.freed) continue;
+      if (a.base <= off && (!best || a.base > best.base)) best = a;
+    }
+    return best;
+  }
+}

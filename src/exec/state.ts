@@ -1,0 +1,210 @@
+/**
+ * Execution state: CTAs, warps, call frames with their SIMT reconvergence stacks, and the
+ * address translation every memory instruction goes through.
+ *
+ * SIMT model: immediate post-dominator (IPDOM) stack per call frame. A divergent branch turns the
+ * top entry into the reconvergence entry (pc = IPDOM) and pushes one entry per path; an entry is
+ * popped when its pc reaches its reconvergence pc. `ret` removes its lanes from every entry of the
+ * frame (they wait for the frame's other lanes), `exit` removes them from every frame.
+ */
+import type { Regs } from './codegen.js';
+import type { CFunction } from './compiled.js';
+import { Fault } from './fault.js';
+import {
+  Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, LOCAL_HI, PARAM_HI, SHARED_HI, Space,
+} from './memory.js';
+
+export const enum WarpState {
+  Ready = 0,
+  AtBarrier = 1,
+  Exited = 2,
+}
+
+const SIMT_MAX = 256;
+
+export class Frame implements Regs {
+  i32: Int32Array;
+  u32: Uint32Array;
+  f32: Float32Array;
+  f64: Float64Array;
+  /** SIMT stack: pc, reconvergence pc, mask per entry. */
+  readonly spc = new Int32Array(SIMT_MAX);
+  readonly srpc = new Int32Array(SIMT_MAX);
+  readonly smask = new Int32Array(SIMT_MAX);
+  depth = 0;
+  /** Lanes that executed `ret` in this frame and wait for the rest. */
+  returned = 0;
+  /** Offset of this frame in each lane's local stack. */
+  localBase = 0;
+  /** Caller's call instruction index (for the return), -1 for the kernel frame. */
+  callPc = -1;
+
+  constructor(readonly fn: CFunction) {
+    const buf = fn.template.slice(0);
+    this.i32 = new Int32Array(buf);
+    this.u32 = new Uint32Array(buf);
+    this.f32 = new Float32Array(buf);
+    this.f64 = new Float64Array(buf);
+  }
+}
+
+export class Cta {
+  readonly warps: Warp[] = [];
+  /** Barrier bookkeeping, 16 hardware barriers: arrived thread counts and expected counts. */
+  readonly barArrived = new Int32Array(16);
+  readonly barExpected = new Int32Array(16);
+  /** bar.red accumulators per barrier: popc count, and-all, or-any. */
+  readonly barPopc = new Int32Array(16);
+  readonly barAnd = new Int32Array(16);
+  readonly barOr = new Int32Array(16);
+  liveThreads: number;
+  constructor(
+    readonly id: number,
+    readonly ctaid: readonly [number, number, number],
+    readonly shared: Bank,
+    readonly nthreads: number,
+  ) {
+    this.liveThreads = nthreads;
+  }
+}
+
+export class Warp implements Regs {
+  i32!: Int32Array;
+  u32!: Uint32Array;
+  f32!: Float32Array;
+  f64!: Float64Array;
+  frame!: Frame;
+  readonly frames: Frame[] = [];
+  pc = 0;
+  /** Active mask of the current SIMT entry (int32). */
+  mask = 0;
+  /** Lanes that exist (partial warps have fewer). */
+  readonly validMask: number;
+  exited = 0;
+  state: WarpState = WarpState.Ready;
+  barrierId = -1;
+  /** Per-lane carry flags for addc/subc/madc. */
+  readonly carry = new Uint8Array(32);
+  /** Each lane's local stack: lane l's byte a is at l*localStride + a. */
+  readonly local: Bank;
+  localStride: number;
+  /** Top of every lane's local stack (frames allocate upward). */
+  sp = 16;
+  /** Side result of translate(): the bank the returned byte index refers to. */
+  xbank!: Bank;
+  /** Frame pools per function, so calls do not allocate. */
+  readonly pool = new Map<CFunction, Frame[]>();
+  /** Barrier wait: the lanes waiting and the bar.red destination. */
+  barMask = 0;
+  barDst = -1;
+  /** Instructions this warp has issued (drives %clock). */
+  issued = 0;
+
+  constructor(
+    readonly id: number,
+    readonly cta: Cta,
+    /** Linear thread index (within the CTA) of lane 0. */
+    readonly tidBase: number,
+    readonly nlanes: number,
+    readonly mem: MemoryContext,
+    localStride: number,
+  ) {
+    this.validMask = nlanes >= 32 ? -1 : (1 << nlanes) - 1;
+    this.localStride = localStride;
+    this.local = new Bank(localStride * 32);
+  }
+
+  clock(): number {
+    return this.issued * 4 + this.id;
+  }
+
+  setFrame(f: Frame): void {
+    this.frame = f;
+    this.i32 = f.i32;
+    this.u32 = f.u32;
+    this.f32 = f.f32;
+    this.f64 = f.f64;
+  }
+
+  /** Make sure every lane has `bytes` of local stack; regrows (rare) by re-striding. */
+  ensureLocal(bytes: number): void {
+    if (bytes <= this.localStride) return;
+    let stride = this.localStride;
+    while (stride < bytes) stride *= 2;
+    if (stride > 1 << 20) throw new Fault('stack-overflow', `call stack overflow: a thread needs more than 1 MiB of local memory (runaway recursion?)`);
+    const old = this.local.u8;
+    const oldStride = this.localStride;
+    this.local.grow(stride * 32);
+    const u8 = this.local.u8;
+    for (let l = 31; l >= 0; l--) {
+      u8.copyWithin(l * stride, l * oldStride, l * oldStride + oldStride);
+      if (l > 0) u8.fill(0, l * stride + oldStride, (l + 1) * stride);
+    }
+    void old;
+    this.localStride = stride;
+  }
+
+  /**
+   * Translate an address of `space` for `lane` into a byte index of `this.xbank`, checking bounds
+   * and natural alignment. Throws a Fault naming space and address.
+   */
+  translate(space: Space, lo: number, hi: number, size: number, lane: number, write: boolean): number {
+    if ((lo & (size - 1)) !== 0) throw Fault.access('misaligned', space, lo, hi, size, lane, write);
+    let sp = space;
+    if (sp === Space.Generic) {
+      switch (hi) {
+        case GLOBAL_HI: sp = Space.Global; break;
+        case SHARED_HI: sp = Space.Shared; break;
+        case LOCAL_HI: sp = Space.Local; break;
+        case CONST_HI: sp = Space.Const; break;
+        case PARAM_HI: sp = Space.Param; break;
+        default: throw Fault.access('invalid', space, lo, hi, size, lane, write);
+      }
+    } else if (sp === Space.Global && hi !== GLOBAL_HI) {
+      throw Fault.access('invalid', space, lo, hi, size, lane, write);
+    }
+    const mem = this.mem;
+    switch (sp) {
+      case Space.Global:
+        if (mem.global.check(lo, size) < 0) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        this.xbank = mem.global.bank;
+        return lo;
+      case Space.Shared: {
+        const b = this.cta.shared;
+        if (lo + size > mem.sharedSize) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        this.xbank = b;
+        return lo;
+      }
+      case Space.Local:
+        if (lo + size > this.localStride) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        this.xbank = this.local;
+        return lane * this.localStride + lo;
+      case Space.Const:
+        if (write) throw Fault.access('readonly', sp, lo, hi, size, lane, write);
+        if (lo + size > mem.constBank.size) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        this.xbank = mem.constBank;
+        return lo;
+      default: {
+        if (lo >= FRAME_PARAM_BASE) {
+          const off = lo - FRAME_PARAM_BASE;
+          if (off + size > this.localStride) throw Fault.access('oob', Space.Param, lo, hi, size, lane, write);
+          this.xbank = this.local;
+          return lane * this.localStride + off;
+        }
+        if (write) throw Fault.access('readonly', Space.Param, lo, hi, size, lane, write);
+        if (lo + size > mem.paramBank.size) throw Fault.access('oob', Space.Param, lo, hi, size, lane, write);
+        this.xbank = mem.paramBank;
+        return lo;
+      }
+    }
+  }
+}
+
+/** Memory shared by all warps of a launch. */
+export interface MemoryContext {
+  readonly global: GlobalArena;
+  readonly constBank: Bank;
+  readonly paramBank: Bank;
+  /** Bytes of shared memory per CTA (static + dynamic). */
+  readonly sharedSize: number;
+}

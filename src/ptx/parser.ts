@@ -1,0 +1,840 @@
+/**
+ * Recursive-descent PTX parser. Produces a whole module even after errors: a bad statement is
+ * reported and skipped up to its `;` (or the enclosing `}`), and parsing resumes, so one run
+ * reports several independent errors. Never throws on bad input.
+ */
+import type {
+  Block, CallPrototype, FunctionDecl, Guard, Initializer, Instruction, Linkage, LocDirective,
+  Operand, PtxModule, Section, SectionDatum, Span, Statement, StateSpace, StructDecl, TopLevel, VarDecl,
+} from './ast.js';
+import type { Diagnostic } from './diagnostics.js';
+import { isKnownModifier, OPCODES, TYPE_NAMES } from './opcodes.js';
+import { scan, Tok, type Token } from './scanner.js';
+
+export interface ParseResult {
+  readonly module: PtxModule;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const MAX_DIAGNOSTICS = 100;
+
+const SPACES: ReadonlySet<string> = new Set([
+  'reg', 'sreg', 'const', 'global', 'local', 'param', 'shared', 'tex', 'surf', 'sampler',
+  'texref', 'surfref', 'samplerref',
+]);
+const LINKAGES: ReadonlySet<string> = new Set(['extern', 'visible', 'weak', 'common']);
+const PERF_DIRECTIVES: ReadonlySet<string> = new Set([
+  'maxntid', 'reqntid', 'minnctapersm', 'maxnctapersm', 'maxnreg', 'maxclusterrank',
+  'reqnctapercluster', 'explicitcluster', 'blocksareclusters', 'abi_preserve', 'abi_preserve_control',
+]);
+
+class ParseError extends Error {}
+
+export function parsePtx(source: string, fileName = '<input>'): ParseResult {
+  return new Parser(source, fileName).parseModule();
+}
+
+class Parser {
+  private readonly toks: Token[];
+  private pos = 0;
+  private readonly diags: Diagnostic[] = [];
+  private readonly structs = new Set<string>();
+
+  constructor(private readonly source: string, private readonly fileName: string) {
+    this.toks = scan(source, (message, span) => this.error(message, span));
+  }
+
+  // ---- token helpers -------------------------------------------------------------------------
+
+  private get tok(): Token {
+    return this.toks[this.pos]!;
+  }
+  private peek(k = 1): Token {
+    return this.toks[Math.min(this.pos + k, this.toks.length - 1)]!;
+  }
+  private next(): Token {
+    const t = this.tok;
+    if (t.kind !== Tok.Eof) this.pos++;
+    return t;
+  }
+  private isPunct(ch: string, t: Token = this.tok): boolean {
+    return t.kind === Tok.Punct && t.text === ch;
+  }
+  private eatPunct(ch: string): boolean {
+    if (this.isPunct(ch)) {
+      this.pos++;
+      return true;
+    }
+    return false;
+  }
+  private expectPunct(ch: string, what?: string): Token {
+    if (this.isPunct(ch)) return this.next();
+    this.fail(`expected '${ch}'${what ? ' ' + what : ''} but found ${describe(this.tok)}`);
+  }
+  private isDir(name: string, t: Token = this.tok): boolean {
+    return t.kind === Tok.Dir && t.text === '.' + name;
+  }
+  private error(message: string, span: Span): void {
+    if (this.diags.length >= MAX_DIAGNOSTICS) return;
+    // one diagnostic per position
+    const last = this.diags[this.diags.length - 1];
+    if (last && last.span.start === span.start) return;
+    this.diags.push({ severity: 'error', message, span });
+  }
+  private fail(message: string, span: Span = this.tok): never {
+    this.error(message, { start: span.start, end: span.end });
+    throw new ParseError(message);
+  }
+  private spanFrom(start: number): Span {
+    const prev = this.toks[Math.max(0, this.pos - 1)]!;
+    return { start, end: Math.max(start, prev.end) };
+  }
+
+  /** Skip to just after the next `;` at this nesting level, or stop before a closing `}`. */
+  private recover(): void {
+    let depth = 0;
+    while (this.tok.kind !== Tok.Eof) {
+      if (this.isPunct('{')) depth++;
+      else if (this.isPunct('}')) {
+        if (depth === 0) return;
+        depth--;
+        if (depth === 0) {
+          this.pos++;
+          return;
+        }
+      } else if (this.isPunct(';') && depth === 0) {
+        this.pos++;
+        return;
+      }
+      this.pos++;
+    }
+  }
+
+  // ---- module ----------------------------------------------------------------------------------
+
+  parseModule(): ParseResult {
+    let version: string | undefined;
+    const target: string[] = [];
+    let addressSize: 32 | 64 = 64;
+    const items: TopLevel[] = [];
+    while (this.tok.kind !== Tok.Eof) {
+      const before = this.pos;
+      try {
+        const t = this.tok;
+        if (this.isDir('version')) {
+          this.next();
+          const v = this.next();
+          if (v.kind !== Tok.Float && v.kind !== Tok.Int) this.fail('expected a version number after .version', v);
+          version = v.text;
+        } else if (this.isDir('target')) {
+          this.next();
+          do {
+            const w = this.next();
+            if (w.kind !== Tok.Word) this.fail('expected a target name', w);
+            target.push(w.text);
+          } while (this.eatPunct(','));
+        } else if (this.isDir('address_size')) {
+          this.next();
+          const v = this.next();
+          if (v.kind !== Tok.Int || (v.int !== 32n && v.int !== 64n)) this.fail('.address_size must be 32 or 64', v);
+          addressSize = v.int === 32n ? 32 : 64;
+        } else if (this.isDir('file')) {
+          items.push(this.parseFile());
+        } else if (this.isDir('section')) {
+          items.push(this.parseSection());
+        } else if (this.isDir('struct') || this.isDir('union')) {
+          items.push(this.parseStruct());
+        } else if (this.isDir('pragma')) {
+          items.push(this.parsePragma());
+        } else if (this.isDir('loc')) {
+          this.parseLoc(); // stray top-level .loc: accepted, carries no instruction
+        } else if (t.kind === Tok.Dir) {
+          items.push(...this.parseTopDecl());
+        } else if (this.isPunct(';')) {
+          this.next();
+        } else {
+          this.fail(`expected a directive at module level but found ${describe(t)}`);
+        }
+      } catch (e) {
+        if (!(e instanceof ParseError)) throw e;
+        this.recover();
+      }
+      if (this.pos === before) this.pos++; // guarantee progress
+    }
+    const module: PtxModule = { fileName: this.fileName, source: this.source, version, target, addressSize, items };
+    return { module, diagnostics: this.diags };
+  }
+
+  private parseFile(): TopLevel {
+    const start = this.next().start;
+    const idx = this.next();
+    if (idx.kind !== Tok.Int) this.fail('expected a file index after .file', idx);
+    const path = this.next();
+    if (path.kind !== Tok.Str) this.fail('expected a quoted file name', path);
+    // optional timestamp and size
+    while (this.eatPunct(',')) this.parseConstExpr();
+    return { kind: 'file', index: Number(idx.int), path: unquote(path.text), span: this.spanFrom(start) };
+  }
+
+  private parsePragma(): { kind: 'pragma'; text: string; span: Span } {
+    const start = this.next().start;
+    const parts: string[] = [];
+    do {
+      const s = this.next();
+      if (s.kind !== Tok.Str) this.fail('expected a string after .pragma', s);
+      parts.push(unquote(s.text));
+    } while (this.eatPunct(','));
+    this.expectPunct(';');
+    return { kind: 'pragma', text: parts.join(', '), span: this.spanFrom(start) };
+  }
+
+  private parseLoc(): LocDirective {
+    const start = this.next().start;
+    const f = this.expectInt('file index');
+    const line = this.expectInt('line number');
+    const col = this.tok.kind === Tok.Int ? this.expectInt('column') : 0;
+    let inlinedAt: LocDirective['inlinedAt'];
+    let functionName: string | undefined;
+    while (this.eatPunct(',')) {
+      const w = this.next();
+      if (w.kind === Tok.Word && w.text === 'function_name') {
+        const n = this.next();
+        if (n.kind !== Tok.Word) this.fail('expected a label after function_name', n);
+        functionName = n.text;
+        if (this.eatPunct('+')) this.parseConstExpr();
+      } else if (w.kind === Tok.Word && w.text === 'inlined_at') {
+        inlinedAt = { file: this.expectInt('file index'), line: this.expectInt('line'), column: this.expectInt('column') };
+      } else this.fail(`unknown .loc attribute ${describe(w)}`, w);
+    }
+    return { kind: 'loc', file: f, line, column: col, inlinedAt, functionName, span: this.spanFrom(start) };
+  }
+
+  private expectInt(what: string): number {
+    const t = this.next();
+    if (t.kind !== Tok.Int) this.fail(`expected ${what} but found ${describe(t)}`, t);
+    return Number(t.int);
+  }
+
+  private parseSection(): Section {
+    const start = this.next().start;
+    const nameTok = this.next();
+    if (nameTok.kind !== Tok.Dir && nameTok.kind !== Tok.Word) this.fail('expected a section name', nameTok);
+    // ISA 1.1 form: .section .debug_info, "", @progbits
+    if (this.eatPunct(',')) {
+      while (!this.isPunct('{') && this.tok.kind !== Tok.Eof && !this.isDir('b8') && !this.isDir('byte')) {
+        if (this.tok.kind === Tok.Dir && this.tok.text !== nameTok.text && this.peek().kind !== Tok.Punct) break;
+        this.next();
+      }
+    }
+    const data: SectionDatum[] = [];
+    const labels: { name: string; datum: number; span: Span }[] = [];
+    const braced = this.eatPunct('{');
+    for (;;) {
+      const t = this.tok;
+      if (braced && this.isPunct('}')) {
+        this.next();
+        break;
+      }
+      if (t.kind === Tok.Eof) {
+        if (braced) this.error('unterminated .section: missing }', t);
+        break;
+      }
+      if (t.kind === Tok.Word && this.isPunct(':', this.peek())) {
+        this.next();
+        this.next();
+        labels.push({ name: t.text, datum: data.length, span: t });
+        continue;
+      }
+      if (t.kind === Tok.Dir) {
+        const width = dataWidth(t.text);
+        if (width === 0) {
+          if (!braced) break; // next top-level directive ends an unbraced section
+          this.fail(`unexpected ${t.text} in .section (expected .b8/.b16/.b32/.b64)`, t);
+        }
+        this.next();
+        do data.push(this.parseSectionDatum(width as 1 | 2 | 4 | 8));
+        while (this.eatPunct(','));
+        this.eatPunct(';');
+        continue;
+      }
+      if (this.isPunct(';')) {
+        this.next();
+        continue;
+      }
+      this.fail(`unexpected ${describe(t)} in .section`, t);
+    }
+    return { kind: 'section', name: nameTok.text, data, labels, span: this.spanFrom(start) };
+  }
+
+  private parseSectionDatum(width: 1 | 2 | 4 | 8): SectionDatum {
+    const t = this.tok;
+    if (t.kind === Tok.Word || t.kind === Tok.Dir) {
+      this.next();
+      let addend = 0n;
+      if (this.isPunct('+') || this.isPunct('-')) {
+        const neg = this.next().text === '-';
+        addend = this.parseConstExpr();
+        if (neg) addend = -addend;
+      }
+      return { kind: 'sym', width, name: t.text, addend, span: this.spanFrom(t.start) };
+    }
+    const value = this.parseConstExpr();
+    return { kind: 'num', width, value, span: this.spanFrom(t.start) };
+  }
+
+  private parseStruct(): StructDecl {
+    const start = this.tok.start;
+    const isUnion = this.next().text === '.union';
+    const name = this.next();
+    if (name.kind !== Tok.Word) this.fail('expected a struct name', name);
+    this.expectPunct('{');
+    const fields: VarDecl[] = [];
+    while (!this.isPunct('}') && this.tok.kind !== Tok.Eof) {
+      fields.push(...this.parseVarDeclRest('reg', undefined, this.tok.start, true));
+    }
+    this.expectPunct('}');
+    this.eatPunct(';');
+    this.structs.add(name.text);
+    return { kind: 'struct', isUnion, name: name.text, fields, span: this.spanFrom(start) };
+  }
+
+  /** A module-level declaration: linkage? then .entry/.func or a variable. */
+  private parseTopDecl(): TopLevel[] {
+    const start = this.tok.start;
+    let linkage: Linkage | undefined;
+    while (this.tok.kind === Tok.Dir && LINKAGES.has(this.tok.text.slice(1))) {
+      linkage = this.next().text.slice(1) as Linkage;
+    }
+    if (this.isDir('entry') || this.isDir('func')) return [this.parseFunction(linkage, start)];
+    const t = this.tok;
+    if (t.kind === Tok.Dir && SPACES.has(spaceWord(t.text))) {
+      this.next();
+      return this.parseVarDeclRest(normSpace(spaceWord(t.text)), linkage, start, false, t.text);
+    }
+    this.fail(`unknown directive ${describe(t)}`, t);
+  }
+
+  // ---- declarations -----------------------------------------------------------------------------
+
+  /**
+   * After the state space: attributes (.align N, .vN, type, .ptr...), name(s), ranges, dims,
+   * initializer, `;`. `inList` is for parameter lists (no `;`, one name).
+   */
+  private parseVarDeclRest(
+    space: StateSpace, linkage: Linkage | undefined, start: number, inStruct = false, spaceText?: string,
+    inList = false,
+  ): VarDecl[] {
+    let align: number | undefined;
+    let vector = 1;
+    let type: string | undefined;
+    let ptrSpace: string | undefined;
+    // glued forms like `.v4.f32` arrive as one token
+    const glued = spaceText && spaceText.includes('.', 1) ? spaceText.split('.').slice(2) : [];
+    const takeAttr = (word: string, t: Token): void => {
+      if (word === 'align') {
+        align = Number(this.parseConstExpr());
+      } else if (/^v\d+$/.test(word)) {
+        vector = Number(word.slice(1));
+      } else if (TYPE_NAMES.has(word) || word === 'texref' || word === 'surfref' || word === 'samplerref') {
+        type = word;
+      } else if (word === 'ptr') {
+        ptrSpace = 'generic';
+      } else if (ptrSpace !== undefined && (SPACES.has(word) || word === 'generic')) {
+        ptrSpace = word;
+      } else if (word === 'ptr' || word === 'attribute' || word === 'managed' || word === 'unified') {
+        if (this.isPunct('(')) this.skipParens();
+      } else if (LINKAGES.has(word)) {
+        // accepted in either order
+      } else {
+        this.fail(`unknown attribute .${word} in declaration`, t);
+      }
+    };
+    for (const g of glued) takeAttr(g, this.tok);
+    for (;;) {
+      const t = this.tok;
+      if (t.kind !== Tok.Dir) break;
+      this.next();
+      for (const part of t.text.slice(1).split('.')) takeAttr(part, t);
+    }
+    if (type === undefined && this.tok.kind === Tok.Word && this.structs.has(this.tok.text)) {
+      type = this.next().text;
+    }
+    if (type === undefined) {
+      // texture/surface refs and ISA 1.1 `.tex .u32 t` have a type; a missing one is an error
+      if (space === 'tex' || space === 'surf' || space === 'sampler') type = space + 'ref';
+      else this.fail(`expected a type in declaration but found ${describe(this.tok)}`);
+    }
+    const out: VarDecl[] = [];
+    for (;;) {
+      const nameTok = this.next();
+      if (nameTok.kind !== Tok.Word) this.fail(`expected a name in declaration but found ${describe(nameTok)}`, nameTok);
+      let rangeCount: number | undefined;
+      if (this.isPunct('<')) {
+        this.next();
+        rangeCount = Number(this.parseConstExpr());
+        this.expectPunct('>');
+      }
+      const dims: (number | null)[] = [];
+      while (this.isPunct('[')) {
+        this.next();
+        if (this.isPunct(']')) dims.push(null);
+        else dims.push(Number(this.parseConstExpr()));
+        this.expectPunct(']');
+      }
+      let init: Initializer | undefined;
+      if (this.eatPunct('=')) init = this.parseInitializer();
+      out.push({
+        kind: 'var', space, name: nameTok.text, type, vector, dims, align, linkage, rangeCount, init, ptrSpace,
+        span: this.spanFrom(start),
+      });
+      if (inList) return out;
+      if (!this.eatPunct(',')) break;
+    }
+    if (!inStruct || !this.isPunct('}')) this.expectPunct(';', 'after declaration');
+    return out;
+  }
+
+  private skipParens(): void {
+    let depth = 0;
+    do {
+      if (this.isPunct('(')) depth++;
+      else if (this.isPunct(')')) depth--;
+      this.next();
+    } while (depth > 0 && this.tok.kind !== Tok.Eof);
+  }
+
+  private parseInitializer(): Initializer {
+    const start = this.tok.start;
+    if (this.eatPunct('{')) {
+      const items: Initializer[] = [];
+      if (!this.isPunct('}')) {
+        do items.push(this.parseInitializer());
+        while (this.eatPunct(','));
+      }
+      this.expectPunct('}');
+      return { kind: 'list', items, span: this.spanFrom(start) };
+    }
+    const t = this.tok;
+    if (t.kind === Tok.Float) {
+      this.next();
+      return { kind: 'float', value: t.num, ...(t.f32Bits !== undefined ? { f32Bits: t.f32Bits } : {}), span: t };
+    }
+    if (this.isPunct('-') && this.peek().kind === Tok.Float) {
+      this.next();
+      const f = this.next();
+      return { kind: 'float', value: -f.num, span: this.spanFrom(start) };
+    }
+    if (t.kind === Tok.Word && (t.text === 'generic' || t.text === 'mask') && this.isPunct('(', this.peek())) {
+      this.next();
+      this.next();
+      const s = this.next();
+      if (s.kind !== Tok.Word) this.fail('expected a symbol in generic()', s);
+      this.expectPunct(')');
+      const addend = this.parseAddend();
+      return { kind: 'sym', name: s.text, addend, generic: t.text === 'generic', span: this.spanFrom(start) };
+    }
+    if (t.kind === Tok.Word) {
+      this.next();
+      const addend = this.parseAddend();
+      return { kind: 'sym', name: t.text, addend, generic: false, span: this.spanFrom(start) };
+    }
+    return { kind: 'int', value: this.parseConstExpr(), span: this.spanFrom(start) };
+  }
+
+  private parseAddend(): bigint {
+    if (this.isPunct('+') || this.isPunct('-')) {
+      const neg = this.next().text === '-';
+      const v = this.parseConstExpr();
+      return neg ? -v : v;
+    }
+    return 0n;
+  }
+
+  // ---- functions --------------------------------------------------------------------------------
+
+  private parseFunction(linkage: Linkage | undefined, start: number): FunctionDecl {
+    const isEntry = this.next().text === '.entry';
+    let rets: VarDecl[] = [];
+    if (!isEntry && this.isPunct('(')) rets = this.parseParamList();
+    const nameTok = this.next();
+    if (nameTok.kind !== Tok.Word) this.fail(`expected a function name but found ${describe(nameTok)}`, nameTok);
+    const ctaDims: number[] = [];
+    while (this.isPunct('[')) {
+      this.next();
+      ctaDims.push(this.isPunct(']') ? 0 : Number(this.parseConstExpr()));
+      this.expectPunct(']');
+    }
+    let params: VarDecl[] = [];
+    let noreturn = false;
+    const perf = new Map<string, number[]>();
+    if (this.isPunct('(')) params = this.parseParamList();
+    for (;;) {
+      const t = this.tok;
+      if (this.isDir('noreturn')) {
+        this.next();
+        noreturn = true;
+      } else if (t.kind === Tok.Dir && PERF_DIRECTIVES.has(t.text.slice(1))) {
+        this.next();
+        const vals: number[] = [];
+        if (this.tok.kind === Tok.Int || this.isPunct('(')) {
+          do vals.push(Number(this.parseConstExpr()));
+          while (this.eatPunct(','));
+        }
+        perf.set(t.text.slice(1), vals);
+      } else if (this.isDir('pragma')) {
+        this.parsePragma();
+      } else break;
+    }
+    let body: Statement[] | undefined;
+    if (this.eatPunct(';')) body = undefined;
+    else if (this.isPunct('{')) body = this.parseBlockBody();
+    else this.fail(`expected '{' or ';' after function header but found ${describe(this.tok)}`);
+    return {
+      kind: 'function', isEntry, name: nameTok.text, linkage, rets, params, body, noreturn, perf, ctaDims,
+      span: this.spanFrom(start), nameSpan: nameTok,
+    };
+  }
+
+  private parseParamList(): VarDecl[] {
+    this.expectPunct('(');
+    const out: VarDecl[] = [];
+    if (this.eatPunct(')')) return out;
+    do {
+      const start = this.tok.start;
+      const sp = this.next();
+      if (sp.kind !== Tok.Dir || !SPACES.has(spaceWord(sp.text))) this.fail(`expected .param or .reg in parameter list but found ${describe(sp)}`, sp);
+      out.push(...this.parseVarDeclRest(normSpace(spaceWord(sp.text)), undefined, start, false, sp.text, true));
+    } while (this.eatPunct(','));
+    this.expectPunct(')', 'to close the parameter list');
+    return out;
+  }
+
+  /** `{ statements }` — consumes both braces. */
+  private parseBlockBody(): Statement[] {
+    this.expectPunct('{');
+    const body: Statement[] = [];
+    for (;;) {
+      if (this.isPunct('}')) {
+        this.next();
+        return body;
+      }
+      if (this.tok.kind === Tok.Eof) {
+        this.error("unexpected end of file: missing '}'", this.tok);
+        return body;
+      }
+      // A top-level directive inside a body means the closing brace was lost.
+      if (this.isDir('entry') || this.isDir('func') || this.isDir('version') || this.isDir('visible') || this.isDir('section')) {
+        this.error("missing '}' before this directive", this.tok);
+        return body;
+      }
+      const before = this.pos;
+      try {
+        const s = this.parseStatement();
+        if (s === undefined) continue;
+        if (isStatement(s)) body.push(s);
+        else body.push(...s);
+      } catch (e) {
+        if (!(e instanceof ParseError)) throw e;
+        this.recover();
+      }
+      if (this.pos === before) this.pos++;
+    }
+  }
+
+  private parseStatement(): Statement | readonly VarDecl[] | undefined {
+    const t = this.tok;
+    if (this.isPunct('{')) {
+      const start = t.start;
+      const body = this.parseBlockBody();
+      const b: Block = { kind: 'block', body, span: this.spanFrom(start) };
+      return b;
+    }
+    if (this.isPunct(';')) {
+      this.next();
+      return undefined;
+    }
+    if (t.kind === Tok.Word && this.isPunct(':', this.peek())) {
+      if (this.isDir('callprototype', this.peek(2))) return this.parseCallPrototype();
+      this.next();
+      this.next();
+      return { kind: 'label', name: t.text, span: t };
+    }
+    if (t.kind === Tok.Dir) {
+      if (this.isDir('loc')) return this.parseLoc();
+      if (this.isDir('pragma')) return this.parsePragma();
+      const start = t.start;
+      let linkage: Linkage | undefined;
+      while (this.tok.kind === Tok.Dir && LINKAGES.has(this.tok.text.slice(1))) linkage = this.next().text.slice(1) as Linkage;
+      const sp = this.tok;
+      if (sp.kind === Tok.Dir && SPACES.has(spaceWord(sp.text))) {
+        this.next();
+        return this.parseVarDeclRest(normSpace(spaceWord(sp.text)), linkage, start, false, sp.text);
+      }
+      if (this.isDir('func') || this.isDir('entry')) this.fail('nested function definitions are not allowed', sp);
+      this.fail(`unknown directive ${describe(sp)} in function body`, sp);
+    }
+    if (this.isPunct('@') || t.kind === Tok.Word) return this.parseInstruction();
+    this.fail(`expected an instruction but found ${describe(t)}`);
+  }
+
+  private parseCallPrototype(): CallPrototype {
+    const start = this.tok.start;
+    const name = this.next().text;
+    this.next(); // ':'
+    this.next(); // .callprototype
+    let rets: VarDecl[] = [];
+    if (this.isPunct('(')) rets = this.parseParamList();
+    const fname = this.next();
+    if (fname.kind !== Tok.Word) this.fail('expected a placeholder name in .callprototype', fname);
+    let params: VarDecl[] = [];
+    if (this.isPunct('(')) params = this.parseParamList();
+    while (this.isDir('noreturn')) this.next();
+    this.expectPunct(';');
+    return { kind: 'callprototype', name, rets, params, span: this.spanFrom(start) };
+  }
+
+  // ---- instructions ----------------------------------------------------------------------------
+
+  private parseInstruction(): Instruction {
+    const start = this.tok.start;
+    let guard: Guard | undefined;
+    if (this.eatPunct('@')) {
+      const gs = this.tok.start;
+      const negate = this.eatPunct('!');
+      const g = this.next();
+      if (g.kind !== Tok.Word) this.fail('expected a predicate register after @', g);
+      guard = { reg: g.text, negate, span: this.spanFrom(gs) };
+    }
+    const opTok = this.next();
+    if (opTok.kind !== Tok.Word) this.fail(`expected an opcode but found ${describe(opTok)}`, opTok);
+    const parts = opTok.text.split('.');
+    const opcode = parts[0]!;
+    if (!OPCODES.has(opcode)) this.fail(`unknown instruction '${opcode}'`, { start: opTok.start, end: opTok.start + opcode.length });
+    const mods = parts.slice(1);
+    let off = opTok.start + opcode.length;
+    for (const m of mods) {
+      if (!isKnownModifier(m)) {
+        this.fail(`unknown modifier '.${m}' for '${opcode}'`, { start: off, end: off + 1 + m.length });
+      }
+      off += 1 + m.length;
+    }
+    // Modifiers may also be written as separate tokens (`.reg`-style spacing is legal PTX).
+    while (this.tok.kind === Tok.Dir) {
+      const d = this.next();
+      for (const m of d.text.slice(1).split('.')) {
+        if (!isKnownModifier(m)) this.fail(`unknown modifier '.${m}' for '${opcode}'`, d);
+        mods.push(m);
+      }
+    }
+    const operands: Operand[] = [];
+    if (!this.isPunct(';')) {
+      do operands.push(this.parseOperand());
+      while (this.eatPunct(','));
+    }
+    this.expectPunct(';', `after '${opTok.text}' operands`);
+    return { kind: 'instr', opcode, mods, guard, operands, span: this.spanFrom(start), opSpan: opTok };
+  }
+
+  private parseOperand(): Operand {
+    const t = this.tok;
+    const start = t.start;
+    if (this.isPunct('(')) {
+      // call lists `(a, b)` vs constant expressions `(4*8)`
+      const p1 = this.peek();
+      if (p1.kind === Tok.Word || this.isPunct(')', p1)) {
+        this.next();
+        const items: Operand[] = [];
+        if (!this.isPunct(')')) {
+          do items.push(this.parseOperand());
+          while (this.eatPunct(','));
+        }
+        this.expectPunct(')');
+        return { kind: 'list', items, span: this.spanFrom(start) };
+      }
+    }
+    if (this.eatPunct('{')) {
+      const items: Operand[] = [];
+      if (!this.isPunct('}')) {
+        do items.push(this.parseOperand());
+        while (this.eatPunct(','));
+      }
+      this.expectPunct('}');
+      return { kind: 'vec', items, span: this.spanFrom(start) };
+    }
+    if (this.eatPunct('[')) {
+      const first = this.parseAddressTerm();
+      if (this.eatPunct(',')) {
+        const items: Operand[] = [first];
+        do items.push(this.parseOperand());
+        while (this.eatPunct(','));
+        this.expectPunct(']');
+        return { kind: 'addrList', items, span: this.spanFrom(start) };
+      }
+      this.expectPunct(']');
+      if (first.kind === 'addr') return { ...first, span: this.spanFrom(start) };
+      return { kind: 'addr', base: first, offset: 0n, span: this.spanFrom(start) };
+    }
+    if (this.isPunct('!')) {
+      this.next();
+      const inner = this.parseOperand();
+      return { kind: 'not', inner, span: this.spanFrom(start) };
+    }
+    if (this.isPunct('-') && this.peek().kind === Tok.Word) {
+      this.next();
+      const inner = this.parseOperand();
+      return { kind: 'neg', inner, span: this.spanFrom(start) };
+    }
+    if (t.kind === Tok.Float || (this.isPunct('-') && this.peek().kind === Tok.Float)) {
+      const neg = this.eatPunct('-');
+      const f = this.next();
+      const bits = f.f32Bits === undefined ? undefined : neg ? (f.f32Bits ^ 0x80000000) >>> 0 : f.f32Bits;
+      return { kind: 'float', value: neg ? -f.num : f.num, f32Bits: bits, span: this.spanFrom(start) };
+    }
+    if (t.kind === Tok.Word) {
+      this.next();
+      if (t.text === '_') return { kind: 'sink', span: t };
+      const isReg = t.text.charCodeAt(0) === 37; // '%'
+      if (this.isPunct('|')) {
+        this.next();
+        const b = this.parseOperand();
+        const a: Operand = { kind: 'reg', name: t.text, span: t };
+        return { kind: 'pair', a, b, span: this.spanFrom(start) };
+      }
+      if (!isReg && this.isPunct('[')) {
+        // sym[imm]
+        this.next();
+        const idx = this.parseConstExpr();
+        this.expectPunct(']');
+        return { kind: 'sym', name: t.text, addend: idx, span: this.spanFrom(start) };
+      }
+      if (!isReg && (this.isPunct('+') || (this.isPunct('-') && this.peek().kind === Tok.Int))) {
+        const addend = this.parseAddend();
+        return { kind: 'sym', name: t.text, addend, span: this.spanFrom(start) };
+      }
+      return isReg ? { kind: 'reg', name: t.text, span: t } : { kind: 'sym', name: t.text, addend: 0n, span: t };
+    }
+    const value = this.parseConstExpr();
+    return { kind: 'int', value, span: this.spanFrom(start) };
+  }
+
+  /** Inside `[...]`: reg, sym, reg+imm, sym+imm, imm, reg+-imm. */
+  private parseAddressTerm(): Operand {
+    const start = this.tok.start;
+    const t = this.tok;
+    if (t.kind === Tok.Word) {
+      this.next();
+      const base: Operand = t.text.charCodeAt(0) === 37
+        ? { kind: 'reg', name: t.text, span: t }
+        : { kind: 'sym', name: t.text, addend: 0n, span: t };
+      let offset = 0n;
+      while (this.isPunct('+') || this.isPunct('-')) {
+        const neg = this.next().text === '-';
+        const v = this.parseUnary();
+        offset += neg ? -v : v;
+      }
+      return { kind: 'addr', base, offset, span: this.spanFrom(start) };
+    }
+    if (this.isPunct('{')) return this.parseOperand();
+    const v = this.parseConstExpr();
+    return { kind: 'addr', base: undefined, offset: v, span: this.spanFrom(start) };
+  }
+
+  // ---- constant expressions (C precedence, 64-bit wrap) ------------------------------------------
+
+  parseConstExpr(): bigint {
+    return this.parseBinary(0);
+  }
+
+  private parseBinary(minPrec: number): bigint {
+    let lhs = this.parseUnary();
+    for (;;) {
+      const t = this.tok;
+      if (t.kind !== Tok.Punct) return lhs;
+      let op = t.text;
+      if ((op === '<' || op === '>') && this.isPunct(op, this.peek())) op = op + op;
+      const prec = BIN_PREC[op];
+      if (prec === undefined || prec < minPrec) return lhs;
+      this.next();
+      if (op.length === 2) this.next();
+      const rhs = this.parseBinary(prec + 1);
+      lhs = applyBinary(op, lhs, rhs, () => this.fail('division by zero in constant expression', t));
+    }
+  }
+
+  private parseUnary(): bigint {
+    const t = this.tok;
+    if (this.eatPunct('-')) return -this.parseUnary();
+    if (this.eatPunct('+')) return this.parseUnary();
+    if (this.eatPunct('~')) return ~this.parseUnary();
+    if (this.eatPunct('!')) return this.parseUnary() === 0n ? 1n : 0n;
+    if (this.eatPunct('(')) {
+      const v = this.parseConstExpr();
+      this.expectPunct(')');
+      return v;
+    }
+    if (t.kind === Tok.Int) {
+      this.next();
+      return t.int;
+    }
+    this.fail(`expected a constant but found ${describe(t)}`, t);
+  }
+}
+
+const BIN_PREC: Record<string, number> = {
+  '|': 1, '^': 2, '&': 3, '<<': 5, '>>': 5, '+': 6, '-': 6, '*': 7, '/': 7, '%': 7,
+};
+
+function applyBinary(op: string, a: bigint, b: bigint, divZero: () => never): bigint {
+  switch (op) {
+    case '+': return BigInt.asIntN(64, a + b);
+    case '-': return BigInt.asIntN(64, a - b);
+    case '*': return BigInt.asIntN(64, a * b);
+    case '/': if (b === 0n) divZero(); return a / b;
+    case '%': if (b === 0n) divZero(); return a % b;
+    case '<<': return BigInt.asIntN(64, a << (b & 63n));
+    case '>>': return a >> (b & 63n);
+    case '&': return a & b;
+    case '|': return a | b;
+    default: return a ^ b;
+  }
+}
+
+function isStatement(s: Statement | readonly VarDecl[]): s is Statement {
+  return !Array.isArray(s);
+}
+
+function dataWidth(dir: string): 0 | 1 | 2 | 4 | 8 {
+  switch (dir) {
+    case '.b8': case '.byte': case '.u8': case '.s8': return 1;
+    case '.b16': case '.u16': case '.s16': return 2;
+    case '.b32': case '.u32': case '.s32': case '.word': return 4;
+    case '.b64': case '.u64': case '.s64': case '.quad': return 8;
+    default: return 0;
+  }
+}
+
+function spaceWord(dirText: string): string {
+  const dot = dirText.indexOf('.', 1);
+  return dot < 0 ? dirText.slice(1) : dirText.slice(1, dot);
+}
+
+function normSpace(word: string): StateSpace {
+  if (word === 'texref') return 'tex';
+  if (word === 'surfref') return 'surf';
+  if (word === 'samplerref') return 'sampler';
+  return word as StateSpace;
+}
+
+function unquote(s: string): string {
+  if (s.length < 2 || s[0] !== '"') return s;
+  return s.slice(1, s.endsWith('"') ? -1 : undefined).replace(/\\(.)/g, (_m, c: string) => (c === 'n' ? '\n' : c === 't' ? '\t' : c));
+}
+
+function describe(t: Token): string {
+  switch (t.kind) {
+    case Tok.Eof: return 'end of file';
+    case Tok.Str: return `string ${t.text.length > 20 ? t.text.slice(0, 20) + '…' : t.text}`;
+    case Tok.Punct: return `'${t.text}'`;
+    default: return `'${t.text.length > 40 ? t.text.slice(0, 40) + '…' : t.text}'`;
+  }
+}

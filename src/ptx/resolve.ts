@@ -1,0 +1,410 @@
+/**
+ * Name resolution: turns the parsed module into a `Program` whose functions have a flat
+ * instruction list, labels resolved to instruction indices, registers resolved to typed slots
+ * (scoped: nvcc's `{ }` call-sequence blocks and inline-asm scopes redeclare names), `.local` and
+ * per-call `.param` variables laid out in a per-thread frame, and a `.loc` line table per
+ * instruction. Problems are located diagnostics; resolution never throws on bad input.
+ */
+import type {
+  FunctionDecl, Instruction, Operand, PtxModule, Span, Statement, StateSpace, StructDecl, VarDecl,
+} from './ast.js';
+import type { Diagnostic } from './diagnostics.js';
+import { typeSize } from './types.js';
+
+export interface RegInfo {
+  readonly name: string;
+  readonly type: string;
+  /** Slot index in the frame's register file. */
+  readonly slot: number;
+}
+
+/** A variable with storage: module-level (global/const/shared/kernel param) or in a frame. */
+export interface VarInfo {
+  readonly name: string;
+  readonly space: StateSpace;
+  readonly decl: VarDecl;
+  readonly size: number;
+  readonly align: number;
+  /** For frame variables (.local, per-call .param): byte offset in the thread's frame. */
+  frameOffset: number;
+  /** Which storage the engine uses: 'frame' variables live in each thread's stack frame. */
+  readonly storage: 'module' | 'frame' | 'kernelParam' | 'cta';
+}
+
+export type ROperand =
+  | { readonly kind: 'reg'; readonly reg: RegInfo; readonly span: Span }
+  | { readonly kind: 'special'; readonly name: string; readonly comp: number; readonly span: Span }
+  | { readonly kind: 'int'; readonly value: bigint; readonly span: Span }
+  | { readonly kind: 'float'; readonly value: number; readonly f32Bits: number | undefined; readonly span: Span }
+  | { readonly kind: 'var'; readonly v: VarInfo; readonly addend: bigint; readonly span: Span }
+  | { readonly kind: 'label'; readonly index: number; readonly name: string; readonly span: Span }
+  | { readonly kind: 'func'; readonly name: string; readonly span: Span }
+  | { readonly kind: 'addr'; readonly base: ROperand | undefined; readonly offset: bigint; readonly span: Span }
+  | { readonly kind: 'vec'; readonly items: readonly ROperand[]; readonly span: Span }
+  | { readonly kind: 'list'; readonly items: readonly ROperand[]; readonly span: Span }
+  | { readonly kind: 'not'; readonly inner: ROperand; readonly span: Span }
+  | { readonly kind: 'neg'; readonly inner: ROperand; readonly span: Span }
+  | { readonly kind: 'pair'; readonly a: ROperand; readonly b: ROperand; readonly span: Span }
+  | { readonly kind: 'sink'; readonly span: Span }
+  | { readonly kind: 'proto'; readonly name: string; readonly span: Span }
+  | { readonly kind: 'unresolved'; readonly name: string; readonly span: Span };
+
+export interface RInstruction {
+  readonly src: Instruction;
+  readonly opcode: string;
+  readonly mods: readonly string[];
+  readonly guard: { readonly reg: RegInfo; readonly negate: boolean } | undefined;
+  readonly operands: readonly ROperand[];
+}
+
+export interface SourceLoc {
+  readonly file: number;
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface ProgFunction {
+  readonly name: string;
+  readonly decl: FunctionDecl;
+  readonly isEntry: boolean;
+  readonly instrs: RInstruction[];
+  readonly regs: RegInfo[];
+  readonly params: VarInfo[];
+  readonly rets: VarInfo[];
+  /** `.reg` parameters (ABI with register params), in order; undefined entries for .param ones. */
+  readonly paramRegs: (RegInfo | undefined)[];
+  readonly retRegs: (RegInfo | undefined)[];
+  readonly frameVars: VarInfo[];
+  /** Bytes of per-thread frame storage (params, rets, locals, call-site params). */
+  frameSize: number;
+  readonly labels: Map<string, number>;
+  /** Per instruction: its `.loc` (file, line, column), or file -1 when none. */
+  readonly locFile: Int32Array;
+  readonly locLine: Int32Array;
+  readonly locCol: Int32Array;
+  /** Labels preceding each instruction, for DWARF pc mapping. */
+  readonly labelOf: Map<string, number>;
+}
+
+export interface Program {
+  readonly module: PtxModule;
+  readonly functions: Map<string, ProgFunction>;
+  /** Declarations without bodies (extern functions like vprintf). */
+  readonly prototypes: Map<string, FunctionDecl>;
+  readonly globals: VarInfo[];
+  /** Shared variables (module-level or declared in a function body): per-CTA storage. */
+  readonly shared: VarInfo[];
+  readonly files: Map<number, string>;
+  readonly structs: Map<string, StructDecl>;
+  readonly callPrototypes: Set<string>;
+}
+
+export interface ResolveResult {
+  readonly program: Program;
+  readonly diagnostics: Diagnostic[];
+}
+
+const SPECIALS: ReadonlySet<string> = new Set([
+  'tid', 'ntid', 'ctaid', 'nctaid', 'laneid', 'warpid', 'nwarpid', 'smid', 'nsmid', 'gridid',
+  'clock', 'clock64', 'clock_hi', 'globaltimer', 'globaltimer_lo', 'globaltimer_hi', 'lanemask_eq',
+  'lanemask_le', 'lanemask_lt', 'lanemask_ge', 'lanemask_gt', 'dynamic_smem_size', 'total_smem_size',
+  'aggr_smem_size', 'is_explicit_cluster', 'clusterid', 'nclusterid', 'cluster_ctaid', 'cluster_nctaid',
+  'cluster_ctarank', 'cluster_nctarank', 'current_graph_exec',
+]);
+
+function specialOf(name: string): { name: string; comp: number } | undefined {
+  const body = name.charCodeAt(0) === 37 ? name.slice(1) : name;
+  const dot = body.indexOf('.');
+  const base = dot < 0 ? body : body.slice(0, dot);
+  const compStr = dot < 0 ? '' : body.slice(dot + 1);
+  const comp = compStr === '' || compStr === 'x' ? 0 : compStr === 'y' ? 1 : compStr === 'z' ? 2 : compStr === 'w' ? 3 : -1;
+  if (comp < 0) return undefined;
+  if (SPECIALS.has(base)) return { name: base, comp };
+  if (/^(envreg\d+|pm\d+|pm\d+_64|reserved_smem_offset_\w+)$/.test(base)) return { name: base, comp };
+  return undefined;
+}
+
+type Sym = { kind: 'reg'; reg: RegInfo } | { kind: 'var'; v: VarInfo } | { kind: 'proto' };
+
+class Scope {
+  readonly names = new Map<string, Sym>();
+  constructor(readonly parent: Scope | undefined) {}
+  lookup(name: string): Sym | undefined {
+    for (let s: Scope | undefined = this; s; s = s.parent) {
+      const hit = s.names.get(name);
+      if (hit) return hit;
+    }
+    return undefined;
+  }
+}
+
+export function varSize(decl: VarDecl, structs: Map<string, StructDecl>): number {
+  let elem = typeSize(decl.type);
+  if (elem === 0) {
+    const st = structs.get(decl.type);
+    if (st) elem = structSize(st, structs);
+  }
+  elem *= decl.vector === 3 ? 4 : decl.vector;
+  let count = 1;
+  for (let i = 0; i < decl.dims.length; i++) {
+    const d = decl.dims[i];
+    count *= d ?? initCount(decl, i);
+  }
+  return elem * count;
+}
+
+function initCount(decl: VarDecl, dim: number): number {
+  let init = decl.init;
+  for (let i = 0; i < dim && init && init.kind === 'list'; i++) init = init.items[0];
+  return init && init.kind === 'list' ? init.items.length : 0;
+}
+
+function structSize(st: StructDecl, structs: Map<string, StructDecl>): number {
+  let size = 0;
+  for (const f of st.fields) {
+    const fs = varSize(f, structs);
+    size = st.isUnion ? Math.max(size, fs) : size + fs;
+  }
+  return size;
+}
+
+export function resolveModule(module: PtxModule): ResolveResult {
+  const diags: Diagnostic[] = [];
+  const err = (message: string, span: Span): void => {
+    if (diags.length < 100) diags.push({ severity: 'error', message, span });
+  };
+  const files = new Map<number, string>();
+  const structs = new Map<string, StructDecl>();
+  const globals: VarInfo[] = [];
+  const shared: VarInfo[] = [];
+  const prototypes = new Map<string, FunctionDecl>();
+  const bodies: FunctionDecl[] = [];
+  const moduleScope = new Scope(undefined);
+  const functionNames = new Set<string>();
+
+  for (const item of module.items) {
+    if (item.kind === 'file') files.set(item.index, item.path);
+    else if (item.kind === 'struct') structs.set(item.name, item);
+    else if (item.kind === 'var') {
+      const v = makeVar(item, structs, item.space === 'shared' ? 'cta' : 'module');
+      if (moduleScope.names.has(item.name) && item.linkage !== 'extern') {
+        const prev = moduleScope.names.get(item.name);
+        if (prev?.kind === 'var' && prev.v.decl.linkage !== 'extern') err(`redefinition of '${item.name}'`, item.span);
+      }
+      moduleScope.names.set(item.name, { kind: 'var', v });
+      (item.space === 'shared' ? shared : globals).push(v);
+    } else if (item.kind === 'function') {
+      functionNames.add(item.name);
+      if (item.body) {
+        if (bodies.some((b) => b.name === item.name)) err(`redefinition of function '${item.name}'`, item.nameSpan);
+        else bodies.push(item);
+      } else prototypes.set(item.name, item);
+    }
+  }
+
+  const functions = new Map<string, ProgFunction>();
+  const callPrototypes = new Set<string>();
+  for (const decl of bodies) {
+    functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, callPrototypes, err));
+    prototypes.delete(decl.name);
+  }
+  const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes };
+  return { program, diagnostics: diags };
+}
+
+function makeVar(decl: VarDecl, structs: Map<string, StructDecl>, storage: VarInfo['storage']): VarInfo {
+  const size = varSize(decl, structs);
+  const natural = Math.max(1, Math.min(16, typeSize(decl.type) * (decl.vector === 3 ? 4 : decl.vector) || 1));
+  return { name: decl.name, space: decl.space, decl, size, align: decl.align ?? natural, frameOffset: 0, storage };
+}
+
+function resolveFunction(
+  decl: FunctionDecl,
+  moduleScope: Scope,
+  structs: Map<string, StructDecl>,
+  functionNames: Set<string>,
+  sharedOut: VarInfo[],
+  callPrototypes: Set<string>,
+  err: (m: string, s: Span) => void,
+): ProgFunction {
+  const regs: RegInfo[] = [];
+  const frameVars: VarInfo[] = [];
+  const fnScope = new Scope(moduleScope);
+  let frameSize = 0;
+  const placeInFrame = (v: VarInfo): void => {
+    frameSize = alignUp(frameSize, v.align);
+    v.frameOffset = frameSize;
+    frameSize += Math.max(v.size, 1);
+    frameVars.push(v);
+  };
+  const declareReg = (scope: Scope, name: string, type: string, span: Span): RegInfo => {
+    const reg: RegInfo = { name, type, slot: regs.length };
+    regs.push(reg);
+    if (scope.names.has(name) && scope.names.get(name)?.kind === 'reg') err(`register '${name}' declared twice in the same scope`, span);
+    scope.names.set(name, { kind: 'reg', reg });
+    return reg;
+  };
+  const declareVar = (scope: Scope, d: VarDecl): void => {
+    if (d.space === 'reg') {
+      if (d.rangeCount !== undefined) {
+        for (let i = 0; i < d.rangeCount; i++) declareReg(scope, d.name + i, d.type, d.span);
+      } else if (d.vector > 1) {
+        // ISA 1.1 `.reg .v4 .f32 v` : components v.x .. v.w as separate registers
+        declareReg(scope, d.name, d.type, d.span);
+        for (const c of ['x', 'y', 'z', 'w'].slice(0, d.vector)) declareReg(scope, `${d.name}.${c}`, d.type, d.span);
+      } else declareReg(scope, d.name, d.type, d.span);
+      return;
+    }
+    if (d.space === 'shared') {
+      const v = makeVar(d, structs, 'cta');
+      sharedOut.push(v);
+      scope.names.set(d.name, { kind: 'var', v });
+      return;
+    }
+    if (d.space === 'global' || d.space === 'const') {
+      err(`.${d.space} variables must be declared at module scope`, d.span);
+      return;
+    }
+    const v = makeVar(d, structs, 'frame');
+    placeInFrame(v);
+    scope.names.set(d.name, { kind: 'var', v });
+  };
+
+  const params: VarInfo[] = [];
+  const rets: VarInfo[] = [];
+  const paramRegs: (RegInfo | undefined)[] = [];
+  const retRegs: (RegInfo | undefined)[] = [];
+  const bindParam = (p: VarDecl, out: VarInfo[], regOut: (RegInfo | undefined)[]): void => {
+    if (p.space === 'reg') {
+      const r = declareReg(fnScope, p.name, p.type, p.span);
+      regOut.push(r);
+      out.push(makeVar(p, structs, 'frame'));
+      return;
+    }
+    const v = makeVar(p, structs, decl.isEntry ? 'kernelParam' : 'frame');
+    if (!decl.isEntry) placeInFrame(v);
+    fnScope.names.set(p.name, { kind: 'var', v });
+    out.push(v);
+    regOut.push(undefined);
+  };
+  for (const r of decl.rets) bindParam(r, rets, retRegs);
+  for (const p of decl.params) bindParam(p, params, paramRegs);
+  if (decl.isEntry) {
+    // kernel params: consecutive in the param bank, each at its alignment
+    let off = 0;
+    for (const p of params) {
+      off = alignUp(off, p.align);
+      p.frameOffset = off;
+      off += p.size;
+    }
+  }
+
+  const instrs: RInstruction[] = [];
+  const labels = new Map<string, number>();
+  const labelOf = new Map<string, number>();
+  const locs: { file: number; line: number; col: number }[] = [];
+  let curLoc = { file: -1, line: 0, col: 0 };
+  // First pass: labels (function-scoped, may be used before definition).
+  const collectLabels = (body: readonly Statement[], counter: { n: number }): void => {
+    for (const s of body) {
+      if (s.kind === 'label') {
+        if (labels.has(s.name)) err(`label '${s.name}' defined twice`, s.span);
+        labels.set(s.name, counter.n);
+      } else if (s.kind === 'instr') counter.n++;
+      else if (s.kind === 'block') collectLabels(s.body, counter);
+      else if (s.kind === 'callprototype') callPrototypes.add(s.name);
+    }
+  };
+  collectLabels(decl.body ?? [], { n: 0 });
+
+  const pending: { ins: Instruction; scope: Scope }[] = [];
+  const walk = (body: readonly Statement[], scope: Scope): void => {
+    for (const s of body) {
+      switch (s.kind) {
+        case 'var': declareVar(scope, s); break;
+        case 'block': walk(s.body, new Scope(scope)); break;
+        case 'loc': curLoc = { file: s.file, line: s.line, col: s.column }; break;
+        case 'label': labelOf.set(s.name, pending.length); break;
+        case 'callprototype': scope.names.set(s.name, { kind: 'proto' }); break;
+        case 'pragma': break;
+        case 'instr':
+          pending.push({ ins: s, scope });
+          locs.push(curLoc);
+          break;
+      }
+    }
+  };
+  walk(decl.body ?? [], fnScope);
+
+  const resolveOperand = (o: Operand, scope: Scope, opcode: string, isAddr = false): ROperand => {
+    switch (o.kind) {
+      case 'reg': {
+        const sym = scope.lookup(o.name);
+        if (sym?.kind === 'reg') return { kind: 'reg', reg: sym.reg, span: o.span };
+        const sp = specialOf(o.name);
+        if (sp) return { kind: 'special', name: sp.name, comp: sp.comp, span: o.span };
+        if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: 0n, span: o.span };
+        err(`undeclared register '${o.name}'`, o.span);
+        return { kind: 'unresolved', name: o.name, span: o.span };
+      }
+      case 'sym': {
+        const sym = scope.lookup(o.name);
+        if (sym?.kind === 'reg') {
+          if (o.addend !== 0n) err(`register '${o.name}' cannot take an offset here`, o.span);
+          return { kind: 'reg', reg: sym.reg, span: o.span };
+        }
+        if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: o.addend, span: o.span };
+        if (sym?.kind === 'proto') return { kind: 'proto', name: o.name, span: o.span };
+        const li = labels.get(o.name);
+        if (li !== undefined) return { kind: 'label', index: li, name: o.name, span: o.span };
+        if (functionNames.has(o.name)) return { kind: 'func', name: o.name, span: o.span };
+        const sp = !isAddr ? specialOf(o.name) : undefined;
+        if (sp && opcode !== 'call') return { kind: 'special', name: sp.name, comp: sp.comp, span: o.span };
+        err(`undefined symbol '${o.name}'`, o.span);
+        return { kind: 'unresolved', name: o.name, span: o.span };
+      }
+      case 'int': return o;
+      case 'float': return o;
+      case 'sink': return o;
+      case 'addr': {
+        const base = o.base ? resolveOperand(o.base, scope, opcode, true) : undefined;
+        return { kind: 'addr', base, offset: o.offset, span: o.span };
+      }
+      case 'addrList': return { kind: 'list', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
+      case 'vec': return { kind: 'vec', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
+      case 'list': return { kind: 'list', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
+      case 'not': return { kind: 'not', inner: resolveOperand(o.inner, scope, opcode), span: o.span };
+      case 'neg': return { kind: 'neg', inner: resolveOperand(o.inner, scope, opcode), span: o.span };
+      case 'pair': return { kind: 'pair', a: resolveOperand(o.a, scope, opcode), b: resolveOperand(o.b, scope, opcode), span: o.span };
+    }
+  };
+
+  for (const { ins, scope } of pending) {
+    let guard: RInstruction['guard'];
+    if (ins.guard) {
+      const g = scope.lookup(ins.guard.reg);
+      if (g?.kind === 'reg') guard = { reg: g.reg, negate: ins.guard.negate };
+      else err(`undeclared predicate '${ins.guard.reg}'`, ins.guard.span);
+    }
+    const operands = ins.operands.map((o) => resolveOperand(o, scope, ins.opcode));
+    instrs.push({ src: ins, opcode: ins.opcode, mods: ins.mods, guard, operands });
+  }
+
+  const n = instrs.length;
+  const locFile = new Int32Array(n);
+  const locLine = new Int32Array(n);
+  const locCol = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    locFile[i] = locs[i]!.file;
+    locLine[i] = locs[i]!.line;
+    locCol[i] = locs[i]!.col;
+  }
+  return {
+    name: decl.name, decl, isEntry: decl.isEntry, instrs, regs, params, rets, paramRegs, retRegs, frameVars,
+    frameSize: alignUp(frameSize, 16), labels, locFile, locLine, locCol, labelOf,
+  };
+}
+
+export function alignUp(x: number, a: number): number {
+  return a <= 1 ? x : Math.ceil(x / a) * a;
+}

@@ -1,0 +1,236 @@
+/**
+ * PTX scanner: turns source text into tokens over char codes, without regular expressions in the
+ * hot path. Errors go through a callback and scanning continues (one diagnostic per position).
+ *
+ * Token kinds:
+ *  - `word`: identifiers, opcodes and registers, with their dotted modifiers glued on
+ *    (`ld.global.nc.v4.f32`, `%tid.x`, `%r12`, `$L__BB0_3`, `_Z3fooi`).
+ *  - `dir`: a directive or type name starting with a dot (`.reg`, `.b32`, `.v4`); also glued
+ *    (`.v4.f32`) — the parser splits on dots where it needs parts.
+ *  - `int`/`float`: numeric literals (including `0f`/`0d` hex floats, `0x`, `0b`, octal, `U` suffix).
+ *  - `string`, `punct` (single characters), `eof`.
+ */
+import type { Span } from './ast.js';
+
+export const enum Tok {
+  Word,
+  Dir,
+  Int,
+  Float,
+  Str,
+  Punct,
+  Eof,
+}
+
+export interface Token {
+  kind: Tok;
+  start: number;
+  end: number;
+  /** Source text (for punct: the character). */
+  text: string;
+  /** For Int tokens. */
+  int: bigint;
+  /** For Float tokens. */
+  num: number;
+  /** For `0f` literals: the binary32 bit pattern. */
+  f32Bits: number | undefined;
+}
+
+export type ScanError = (message: string, span: Span) => void;
+
+const CH_0 = 48;
+const CH_9 = 57;
+
+function isIdentStart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c === 37;
+}
+function isIdentPart(c: number): boolean {
+  return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= CH_0 && c <= CH_9) || c === 95 || c === 36;
+}
+function isDigit(c: number): boolean {
+  return c >= CH_0 && c <= CH_9;
+}
+function isHex(c: number): boolean {
+  return isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+
+const f32Scratch = new DataView(new ArrayBuffer(8));
+
+export function scan(source: string, onError: ScanError): Token[] {
+  const tokens: Token[] = [];
+  const n = source.length;
+  let i = 0;
+  const push = (kind: Tok, start: number, end: number, int = 0n, num = 0, f32Bits?: number): void => {
+    tokens.push({ kind, start, end, text: source.slice(start, end), int, num, f32Bits });
+  };
+  while (i < n) {
+    const c = source.charCodeAt(i);
+    // whitespace
+    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11) {
+      i++;
+      continue;
+    }
+    // comments
+    if (c === 47 && source.charCodeAt(i + 1) === 47) {
+      while (i < n && source.charCodeAt(i) !== 10) i++;
+      continue;
+    }
+    if (c === 47 && source.charCodeAt(i + 1) === 42) {
+      const close = source.indexOf('*/', i + 2);
+      if (close < 0) {
+        onError('unterminated block comment', { start: i, end: i + 2 });
+        i = n;
+      } else i = close + 2;
+      continue;
+    }
+    const start = i;
+    if (isIdentStart(c)) {
+      i++;
+      while (i < n && isIdentPart(source.charCodeAt(i))) i++;
+      // glued modifiers: .global.nc.v4, %tid.x and cache hints like .L2::128B
+      i = scanModifiers(source, i);
+      push(Tok.Word, start, i);
+      continue;
+    }
+    if (c === 46 && i + 1 < n && isIdentPart(source.charCodeAt(i + 1)) && !isDigit(source.charCodeAt(i + 1))) {
+      i++;
+      while (i < n && isIdentPart(source.charCodeAt(i))) i++;
+      i = scanModifiers(source, i);
+      push(Tok.Dir, start, i);
+      continue;
+    }
+    if (isDigit(c) || (c === 46 && isDigit(source.charCodeAt(i + 1)))) {
+      i = scanNumber(source, i, push, onError);
+      continue;
+    }
+    if (c === 34) {
+      i++;
+      while (i < n && source.charCodeAt(i) !== 34 && source.charCodeAt(i) !== 10) {
+        if (source.charCodeAt(i) === 92) i++;
+        i++;
+      }
+      if (i >= n || source.charCodeAt(i) !== 34) {
+        onError('unterminated string literal', { start, end: Math.min(i, n) });
+      } else i++;
+      push(Tok.Str, start, i);
+      continue;
+    }
+    // single-character punctuation
+    if ('{}()[];,:<>+-=@!|*/~&^%?'.indexOf(source[i]!) >= 0) {
+      i++;
+      push(Tok.Punct, start, i);
+      continue;
+    }
+    onError(`unexpected character '${printable(source[i]!)}'`, { start: i, end: i + 1 });
+    i++;
+  }
+  push(Tok.Eof, n, n);
+  return tokens;
+}
+
+/** Consumes `.mod` parts glued to a word, and `::` qualifiers inside them (`.L2::128B`). */
+function scanModifiers(source: string, i: number): number {
+  const n = source.length;
+  for (;;) {
+    const c = source.charCodeAt(i);
+    if (c === 46 && i + 1 < n && isIdentPart(source.charCodeAt(i + 1))) {
+      i++;
+    } else if (c === 58 && source.charCodeAt(i + 1) === 58 && isIdentPart(source.charCodeAt(i + 2) || 0)) {
+      i += 2;
+    } else return i;
+    while (i < n && isIdentPart(source.charCodeAt(i))) i++;
+  }
+}
+
+function printable(ch: string): string {
+  const code = ch.charCodeAt(0);
+  return code < 32 || code > 126 ? `\\x${code.toString(16).padStart(2, '0')}` : ch;
+}
+
+function scanNumber(
+  source: string,
+  start: number,
+  push: (kind: Tok, s: number, e: number, int?: bigint, num?: number, f32?: number) => void,
+  onError: ScanError,
+): number {
+  const n = source.length;
+  let i = start;
+  const c0 = source.charCodeAt(i);
+  const c1 = source.charCodeAt(i + 1) | 0x20; // lower-case
+  if (c0 === CH_0 && (c1 === 102 || c1 === 100) && isHex(source.charCodeAt(i + 2))) {
+    // 0fXXXXXXXX (binary32) or 0dXXXXXXXXXXXXXXXX (binary64)
+    const isF32 = c1 === 102;
+    i += 2;
+    const ds = i;
+    while (i < n && isHex(source.charCodeAt(i))) i++;
+    const hex = source.slice(ds, i);
+    if (hex.length !== (isF32 ? 8 : 16)) {
+      onError(`hex float literal needs exactly ${isF32 ? 8 : 16} hex digits`, { start, end: i });
+    }
+    if (isF32) {
+      const bits = Number.parseInt(hex.slice(-8) || '0', 16) >>> 0;
+      f32Scratch.setUint32(0, bits);
+      push(Tok.Float, start, i, 0n, f32Scratch.getFloat32(0), bits);
+    } else {
+      const big = BigInt('0x' + (hex.slice(-16) || '0'));
+      f32Scratch.setBigUint64(0, big);
+      push(Tok.Float, start, i, 0n, f32Scratch.getFloat64(0));
+    }
+    return i;
+  }
+  if (c0 === CH_0 && (c1 === 120 || c1 === 98) && (c1 === 120 ? isHex(source.charCodeAt(i + 2)) : true)) {
+    const isHexLit = c1 === 120;
+    i += 2;
+    const ds = i;
+    while (i < n && (isHexLit ? isHex(source.charCodeAt(i)) : source.charCodeAt(i) === 48 || source.charCodeAt(i) === 49)) i++;
+    if (i === ds) {
+      onError('malformed number', { start, end: i });
+      push(Tok.Int, start, i, 0n);
+      return i;
+    }
+    const value = BigInt((isHexLit ? '0x' : '0b') + source.slice(ds, i));
+    if ((source.charCodeAt(i) | 0x20) === 117) i++; // U suffix
+    push(Tok.Int, start, i, value);
+    return i;
+  }
+  while (i < n && isDigit(source.charCodeAt(i))) i++;
+  let isFloat = false;
+  if (source.charCodeAt(i) === 46 && isDigit(source.charCodeAt(i + 1) || 0)) {
+    isFloat = true;
+    i++;
+    while (i < n && isDigit(source.charCodeAt(i))) i++;
+  } else if (source.charCodeAt(i) === 46 && !isIdentPart(source.charCodeAt(i + 1) || 0)) {
+    isFloat = true; // "1." form
+    i++;
+  }
+  if ((source.charCodeAt(i) | 0x20) === 101) {
+    let j = i + 1;
+    if (source.charCodeAt(j) === 43 || source.charCodeAt(j) === 45) j++;
+    if (isDigit(source.charCodeAt(j))) {
+      isFloat = true;
+      i = j;
+      while (i < n && isDigit(source.charCodeAt(i))) i++;
+    }
+  }
+  const text = source.slice(start, i);
+  if (isFloat) {
+    push(Tok.Float, start, i, 0n, Number(text));
+    return i;
+  }
+  let value: bigint;
+  if (text.length > 1 && text.charCodeAt(0) === CH_0) {
+    // C-style octal
+    if (/[89]/.test(text)) {
+      onError('invalid digit in octal literal', { start, end: i });
+      value = 0n;
+    } else value = BigInt('0o' + text.slice(1));
+  } else value = BigInt(text);
+  if ((source.charCodeAt(i) | 0x20) === 117) i++;
+  if (isIdentPart(source.charCodeAt(i) || 0)) {
+    const bad = i;
+    while (i < n && isIdentPart(source.charCodeAt(i))) i++;
+    onError(`invalid suffix on number '${source.slice(start, i)}'`, { start: bad, end: i });
+  }
+  push(Tok.Int, start, i, value);
+  return i;
+}

@@ -1,0 +1,51 @@
+/**
+ * Decoded DIE trees of every `-G` PTX (shared conformance cases and the project's samples) against
+ * `llvm-dwarfdump --debug-info` of `nvcc -G -cubin -arch=sm_80` of the same source
+ * (test/dwarf/reference/<case>.txt, made by regen.sh). See llvmdump.ts for the normalisation of
+ * ptxas's systematic rewrites. A PTX without a reference dump still has to decode cleanly.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parsePtx } from '../../src/ptx/parser.js';
+import { Dwarf } from '../../dwarf/dwarf.js';
+import { countDies, diffTrees, ourTrees, parseLlvmDump } from './llvmdump.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(HERE, '..', '..');
+const CONFORMANCE = process.env['PTXDBG_CONFORMANCE'] ?? '/work/shared/conformance';
+
+function cases(dir: string): { name: string; ptx: string }[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'kernel.G.ptx')))
+    .map((d) => ({ name: d.name, ptx: join(dir, d.name, 'kernel.G.ptx') }));
+}
+
+const all = [...cases(CONFORMANCE), ...cases(join(ROOT, 'samples'))];
+
+describe('DIE trees match llvm-dwarfdump of the cubin', () => {
+  it('finds -G PTX files', () => {
+    expect(all.length).toBeGreaterThan(0);
+  });
+
+  for (const c of all) {
+    const refPath = join(HERE, 'reference', `${c.name}.txt`);
+    it(`${c.name}`, () => {
+      const { module } = parsePtx(readFileSync(c.ptx, 'utf8'), c.ptx);
+      const dwarf = Dwarf.fromModule(module);
+      const ours = ourTrees(dwarf, module);
+      expect(dwarf.warnings.list).toEqual([]);
+      expect(ours.problems).toEqual([]);
+      expect(countDies(ours.trees)).toBeGreaterThan(1);
+      if (!existsSync(refPath)) {
+        // New sample without a committed dump: run test/dwarf/reference/regen.sh to add one.
+        console.warn(`no reference dump for ${c.name}; run test/dwarf/reference/regen.sh ${c.name}`);
+        return;
+      }
+      const ref = parseLlvmDump(readFileSync(refPath, 'utf8'));
+      expect(countDies(ref)).toBeGreaterThan(1);
+      expect(diffTrees(ref, ours.trees)).toEqual([]);
+    });
+  }
+});

@@ -1,0 +1,18 @@
+/** Test helpers: locate shared fixtures and list PTX files. */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname ?? '.', '..');
+export const SHARED = resolve(ROOT, '..', 'shared');
+export const CONFORMANCE = join(SHARED, 'conformance');
+
+export function ptxFilesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...ptxFilesUnder(p));
+    else if (name.endsWith('.ptx')) out.push(p);
+  }
+  return out.sort();
+}
