@@ -1,8 +1,9 @@
 /** Test helpers: locate shared fixtures and list PTX files. */
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(import.meta.dirname ?? '.', '..');
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const SHARED = resolve(ROOT, '..', 'shared');
 export const CONFORMANCE = join(SHARED, 'conformance');
 

@@ -72,7 +72,7 @@ const MODIFIERS = new Set<string>([
 export function isKnownModifier(mod: string): boolean {
   if (MODIFIERS.has(mod)) return true;
   if (mod.includes('::')) return true; // cache hints and scoped spaces: L2::128B, shared::cta
-  if (/^m\d+n\d+k\d+$/.test(mod)) return true; // mma shapes
+  if (/^m\d+n\d+(k\d+)?$/.test(mod)) return true; // mma / ldmatrix shapes
   if (/^x\d+$/.test(mod)) return true; // ldmatrix .x1/.x2/.x4
   if (/^v\d+$/.test(mod)) return true;
   return false;

@@ -97,11 +97,7 @@ class Parser {
       if (this.isPunct('{')) depth++;
       else if (this.isPunct('}')) {
         if (depth === 0) return;
-        depth--;
-        if (depth === 0) {
-          this.pos++;
-          return;
-        }
+        depth--; // a balanced `{...}` (vector operand or block) is skipped whole
       } else if (this.isPunct(';') && depth === 0) {
         this.pos++;
         return;
@@ -364,6 +360,13 @@ class Parser {
       if (space === 'tex' || space === 'surf' || space === 'sampler') type = space + 'ref';
       else this.fail(`expected a type in declaration but found ${describe(this.tok)}`);
     }
+    // ISA 1.1 struct fields put the dimensions on the type: `.f32[4] v`
+    const prefixDims: (number | null)[] = [];
+    while (this.isPunct('[')) {
+      this.next();
+      prefixDims.push(this.isPunct(']') ? null : Number(this.parseConstExpr()));
+      this.expectPunct(']');
+    }
     const out: VarDecl[] = [];
     for (;;) {
       const nameTok = this.next();
@@ -374,7 +377,7 @@ class Parser {
         rangeCount = Number(this.parseConstExpr());
         this.expectPunct('>');
       }
-      const dims: (number | null)[] = [];
+      const dims: (number | null)[] = [...prefixDims];
       while (this.isPunct('[')) {
         this.next();
         if (this.isPunct(']')) dims.push(null);
