@@ -49,6 +49,12 @@ const launchOptions = {
 await yargs(hideBin(process.argv))
   .scriptName('ptxdbg')
   .usage('$0 <command> [options]\n\nTime-travel debugger for NVIDIA PTX kernels.')
+  .command('$0 <file>', 'open the debugger on a kernel (until the TUI lands: run it and print its buffers)', (y) => y
+    .positional('file', { type: 'string', demandOption: true })
+    .options(launchOptions),
+    (a) => guard(() => runCommand(a.file, {
+      launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined, print: true, stats: true,
+    })))
   .command('check <files..>', 'parse and resolve PTX; print located diagnostics', (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
     (a) => guard(() => checkCommand(a.files as string[])))
   .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }),
@@ -73,7 +79,6 @@ await yargs(hideBin(process.argv))
       for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
       return 0;
     }))
-  .demandCommand(1, 'give a command (see --help)')
   .strict()
   .version(version())
   .help()

@@ -617,8 +617,10 @@ export class Machine implements Layout {
     for (let id = 0; id < 16; id++) {
       const arrived = cta.barArrived[id]!;
       if (arrived === 0) continue;
+      // an explicit thread count must be met in full (bar.arrive counts too); a whole-CTA
+      // barrier only waits for threads that have not exited
       const expected = cta.barExpected[id]! || cta.liveThreads;
-      if (arrived < Math.min(expected, cta.liveThreads + (cta.barExpected[id] ? 0 : 0)) && arrived < expected) continue;
+      if (arrived < expected) continue;
       cta.barArrived[id] = 0;
       for (const w of cta.warps) {
         if (w.state !== WarpState.AtBarrier || w.barrierId !== id) continue;

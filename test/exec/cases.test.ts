@@ -11,9 +11,7 @@ import { CONFORMANCE, ROOT, SHARED } from '../helpers.js';
 const RUNNER = join(SHARED, 'tools', 'run-cases.py');
 
 /** Samples that do not pass yet, each with the reason (kept short and honest). */
-const KNOWN_FAILING: Record<string, string> = {
-  barriers_named: 'bar.arrive/bar.sync producer-consumer on named barriers gives wrong consumer values (under investigation)',
-};
+const KNOWN_FAILING: Record<string, string> = {};
 
 function cases(dir: string): string[] {
   return readdirSync(dir).filter((n) => {
