@@ -760,10 +760,10 @@ function compileMulInt(ctx: Ctx, t: string, mad: boolean): Exec {
   if (size === 8) {
     const core = hi ? `K.i64.mulHi64(alo, ahi, blo, bhi, ${sg});` : 'K.i64.mulLo64(alo, ahi, blo, bhi);';
     const add = mad ? ' K.i64.add64(K.R.lo, K.R.hi, clo, chi);' : '';
-    if (has('cc') || mads(mods)) return compileCarry(ctx, ins.opcode, t);
+    if (has('cc')) return compileCarry(ctx, ins.opcode, t);
     return bind(lanes('l', ['l', 'l', mad ? 'l' : 'n'], `${core}${add} dlo = K.R.lo; dhi = K.R.hi;`), D, A, B, Cs);
   }
-  if (has('cc') || mads(mods)) return compileCarry(ctx, ins.opcode, t);
+  if (has('cc')) return compileCarry(ctx, ins.opcode, t);
   let prod: string;
   if (!hi) prod = `Math.imul(a, b)`;
   else if (size === 2) prod = `((${norm(t, 'a')} * ${norm(t, 'b')}) >> 16)`;
@@ -772,10 +772,6 @@ function compileMulInt(ctx: Ctx, t: string, mad: boolean): Exec {
     return bind(lanes('i', ['i', 'i', 'i'], `K.i64.mulWideS32(a, b); const p = K.i64.toNumber(K.R.lo, K.R.hi, true) + c; d = p > 2147483647 ? 2147483647 : p < -2147483648 ? -2147483648 : p;`), D, A, B, Cs);
   }
   return bind(lanes('i', [v, v, v], `d = (${prod}${mad ? ' + c' : ''}) | 0;`), D, A, B, Cs);
-}
-
-function mads(_mods: readonly string[]): boolean {
-  return false;
 }
 
 /** add.cc / addc / sub.cc / subc / mad.cc / madc: per-lane carry flag in the warp. */
@@ -1094,7 +1090,6 @@ function fns(mask: number, base: number, offset: number): number {
   }
   let n = -offset;
   for (let i = pos; i >= 0; i--) if ((mask >>> i) & 1 && --n === 0) return i;
-  pos = 0;
   return 0xffffffff;
 }
 

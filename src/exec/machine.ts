@@ -607,7 +607,7 @@ export class Machine implements Layout {
     w.barrierId = id;
     w.barMask = m;
     w.barDst = b.op === 'red' ? b.dst : -1;
-    (w as Warp & { barRed?: string }).barRed = b.redOp;
+    w.barRed = b.redOp;
     this.checkBarriers(cta);
     return w.state === WarpState.AtBarrier;
   }
@@ -625,7 +625,7 @@ export class Machine implements Layout {
       for (const w of cta.warps) {
         if (w.state !== WarpState.AtBarrier || w.barrierId !== id) continue;
         if (w.barDst >= 0) {
-          const red = (w as Warp & { barRed?: string }).barRed;
+          const red = w.barRed;
           const v = red === 'popc' ? cta.barPopc[id]! : red === 'and' ? cta.barAnd[id]! : cta.barOr[id]!;
           for (let l = 0; l < 32; l++) if ((w.barMask >>> l) & 1) { w.frame.u32[w.barDst + 2 * l] = v; }
         }
@@ -703,6 +703,10 @@ function guardMask(i32: Int32Array, base: number, m: number, neg: boolean): numb
   return r;
 }
 
+/** Scratch for copyValue: calls are frequent in -G code, so no allocation per call. */
+const COPY_TMP = new Uint8Array(16);
+const COPY_VIEW = new DataView(COPY_TMP.buffer);
+
 type ValueLoc = { kind: 'reg'; base: number; size: number; frame: Frame } | { kind: 'mem'; off: number; size: number };
 
 /** Copy a call argument / return value between registers and frame memory, per lane. */
@@ -710,8 +714,8 @@ function copyValue(w: Warp, lanes: number, from: ValueLoc, to: ValueLoc): void {
   const size = Math.min(from.size, to.size);
   const stride = w.localStride;
   const u8 = w.local.u8;
-  const tmp = new Uint8Array(16);
-  const tv = new DataView(tmp.buffer);
+  const tmp = COPY_TMP;
+  const tv = COPY_VIEW;
   for (let l = 0; l < 32; l++) {
     if (!((lanes >>> l) & 1)) continue;
     if (from.kind === 'mem' && to.kind === 'mem') {

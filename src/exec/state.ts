@@ -97,6 +97,7 @@ export class Warp implements Regs {
   /** Barrier wait: the lanes waiting and the bar.red destination. */
   barMask = 0;
   barDst = -1;
+  barRed: 'popc' | 'and' | 'or' | undefined = undefined;
   /** Instructions this warp has issued (drives %clock). */
   issued = 0;
 

@@ -270,13 +270,11 @@ function hexFloat(a: number, prec: number | undefined): string {
   dv.setFloat64(0, a);
   const bits = dv.getBigUint64(0);
   let e = Number((bits >> 52n) & 0x7ffn);
-  let mant = bits & ((1n << 52n) - 1n);
+  const mant = bits & ((1n << 52n) - 1n);
   let lead = 1;
   if (e === 0) { lead = 0; e = -1022; } else e -= 1023;
   let hex = mant.toString(16).padStart(13, '0');
   if (prec === undefined) hex = hex.replace(/0+$/, '');
   else hex = hex.slice(0, prec).padEnd(prec, '0');
-  void mant;
-  mant = 0n;
   return `0x${lead}${hex ? '.' + hex : ''}p${e < 0 ? '-' : '+'}${Math.abs(e)}`;
 }
