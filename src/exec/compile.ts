@@ -181,7 +181,7 @@ export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
     }
     return c;
   });
-  return { prog: fn, name: fn.name, code, template: fc.template(), specials: fc.specials, frameSize: fn.frameSize };
+  return { prog: fn, name: fn.name, code, template: fc.template(), specials: fc.specials, frameSize: fn.frameSize, gbase: 0 };
 }
 
 // ---- operand helpers ----------------------------------------------------------------------------
@@ -315,7 +315,10 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
     case 'trap': c.ctl = Ctl.Trap; return;
     case 'brkpt': c.ctl = Ctl.Brkpt; return;
     case 'bar': case 'barrier': compileBar(ctx, c); return;
-    case 'membar': case 'fence': case 'nanosleep': case 'prefetch': case 'prefetchu': case 'pmevent':
+    case 'membar': case 'fence':
+      c.exec = (w: Warp, m: number) => { const p = w.mem.probe; if (p !== undefined) p.fence(w, m); };
+      return;
+    case 'nanosleep': case 'prefetch': case 'prefetchu': case 'pmevent':
     case 'griddepcontrol': case 'discard': case 'applypriority': case 'createpolicy':
       c.exec = () => {};
       return;
@@ -366,8 +369,16 @@ function compileBar(ctx: Ctx, c: CInstr): void {
   const ops = ins.operands;
   const mods = ins.mods;
   if (mods.includes('warp')) {
-    // bar.warp.sync: lanes of a warp under the IPDOM model are already converged.
-    c.exec = () => {};
+    // bar.warp.sync: lanes of a warp under the IPDOM model are already converged; only an
+    // observer (the race checker's intra-warp ordering) cares.
+    const mOp = ops[0];
+    const members = mOp?.kind === 'int' ? Number(BigInt.asUintN(32, mOp.value)) | 0 : -1;
+    const mReg = mOp && mOp.kind !== 'int' ? src(ctx, mOp, 'u32') : -1;
+    c.exec = seq(ctx.pre, (w: Warp, m: number) => {
+      const p = w.mem.probe;
+      if (p === undefined) return;
+      p.warpSync(w, m, mReg >= 0 ? w.u32[mReg + 2 * (31 - Math.clz32(m & -m))]! | 0 : members);
+    });
     return;
   }
   const op: BarInfo['op'] = mods.includes('arrive') ? 'arrive' : mods.includes('red') ? 'red' : 'sync';

@@ -79,4 +79,6 @@ export interface CFunction {
   readonly template: ArrayBuffer;
   readonly specials: readonly SpecialSlot[];
   readonly frameSize: number;
+  /** Global index of instruction 0 (set by the machine; the trace logs gbase + pc). */
+  gbase: number;
 }

@@ -63,6 +63,16 @@ export interface RunResult {
 
 const QUANTUM = 256;
 
+/** Where the hot loop appends its step log (implemented by the trace recorder). */
+export interface StepRecorder {
+  /** The log chunk that holds step `step` (allocating it); also notes that warp `w` issues next. */
+  chunkFor(step: number, w: Warp): Uint32Array;
+  /** Word offset of step `step` in its chunk. */
+  offsetOf(step: number): number;
+}
+
+const NO_LOG = new Uint32Array(0);
+
 export class Machine implements Layout {
   readonly arena: GlobalArena;
   readonly constBank: Bank;
@@ -74,13 +84,15 @@ export class Machine implements Layout {
   private readonly compiled = new Map<string, CFunction>();
   private readonly funcIds = new Map<string, number>();
   readonly funcNames: string[] = [];
+  /** Functions' instructions numbered consecutively (the trace's "global pc"). */
+  readonly globalBase = new Map<string, number>();
+  instructionCount = 0;
   private readonly sharedSize: number;
   readonly kernel: ProgFunction;
   stdout = '';
   warpSteps = 0;
   threadInstructions = 0;
   private rng: number;
-  private readonly ctas: Cta[] = [];
   private readonly nthreads: number;
 
   constructor(readonly program: Program, readonly launch: Launch, readonly opts: RunOptions = DEFAULT_RUN_OPTIONS) {
@@ -88,7 +100,12 @@ export class Machine implements Layout {
     if (!kernel || !kernel.isEntry) throw new Error(`no .entry named '${launch.kernel}' in the module`);
     this.kernel = kernel;
     this.rng = (opts.seed >>> 0) || 0x9e3779b9;
-    for (const name of program.functions.keys()) { this.funcIds.set(name, this.funcNames.length); this.funcNames.push(name); }
+    for (const [name, f] of program.functions) {
+      this.funcIds.set(name, this.funcNames.length);
+      this.funcNames.push(name);
+      this.globalBase.set(name, this.instructionCount);
+      this.instructionCount += f.instrs.length + 1;
+    }
     for (const name of program.prototypes.keys()) { this.funcIds.set(name, this.funcNames.length); this.funcNames.push(name); }
 
     // global arena: launch buffers, .global variables, device heap
@@ -158,7 +175,7 @@ export class Machine implements Layout {
         this.paramBank.u8.set(a.bytes.subarray(0, p.size), off);
       } else writeScalar(dv, off, a.type, a.value);
     });
-    this.mem = { global: this.arena, constBank: this.constBank, paramBank: this.paramBank, sharedSize: this.sharedSize };
+    this.mem = { global: this.arena, constBank: this.constBank, paramBank: this.paramBank, sharedSize: this.sharedSize, probe: undefined, step: 0 };
     const [bx, by, bz] = launch.block;
     this.nthreads = bx * by * bz;
   }
@@ -183,6 +200,7 @@ export class Machine implements Layout {
     const p = this.program.functions.get(name);
     if (!p) return undefined;
     c = compileFunction(p, this);
+    c.gbase = this.globalBase.get(name)!;
     this.compiled.set(name, c);
     return c;
   }
@@ -271,73 +289,150 @@ export class Machine implements Layout {
     return x;
   }
 
+  // ---- scheduler ----------------------------------------------------------------------------------
+  //
+  // The scheduler is an explicit state machine so a run can stop after any warp-step and resume
+  // exactly as if it had not stopped: checkpoints, `goto` and single-stepping depend on it.
+  // Round-robin: each round takes the warps that are ready at its start, QUANTUM steps each.
+  // Random: each round picks one ready warp and a quantum from the seeded generator.
+
+  /** CTAs not yet started (linear ids from here on). */
+  nextCta = 0;
+  /** Resident CTAs in start order. */
+  resident: Cta[] = [];
+  /** Warps of the current round, the next one to start, and the warp in its turn (if any). */
+  round: Warp[] = [];
+  roundPos = 0;
+  cur: Warp | undefined = undefined;
+  quantumLeft = 0;
+  /** The run ended: every CTA finished or a fault stopped it. */
+  finished = false;
+  fault: FaultReport | undefined = undefined;
+  /** Step index of the instruction that faulted (-1 when the fault is not an instruction's). */
+  faultStep = -1;
+  /** When set, every issued warp-step is appended to this log (see src/trace/). */
+  recorder: StepRecorder | undefined = undefined;
+  /** Recording stops the scheduler at multiples of this many steps (checkpoints). */
+  boundary = 0;
+
   /** Run the whole grid. */
   run(): RunResult {
     const t0 = performance.now();
-    const [gx, gy, gz] = this.launch.grid;
-    const total = gx * gy * gz;
-    let nextCta = 0;
-    const resident: Cta[] = [];
-    let fault: FaultReport | undefined;
-    let current: Warp | undefined;
-    try {
-      while (nextCta < total || resident.length) {
-        while (resident.length < this.opts.resident && nextCta < total) resident.push(this.makeCta(nextCta++));
-        // pick a warp
-        const ready: Warp[] = [];
-        for (const c of resident) for (const w of c.warps) if (w.state === WarpState.Ready) ready.push(w);
-        if (ready.length === 0) {
-          // every resident warp is blocked or done: CTAs with all warps exited retire; else deadlock
-          let progressed = false;
-          for (let i = resident.length - 1; i >= 0; i--) {
-            const c = resident[i]!;
-            if (c.warps.every((w) => w.state === WarpState.Exited)) { resident.splice(i, 1); progressed = true; }
-          }
-          if (progressed) continue;
-          const c = resident.find((r) => r.warps.some((w) => w.state === WarpState.AtBarrier))!;
-          throw this.deadlock(c);
-        }
-        const quantum = this.opts.schedule === 'random' ? 1 + (this.nextRandom() % QUANTUM) : QUANTUM;
-        const order = this.opts.schedule === 'random' ? [ready[this.nextRandom() % ready.length]!] : ready;
-        for (const w of order) {
-          current = w;
-          this.runWarp(w, quantum);
-          if (this.warpSteps > this.opts.maxSteps) {
-            throw new Fault('step-limit', `step limit reached: ${this.opts.maxSteps} warp-steps executed without the kernel finishing (runaway loop?); raise it with --max-steps`);
-          }
-        }
-        for (let i = resident.length - 1; i >= 0; i--) {
-          const c = resident[i]!;
-          if (c.warps.every((w) => w.state === WarpState.Exited)) resident.splice(i, 1);
-        }
-      }
-    } catch (e) {
-      if (!(e instanceof Fault)) throw e;
-      fault = this.report(e, current);
-    }
+    this.advance(Infinity);
+    return this.result(performance.now() - t0);
+  }
+
+  result(wallMs: number): RunResult {
     return {
-      ok: fault === undefined,
-      fault,
+      ok: this.fault === undefined,
+      fault: this.fault,
       stdout: this.stdout,
-      stats: { warpSteps: this.warpSteps, threadInstructions: this.threadInstructions, wallMs: performance.now() - t0 },
+      stats: { warpSteps: this.warpSteps, threadInstructions: this.threadInstructions, wallMs },
     };
   }
 
   /**
-   * The hot loop: issue up to `budget` instructions of warp `w`.
+   * Execute until `limit` warp-steps have been issued in total, or the run finishes or faults.
+   * Stopping and resuming gives the same execution as not stopping.
+   */
+  advance(limit: number): void {
+    let inWarp = false;
+    try {
+      while (!this.finished && this.warpSteps < limit) {
+        if (this.cur === undefined && !this.startTurn()) { this.finished = true; break; }
+        const w = this.cur!;
+        let budget = Math.min(this.quantumLeft, limit - this.warpSteps);
+        if (this.boundary > 0) budget = Math.min(budget, this.boundary - (this.warpSteps % this.boundary));
+        const before = this.warpSteps;
+        inWarp = true;
+        const blocked = this.runWarp(w, budget);
+        inWarp = false;
+        this.quantumLeft -= this.warpSteps - before;
+        if (blocked || this.quantumLeft <= 0) this.cur = undefined;
+        if (this.warpSteps > this.opts.maxSteps) {
+          throw new Fault('step-limit', `step limit reached: ${this.opts.maxSteps} warp-steps executed without the kernel finishing (runaway loop?); raise it with --max-steps`);
+        }
+      }
+    } catch (e) {
+      if (!(e instanceof Fault)) throw e;
+      this.fault = this.report(e, this.cur);
+      this.faultStep = inWarp ? this.warpSteps - 1 : -1;
+      this.finished = true;
+    }
+  }
+
+  /** Choose the next warp and quantum; false when the grid has finished. */
+  private startTurn(): boolean {
+    for (;;) {
+      if (this.roundPos < this.round.length) {
+        const w = this.round[this.roundPos++]!;
+        if (w.state !== WarpState.Ready) continue;
+        this.cur = w;
+        this.quantumLeft = this.roundQuantum;
+        return true;
+      }
+      // end of a round: retire finished CTAs, start new ones, collect the ready warps
+      this.retire();
+      const [gx, gy, gz] = this.launch.grid;
+      const total = gx * gy * gz;
+      if (this.nextCta >= total && this.resident.length === 0) return false;
+      while (this.resident.length < this.opts.resident && this.nextCta < total) this.resident.push(this.makeCta(this.nextCta++));
+      const ready: Warp[] = [];
+      for (const c of this.resident) for (const w of c.warps) if (w.state === WarpState.Ready) ready.push(w);
+      if (ready.length === 0) {
+        // every resident warp is blocked or done: finished CTAs retire (and new ones start); else deadlock
+        if (this.retire()) { this.round = []; this.roundPos = 0; continue; }
+        const c = this.resident.find((r) => r.warps.some((w) => w.state === WarpState.AtBarrier))!;
+        throw this.deadlock(c);
+      }
+      if (this.opts.schedule === 'random') {
+        this.roundQuantum = 1 + (this.nextRandom() % QUANTUM);
+        this.round = [ready[this.nextRandom() % ready.length]!];
+      } else {
+        this.roundQuantum = QUANTUM;
+        this.round = ready;
+      }
+      this.roundPos = 0;
+    }
+  }
+
+  /** Quantum of the current round (each warp of a round-robin round gets it afresh). */
+  roundQuantum = QUANTUM;
+
+  private retire(): boolean {
+    let any = false;
+    for (let i = this.resident.length - 1; i >= 0; i--) {
+      if (this.resident[i]!.warps.every((w) => w.state === WarpState.Exited)) { this.resident.splice(i, 1); any = true; }
+    }
+    return any;
+  }
+
+  /**
+   * The hot loop: issue up to `budget` instructions of warp `w`. Returns true when the warp
+   * blocked (barrier, exit) before using its budget.
    * Plain instructions run their lane loop and advance; control instructions are handled here.
    */
-  runWarp(w: Warp, budget: number): void {
+  runWarp(w: Warp, budget: number): boolean {
     let f = w.frame;
     let code = f.fn.code;
+    let gbase = f.fn.gbase;
     let pc = w.pc;
     let mask = w.mask;
     let rpc = f.srpc[f.depth - 1]!;
     let steps = 0;
     let thr = 0;
+    let blocked = false;
+    // recording: (global instruction index, active mask) per step, into a preallocated chunk
+    const rec = this.recorder;
+    const log = rec !== undefined ? rec.chunkFor(this.warpSteps, w) : NO_LOG;
+    let lp = rec !== undefined ? rec.offsetOf(this.warpSteps) : 0;
+    const probing = this.mem.probe !== undefined;
+    const step0 = this.warpSteps;
     try {
       while (budget-- > 0) {
         const ins = code[pc]!;
+        if (rec !== undefined) { log[lp] = gbase + pc; log[lp + 1] = mask; lp += 2; }
+        if (probing) this.mem.step = step0 + steps;
         let m = mask;
         if (ins.guard >= 0) m = guardMask(f.i32, ins.guard, m, ins.guardNeg);
         steps++;
@@ -354,9 +449,10 @@ export class Machine implements Layout {
         }
         w.pc = pc;
         w.mask = mask;
-        const blocked = this.control(w, ins, m);
+        blocked = this.control(w, ins, m);
         f = w.frame;
         code = f.fn.code;
+        gbase = f.fn.gbase;
         pc = w.pc;
         mask = w.mask;
         rpc = f.depth > 0 ? f.srpc[f.depth - 1]! : -1;
@@ -370,6 +466,7 @@ export class Machine implements Layout {
       this.threadInstructions += thr;
       w.issued += steps;
     }
+    return blocked;
   }
 
   /** Pop SIMT entries whose pc reached their reconvergence point. */
@@ -553,7 +650,11 @@ export class Machine implements Layout {
     w.ensureLocal(w.sp + 16);
     // zero the callee's frame memory for determinism
     const stride = w.localStride;
-    for (let l = 0; l < 32; l++) if ((lanes >>> l) & 1) w.local.u8.fill(0, l * stride + nf.localBase, l * stride + w.sp);
+    for (let l = 0; l < 32; l++) {
+      if (!((lanes >>> l) & 1)) continue;
+      w.local.u8.fill(0, l * stride + nf.localBase, l * stride + w.sp);
+      w.local.touch(l * stride + nf.localBase, w.sp - nf.localBase);
+    }
     const prog = callee.prog;
     info.args.forEach((ref, i) => {
       const p = prog.params[i];
@@ -588,6 +689,8 @@ export class Machine implements Layout {
       cta.barExpected[id] = b.countReg >= 0 ? w.frame.u32[b.countReg + 2 * lane]! : 0;
     }
     cta.barArrived[id] = cta.barArrived[id]! + n;
+    const probe = this.mem.probe;
+    if (probe !== undefined) probe.barrierArrive(w, id, m, cta.barExpected[id]!, b.op === 'arrive');
     if (b.op === 'red') {
       for (let l = 0; l < 32; l++) {
         if (!((m >>> l) & 1)) continue;
@@ -622,6 +725,8 @@ export class Machine implements Layout {
       const expected = cta.barExpected[id]! || cta.liveThreads;
       if (arrived < expected) continue;
       cta.barArrived[id] = 0;
+      const probe = this.mem.probe;
+      if (probe !== undefined) probe.barrierRelease(cta, id);
       for (const w of cta.warps) {
         if (w.state !== WarpState.AtBarrier || w.barrierId !== id) continue;
         if (w.barDst >= 0) {
@@ -720,6 +825,7 @@ function copyValue(w: Warp, lanes: number, from: ValueLoc, to: ValueLoc): void {
     if (!((lanes >>> l) & 1)) continue;
     if (from.kind === 'mem' && to.kind === 'mem') {
       u8.copyWithin(l * stride + to.off, l * stride + from.off, l * stride + from.off + size);
+      w.local.touch(l * stride + to.off, size);
       continue;
     }
     tmp.fill(0);
@@ -730,7 +836,10 @@ function copyValue(w: Warp, lanes: number, from: ValueLoc, to: ValueLoc): void {
     if (to.kind === 'reg') {
       to.frame.u32[to.base + 2 * l] = tv.getUint32(0, true);
       to.frame.u32[to.base + 2 * l + 1] = size > 4 ? tv.getUint32(4, true) : 0;
-    } else u8.set(tmp.subarray(0, Math.min(size, 16)), l * stride + to.off);
+    } else {
+      u8.set(tmp.subarray(0, Math.min(size, 16)), l * stride + to.off);
+      w.local.touch(l * stride + to.off, size);
+    }
   }
 }
 

@@ -9,6 +9,7 @@ import type { CInstr, Exec } from './compiled.js';
 import { type Ctx, dst, fail, src, varAddress } from './compile.js';
 import * as fp from './float/index.js';
 import { Bank, GLOBAL_HI, Space, spaceOfWindow, windowOf } from './memory.js';
+import { Access } from './probe.js';
 import type { Warp } from './state.js';
 
 const SPACE_OF: Record<string, Space> = {
@@ -184,7 +185,7 @@ function compileLd(ctx: Ctx, c: CInstr): Exec {
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
-      const idx = w.translate(space, AL[l]!, AH[l]!, total, l, false);
+      const idx = w.translate(space, AL[l]!, AH[l]!, total, l, Access.Read);
       const b = w.xbank;
       for (let k = 0; k < dsts.length; k++) readValue(b, idx + k * size, size, signed, u, dsts[k]! + 2 * l);
     }
@@ -205,7 +206,7 @@ function compileSt(ctx: Ctx, c: CInstr): Exec {
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
-      const idx = w.translate(space, AL[l]!, AH[l]!, total, l, true);
+      const idx = w.translate(space, AL[l]!, AH[l]!, total, l, Access.Write);
       const b = w.xbank;
       for (let k = 0; k < srcs.length; k++) writeValue(b, idx + k * size, size, u, srcs[k]! + 2 * l);
     }
@@ -243,7 +244,7 @@ function compileAtom(ctx: Ctx, c: CInstr): Exec {
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const o = l << 1;
-      const idx = w.translate(space, AL[l]!, AH[l]!, size, l, true);
+      const idx = w.translate(space, AL[l]!, AH[l]!, size, l, Access.Atomic);
       const bank = w.xbank;
       readValue(bank, idx, size, false, TMP, 0);
       const oldLo = TMP[0]!, oldHi = size === 8 ? TMP[1]! : 0;

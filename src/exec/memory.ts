@@ -55,7 +55,11 @@ export function spaceOfWindow(hi: number): Space | -1 {
   }
 }
 
-/** A byte array with aligned views. */
+/** Pages for dirty tracking: a checkpoint copies only the pages written since the last one. */
+export const PAGE_SHIFT = 12;
+export const PAGE_SIZE = 1 << PAGE_SHIFT;
+
+/** A byte array with aligned views and a dirty flag per page. */
 export class Bank {
   u8: Uint8Array;
   i8: Int8Array;
@@ -65,9 +69,12 @@ export class Bank {
   i32: Int32Array;
   f32: Float32Array;
   f64: Float64Array;
+  /** 1 for each page written since the flags were last cleared. */
+  dirty: Uint8Array;
 
   constructor(public size: number) {
     const buf = new ArrayBuffer(alignUp8(size));
+    this.dirty = new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT).fill(1);
     this.u8 = new Uint8Array(buf);
     this.i8 = new Int8Array(buf);
     this.u16 = new Uint16Array(buf);
@@ -78,6 +85,12 @@ export class Bank {
     this.f64 = new Float64Array(buf);
   }
 
+  /** Mark bytes [idx, idx+len) written. */
+  touch(idx: number, len: number): void {
+    const last = (idx + Math.max(len, 1) - 1) >>> PAGE_SHIFT;
+    for (let p = idx >>> PAGE_SHIFT; p <= last; p++) this.dirty[p] = 1;
+  }
+
   /** Grows in place (views replaced); contents kept. */
   grow(newSize: number): void {
     if (newSize <= this.size) return;
@@ -86,6 +99,7 @@ export class Bank {
     b.u8.set(old);
     this.u8 = b.u8; this.i8 = b.i8; this.u16 = b.u16; this.i16 = b.i16;
     this.u32 = b.u32; this.i32 = b.i32; this.f32 = b.f32; this.f64 = b.f64;
+    this.dirty = b.dirty;
     this.size = newSize;
   }
 }

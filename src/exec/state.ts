@@ -10,8 +10,9 @@
 import type { Regs } from './codegen.js';
 import type { CFunction } from './compiled.js';
 import { Fault } from './fault.js';
+import { Access, type Probe } from './probe.js';
 import {
-  Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, LOCAL_HI, PARAM_HI, SHARED_HI, Space,
+  Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, LOCAL_HI, PAGE_SHIFT, PARAM_HI, SHARED_HI, Space,
 } from './memory.js';
 
 export const enum WarpState {
@@ -147,9 +148,11 @@ export class Warp implements Regs {
 
   /**
    * Translate an address of `space` for `lane` into a byte index of `this.xbank`, checking bounds
-   * and natural alignment. Throws a Fault naming space and address.
+   * and natural alignment. Throws a Fault naming space and address. A write marks the page dirty
+   * (checkpoints copy only dirty pages); a probe, when set, sees the access.
    */
-  translate(space: Space, lo: number, hi: number, size: number, lane: number, write: boolean): number {
+  translate(space: Space, lo: number, hi: number, size: number, lane: number, acc: Access): number {
+    const write = acc !== Access.Read;
     if ((lo & (size - 1)) !== 0) throw Fault.access('misaligned', space, lo, hi, size, lane, write);
     let sp = space;
     if (sp === Space.Generic) {
@@ -165,39 +168,44 @@ export class Warp implements Regs {
       throw Fault.access('invalid', space, lo, hi, size, lane, write);
     }
     const mem = this.mem;
+    let bank: Bank;
+    let idx = lo;
     switch (sp) {
       case Space.Global:
         if (mem.global.check(lo, size) < 0) throw Fault.access('oob', sp, lo, hi, size, lane, write);
-        this.xbank = mem.global.bank;
-        return lo;
-      case Space.Shared: {
-        const b = this.cta.shared;
+        bank = mem.global.bank;
+        break;
+      case Space.Shared:
         if (lo + size > mem.sharedSize) throw Fault.access('oob', sp, lo, hi, size, lane, write);
-        this.xbank = b;
-        return lo;
-      }
+        bank = this.cta.shared;
+        break;
       case Space.Local:
         if (lo + size > this.localStride) throw Fault.access('oob', sp, lo, hi, size, lane, write);
-        this.xbank = this.local;
-        return lane * this.localStride + lo;
+        bank = this.local;
+        idx = lane * this.localStride + lo;
+        break;
       case Space.Const:
         if (write) throw Fault.access('readonly', sp, lo, hi, size, lane, write);
         if (lo + size > mem.constBank.size) throw Fault.access('oob', sp, lo, hi, size, lane, write);
-        this.xbank = mem.constBank;
-        return lo;
-      default: {
+        bank = mem.constBank;
+        break;
+      default:
         if (lo >= FRAME_PARAM_BASE) {
           const off = lo - FRAME_PARAM_BASE;
           if (off + size > this.localStride) throw Fault.access('oob', Space.Param, lo, hi, size, lane, write);
-          this.xbank = this.local;
-          return lane * this.localStride + off;
+          bank = this.local;
+          idx = lane * this.localStride + off;
+        } else {
+          if (write) throw Fault.access('readonly', Space.Param, lo, hi, size, lane, write);
+          if (lo + size > mem.paramBank.size) throw Fault.access('oob', Space.Param, lo, hi, size, lane, write);
+          bank = mem.paramBank;
         }
-        if (write) throw Fault.access('readonly', Space.Param, lo, hi, size, lane, write);
-        if (lo + size > mem.paramBank.size) throw Fault.access('oob', Space.Param, lo, hi, size, lane, write);
-        this.xbank = mem.paramBank;
-        return lo;
-      }
     }
+    if (write) bank.dirty[idx >>> PAGE_SHIFT] = 1;
+    const probe = mem.probe;
+    if (probe !== undefined) probe.access(this, sp, bank, idx, size, lane, acc, lo);
+    this.xbank = bank;
+    return idx;
   }
 }
 
@@ -208,4 +216,8 @@ export interface MemoryContext {
   readonly paramBank: Bank;
   /** Bytes of shared memory per CTA (static + dynamic). */
   readonly sharedSize: number;
+  /** Observer of memory accesses and synchronisation (race checker, watchpoints); usually unset. */
+  probe: Probe | undefined;
+  /** Global index of the warp-step being executed; kept current only while a probe is set. */
+  step: number;
 }

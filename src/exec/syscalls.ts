@@ -2,6 +2,7 @@
  * System calls of the PTX interop guide, executed by the machine when a `call` targets an
  * extern function: vprintf (CUDA printf formatting), malloc, free, __assertfail.
  */
+import { Access } from './probe.js';
 import type { CallInfo } from './compiled.js';
 import { Fault } from './fault.js';
 import { GLOBAL_HI, Space } from './memory.js';
@@ -30,10 +31,11 @@ function setRet(w: Warp, ref: CallInfo['rets'][number] | undefined, lane: number
   const dv = new DataView(w.local.u8.buffer);
   dv.setUint32(idx, lo >>> 0, true);
   if (ref.size >= 8) dv.setUint32(idx + 4, hi >>> 0, true);
+  w.local.touch(idx, 8);
 }
 
 function readByte(w: Warp, lo: number, hi: number, lane: number): number {
-  const idx = w.translate(Space.Generic, lo >>> 0, hi, 1, lane, false);
+  const idx = w.translate(Space.Generic, lo >>> 0, hi, 1, lane, Access.Read);
   return w.xbank.u8[idx]!;
 }
 
@@ -192,7 +194,7 @@ export function formatPrintf(w: Warp, lane: number, fmt: string, alo: number, ah
 }
 
 function readWord(w: Warp, lo: number, hi: number, lane: number): number {
-  const idx = w.translate(Space.Generic, lo >>> 0, hi, 4, lane, false);
+  const idx = w.translate(Space.Generic, lo >>> 0, hi, 4, lane, Access.Read);
   return w.xbank.u32[idx >> 2]!;
 }
 

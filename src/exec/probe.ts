@@ -1,0 +1,31 @@
+/**
+ * Observation hooks for tools that watch execution without changing it: the race checker,
+ * watchpoints and `history`. The interpreter calls them only when `MemoryContext.probe` is set,
+ * so an unprobed run pays one field test per memory access.
+ */
+import type { Bank, Space } from './memory.js';
+import type { Cta, Warp } from './state.js';
+
+export const enum Access {
+  Read = 0,
+  Write = 1,
+  /** Atomic read-modify-write (atom, red). */
+  Atomic = 2,
+}
+
+export interface Probe {
+  /**
+   * One lane's access after translation (bounds and alignment already checked), before the data
+   * moves. `space` is the resolved space (never Generic); `idx` indexes `bank` (for local memory
+   * it includes the lane's stride offset); `address` is the low word of the space address.
+   */
+  access(w: Warp, space: Space, bank: Bank, idx: number, size: number, lane: number, acc: Access, address: number): void;
+  /** Lanes `mask` of `w` arrived at barrier `id` (bar.sync / barrier.sync / bar.red / bar.arrive). */
+  barrierArrive(w: Warp, id: number, mask: number, expected: number, arriveOnly: boolean): void;
+  /** Barrier `id` of `cta` completed: every waiting thread is released. */
+  barrierRelease(cta: Cta, id: number): void;
+  /** bar.warp.sync / __syncwarp(mask) executed by lanes `active` with member mask `members`. */
+  warpSync(w: Warp, active: number, members: number): void;
+  /** membar / fence executed by lanes `mask`. */
+  fence(w: Warp, mask: number): void;
+}
