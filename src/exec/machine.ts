@@ -92,7 +92,8 @@ export class Machine implements Layout {
   stdout = '';
   warpSteps = 0;
   threadInstructions = 0;
-  private rng: number;
+  /** xorshift state of the random schedule. */
+  rng: number;
   private readonly nthreads: number;
 
   constructor(readonly program: Program, readonly launch: Launch, readonly opts: RunOptions = DEFAULT_RUN_OPTIONS) {
@@ -207,10 +208,15 @@ export class Machine implements Layout {
 
   // ---- launch --------------------------------------------------------------------------------------
 
-  private makeCta(id: number): Cta {
+  /** A CTA with its shared memory but no warps (checkpoint restore fills them in). */
+  makeCtaShell(id: number): Cta {
     const [gx, gy] = this.launch.grid;
     const ctaid: [number, number, number] = [id % gx, Math.floor(id / gx) % gy, Math.floor(id / (gx * gy))];
-    const cta = new Cta(id, ctaid, new Bank(Math.max(16, this.sharedSize)), this.nthreads);
+    return new Cta(id, ctaid, new Bank(Math.max(16, this.sharedSize)), this.nthreads);
+  }
+
+  makeCta(id: number): Cta {
+    const cta = this.makeCtaShell(id);
     const kfn = this.fn(this.kernel.name)!;
     const nwarps = Math.ceil(this.nthreads / 32);
     for (let wi = 0; wi < nwarps; wi++) {
@@ -357,6 +363,21 @@ export class Machine implements Layout {
       if (!(e instanceof Fault)) throw e;
       this.fault = this.report(e, this.cur);
       this.faultStep = inWarp ? this.warpSteps - 1 : -1;
+      this.finished = true;
+    }
+  }
+
+  /**
+   * Start the first CTAs and choose the first warp without executing anything, so that position 0
+   * of a recording shows resident threads. The run is the same with or without it.
+   */
+  prime(): void {
+    if (this.cur !== undefined || this.finished) return;
+    try {
+      if (!this.startTurn()) this.finished = true;
+    } catch (e) {
+      if (!(e instanceof Fault)) throw e;
+      this.fault = this.report(e, undefined);
       this.finished = true;
     }
   }

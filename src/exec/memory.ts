@@ -108,6 +108,17 @@ function alignUp8(n: number): number {
   return Math.max(8, (n + 7) & ~7);
 }
 
+export interface ArenaState {
+  readonly version: number;
+  readonly allocs: readonly Allocation[];
+  readonly granules: Int32Array;
+  readonly top: number;
+  readonly heapStart: number;
+  readonly heapEnd: number;
+  readonly heapTop: number;
+  readonly freeList: readonly { base: number; size: number }[];
+}
+
 /** One allocation in the global arena (a launch buffer, a .global variable, a malloc block). */
 export interface Allocation {
   readonly id: number;
@@ -133,6 +144,8 @@ export class GlobalArena {
   private heapEnd = 0;
   private heapTop = 0;
   private readonly freeList: { base: number; size: number }[] = [];
+  /** Bumped by every allocation change, so checkpoints can share an unchanged allocator state. */
+  version = 0;
 
   constructor(capacity: number) {
     this.bank = new Bank(capacity);
@@ -148,6 +161,7 @@ export class GlobalArena {
   }
 
   private map(base: number, size: number, name: string, kind: Allocation['kind']): Allocation {
+    this.version++;
     const a: Allocation = { id: this.allocs.length, base, size, name, kind, freed: false };
     this.allocs.push(a);
     const first = base >>> GRANULE_SHIFT;
@@ -187,11 +201,33 @@ export class GlobalArena {
     const a = id >= 0 ? this.allocs[id] : undefined;
     if (!a || a.kind !== 'heap' || a.base !== offset || a.freed) return false;
     a.freed = true;
+    this.version++;
     const first = a.base >>> GRANULE_SHIFT;
     const last = (a.base + Math.max(a.size, 1) - 1) >>> GRANULE_SHIFT;
     for (let g = first; g <= last; g++) this.granules[g] = -1;
     this.freeList.push({ base: a.base, size: Math.max(256, Math.ceil(a.size / 256) * 256) });
     return true;
+  }
+
+  /** The allocator's state (not the bytes), for checkpoints. */
+  saveState(): ArenaState {
+    return {
+      version: this.version,
+      allocs: this.allocs.map((a) => ({ ...a })),
+      granules: this.granules.slice(),
+      top: this.top, heapStart: this.heapStart, heapEnd: this.heapEnd, heapTop: this.heapTop,
+      freeList: this.freeList.map((f) => ({ ...f })),
+    };
+  }
+
+  loadState(s: ArenaState): void {
+    this.version = s.version;
+    this.allocs.length = 0;
+    for (const a of s.allocs) this.allocs.push({ ...a });
+    this.granules = s.granules.slice();
+    this.top = s.top; this.heapStart = s.heapStart; this.heapEnd = s.heapEnd; this.heapTop = s.heapTop;
+    this.freeList.length = 0;
+    for (const f of s.freeList) this.freeList.push({ ...f });
   }
 
   /** The allocation containing [off, off+size), or -1. */

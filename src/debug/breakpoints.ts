@@ -1,0 +1,123 @@
+/**
+ * Breakpoint specifications → instruction locations:
+ *   FILE:LINE, LINE (current file)   the line's first instruction in each run of that line
+ *   FUNCTION                         instruction 0 of a function (PTX name, or the plain C++ name
+ *                                    of a mangled one: `saxpy` finds `_Z5saxpyifPfS_`)
+ *   ptx:LINE                         the instruction on that line of the .ptx file
+ *   *N                               instruction N of the current function
+ * plus an optional condition `if threadIdx.x == 3 && blockIdx.x == 1` (or `thread (3,0,0)`,
+ * `block (1,0,0)`), evaluated from thread coordinates so hits are found from the log alone.
+ */
+import { LineMap } from '../ptx/diagnostics.js';
+import type { CodeIndex } from './code-index.js';
+import type { Dim3 } from './types.js';
+
+export interface Condition {
+  block?: Dim3 | undefined;
+  thread?: Dim3 | undefined;
+  /** Partial constraints: component → value, for threadIdx.x == 3 style conditions. */
+  tid: (number | undefined)[];
+  bid: (number | undefined)[];
+}
+
+export class BreakpointError extends Error {}
+
+export interface ResolvedSpec {
+  globals: number[];
+  condition: Condition | undefined;
+  spec: string;
+}
+
+function baseName(p: string): string {
+  return p.split(/[\\/]/).pop() ?? p;
+}
+
+export function plainName(mangled: string): string {
+  const m = /^_Z(?:N\d+\w+?)?(\d+)(\w+)/.exec(mangled);
+  if (!m) return mangled;
+  return m[2]!.slice(0, Number(m[1]));
+}
+
+export function parseCondition(text: string): Condition {
+  const c: Condition = { tid: [], bid: [] };
+  const dims = (s: string): Dim3 => {
+    const parts = s.replace(/[()\s]/g, '').split(',').map(Number);
+    if (parts.some((x) => !Number.isInteger(x) || x < 0)) throw new BreakpointError(`bad coordinates '${s}'`);
+    return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0];
+  };
+  let rest = text.trim();
+  const blk = /block\s*(\([^)]*\))/.exec(rest);
+  if (blk) { c.block = dims(blk[1]!); rest = rest.replace(blk[0], ''); }
+  const thr = /thread\s*(\([^)]*\))/.exec(rest);
+  if (thr) { c.thread = dims(thr[1]!); rest = rest.replace(thr[0], ''); }
+  for (const term of rest.split('&&').map((t) => t.trim()).filter(Boolean)) {
+    const m = /^(threadIdx|blockIdx|\$tid|%tid|\$ctaid|%ctaid)\.([xyz])\s*==\s*(\d+)$/.exec(term);
+    if (!m) throw new BreakpointError(`unsupported condition '${term}': use threadIdx.x == N, blockIdx.y == N, thread (x,y,z), block (x,y,z), joined by &&`);
+    const comp = 'xyz'.indexOf(m[2]!);
+    const isTid = m[1] === 'threadIdx' || m[1]!.endsWith('tid');
+    (isTid ? c.tid : c.bid)[comp] = Number(m[3]);
+  }
+  return c;
+}
+
+export function conditionHolds(c: Condition, block: Dim3, thread: Dim3): boolean {
+  if (c.block && (c.block[0] !== block[0] || c.block[1] !== block[1] || c.block[2] !== block[2])) return false;
+  if (c.thread && (c.thread[0] !== thread[0] || c.thread[1] !== thread[1] || c.thread[2] !== thread[2])) return false;
+  for (let i = 0; i < 3; i++) {
+    if (c.tid[i] !== undefined && c.tid[i] !== thread[i]) return false;
+    if (c.bid[i] !== undefined && c.bid[i] !== block[i]) return false;
+  }
+  return true;
+}
+
+export function resolveSpec(text: string, code: CodeIndex, ptxText: string, current: { file: string | undefined; fn: string }): ResolvedSpec {
+  let spec = text.trim();
+  let condition: Condition | undefined;
+  const ifAt = spec.search(/\s+if\s+/);
+  if (ifAt >= 0) {
+    condition = parseCondition(spec.slice(ifAt).replace(/^\s+if\s+/, ''));
+    spec = spec.slice(0, ifAt).trim();
+  }
+  if (!spec) throw new BreakpointError('usage: break FILE:LINE | LINE | FUNCTION | ptx:LINE | *INSTR [if COND]');
+  const globals: number[] = [];
+  const n = code.line.length;
+  let m: RegExpExecArray | null;
+  if ((m = /^ptx:(\d+)$/.exec(spec))) {
+    const want = Number(m[1]);
+    const lm = new LineMap(ptxText);
+    for (const prog of code.functions) {
+      prog.instrs.forEach((ins, pc) => {
+        if (lm.position(ins.src.span.start).line === want) globals.push(code.global(prog.name, pc));
+      });
+    }
+    if (!globals.length) throw new BreakpointError(`no PTX instruction on line ${want} of the .ptx file`);
+  } else if ((m = /^\*(\d+)$/.exec(spec))) {
+    const g = code.global(current.fn, Number(m[1]));
+    const prog = code.functions.find((f) => f.name === current.fn);
+    if (g < 0 || !prog || Number(m[1]) >= prog.instrs.length) throw new BreakpointError(`no instruction ${m[1]} in ${current.fn}`);
+    globals.push(g);
+  } else if ((m = /^(?:(.+):)?(\d+)$/.exec(spec))) {
+    const file = m[1];
+    const line = Number(m[2]);
+    const wantFile = file ?? current.file;
+    for (let g = 0; g < n; g++) {
+      if (code.line[g] !== line || !code.lineStart[g]) continue;
+      const f = code.fileName(g);
+      if (wantFile !== undefined && f !== undefined && f !== wantFile && baseName(f) !== baseName(wantFile)) continue;
+      globals.push(g);
+    }
+    if (!globals.length) throw new BreakpointError(`no code for line ${line}${file ? ` in ${file}` : ''} (try a nearby line)`);
+  } else {
+    const prog = code.functions.find((f) => f.name === spec) ?? code.functions.find((f) => plainName(f.name) === spec);
+    if (!prog) throw new BreakpointError(`function "${spec}" not defined`);
+    // like gdb, stop after the prologue: at the first line that is not the declaration line
+    const entryLine = prog.locLine[0] ?? 0;
+    let pc = 0;
+    for (let i = 1; i < prog.instrs.length; i++) {
+      const l = prog.locLine[i] ?? 0;
+      if (l !== 0 && l !== entryLine && l !== (prog.locLine[i - 1] ?? 0)) { pc = i; break; }
+    }
+    globals.push(code.global(prog.name, pc));
+  }
+  return { globals, condition, spec: text.trim() };
+}

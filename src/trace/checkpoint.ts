@@ -1,0 +1,232 @@
+/**
+ * Checkpoints: the complete mutable state of a Machine at a warp-step boundary, and its exact
+ * restoration. Memory banks and register files are copy-on-write page sets (pages.ts), so a
+ * checkpoint costs only what changed since the previous one.
+ *
+ * What is state: global memory and the allocator, every resident CTA (shared memory, barrier
+ * counters) with its warps (local memory, SIMT stacks, call frames and their register files,
+ * the frame pools — reused frames keep stale registers, so they are state too), the scheduler
+ * (round, position in it, quantum left, random generator), counters and the length of stdout.
+ * Constant and kernel-parameter banks never change after launch and are not saved.
+ */
+import type { Machine } from '../exec/machine.js';
+import type { ArenaState } from '../exec/memory.js';
+import type { CFunction } from '../exec/compiled.js';
+import { Cta, Frame, Warp, type WarpState } from '../exec/state.js';
+import { isZeroPage, restorePages, snapCompare, snapDirty, type Pages } from './pages.js';
+import { PAGE_SIZE } from '../exec/memory.js';
+
+/** Register files are compared per slot (32 lanes x 8 bytes). */
+const REG_PAGE = 256;
+
+interface FrameSnap {
+  readonly fn: string;
+  readonly regs: Pages;
+  readonly spc: Int32Array;
+  readonly srpc: Int32Array;
+  readonly smask: Int32Array;
+  readonly depth: number;
+  readonly returned: number;
+  readonly localBase: number;
+  readonly callPc: number;
+}
+
+interface WarpSnap {
+  readonly id: number;
+  readonly tidBase: number;
+  readonly nlanes: number;
+  readonly localStride: number;
+  readonly local: Pages;
+  readonly pc: number;
+  readonly mask: number;
+  readonly exited: number;
+  readonly state: WarpState;
+  readonly barrierId: number;
+  readonly carry: Uint8Array;
+  readonly sp: number;
+  readonly barMask: number;
+  readonly barDst: number;
+  readonly barRed: Warp['barRed'];
+  readonly issued: number;
+  readonly frames: readonly FrameSnap[];
+  readonly pool: readonly (readonly [string, readonly FrameSnap[]])[];
+}
+
+interface CtaSnap {
+  readonly id: number;
+  readonly shared: Pages;
+  readonly bars: Int32Array;
+  readonly liveThreads: number;
+  readonly warps: readonly WarpSnap[];
+}
+
+export interface Checkpoint {
+  readonly step: number;
+  readonly threadInstructions: number;
+  readonly stdoutLen: number;
+  readonly rng: number;
+  readonly nextCta: number;
+  readonly resident: readonly CtaSnap[];
+  /** Warps of the current round as (resident index, warp index). */
+  readonly round: readonly (readonly [number, number])[];
+  readonly roundPos: number;
+  readonly cur: readonly [number, number] | undefined;
+  readonly quantumLeft: number;
+  readonly roundQuantum: number;
+  readonly global: Pages;
+  /** Global-memory pages written since the previous checkpoint (watchpoints replay only those intervals). */
+  readonly dirtyGlobal: Uint32Array;
+  readonly arena: ArenaState;
+}
+
+/** Remembers the previous snapshot of each bank/frame so unchanged pages are shared. */
+export class Snapshotter {
+  private readonly prevBank = new WeakMap<object, Pages>();
+  private readonly prevFrame = new WeakMap<Frame, Pages>();
+  private prevArena: ArenaState | undefined;
+
+  take(m: Machine): Checkpoint {
+    const arenaBank = m.arena.bank;
+    const dirty: number[] = [];
+    for (let i = 0; i < arenaBank.dirty.length; i++) if (arenaBank.dirty[i]) dirty.push(i);
+    const global = snapDirty(arenaBank.u8, arenaBank.dirty, this.prevBank.get(arenaBank));
+    this.prevBank.set(arenaBank, global);
+    const arena = this.prevArena && this.prevArena.version === m.arena.version ? this.prevArena : m.arena.saveState();
+    this.prevArena = arena;
+    const locate = (w: Warp): [number, number] => [m.resident.indexOf(w.cta), w.cta.warps.indexOf(w)];
+    return {
+      step: m.warpSteps,
+      threadInstructions: m.threadInstructions,
+      stdoutLen: m.stdout.length,
+      rng: m.rng,
+      nextCta: m.nextCta,
+      resident: m.resident.map((c) => this.cta(c)),
+      round: m.round.map(locate),
+      roundPos: m.roundPos,
+      cur: m.cur ? locate(m.cur) : undefined,
+      quantumLeft: m.quantumLeft,
+      roundQuantum: m.roundQuantum,
+      global,
+      dirtyGlobal: Uint32Array.from(dirty),
+      arena,
+    };
+  }
+
+  private cta(c: Cta): CtaSnap {
+    const shared = snapDirty(c.shared.u8, c.shared.dirty, this.prevBank.get(c.shared));
+    this.prevBank.set(c.shared, shared);
+    const bars = new Int32Array(80);
+    bars.set(c.barArrived, 0); bars.set(c.barExpected, 16); bars.set(c.barPopc, 32); bars.set(c.barAnd, 48); bars.set(c.barOr, 64);
+    return { id: c.id, shared, bars, liveThreads: c.liveThreads, warps: c.warps.map((w) => this.warp(w)) };
+  }
+
+  private warp(w: Warp): WarpSnap {
+    const local = snapDirty(w.local.u8, w.local.dirty, this.prevBank.get(w.local));
+    this.prevBank.set(w.local, local);
+    return {
+      id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
+      pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: w.carry.slice(),
+      sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued,
+      frames: w.frames.map((f) => this.frame(f)),
+      pool: [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const),
+    };
+  }
+
+  private frame(f: Frame): FrameSnap {
+    const regs = snapCompare(new Uint8Array(f.i32.buffer), REG_PAGE, this.prevFrame.get(f));
+    this.prevFrame.set(f, regs);
+    return {
+      fn: f.fn.name, regs,
+      spc: f.spc.slice(0, f.depth), srpc: f.srpc.slice(0, f.depth), smask: f.smask.slice(0, f.depth),
+      depth: f.depth, returned: f.returned, localBase: f.localBase, callPc: f.callPc,
+    };
+  }
+}
+
+/** Put the machine in exactly the state of `c`. */
+export function restore(m: Machine, c: Checkpoint, stdout: string): void {
+  m.warpSteps = c.step;
+  m.threadInstructions = c.threadInstructions;
+  m.stdout = stdout.slice(0, c.stdoutLen);
+  m.rng = c.rng;
+  m.nextCta = c.nextCta;
+  m.finished = false;
+  m.fault = undefined;
+  m.faultStep = -1;
+  restorePages(m.arena.bank.u8, c.global, PAGE_SIZE);
+  m.arena.loadState(c.arena);
+  const fnOf = (name: string): CFunction => {
+    const f = m.fn(name);
+    if (!f) throw new Error(`checkpoint names unknown function ${name}`);
+    return f;
+  };
+  const frame = (s: FrameSnap): Frame => {
+    const f = new Frame(fnOf(s.fn));
+    restorePages(new Uint8Array(f.i32.buffer), s.regs, REG_PAGE);
+    f.spc.set(s.spc); f.srpc.set(s.srpc); f.smask.set(s.smask);
+    f.depth = s.depth; f.returned = s.returned; f.localBase = s.localBase; f.callPc = s.callPc;
+    return f;
+  };
+  m.resident = c.resident.map((cs) => {
+    const cta = m.makeCtaShell(cs.id);
+    restorePages(cta.shared.u8, cs.shared, PAGE_SIZE);
+    cta.barArrived.set(cs.bars.subarray(0, 16)); cta.barExpected.set(cs.bars.subarray(16, 32));
+    cta.barPopc.set(cs.bars.subarray(32, 48)); cta.barAnd.set(cs.bars.subarray(48, 64)); cta.barOr.set(cs.bars.subarray(64, 80));
+    cta.liveThreads = cs.liveThreads;
+    for (const ws of cs.warps) {
+      const w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, ws.localStride);
+      restorePages(w.local.u8, ws.local, PAGE_SIZE);
+      w.pc = ws.pc; w.mask = ws.mask; w.exited = ws.exited; w.state = ws.state; w.barrierId = ws.barrierId;
+      w.carry.set(ws.carry); w.sp = ws.sp; w.barMask = ws.barMask; w.barDst = ws.barDst; w.barRed = ws.barRed;
+      w.issued = ws.issued;
+      for (const fs of ws.frames) w.frames.push(frame(fs));
+      if (w.frames.length) w.setFrame(w.frames[w.frames.length - 1]!);
+      for (const [name, fs] of ws.pool) w.pool.set(fnOf(name), fs.map(frame));
+      cta.warps.push(w);
+    }
+    return cta;
+  });
+  const at = (r: readonly [number, number]): Warp => m.resident[r[0]]!.warps[r[1]]!;
+  m.round = c.round.map(at);
+  m.roundPos = c.roundPos;
+  m.cur = c.cur ? at(c.cur) : undefined;
+  m.quantumLeft = c.quantumLeft;
+  m.roundQuantum = c.roundQuantum;
+}
+
+/** Distinct bytes held by a list of checkpoints (shared pages counted once). */
+export function checkpointBytes(cps: readonly Checkpoint[]): number {
+  const seen = new Set<Uint8Array>();
+  let n = 0;
+  const arenas = new Set<ArenaState>();
+  for (const c of cps) {
+    const sets: Pages[] = [c.global];
+    for (const cs of c.resident) {
+      sets.push(cs.shared);
+      n += 80 * 4 + 64;
+      for (const ws of cs.warps) {
+        sets.push(ws.local);
+        n += 128;
+        for (const f of ws.frames) { sets.push(f.regs); n += f.depth * 12 + 64; }
+        for (const [, fs] of ws.pool) for (const f of fs) { sets.push(f.regs); n += 64; }
+      }
+    }
+    n += uniqueSets(sets, seen);
+    n += c.global.length * 8 + c.dirtyGlobal.byteLength; // the page reference array itself
+    if (!arenas.has(c.arena)) { arenas.add(c.arena); n += c.arena.granules.byteLength + c.arena.allocs.length * 64; }
+  }
+  return n;
+}
+
+function uniqueSets(sets: Pages[], seen: Set<Uint8Array>): number {
+  let n = 0;
+  for (const s of sets) {
+    n += s.length * 8;
+    for (const p of s) {
+      if (isZeroPage(p) || seen.has(p)) continue;
+      seen.add(p);
+      n += p.byteLength;
+    }
+  }
+  return n;
+}

@@ -1,0 +1,72 @@
+/**
+ * Copy-on-write page sets: a snapshot of a byte array is an array of page references, and a page
+ * unchanged since the previous snapshot of the same array is shared, not copied. All-zero pages
+ * share one buffer. This is what keeps checkpoints to a few bytes per warp-step.
+ */
+import { PAGE_SHIFT, PAGE_SIZE } from '../exec/memory.js';
+
+export type Pages = readonly Uint8Array[];
+
+const ZERO = new Uint8Array(PAGE_SIZE);
+
+function isZero(u8: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (u8[i] !== 0) return false;
+  return true;
+}
+
+function copyPage(u8: Uint8Array, start: number, end: number): Uint8Array {
+  return isZero(u8, start, end) ? ZERO : u8.slice(start, end);
+}
+
+/**
+ * Snapshot `u8` in pages of PAGE_SIZE, trusting `dirty` flags (cleared afterwards): a clean page
+ * reuses `prev`'s copy.
+ */
+export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined): Uint8Array[] {
+  const n = (u8.length + PAGE_SIZE - 1) >>> PAGE_SHIFT;
+  const out = new Array<Uint8Array>(n);
+  const reuse = prev !== undefined && prev.length === n;
+  for (let i = 0; i < n; i++) {
+    const start = i << PAGE_SHIFT;
+    const end = Math.min(start + PAGE_SIZE, u8.length);
+    out[i] = reuse && dirty[i] === 0 ? prev[i]! : copyPage(u8, start, end);
+  }
+  dirty.fill(0);
+  return out;
+}
+
+/** Snapshot `u8` in pages of `size` bytes, sharing pages whose content equals `prev`'s. */
+export function snapCompare(u8: Uint8Array, size: number, prev: Pages | undefined): Uint8Array[] {
+  const n = Math.ceil(u8.length / size);
+  const out = new Array<Uint8Array>(n);
+  const reuse = prev !== undefined && prev.length === n;
+  for (let i = 0; i < n; i++) {
+    const start = i * size;
+    const end = Math.min(start + size, u8.length);
+    if (reuse) {
+      const p = prev[i]!;
+      let same = true;
+      if (p === ZERO) same = isZero(u8, start, end);
+      else for (let j = start, k = 0; j < end; j++, k++) if (u8[j] !== p[k]) { same = false; break; }
+      if (same) { out[i] = p; continue; }
+    }
+    out[i] = isZero(u8, start, end) ? ZERO : u8.slice(start, end);
+  }
+  return out;
+}
+
+/** Write a page set back into `u8` (page size taken from the first page). */
+export function restorePages(u8: Uint8Array, pages: Pages, size: number): void {
+  for (let i = 0; i < pages.length; i++) {
+    const p = pages[i]!;
+    const start = i * size;
+    const end = Math.min(start + size, u8.length);
+    if (p === ZERO) u8.fill(0, start, end);
+    else u8.set(p.subarray(0, end - start), start);
+  }
+}
+
+/** The shared all-zero page (stored for free). */
+export function isZeroPage(p: Uint8Array): boolean {
+  return p === ZERO;
+}

@@ -1,0 +1,163 @@
+/**
+ * The reversible trace: what ptxdbg records about a run and how it travels through it.
+ *
+ * Format (in memory; file.ts serialises it):
+ *  - step log: per warp-step two u32 words, the global instruction index (Machine.globalBase of
+ *    the function + pc) and the warp's SIMT active mask before the guard, in chunks of 2^19 steps;
+ *  - segments: (first step, warp key) for each run of consecutive steps of one warp, where the
+ *    warp key is CTA linear id * 32 + warp index in the CTA;
+ *  - checkpoints every `interval` steps (copy-on-write pages, checkpoint.ts).
+ *
+ * Any position p (machine state after p steps) is restored by loading the checkpoint at or before
+ * p and re-executing deterministically up to p (the scheduler is resumable, so re-execution
+ * reproduces the recorded interleaving exactly). The log answers "where did which warp execute"
+ * without re-executing; memory questions (watchpoints, history) re-execute only the intervals
+ * whose checkpoint shows a written page.
+ */
+import type { Machine, StepRecorder } from '../exec/machine.js';
+import type { Warp } from '../exec/state.js';
+import type { FaultReport } from '../exec/machine.js';
+import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkpoint.js';
+
+export const CHUNK_SHIFT = 19;
+const CHUNK_STEPS = 1 << CHUNK_SHIFT;
+const CHUNK_MASK = CHUNK_STEPS - 1;
+/** Default checkpoint interval (a power of two dividing the chunk size). */
+export const DEFAULT_INTERVAL = 1 << 15;
+
+export function warpKey(w: Warp): number {
+  return w.cta.id * 32 + (w.tidBase >>> 5);
+}
+
+export class StepLog implements StepRecorder {
+  readonly chunks: Uint32Array[] = [];
+  segStep = new Uint32Array(1024);
+  segWarp = new Uint32Array(1024);
+  nseg = 0;
+
+  chunkFor(step: number, w: Warp): Uint32Array {
+    const key = warpKey(w);
+    if (this.nseg === 0 || this.segWarp[this.nseg - 1] !== key) {
+      if (this.nseg === this.segStep.length) {
+        const a = new Uint32Array(this.nseg * 2); a.set(this.segStep); this.segStep = a;
+        const b = new Uint32Array(this.nseg * 2); b.set(this.segWarp); this.segWarp = b;
+      }
+      this.segStep[this.nseg] = step;
+      this.segWarp[this.nseg] = key;
+      this.nseg++;
+    }
+    const c = step >>> CHUNK_SHIFT;
+    while (this.chunks.length <= c) this.chunks.push(new Uint32Array(2 * CHUNK_STEPS));
+    return this.chunks[c]!;
+  }
+
+  offsetOf(step: number): number {
+    return (step & CHUNK_MASK) * 2;
+  }
+
+  /** Global instruction index of step s. */
+  loc(s: number): number {
+    return this.chunks[s >>> CHUNK_SHIFT]![(s & CHUNK_MASK) * 2]!;
+  }
+
+  mask(s: number): number {
+    return this.chunks[s >>> CHUNK_SHIFT]![(s & CHUNK_MASK) * 2 + 1]! | 0;
+  }
+
+  /** Index of the segment containing step s. */
+  segmentOf(s: number): number {
+    let lo = 0, hi = this.nseg - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.segStep[mid]! <= s) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  warpAt(s: number): number {
+    return this.segWarp[this.segmentOf(s)]!;
+  }
+
+  /** Trim the last chunk to what was used. */
+  seal(total: number): void {
+    const last = this.chunks.length - 1;
+    if (last >= 0) this.chunks[last] = this.chunks[last]!.slice(0, Math.max(0, total - last * CHUNK_STEPS) * 2);
+    this.segStep = this.segStep.slice(0, this.nseg);
+    this.segWarp = this.segWarp.slice(0, this.nseg);
+  }
+
+  bytes(): number {
+    let n = this.segStep.byteLength + this.segWarp.byteLength;
+    for (const c of this.chunks) n += c.byteLength;
+    return n;
+  }
+}
+
+export interface RecordOptions {
+  interval: number;
+}
+
+/** A recorded run: the log, checkpoints, and how the run ended. */
+export class Trace {
+  readonly log = new StepLog();
+  readonly checkpoints: Checkpoint[] = [];
+  /** Steps recorded; positions are 0..total. */
+  total = 0;
+  /** Full printf output of the run. */
+  stdout = '';
+  fault: FaultReport | undefined;
+  /** Step of the faulting instruction (== total), or -1. */
+  faultStep = -1;
+  wallMs = 0;
+
+  constructor(readonly machine: Machine, readonly interval: number) {}
+
+  /** Record the whole run from the machine's initial state. */
+  static record(m: Machine, opts: RecordOptions = { interval: DEFAULT_INTERVAL }): Trace {
+    const t = new Trace(m, opts.interval);
+    const t0 = performance.now();
+    const snap = new Snapshotter();
+    m.prime();
+    m.recorder = t.log;
+    m.boundary = opts.interval;
+    try {
+      while (!m.finished) {
+        if (m.warpSteps === t.checkpoints.length * opts.interval) t.checkpoints.push(snap.take(m));
+        m.advance((t.checkpoints.length) * opts.interval);
+      }
+    } finally {
+      m.recorder = undefined;
+      m.boundary = 0;
+    }
+    t.fault = m.fault;
+    t.faultStep = m.faultStep;
+    // a faulting instruction's step is logged but never completes: positions end before it
+    t.total = m.faultStep >= 0 ? m.faultStep : m.warpSteps;
+    t.stdout = m.stdout;
+    t.log.seal(m.faultStep >= 0 ? m.faultStep + 1 : m.warpSteps);
+    t.wallMs = performance.now() - t0;
+    return t;
+  }
+
+  /** Number of logged steps (total, plus the faulting step when there is one). */
+  get logged(): number {
+    return this.faultStep >= 0 ? this.total + 1 : this.total;
+  }
+
+  /** Bring the machine to position p (0..total). */
+  goto(p: number): void {
+    const m = this.machine;
+    if (p < 0 || p > this.total) throw new RangeError(`step ${p} is outside the trace (0..${this.total})`);
+    const ci = Math.min(Math.floor(p / this.interval), this.checkpoints.length - 1);
+    const cp = this.checkpoints[ci]!;
+    // forward within reach: keep going instead of restoring
+    if (!(m.warpSteps <= p && m.warpSteps >= cp.step && !m.finished && m.fault === undefined)) restore(m, cp, this.stdout);
+    m.advance(p);
+    if (m.warpSteps !== p) throw new Error(`internal: re-execution reached step ${m.warpSteps}, not ${p}`);
+  }
+
+  /** Memory the trace holds (log, segments, distinct checkpoint pages). */
+  bytes(): { log: number; checkpoints: number } {
+    return { log: this.log.bytes(), checkpoints: checkpointBytes(this.checkpoints) };
+  }
+}
