@@ -9,7 +9,9 @@ import { checkCommand } from './cli/check.js';
 import { UsageError } from './cli/common.js';
 import { infoCommand } from './cli/info.js';
 import { runCommand } from './cli/run.js';
+import { racesCommand } from './cli/races.js';
 import { dwarfCommand } from '../dwarf/index.js';
+import { debugCommand, recordCommand, replayCommand, type DebugOptions } from './cli/debug.js';
 
 function version(): string {
   try {
@@ -37,6 +39,41 @@ function guard(fn: () => number): void {
   }
 }
 
+async function guardAsync(fn: () => Promise<number>): Promise<void> {
+  try {
+    process.exitCode = await fn();
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`ptxdbg: ${e.message}\n`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`ptxdbg: internal error: ${(e as Error).stack ?? String(e)}\n`);
+    process.exitCode = 70;
+  }
+}
+
+const debugOptions = {
+  batch: { type: 'boolean', default: false, describe: 'no UI: run the -x/--ex commands and print their output (like gdb -batch)' },
+  x: { type: 'string', array: true, describe: 'read debugger commands from this file (repeatable)' },
+  ex: { type: 'string', array: true, describe: 'run this debugger command (repeatable), e.g. --ex "break kernel.cu:12" --ex continue' },
+  schedule: { choices: ['rr', 'random'] as const, default: 'rr' as const, describe: 'warp scheduling policy' },
+  seed: { type: 'number', default: 1, describe: 'seed for --schedule random' },
+  'max-steps': { type: 'number', describe: 'stop recording after this many warp-steps (default 50000000)' },
+  'source-dir': { type: 'string', describe: 'directory holding the CUDA sources named by .file' },
+  arch: { type: 'string', default: 'sm_80', describe: 'GPU architecture for compiling a .cu file with nvcc' },
+} as const;
+
+function debugOpts(a: Record<string, unknown>): DebugOptions {
+  return {
+    launch: a['launch'] as string | undefined, kernel: a['kernel'] as string | undefined, grid: a['grid'] as string | undefined,
+    block: a['block'] as string | undefined, shared: a['shared'] as number | undefined, arg: a['arg'] as string[] | undefined,
+    batch: a['batch'] as boolean, commandFiles: a['x'] as string[] | undefined, ex: a['ex'] as string[] | undefined,
+    schedule: a['schedule'] as 'rr' | 'random', seed: a['seed'] as number, maxSteps: a['max-steps'] as number | undefined,
+    sourceDir: a['source-dir'] as string | undefined, arch: a['arch'] as string,
+  };
+}
+
 const launchOptions = {
   launch: { type: 'string', describe: 'launch file (JSON, see README); default: <name>.launch.json or launch.json next to the PTX' },
   kernel: { type: 'string', describe: 'entry to launch when no launch file is used (default: the first)' },
@@ -49,12 +86,26 @@ const launchOptions = {
 await yargs(hideBin(process.argv))
   .scriptName('ptxdbg')
   .usage('$0 <command> [options]\n\nTime-travel debugger for NVIDIA PTX kernels.')
-  .command('$0 <file>', 'open the debugger on a kernel (until the TUI lands: run it and print its buffers)', (y) => y
+  .command('$0 <file>', 'open the debugger on a kernel (.ptx, or .cu compiled with nvcc -G)', (y) => y
     .positional('file', { type: 'string', demandOption: true })
-    .options(launchOptions),
-    (a) => guard(() => runCommand(a.file, {
-      launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined, print: true, stats: true,
-    })))
+    .options(launchOptions)
+    .options(debugOptions),
+    (a) => guardAsync(() => debugCommand(a.file, debugOpts(a))))
+  .command('record <file>', 'record a launch into a trace file', (y) => y
+    .positional('file', { type: 'string', demandOption: true })
+    .options(launchOptions)
+    .option('o', { alias: 'output', type: 'string', demandOption: true, describe: 'trace file to write (.ptxtrace)' })
+    .option('schedule', debugOptions.schedule)
+    .option('seed', debugOptions.seed)
+    .option('max-steps', debugOptions['max-steps']),
+    (a) => guard(() => recordCommand(a.file, a.o, debugOpts(a))))
+  .command('replay <trace>', 'open the debugger on a recorded trace file', (y) => y
+    .positional('trace', { type: 'string', demandOption: true })
+    .option('batch', debugOptions.batch)
+    .option('x', debugOptions.x)
+    .option('ex', debugOptions.ex)
+    .option('source-dir', debugOptions['source-dir']),
+    (a) => guardAsync(() => replayCommand(a.trace, debugOpts(a))))
   .command('check <files..>', 'parse and resolve PTX; print located diagnostics', (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
     (a) => guard(() => checkCommand(a.files as string[])))
   .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }),
@@ -71,6 +122,18 @@ await yargs(hideBin(process.argv))
     (a) => guard(() => runCommand(a.file, {
       launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined,
       out: a.out, stats: a.stats, print: a.print, schedule: a.schedule, seed: a.seed, maxSteps: a['max-steps'],
+    })))
+  .command('races <file>', 'run a launch under the race checker: data races, benign races, barrier errors', (y) => y
+    .positional('file', { type: 'string', demandOption: true })
+    .options(launchOptions)
+    .option('json', { type: 'boolean', default: false, describe: 'machine-readable report (see README)' })
+    .option('schedule', { choices: ['rr', 'random'] as const, default: 'rr' as const, describe: 'warp scheduling policy for a single run' })
+    .option('seed', { type: 'number', default: 1, describe: 'seed for --schedule random; first seed for --schedules' })
+    .option('schedules', { type: 'number', describe: 'rerun under N random schedules (seeds seed..seed+N-1) and merge the findings' })
+    .option('max-steps', { type: 'number', describe: 'stop after this many warp-steps (default 200000000)' }),
+    (a) => guard(() => racesCommand(a.file, {
+      launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined,
+      json: a.json, schedule: a.schedule, seed: a.seed, schedules: a.schedules, maxSteps: a['max-steps'],
     })))
   .command('dwarf <file>', 'print the DWARF DIE tree of a -G PTX file (llvm-dwarfdump style)', (y) => y.positional('file', { type: 'string', demandOption: true }),
     (a) => guard(() => {

@@ -3,7 +3,7 @@
  * cuda-gdb spellings (`next`, `rn`, `reverse-continue`, `cuda thread (1,0,0)`, `info locals`,
  * `goto 1200`, `history x`). Each command returns plain text; errors are text too, never throws.
  */
-import { DebugInfo, evaluateExpression, infoArgs, infoLocals, infoVariables, PrintError, printExpression, ValueHistory } from './print/index.js';
+import { DebugInfo, evaluateExpression, formatFloat, infoArgs, infoLocals, infoVariables, PrintError, printExpression, ValueHistory } from './print/index.js';
 import { Access } from '../exec/probe.js';
 import type { Session } from './session.js';
 import { SessionError } from './session.js';
@@ -97,8 +97,8 @@ function num(text: string, what: string): number {
 function formatterFor(type: string, size: number): (b: Uint8Array) => string {
   return (b) => {
     const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    if (type === 'float' && size === 4) return String(dv.getFloat32(0, true));
-    if (type === 'double' && size === 8) return String(dv.getFloat64(0, true));
+    if (type === 'float' && size === 4) return formatFloat(dv.getFloat32(0, true), 4, BigInt(dv.getUint32(0, true)));
+    if (type === 'double' && size === 8) return formatFloat(dv.getFloat64(0, true), 8, dv.getBigUint64(0, true));
     const unsigned = type.startsWith('unsigned') || type === 'bool';
     if (size === 1) return String(unsigned ? dv.getUint8(0) : dv.getInt8(0));
     if (size === 2) return String(unsigned ? dv.getUint16(0, true) : dv.getInt16(0, true));

@@ -453,7 +453,8 @@ export class Machine implements Layout {
       while (budget-- > 0) {
         const ins = code[pc]!;
         if (rec !== undefined) { log[lp] = gbase + pc; log[lp + 1] = mask; lp += 2; }
-        if (probing) this.mem.step = step0 + steps;
+        // observers (race checker, watchpoints) read the step and the executing instruction
+        if (probing) { this.mem.step = step0 + steps; w.pc = pc; }
         let m = mask;
         if (ins.guard >= 0) m = guardMask(f.i32, ins.guard, m, ins.guardNeg);
         steps++;

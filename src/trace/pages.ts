@@ -9,8 +9,31 @@ export type Pages = readonly Uint8Array[];
 
 const ZERO = new Uint8Array(PAGE_SIZE);
 
+/** Word view of bytes [start, end) when aligned (all banks and pages are 8-byte aligned). */
+function words(u8: Uint8Array, start: number, end: number): Int32Array | undefined {
+  const off = u8.byteOffset + start;
+  return (off & 3) === 0 && ((end - start) & 3) === 0 ? new Int32Array(u8.buffer, off, (end - start) >>> 2) : undefined;
+}
+
 function isZero(u8: Uint8Array, start: number, end: number): boolean {
+  const w = words(u8, start, end);
+  if (w) {
+    for (let i = 0; i < w.length; i++) if (w[i] !== 0) return false;
+    return true;
+  }
   for (let i = start; i < end; i++) if (u8[i] !== 0) return false;
+  return true;
+}
+
+function equalTo(u8: Uint8Array, start: number, end: number, p: Uint8Array): boolean {
+  if (p.length !== end - start) return false;
+  const a = words(u8, start, end);
+  const b = words(p, 0, p.length);
+  if (a && b) {
+    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+  for (let j = start, k = 0; j < end; j++, k++) if (u8[j] !== p[k]) return false;
   return true;
 }
 
@@ -45,10 +68,7 @@ export function snapCompare(u8: Uint8Array, size: number, prev: Pages | undefine
     const end = Math.min(start + size, u8.length);
     if (reuse) {
       const p = prev[i]!;
-      let same = true;
-      if (p === ZERO) same = isZero(u8, start, end);
-      else for (let j = start, k = 0; j < end; j++, k++) if (u8[j] !== p[k]) { same = false; break; }
-      if (same) { out[i] = p; continue; }
+      if (p === ZERO ? isZero(u8, start, end) : equalTo(u8, start, end, p)) { out[i] = p; continue; }
     }
     out[i] = isZero(u8, start, end) ? ZERO : u8.slice(start, end);
   }

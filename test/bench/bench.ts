@@ -1,118 +1,19 @@
 /**
  * `npm run bench`: interpreter throughput in thread-instructions per second on four kernels
  * (ALU-bound, memory-bound, shared memory + barriers, atomics-heavy), recording off, plus the PTX
- * parse rate. Figures are printed, never asserted: speed is tracked here, not in tests.
+ * parse rate, and the race checker's overhead on the same kernels (checked run time / unchecked
+ * run time; issue #7 budgets 2x). The trace figures (recording on) are in trace-bench.ts.
+ * Figures are printed, never asserted: speed is tracked here, not in tests.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Machine, DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import type { Launch } from '../../src/exec/launch.js';
+import type { Program } from '../../src/ptx/resolve.js';
+import { RaceChecker } from '../../src/races/checker.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import { parsePtx } from '../../src/ptx/parser.js';
-
-const HEADER = '.version 9.0\n.target sm_80\n.address_size 64\n';
-
-const KERNELS: { name: string; ptx: string; launch: Omit<Launch, 'kernel'> }[] = [
-  {
-    name: 'alu (fma/mul/add/xor loop, 4096 iterations)',
-    ptx: `${HEADER}
-.visible .entry alu(.param .u64 out)
-{
-  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .f32 %f<6>; .reg .b64 %rd<4>;
-  mov.u32 %r1, %tid.x; cvt.rn.f32.u32 %f1, %r1; mov.f32 %f2, 0f3F800000; mov.u32 %r2, 0; mov.u32 %r3, %r1;
-$L_loop:
-  fma.rn.f32 %f2, %f2, %f1, 0f3F000000;
-  mul.f32 %f3, %f2, 0f3E800000;
-  add.f32 %f2, %f3, %f1;
-  xor.b32 %r3, %r3, %r2;
-  shl.b32 %r4, %r3, 1;
-  add.s32 %r3, %r4, %r1;
-  add.s32 %r2, %r2, 1;
-  setp.lt.u32 %p1, %r2, 4096;
-  @%p1 bra $L_loop;
-  ld.param.u64 %rd1, [out]; mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;
-  st.global.f32 [%rd3], %f2;
-  ret;
-}`,
-    launch: { grid: [4, 1, 1], block: [256, 1, 1], sharedBytes: 0, args: [{ kind: 'buffer', name: 'out', type: 'f32', count: 1024, init: undefined, file: undefined }] },
-  },
-  {
-    name: 'memory (grid-stride saxpy over 1M floats)',
-    ptx: `${HEADER}
-.visible .entry mem(.param .u64 x, .param .u64 y, .param .u32 n)
-{
-  .reg .pred %p<2>; .reg .b32 %r<8>; .reg .f32 %f<4>; .reg .b64 %rd<8>;
-  ld.param.u64 %rd1, [x]; ld.param.u64 %rd2, [y]; ld.param.u32 %r5, [n];
-  mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x; mad.lo.s32 %r1, %r2, %r3, %r1;
-  mov.u32 %r4, %nctaid.x; mul.lo.s32 %r4, %r4, %r3;
-$L_loop:
-  setp.ge.u32 %p1, %r1, %r5;
-  @%p1 bra $L_done;
-  mul.wide.u32 %rd3, %r1, 4; add.s64 %rd4, %rd1, %rd3; add.s64 %rd5, %rd2, %rd3;
-  ld.global.f32 %f1, [%rd4]; ld.global.f32 %f2, [%rd5];
-  fma.rn.f32 %f3, %f1, 0f40200000, %f2;
-  st.global.f32 [%rd5], %f3;
-  add.s32 %r1, %r1, %r4;
-  bra.uni $L_loop;
-$L_done:
-  ret;
-}`,
-    launch: { grid: [16, 1, 1], block: [256, 1, 1], sharedBytes: 0, args: [
-      { kind: 'buffer', name: 'x', type: 'f32', count: 1 << 20, init: undefined, file: undefined },
-      { kind: 'buffer', name: 'y', type: 'f32', count: 1 << 20, init: undefined, file: undefined },
-      { kind: 'scalar', name: 'n', type: 'u32', value: 1 << 20 }] },
-  },
-  {
-    name: 'shared + barriers (tree reduction, 256 threads x 64 rounds)',
-    ptx: `${HEADER}
-.visible .entry red(.param .u64 out)
-{
-  .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<4>;
-  .shared .align 4 .b8 buf[1024];
-  mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 2; mov.u32 %r3, buf; add.s32 %r4, %r3, %r2; mov.u32 %r9, 0;
-$L_round:
-  st.shared.u32 [%r4], %r1;
-  bar.sync 0;
-  mov.u32 %r5, 128;
-$L_step:
-  setp.ge.u32 %p1, %r1, %r5;
-  @%p1 bra $L_skip;
-  shl.b32 %r6, %r5, 2; add.s32 %r7, %r4, %r6;
-  ld.shared.u32 %r8, [%r7]; ld.shared.u32 %r10, [%r4]; add.s32 %r10, %r10, %r8; st.shared.u32 [%r4], %r10;
-$L_skip:
-  bar.sync 0;
-  shr.u32 %r5, %r5, 1;
-  setp.ne.u32 %p2, %r5, 0;
-  @%p2 bra $L_step;
-  add.s32 %r9, %r9, 1;
-  setp.lt.u32 %p2, %r9, 64;
-  @%p2 bra $L_round;
-  ret;
-}`,
-    launch: { grid: [8, 1, 1], block: [256, 1, 1], sharedBytes: 0, args: [{ kind: 'buffer', name: 'out', type: 'u32', count: 16, init: undefined, file: undefined }] },
-  },
-  {
-    name: 'atomics (shared and global atom.add, 256 per thread)',
-    ptx: `${HEADER}
-.visible .entry atom(.param .u64 out)
-{
-  .reg .pred %p<2>; .reg .b32 %r<10>; .reg .b64 %rd<4>;
-  .shared .align 4 .b8 bins[256];
-  ld.param.u64 %rd1, [out];
-  mov.u32 %r1, %tid.x; mov.u32 %r2, 0; mov.u32 %r5, bins;
-$L_loop:
-  add.s32 %r3, %r1, %r2; and.b32 %r3, %r3, 63; shl.b32 %r3, %r3, 2; add.s32 %r4, %r5, %r3;
-  atom.shared.add.u32 %r6, [%r4], 1;
-  cvt.u64.u32 %rd2, %r3; add.s64 %rd3, %rd1, %rd2;
-  red.global.add.u32 [%rd3], 1;
-  add.s32 %r2, %r2, 1;
-  setp.lt.u32 %p1, %r2, 256;
-  @%p1 bra $L_loop;
-  ret;
-}`,
-    launch: { grid: [8, 1, 1], block: [256, 1, 1], sharedBytes: 0, args: [{ kind: 'buffer', name: 'out', type: 'u32', count: 64, init: undefined, file: undefined }] },
-  },
-];
+import { KERNELS } from './kernels.js';
 
 function bench(): void {
   console.log('ptxdbg benchmark (one core, recording off)\n');
@@ -148,4 +49,53 @@ function bench(): void {
   console.log(`\nparse: ${(blob.length / 1e6).toFixed(1)} MB of -G PTX in ${ms.toFixed(0)} ms = ${(blob.length / 1e6 / (ms / 1000)).toFixed(1)} MB/s`);
 }
 
+interface Cost { wall: number; cpu: number }
+
+/** Wall and CPU milliseconds of `fn` (CPU time is steadier when other processes share the cores). */
+function cost(fn: () => void): Cost {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  fn();
+  const wall = performance.now() - t0;
+  const c = process.cpuUsage(c0);
+  return { wall, cpu: (c.user + c.system) / 1000 };
+}
+
+/** Best-of-`reps` cost of the run alone and of the run with the race checker, interleaved. */
+function raceOverhead(program: Program, launch: Launch, reps: number): { plain: Cost; checked: Cost; races: number } {
+  const plain = { wall: Infinity, cpu: Infinity };
+  const checked = { wall: Infinity, cpu: Infinity };
+  let races = 0;
+  for (let rep = 0; rep < reps; rep++) {
+    const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+    const p = cost(() => m.run());
+    const c = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+    // the checker's set-up (instruction table, shadow) and wrap-up count as part of the checked run
+    const k = cost(() => {
+      const checker = new RaceChecker(c);
+      checker.attach();
+      const r = c.run();
+      checker.finish();
+      if (!r.ok) throw new Error(`race-checked run failed: ${r.fault?.message}`);
+      races = checker.races.size;
+    });
+    for (const [best, x] of [[plain, p], [checked, k]] as const) {
+      best.wall = Math.min(best.wall, x.wall);
+      best.cpu = Math.min(best.cpu, x.cpu);
+    }
+  }
+  return { plain, checked, races };
+}
+
+function benchRaces(): void {
+  console.log('\nrace checking overhead: checked / unchecked run time (best of 7, CPU time; wall-clock in brackets); budget 2.00x\n');
+  for (const k of KERNELS) {
+    const program = loadPtx(k.ptx, `${k.name}.ptx`).program!;
+    const kernel = [...program.functions.values()].find((f) => f.isEntry)!.name;
+    const { plain, checked, races } = raceOverhead(program, { kernel, ...k.launch }, 7);
+    console.log(`${k.name.padEnd(62)} ${(checked.cpu / plain.cpu).toFixed(2).padStart(6)}x  (wall ${(checked.wall / plain.wall).toFixed(2)}x: ${plain.wall.toFixed(1)} -> ${checked.wall.toFixed(1)} ms; ${races} races)`);
+  }
+}
+
 bench();
+benchRaces();

@@ -1,0 +1,491 @@
+/**
+ * The race and synchronisation checker: a `Probe` on the machine that keeps shadow memory for
+ * shared and global memory and reports data races (RAW/WAR/WAW), benign same-value write races,
+ * and barrier divergence.
+ *
+ * Ordering model (see sync.ts for the clocks):
+ *  - within a CTA: barriers (bar.sync / barrier.sync / bar.red with ids and thread counts,
+ *    bar.arrive for producers), __syncwarp for lanes of one warp, and release/acquire through
+ *    atomics and fences;
+ *  - between CTAs: only release/acquire (st.release / atom.release, or a gpu-scope fence before
+ *    an atomic or strong store; ld.acquire / atom.acquire, a fenced thread's atomic, or a strong
+ *    read followed by a fence), tracked per CTA;
+ *  - two atomic (or .relaxed/.acquire/.release) accesses never race, unless one has .cta scope
+ *    and they come from different CTAs.
+ *
+ * Raw results name threads by global id and instructions by global pc; report.ts turns them
+ * into the JSON contract.
+ */
+import type { Machine } from '../exec/machine.js';
+import { type Bank, GLOBAL_HI, Space } from '../exec/memory.js';
+import { Access, type Probe } from '../exec/probe.js';
+import type { Cta, MemoryContext, Warp } from '../exec/state.js';
+import * as I from './instr.js';
+import { InstrTable } from './instr.js';
+import * as S from './shadow.js';
+import type { Shadow } from './shadow.js';
+import { ReleaseAcquire } from './ordering.js';
+import { CtaSync } from './sync.js';
+
+export const RAW = 0;
+export const WAR = 1;
+export const WAW = 2;
+export const KIND_NAMES = ['RAW', 'WAR', 'WAW'] as const;
+
+/** Access classes as stored for reports. */
+export const OP_READ = 0;
+export const OP_WRITE = 1;
+export const OP_ATOMIC = 2;
+
+export interface RawAccess {
+  /** CTA linear id * threads per CTA + linear thread index. */
+  readonly gtid: number;
+  readonly step: number;
+  readonly gpc: number;
+  readonly op: number;
+}
+
+export interface RawRace {
+  readonly kind: number;
+  /** 0 global, 1 shared. */
+  readonly space: number;
+  /** Byte offset in the space (arena offset for global). */
+  readonly offset: number;
+  readonly intraWarp: boolean;
+  readonly a: RawAccess;
+  readonly b: RawAccess;
+  count: number;
+}
+
+export interface RawBarrierError {
+  readonly kind: 'divergence' | 'deadlock';
+  readonly ctaId: number;
+  readonly gpc: number;
+  readonly message: string;
+}
+
+export interface CheckerOptions {
+  /** Distinct races kept (further ones are only counted). */
+  maxRaces: number;
+}
+
+const DEFAULT_OPTIONS: CheckerOptions = { maxRaces: 1000 };
+
+/** Bytes [lo, hi) of a word as a 4-bit mask. */
+function byteMask(lo: number, hi: number): number {
+  return ((1 << hi) - 1) & ~((1 << lo) - 1);
+}
+
+/** A 4-bit byte mask as a 32-bit bit mask. */
+function bitMask(m: number): number {
+  return ((m & 1 ? 0xff : 0) | (m & 2 ? 0xff00 : 0) | (m & 4 ? 0xff0000 : 0) | (m & 8 ? 0xff000000 : 0)) >>> 0;
+}
+
+function lowestByte(m: number): number {
+  return 31 - Math.clz32(m & -m);
+}
+
+const MAX_PENDING = 16;
+
+// Module-local copies of the layout and flag constants: V8 folds module-local constants into
+// the hot path but loads imported bindings on every use (measured: a quarter of the per-access cost).
+const CHUNK_BYTE_SHIFT = S.CHUNK_SHIFT + 2;
+const REC = S.REC, REC2 = S.REC2, R1 = S.R1, STEP = S.STEP, PCM = S.PCM, PC_SHIFT = S.PC_SHIFT;
+const M_BYTES = S.M_BYTES, M_ATOMIC = S.M_ATOMIC, M_CTA_SCOPE = S.M_CTA_SCOPE, M_CLASS = M_ATOMIC | M_CTA_SCOPE;
+const M_HAS_R2 = S.M_HAS_R2;
+const F_STRONG = I.F_STRONG, F_SCOPE_CTA = I.F_SCOPE_CTA, F_FENCE_WIDE = I.F_FENCE_WIDE, F_FENCE_CTA = I.F_FENCE_CTA, F_NOLOC = I.F_NOLOC;
+
+export class RaceChecker implements Probe {
+  readonly races = new Map<number, RawRace>();
+  readonly benign = new Map<number, RawRace>();
+  readonly barrierErrors: RawBarrierError[] = [];
+  truncated = 0;
+  readonly instr: InstrTable;
+
+  private readonly mem: MemoryContext;
+  private readonly nthreads: number;
+  private readonly nctas: number;
+  private readonly flags: Uint8Array;
+  private readonly global: Shadow;
+  private readonly ra: ReleaseAcquire;
+  private readonly syncs = new WeakMap<Cta, CtaSync>();
+  private lastCta: Cta | undefined = undefined;
+  private lastSync: CtaSync | undefined = undefined;
+  private readonly errorKeys = new Set<string>();
+  private readonly opts: CheckerOptions;
+  /** First arena offset of the device heap, and the allocation last seen per heap granule. */
+  private readonly heapStart: number;
+  private readonly heapGran: Int32Array;
+
+  /** What the last access computed for its step (shared by the lanes of one warp instruction). */
+  private kStep = -1;
+  private kCs: CtaSync | undefined = undefined;
+  private kGpc = 0;
+  private kFl = 0;
+
+  // pending same-value checks for write-write conflicts (resolved once the data has moved)
+  private npend = 0;
+  private readonly pendWord = new Int32Array(MAX_PENDING);
+  private readonly pendOld = new Uint32Array(MAX_PENDING);
+  private readonly pendMask = new Int32Array(MAX_PENDING);
+  private readonly pendBank: (Bank | undefined)[] = new Array<Bank | undefined>(MAX_PENDING).fill(undefined);
+  private readonly pendSpace = new Int32Array(MAX_PENDING);
+  private readonly pendA = new Float64Array(MAX_PENDING * 4);
+  private readonly pendB = new Float64Array(MAX_PENDING * 4);
+  private readonly pendIntra = new Uint8Array(MAX_PENDING);
+
+  constructor(readonly machine: Machine, opts: Partial<CheckerOptions> = {}) {
+    this.opts = { ...DEFAULT_OPTIONS, ...opts };
+    this.mem = machine.mem;
+    const [bx, by, bz] = machine.launch.block;
+    const [gx, gy, gz] = machine.launch.grid;
+    this.nthreads = bx * by * bz;
+    this.nctas = gx * gy * gz;
+    if (this.nthreads * this.nctas >= 0x7fffffff) throw new Error('launch too large for the race checker (2^31 threads or more)');
+    if (machine.instructionCount >= S.MAX_GPC) throw new Error('module too large for the race checker (2^24 instructions or more)');
+    this.instr = new InstrTable(machine);
+    this.ra = new ReleaseAcquire(this.nthreads, this.nctas);
+    this.flags = this.instr.flags;
+    const arena = machine.arena;
+    this.global = new S.Shadow(arena.bank.size);
+    let top = 0;
+    for (const a of arena.allocs) if (a.kind !== 'heap') top = Math.max(top, a.base + a.size);
+    this.heapStart = Math.ceil(top / 256) * 256 + 256;
+    this.heapGran = new Int32Array(Math.max(0, (arena.bank.size - this.heapStart) >>> 8) + 1);
+  }
+
+  /** Install on the machine (before `run()`); `detach()` removes it. */
+  attach(): void {
+    this.mem.probe = this;
+  }
+
+  detach(): void {
+    this.flushPending();
+    if (this.mem.probe === this) this.mem.probe = undefined;
+  }
+
+  /** After the run: resolve pending checks, turn a barrier deadlock into a barrier error, free the shadow. */
+  finish(): void {
+    this.detach();
+    this.global.release();
+    const f = this.machine.fault;
+    if (f && f.kind === 'deadlock') {
+      const cta = f.block ? f.block[0] + this.machine.launch.grid[0] * (f.block[1] + this.machine.launch.grid[1] * f.block[2]) : 0;
+      const gbase = (fn: string): number => this.machine.globalBase.get(fn) ?? 0;
+      let gpc = gbase(f.function) + f.pc;
+      // a barrier inside a header wrapper (__syncthreads_count in -G builds): name the user's call
+      for (const c of f.callers) {
+        if ((this.flags[gpc]! & F_NOLOC) === 0) break;
+        gpc = gbase(c.function) + c.pc;
+      }
+      this.addError('deadlock', cta, gpc, f.message);
+    }
+  }
+
+  private syncFor(cta: Cta): CtaSync {
+    let s = this.syncs.get(cta);
+    if (s === undefined) {
+      s = new CtaSync(cta, this.nthreads, this.mem.sharedSize);
+      this.syncs.set(cta, s);
+    }
+    this.lastCta = cta;
+    this.lastSync = s;
+    return s;
+  }
+
+  /** Global pc of the instruction `w` is executing (the machine keeps w.pc current for probes). */
+  private currentGpc(w: Warp): number {
+    return w.frame.fn.gbase + w.pc;
+  }
+
+  /** The nearest call site with a user-source location (see F_NOLOC), or `gpc` itself. */
+  private userSite(w: Warp, gpc: number): number {
+    const frames = w.frames;
+    for (let i = frames.length - 2; i >= 0; i--) {
+      const site = frames[i]!.fn.gbase + frames[i + 1]!.callPc;
+      if ((this.flags[site]! & F_NOLOC) === 0) return site;
+    }
+    return gpc;
+  }
+
+  /** Global pc to report for the instruction executing in `w`. */
+  private reportGpc(w: Warp): number {
+    const gpc = this.currentGpc(w);
+    return (this.flags[gpc]! & F_NOLOC) !== 0 ? this.userSite(w, gpc) : gpc;
+  }
+
+  // ---- memory accesses --------------------------------------------------------------------------
+
+  access(w: Warp, space: Space, bank: Bank, idx: number, size: number, lane: number, acc: Access, _address: number): void {
+    if (space !== Space.Global && space !== Space.Shared) return;
+    if (this.npend !== 0) this.flushPending();
+    const step = this.mem.step;
+    let cs: CtaSync;
+    let gpc: number;
+    let fl: number;
+    if (step === this.kStep) {
+      // another lane of the same warp instruction (a step is one instruction of one warp)
+      cs = this.kCs!; gpc = this.kGpc; fl = this.kFl;
+    } else {
+      cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+      gpc = this.currentGpc(w);
+      fl = this.flags[gpc]!;
+      if ((fl & F_NOLOC) !== 0) gpc = this.userSite(w, gpc);
+      this.kStep = step; this.kCs = cs; this.kGpc = gpc; this.kFl = fl;
+    }
+    const cta = cs.cta;
+    const t = w.tidBase + lane;
+    const ctaLo = cta.id * this.nthreads + 1;
+    const ctaHi = ctaLo + this.nthreads;
+    const me = ctaLo + t;
+    const fullStep = cs.fullStep;
+    let shadow: Shadow;
+    let sp: number;
+    if (space === Space.Global) {
+      shadow = this.global;
+      sp = 0;
+      if (shadow.touched[idx >>> CHUNK_BYTE_SHIFT] === 0) shadow.touch(idx >>> CHUNK_BYTE_SHIFT);
+      if (idx >= this.heapStart) this.heapCheck(idx, size);
+    } else {
+      shadow = cs.shared;
+      sp = 1;
+    }
+    const atomic = acc === Access.Atomic || (fl & F_STRONG) !== 0;
+    const write = acc !== Access.Read;
+    const cls = (atomic ? M_ATOMIC : 0) | ((fl & F_SCOPE_CTA) !== 0 ? M_CTA_SCOPE : 0);
+    const pcCls = gpc * (1 << PC_SHIFT) + cls;
+    const end = idx + size;
+    const main = shadow.main;
+    const last = (end - 1) >>> 2;
+    // accesses are naturally aligned: a sub-word access stays in one word, larger ones cover whole words
+    const mask = size >= 4 ? M_BYTES : byteMask(idx & 3, (idx & 3) + size);
+    for (let word = idx >>> 2; word <= last; word++) {
+      const b = word * REC;
+      // conflict with the last write
+      const wt = main[b]!;
+      // (fast path: a thread of this CTA before its last full barrier)
+      if (wt !== 0 && wt !== me && !(wt >= ctaLo && wt < ctaHi && fullStep > (main[b + STEP]! >>> 0))) {
+        const wm = main[b + PCM]!;
+        if ((wm & mask) !== 0 && !(atomic && (wm & M_ATOMIC) !== 0 && this.atomicPair(wt, me, wm | cls))) {
+          this.checkWrite(cs, t, me, sp, bank, word, mask, main, b, write, atomic, step, gpc);
+        }
+      }
+      const r1 = main[b + R1]!;
+      if (write) {
+        // conflicts with the reads since that write
+        main[b] = me; main[b + STEP] = step; main[b + PCM] = pcCls | mask;
+        if (r1 !== 0) {
+          const m1 = main[b + R1 + PCM]!;
+          if (r1 !== me && (m1 & mask) !== 0 && !(r1 >= ctaLo && r1 < ctaHi && fullStep > (main[b + R1 + STEP]! >>> 0))) {
+            this.checkRead(cs, t, me, sp, word, mask, main, b + R1, atomic, cls, step, gpc);
+          }
+          // reads entirely covered by this write are ordered before any later access that is ordered after it
+          let keep2 = false;
+          if ((m1 & M_HAS_R2) !== 0) {
+            const second = shadow.second;
+            const b2 = word * REC2;
+            const r2 = second[b2]!;
+            if (r2 !== 0 && r2 !== me && (second[b2 + PCM]! & mask) !== 0) this.checkRead(cs, t, me, sp, word, mask, second, b2, atomic, cls, step, gpc);
+            keep2 = r2 !== 0 && (second[b2 + PCM]! & M_BYTES & ~mask) !== 0;
+            if (!keep2) second[b2] = 0;
+          }
+          if ((m1 & M_BYTES & ~mask) !== 0) {
+            if ((m1 & M_HAS_R2) !== 0 && !keep2) main[b + R1 + PCM] = m1 & ~M_HAS_R2;
+          } else if (keep2) {
+            // the first reader is covered but the second is not: it becomes the first
+            const second = shadow.second;
+            const b2 = word * REC2;
+            main[b + R1] = second[b2]!; main[b + R1 + STEP] = second[b2 + STEP]!; main[b + R1 + PCM] = second[b2 + PCM]! & ~M_HAS_R2;
+            second[b2] = 0;
+          } else main[b + R1] = 0;
+        }
+      } else if (r1 === me && (main[b + R1 + PCM]! & M_CLASS) === cls) {
+        main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | mask | (main[b + R1 + PCM]! & (M_BYTES | M_HAS_R2));
+      } else if (r1 !== 0) {
+        // a second reader: the first moves to the second-reader record
+        const second = shadow.second;
+        const b2 = word * REC2;
+        second[b2] = r1; second[b2 + STEP] = main[b + R1 + STEP]!; second[b2 + PCM] = main[b + R1 + PCM]! & ~M_HAS_R2;
+        main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | mask | M_HAS_R2;
+      } else {
+        main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | mask;
+      }
+    }
+    if (atomic) this.ra.atomic(cs, t, sp, idx >>> 2, step, fl, acc);
+  }
+
+  /** The current access overlaps the last write of another thread: a race unless ordered. */
+  private checkWrite(cs: CtaSync, t: number, me: number, sp: number, bank: Bank, word: number, mask: number,
+    pg: Int32Array, b: number, write: boolean, atomic: boolean, step: number, gpc: number): void {
+    const wt = pg[b]!;
+    const ws = pg[b + STEP]! >>> 0;
+    if (this.ordered(cs, t, wt - 1, ws)) return;
+    const wm = pg[b + PCM]!;
+    const wpc = wm >>> PC_SHIFT;
+    const other = (wm & M_ATOMIC) !== 0 ? OP_ATOMIC : OP_WRITE;
+    if (write && !atomic && other === OP_WRITE) {
+      // same value or not is known once this lane's data has moved
+      this.pend(sp, bank, word, wm & mask, wt - 1, ws, wpc, me - 1, step, gpc, t);
+    } else {
+      const op = atomic ? OP_ATOMIC : write ? OP_WRITE : OP_READ;
+      this.report(write ? WAW : RAW, sp, word * 4 + lowestByte(wm & mask), wt - 1, ws, wpc, other, me - 1, step, gpc, op, t);
+    }
+  }
+
+  /** The current write overlaps an earlier read (record at `r`) of another thread. */
+  private checkRead(cs: CtaSync, t: number, me: number, sp: number, word: number, mask: number,
+    pg: Int32Array, r: number, atomic: boolean, cls: number, step: number, gpc: number): void {
+    const rt = pg[r]!;
+    const rm = pg[r + PCM]!;
+    if (atomic && (rm & M_ATOMIC) !== 0 && this.atomicPair(rt, me, rm | cls)) return;
+    const rs = pg[r + STEP]! >>> 0;
+    if (this.ordered(cs, t, rt - 1, rs)) return;
+    this.report(WAR, sp, word * 4 + lowestByte(rm & mask), rt - 1, rs, rm >>> PC_SHIFT, (rm & M_ATOMIC) !== 0 ? OP_ATOMIC : OP_READ,
+      me - 1, step, gpc, atomic ? OP_ATOMIC : OP_WRITE, t);
+  }
+
+  /** Two atomic-class accesses: atomic with respect to each other unless a .cta-scoped one crosses CTAs. */
+  private atomicPair(otherPlus1: number, mePlus1: number, metas: number): boolean {
+    if ((metas & M_CTA_SCOPE) === 0) return true;
+    const n = this.nthreads;
+    return Math.floor((otherPlus1 - 1) / n) === Math.floor((mePlus1 - 1) / n);
+  }
+
+  /** Is `other`'s access at `otherStep` ordered before the current access of thread `t` of cs? */
+  private ordered(cs: CtaSync, t: number, other: number, otherStep: number): boolean {
+    const n = this.nthreads;
+    const oc = Math.floor(other / n);
+    if (oc !== cs.cta.id) {
+      const acq = cs.acquired;
+      return acq !== null && acq[oc]! > otherStep;
+    }
+    return cs.knows(t, other - oc * n, otherStep);
+  }
+
+  /** Heap memory reused by malloc after free starts with a clean history. */
+  private heapCheck(idx: number, size: number): void {
+    const id = this.machine.arena.check(idx, size);
+    const g = (idx - this.heapStart) >>> 8;
+    if (this.heapGran[g] === id + 1) return;
+    this.heapGran[g] = id + 1;
+    const first = (this.heapStart + g * 256) >>> 2;
+    this.global.clear(first, first + 63);
+  }
+
+  private pend(sp: number, bank: Bank, word: number, mask: number, other: number, os: number, opc: number, me: number, step: number, gpc: number, t: number): void {
+    if (this.npend === MAX_PENDING) this.flushPending();
+    const i = this.npend++;
+    this.pendWord[i] = word;
+    this.pendOld[i] = bank.u32[word]!;
+    this.pendMask[i] = mask;
+    this.pendBank[i] = bank;
+    this.pendSpace[i] = sp;
+    this.pendA[i * 4] = other; this.pendA[i * 4 + 1] = os; this.pendA[i * 4 + 2] = opc;
+    this.pendB[i * 4] = me; this.pendB[i * 4 + 1] = step; this.pendB[i * 4 + 2] = gpc;
+    const n = this.nthreads;
+    this.pendIntra[i] = Math.floor(other / n) === Math.floor(me / n) && ((other % n) >>> 5) === (t >>> 5) ? 1 : 0;
+  }
+
+  /** Write-write conflicts whose data has now moved: same value = benign, else a race. */
+  private flushPending(): void {
+    for (let i = 0; i < this.npend; i++) {
+      const word = this.pendWord[i]!;
+      const mask = this.pendMask[i]!;
+      const now = this.pendBank[i]!.u32[word]!;
+      const same = ((now ^ this.pendOld[i]!) & bitMask(mask)) === 0;
+      const a: RawAccess = { gtid: this.pendA[i * 4]!, step: this.pendA[i * 4 + 1]!, gpc: this.pendA[i * 4 + 2]!, op: OP_WRITE };
+      const b: RawAccess = { gtid: this.pendB[i * 4]!, step: this.pendB[i * 4 + 1]!, gpc: this.pendB[i * 4 + 2]!, op: OP_WRITE };
+      this.record(same ? this.benign : this.races, WAW, this.pendSpace[i]!, word * 4 + lowestByte(mask), this.pendIntra[i] === 1, a, b);
+      this.pendBank[i] = undefined;
+    }
+    this.npend = 0;
+  }
+
+  private report(kind: number, sp: number, offset: number, other: number, os: number, opc: number, oop: number, me: number, step: number, gpc: number, op: number, t: number): void {
+    const n = this.nthreads;
+    const intra = Math.floor(other / n) === Math.floor(me / n) && ((other % n) >>> 5) === (t >>> 5);
+    const key = this.key(kind, sp, intra, opc, gpc);
+    const hit = this.races.get(key);
+    if (hit !== undefined) { hit.count++; return; }
+    this.record(this.races, kind, sp, offset, intra, { gtid: other, step: os, gpc: opc, op: oop }, { gtid: me, step, gpc, op });
+  }
+
+  private key(kind: number, sp: number, intra: boolean, gpcA: number, gpcB: number): number {
+    return ((gpcA * 16777216 + gpcB) * 16) + kind * 4 + sp * 2 + (intra ? 1 : 0);
+  }
+
+  private record(into: Map<number, RawRace>, kind: number, sp: number, offset: number, intra: boolean, a: RawAccess, b: RawAccess): void {
+    const key = this.key(kind, sp, intra, a.gpc, b.gpc);
+    const hit = into.get(key);
+    if (hit !== undefined) { hit.count++; return; }
+    if (into.size >= this.opts.maxRaces) { this.truncated++; return; }
+    into.set(key, { kind, space: sp, offset, intraWarp: intra, a, b, count: 1 });
+  }
+
+  fence(w: Warp, mask: number): void {
+    if (this.npend !== 0) this.flushPending();
+    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    const step = this.mem.step;
+    const fl = this.flags[this.currentGpc(w)]!;
+    const wide = (fl & F_FENCE_WIDE) !== 0 || (fl & F_FENCE_CTA) === 0;
+    for (let l = 0; l < 32; l++) if ((mask >>> l) & 1) this.ra.fence(cs, w.tidBase + l, step, wide);
+  }
+
+  // ---- barriers and warp synchronisation --------------------------------------------------------
+
+  barrierArrive(w: Warp, id: number, mask: number, expected: number, arriveOnly: boolean): void {
+    if (this.npend !== 0) this.flushPending();
+    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    const gpc = this.reportGpc(w);
+    const live = w.validMask & ~w.exited;
+    if ((mask & live) !== live) {
+      const missing = (live & ~mask) >>> 0;
+      this.addError('divergence', w.cta.id, gpc,
+        `barrier ${id} reached by only part of warp ${w.tidBase >>> 5} (lanes ${hex(mask)}); live lanes ${hex(missing)} did not arrive with it`);
+    }
+    cs.arrive(w.tidBase, mask, id, expected, arriveOnly, this.mem.step, gpc);
+  }
+
+  barrierRelease(cta: Cta, id: number): void {
+    if (this.npend !== 0) this.flushPending();
+    const cs = cta === this.lastCta ? this.lastSync! : this.syncFor(cta);
+    const places = cs.release(id, this.mem.step);
+    if (places.length < 2) return;
+    // __syncthreads() at different source lines completing one barrier: divergent barriers
+    const lines = new Map<string, number>();
+    for (const g of places) {
+      const loc = this.instr.location(g);
+      const k = `${loc.path}:${loc.line}`;
+      if (!lines.has(k)) lines.set(k, g);
+    }
+    if (lines.size < 2) return;
+    const where = [...lines.keys()].map((k) => k.split('/').pop()).join(', ');
+    for (const g of lines.values()) {
+      this.addError('divergence', cta.id, g, `barrier ${id} completed by threads waiting at different barriers (${where})`);
+    }
+  }
+
+  warpSync(w: Warp, active: number, members: number): void {
+    if (this.npend !== 0) this.flushPending();
+    const L = active & members & w.validMask & ~w.exited;
+    if ((L & (L - 1)) === 0) return; // fewer than two lanes: nothing to order
+    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    cs.warpSync(w.tidBase, L, this.mem.step);
+  }
+
+  private addError(kind: 'divergence' | 'deadlock', ctaId: number, gpc: number, message: string): void {
+    const key = `${kind}:${gpc}`;
+    if (this.errorKeys.has(key)) return;
+    this.errorKeys.add(key);
+    this.barrierErrors.push({ kind, ctaId, gpc, message });
+  }
+
+  /** 64-bit address of a global arena offset, as the program sees it. */
+  static globalAddress(offset: number): number {
+    return GLOBAL_HI * 4294967296 + offset;
+  }
+}
+
+function hex(m: number): string {
+  return `0x${(m >>> 0).toString(16).padStart(8, '0')}`;
+}

@@ -1,0 +1,85 @@
+/**
+ * `npm run bench`, trace part (issue #4): throughput with recording on and its overhead
+ * (recorded / plain run time), trace bytes per warp-step (log + segments + distinct checkpoint
+ * pages), and on a ~10-million-warp-step recording the latency of reverse-stepi and of goto to a
+ * random step (p50/p99) plus peak memory. Printed, never asserted.
+ */
+import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
+import { loadPtx } from '../../src/ptx/index.js';
+import { Session } from '../../src/debug/session.js';
+import { Trace } from '../../src/trace/trace.js';
+import { KERNELS } from './kernels.js';
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+function throughput(): void {
+  console.log('\nrecording (best of 3): thread-instr/s with the trace on, overhead = plain time / recorded time, bytes per warp-step\n');
+  for (const k of KERNELS) {
+    const program = loadPtx(k.ptx, `${k.name}.ptx`).program!;
+    const kernel = [...program.functions.values()].find((f) => f.isEntry)!.name;
+    const launch = { kernel, ...k.launch };
+    let plain = Infinity, rec = Infinity, thr = 0, bytes = 0, steps = 0;
+    for (let rep = 0; rep < 3; rep++) {
+      const a = new Machine(program, launch, DEFAULT_RUN_OPTIONS).run();
+      plain = Math.min(plain, a.stats.wallMs);
+      const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+      const t = Trace.record(m);
+      rec = Math.min(rec, t.wallMs);
+      thr = m.threadInstructions;
+      steps = t.total;
+      const b = t.bytes();
+      bytes = b.log + b.checkpoints;
+    }
+    console.log(`${k.name.padEnd(62)} ${(thr / rec / 1e3).toFixed(1).padStart(7)} M thread-instr/s  overhead ${(plain / rec).toFixed(2)}  ${(bytes / steps).toFixed(2)} bytes/warp-step`);
+  }
+}
+
+function latency(): void {
+  const k = KERNELS[0]!;
+  const program = loadPtx(k.ptx, `${k.name}.ptx`).program!;
+  const kernel = [...program.functions.values()].find((f) => f.isEntry)!.name;
+  // scale the ALU kernel's grid to about ten million warp-steps
+  const perBlock = 1179968 / k.launch.grid[0];
+  const grid = Math.ceil(10_000_000 / perBlock);
+  const launch = { kernel, ...k.launch, grid: [grid, 1, 1] as [number, number, number] };
+  launch.args = launch.args.map((a) => (a.kind === 'buffer' ? { ...a, count: grid * 256 } : a));
+  let peak = process.memoryUsage().rss;
+  const m = new Machine(program, launch, { ...DEFAULT_RUN_OPTIONS, maxSteps: 50_000_000 });
+  m.prime();
+  const t = Trace.record(m);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  const b = t.bytes();
+  const s = new Session(`${k.name}.ptx`, k.ptx, program, launch, m.opts, t);
+  console.log(`\n${t.total} warp-steps recorded in ${(t.wallMs / 1000).toFixed(1)} s; trace ${((b.log + b.checkpoints) / 1e6).toFixed(1)} MB (${((b.log + b.checkpoints) / t.total).toFixed(2)} bytes/warp-step, ${t.checkpoints.length} checkpoints)`);
+  let x = 12345;
+  const rand = (n: number): number => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x % n; };
+  const gotoMs: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    const p = rand(t.total);
+    const t0 = performance.now();
+    s.goto(p);
+    gotoMs.push(performance.now() - t0);
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  const revMs: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    // a random thread at a random moment, then one instruction back
+    s.goto(rand(t.total));
+    const blk = rand(grid), thr = rand(256);
+    s.setFocus([blk, 0, 0], [thr, 0, 0]);
+    s.stepInstruction(false);
+    const t0 = performance.now();
+    s.stepInstruction(true);
+    revMs.push(performance.now() - t0);
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }
+  console.log(`goto random step:  p50 ${pct(gotoMs, 50).toFixed(1)} ms  p99 ${pct(gotoMs, 99).toFixed(1)} ms  (200 samples; target p99 <= 50 ms)`);
+  console.log(`reverse-stepi:     p50 ${pct(revMs, 50).toFixed(1)} ms  p99 ${pct(revMs, 99).toFixed(1)} ms  (200 samples; a new focus builds its thread timeline first, not timed)`);
+  console.log(`peak memory (RSS): ${(peak / 1e6).toFixed(0)} MB (target <= 1500 MB)`);
+}
+
+throughput();
+latency();

@@ -1,0 +1,119 @@
+/** The TUI's pure parts: layout geometry, timeline buckets, value formatting, key parsing. */
+import type { Key } from 'ink';
+import { computeLayout, split } from '../../tui/layout.js';
+import { bucketMarks, cellOf, timelineLine } from '../../tui/panes/timeline.js';
+import { formatF32, formatRegister } from '../../tui/format.js';
+import { keyPresses } from '../../tui/keys.js';
+import { fitLine, scrollTo, centreOn } from '../../tui/ui.js';
+import { candidates } from '../../tui/sources.js';
+import { sanitize, clip } from '../../tui/text.js';
+
+describe('layout', () => {
+  test.each([[80, 24], [100, 30], [120, 40], [200, 60], [90, 50], [40, 12]])('%ix%i: columns tile the width, slots the height', (cols, rows) => {
+    const l = computeLayout(cols, rows);
+    expect(l.tooSmall).toBe(false);
+    expect(l.height).toBe(rows - 1);
+    const width = l.columns.reduce((n, c) => n + c.w, 0) + l.columns.length - 1;
+    expect(width).toBe(cols);
+    for (const c of l.columns) {
+      expect(c.slots.reduce((n, s) => n + s.h, 0)).toBe(l.mainHeight);
+      for (const s of c.slots) expect(s.h).toBeGreaterThanOrEqual(3);
+    }
+    // Every pane can be reached with Tab.
+    expect(new Set(l.focusOrder)).toEqual(new Set(['source', 'ptx', 'variables', 'registers', 'memory', 'warps', 'races', 'output', 'console']));
+  });
+
+  test('large terminals show more panes at once', () => {
+    const small = computeLayout(80, 24).columns.flatMap((c) => c.slots).length;
+    const large = computeLayout(200, 60).columns.flatMap((c) => c.slots).length;
+    expect(large).toBeGreaterThan(small);
+  });
+
+  test('too small', () => {
+    expect(computeLayout(30, 10).tooSmall).toBe(true);
+  });
+
+  test('split keeps the total and the minimum', () => {
+    expect(split(19, [3, 2], 3)).toEqual([11, 8]);
+    expect(split(7, [1, 1, 1], 3).reduce((a, b) => a + b)).toBe(7);
+  });
+});
+
+describe('timeline', () => {
+  test('cells cover 0..total', () => {
+    expect(cellOf(0, 1000, 50)).toBe(0);
+    expect(cellOf(1000, 1000, 50)).toBe(49);
+    expect(cellOf(500, 1000, 50)).toBe(24);
+  });
+
+  test('the most important mark wins a cell', () => {
+    const b = bucketMarks([{ step: 10, kind: 'breakpoint' }, { step: 11, kind: 'fault' }, { step: 900, kind: 'race' }], 1000, 10);
+    expect(b[0]).toBe('fault');
+    expect(b[8]).toBe('race');
+    expect(b.filter((x) => x !== undefined)).toHaveLength(2);
+  });
+
+  test('bar text', () => {
+    const line = timelineLine(500, 1000, bucketMarks([{ step: 900, kind: 'race' }], 1000, 20), false);
+    const text = line.map((s) => s.text).join('');
+    expect(text.startsWith(' step 500/1000 ')).toBe(true);
+    expect(text).toContain('┃');
+    expect(text).toContain('!');
+    expect(text.length).toBe(' step 500/1000 '.length + 20);
+  });
+});
+
+describe('formatting', () => {
+  test('registers by type', () => {
+    expect(formatRegister('f32', 0x3fc00000n)).toBe('1.5');
+    expect(formatRegister('s32', 0xffffffffn)).toBe('-1');
+    expect(formatRegister('u32', 42n)).toBe('42');
+    expect(formatRegister('u64', 0x7f0000001000n)).toBe('0x7f0000001000');
+    expect(formatRegister('pred', 1n)).toBe('true');
+    expect(formatRegister('f64', 0x3ff8000000000000n)).toBe('1.5');
+    expect(formatRegister('b16', 0xabcdn)).toBe('0xabcd');
+  });
+
+  test('shortest f32', () => {
+    expect(formatF32(Math.fround(0.1))).toBe('0.1');
+    expect(formatF32(-0)).toBe('-0');
+    expect(formatF32(Infinity)).toBe('inf');
+  });
+
+  test('lines are cut to the width; tabs and control characters never reach the terminal', () => {
+    expect(sanitize('\tx\x1b[2J')).toBe('    x [2J');
+    expect(sanitize('a漢字e\u0301')).toBe('a??e');
+    expect(clip('abcdef', 4)).toBe('abc…');
+    const segs = fitLine([{ text: 'hello ' }, { text: 'world', style: { bold: true } }], 8);
+    expect(segs.map((s) => s.text).join('')).toBe('hello w…');
+  });
+
+  test('scrolling keeps the cursor visible', () => {
+    expect(scrollTo(0, 25, 10, 100)).toBe(16);
+    expect(scrollTo(20, 5, 10, 100)).toBe(5);
+    expect(centreOn(0, 50, 9, 100)).toBe(47);
+    expect(centreOn(45, 50, 9, 100)).toBe(45);
+  });
+});
+
+describe('keys', () => {
+  const none: Key = {
+    upArrow: false, downArrow: false, leftArrow: false, rightArrow: false, pageDown: false, pageUp: false, home: false, end: false,
+    return: false, escape: false, ctrl: false, shift: false, tab: false, backspace: false, delete: false, meta: false,
+    super: false, hyper: false, capsLock: false, numLock: false,
+  };
+  test('a burst of characters is one key press each', () => {
+    expect(keyPresses('nnN', none).map((k) => k.ch)).toEqual(['n', 'n', 'N']);
+    expect(keyPresses(':b\t\x7f\r\x03', none).map((k) => k.name ?? `${k.ctrl ? '^' : ''}${k.ch}`)).toEqual([':', 'b', 'tab', 'backspace', 'enter', '^c']);
+  });
+  test('named keys', () => {
+    expect(keyPresses('', { ...none, tab: true, shift: true })[0]!.name).toBe('backTab');
+    expect(keyPresses('', { ...none, delete: true })[0]!.name).toBe('backspace');
+    expect(keyPresses('c', { ...none, ctrl: true })[0]).toEqual({ ch: 'c', name: undefined, ctrl: true });
+  });
+});
+
+test('source candidates: as written, next to the PTX, then in sourceDir', () => {
+  const c = candidates('/src/saxpy/kernel.cu', '/work/samples/saxpy/kernel.G.ptx', '/srcs');
+  expect(c).toEqual(['/src/saxpy/kernel.cu', '/work/samples/saxpy/kernel.cu', '/srcs/src/saxpy/kernel.cu', '/srcs/kernel.cu']);
+});

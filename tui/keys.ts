@@ -1,0 +1,106 @@
+/**
+ * Key bindings: one table drives the help overlay, the hint bar and the dispatcher, so they
+ * cannot disagree. Ink's key events are normalised into `KeyPress`es first (a paste or a fast
+ * typist delivers several characters in one event).
+ */
+import type { Key } from 'ink';
+
+export type KeyName =
+  | 'up' | 'down' | 'left' | 'right' | 'pageUp' | 'pageDown' | 'home' | 'end'
+  | 'enter' | 'escape' | 'tab' | 'backTab' | 'backspace' | 'delete';
+
+export interface KeyPress {
+  /** A printable character (or the letter of a Ctrl combination). */
+  readonly ch: string | undefined;
+  readonly name: KeyName | undefined;
+  readonly ctrl: boolean;
+}
+
+/** Ink's (input, key) → key presses, one per character for plain text. */
+export function keyPresses(input: string, key: Key): KeyPress[] {
+  const named = (name: KeyName): KeyPress[] => [{ ch: undefined, name, ctrl: key.ctrl }];
+  if (key.upArrow) return named('up');
+  if (key.downArrow) return named('down');
+  if (key.leftArrow) return named('left');
+  if (key.rightArrow) return named('right');
+  if (key.pageUp) return named('pageUp');
+  if (key.pageDown) return named('pageDown');
+  if (key.home) return named('home');
+  if (key.end) return named('end');
+  if (key.return) return named('enter');
+  if (key.tab) return named(key.shift ? 'backTab' : 'tab');
+  // Most terminals send DEL (0x7f) for Backspace, which Ink reports as `delete`.
+  if (key.backspace || key.delete) return named('backspace');
+  if (key.escape) return named('escape');
+  if (key.ctrl) return [{ ch: input, name: undefined, ctrl: true }];
+  return [...input].map(charPress);
+}
+
+/**
+ * One character of a burst: Ink hands over "n\t:" as one event when the keys arrive together,
+ * so control characters inside it must be recognised here.
+ */
+function charPress(ch: string): KeyPress {
+  const c = ch.charCodeAt(0);
+  if (ch === '\r' || ch === '\n') return { ch: undefined, name: 'enter', ctrl: false };
+  if (ch === '\t') return { ch: undefined, name: 'tab', ctrl: false };
+  if (ch === '\x7f' || ch === '\b') return { ch: undefined, name: 'backspace', ctrl: false };
+  if (c < 0x20) return { ch: String.fromCharCode(c + 96), name: undefined, ctrl: true };
+  return { ch, name: undefined, ctrl: false };
+}
+
+/** Single-key navigation commands, passed to the session as typed. */
+export const NAV_KEYS: Readonly<Record<string, string>> = {
+  n: 'next', N: 'reverse-next',
+  s: 'step', S: 'reverse-step',
+  i: 'stepi', I: 'reverse-stepi',
+  f: 'finish', F: 'reverse-finish',
+  c: 'continue', C: 'reverse-continue',
+};
+
+export interface HelpEntry {
+  readonly keys: string;
+  readonly what: string;
+  /** Shown in the hint bar, most important first; omitted when undefined. */
+  readonly hint?: string;
+}
+
+export const HELP: readonly { readonly title: string; readonly entries: readonly HelpEntry[] }[] = [
+  {
+    title: 'Execution (forward / backward)',
+    entries: [
+      { keys: 'n / N', what: 'next / reverse-next (source line, over calls)', hint: 'n/N next' },
+      { keys: 's / S', what: 'step / reverse-step (into calls)', hint: 's/S step' },
+      { keys: 'i / I', what: 'stepi / reverse-stepi (one PTX instruction)', hint: 'i/I inst' },
+      { keys: 'f / F', what: 'finish / reverse-finish (out of the function)', hint: 'f/F finish' },
+      { keys: 'c / C', what: 'continue / reverse-continue (to a breakpoint)', hint: 'c/C cont' },
+      { keys: '[ / ]', what: 'timeline: back / forward 1% of the run', hint: '[] time' },
+      { keys: '{ / }', what: 'timeline: previous / next mark (breakpoint, race, fault)' },
+    ],
+  },
+  {
+    title: 'Inspect',
+    entries: [
+      { keys: 'b', what: 'toggle a breakpoint at the cursor line (Source or PTX pane)', hint: 'b break' },
+      { keys: 'w', what: 'watch the selected variable (Variables pane)', hint: 'w watch' },
+      { keys: 't', what: 'pick the focused thread (Threads pane: arrows, Enter)', hint: 't thread' },
+      { keys: 'Enter', what: 'expand a variable / focus a thread / open a race / set the memory address' },
+      { keys: 'x', what: 'show the selected variable (or pointer) in the Memory pane' },
+      { keys: '< / >', what: 'Memory pane: previous / next display format' },
+    ],
+  },
+  {
+    title: 'Screen',
+    entries: [
+      { keys: 'Tab / S-Tab', what: 'next / previous pane', hint: 'Tab pane' },
+      { keys: '↑ ↓ PgUp PgDn', what: 'move the cursor / scroll the focused pane' },
+      { keys: 'Home / End', what: 'top / bottom of the focused pane' },
+      { keys: 'Ctrl-L', what: 'back to the current line in the Source and PTX panes' },
+      { keys: ':', what: 'command line (gdb / rr / cuda-gdb commands; ↑↓ history, Tab completes)', hint: ': cmd' },
+      { keys: '?', what: 'this help', hint: '? help' },
+      { keys: 'q', what: 'quit', hint: 'q quit' },
+    ],
+  },
+];
+
+export const HINTS: readonly string[] = HELP.flatMap((g) => g.entries.flatMap((e) => (e.hint ? [e.hint] : [])));

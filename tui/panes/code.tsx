@@ -1,0 +1,88 @@
+/**
+ * Source and PTX panes: numbered lines with a gutter for breakpoints (● enabled, ○ disabled) and
+ * the current line (▶, highlighted). The cursor (for `b`) is shown when the pane has focus.
+ */
+import React from 'react';
+import type { Model } from '../model.js';
+import { baseName, fit, padStart } from '../text.js';
+import { type Line, PaneFrame, seg } from '../ui.js';
+
+export interface CodeView {
+  readonly kind: 'source' | 'ptx';
+  readonly title: string;
+  /** File name as the PTX names it (source views), for `break file:line`. */
+  readonly file: string | undefined;
+  readonly lines: readonly string[];
+  /** 1-based current line, 0 when the focused thread has none here. */
+  readonly current: number;
+  readonly breakpoints: ReadonlyMap<number, boolean>;
+}
+
+export interface CursorState {
+  /** 1-based cursor line. */
+  readonly cursor: number;
+  /** 0-based first visible line. */
+  readonly top: number;
+}
+
+/** The PTX of the focused thread's function, current instruction marked. */
+export function ptxView(model: Model): CodeView {
+  return model.cached('ptxView', () => {
+    const w = model.where();
+    const current = w.state === 'exited' || w.state === 'retired' ? 0 : model.ptxLine(w.function, w.pc);
+    return { kind: 'ptx', title: `PTX ${baseName(model.session.ptxPath)}`, file: undefined, lines: model.ptxLines, current, breakpoints: model.ptxBreakpoints() };
+  });
+}
+
+/**
+ * The CUDA source of the focused thread (or of `lastFile` when the thread has no line now, e.g.
+ * after it exited); the PTX itself when no source file can be found.
+ */
+export function sourceView(model: Model, lastFile: string | undefined): CodeView {
+  return model.cached(`sourceView:${lastFile ?? ''}`, () => {
+    const w = model.where();
+    // A thread that has not started (or has exited) has no line: show where it will start, or
+    // the file shown last.
+    const pending = w.file === undefined && w.state === 'not-started' ? model.locAt(w.function, w.pc) : undefined;
+    const file = w.file ?? pending?.file ?? lastFile;
+    const src = file === undefined ? undefined : model.sources.get(file);
+    if (!src) {
+      const p = ptxView(model);
+      const why = file === undefined ? 'no .file/.loc' : `${baseName(file)} not found`;
+      return { ...p, title: `Source (${why}; showing PTX)` };
+    }
+    const current = w.file === file && w.line > 0 ? w.line : pending && pending.file === file ? pending.line : 0;
+    return {
+      kind: 'source', title: `Source ${baseName(src.path)}`, file, lines: src.lines, current,
+      breakpoints: model.sourceBreakpoints().get(baseName(file!)) ?? new Map(),
+    };
+  });
+}
+
+const CURRENT = { color: 'white', bg: 'blue', bold: true } as const;
+
+/** Body lines of a code view from `top`. */
+export function codeLines(v: CodeView, st: CursorState, width: number, height: number, focused: boolean): Line[] {
+  const digits = Math.max(3, String(v.lines.length).length);
+  const textW = Math.max(0, width - digits - 4);
+  const out: Line[] = [];
+  for (let i = st.top; i < Math.min(v.lines.length, st.top + height); i++) {
+    const n = i + 1;
+    const bp = v.breakpoints.get(n);
+    const isCur = n === v.current;
+    const isCursor = focused && n === st.cursor;
+    const mark = bp === undefined ? seg(' ') : seg(bp ? '●' : '○', { color: 'red', bold: true });
+    const arrow = isCur ? seg('▶', { color: 'green', bold: true }) : seg(isCursor ? '›' : ' ', { color: 'cyan', bold: true });
+    const num = seg(padStart(String(n), digits + 1) + ' ', isCursor ? { inverse: true } : { dim: !isCur });
+    const text = isCur ? seg(fit(v.lines[i]!, textW), CURRENT) : seg(v.lines[i]!);
+    out.push([mark, arrow, num, text]);
+  }
+  return out;
+}
+
+export function CodePane({ view, state, width, height, focused }: {
+  view: CodeView; state: CursorState; width: number; height: number; focused: boolean;
+}): React.JSX.Element {
+  const info = view.current > 0 ? `:${view.current}` : '';
+  return <PaneFrame title={[seg(` ${view.title}${info}`)]} width={width} height={height} focused={focused} body={codeLines(view, state, width, height - 1, focused)} />;
+}

@@ -1,0 +1,67 @@
+/**
+ * Full-screen mode and its undoing. Ink 6 has no alternate-screen option, so we switch to the
+ * alternate screen ourselves and make sure every way out restores the user's terminal: normal
+ * quit, Ctrl-C, a signal, an uncaught exception, process exit.
+ */
+
+const ENTER = '\x1b[?1049h\x1b[2J\x1b[H\x1b[?25l';
+const LEAVE = '\x1b[?25h\x1b[?1049l';
+
+export interface ScreenGuard {
+  /** Leave the alternate screen, show the cursor, leave raw mode (idempotent). */
+  restore(): void;
+  /** Remove the process handlers. */
+  dispose(): void;
+}
+
+export function enterFullScreen(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadStream): ScreenGuard {
+  let restored = false;
+  const restore = (): void => {
+    if (restored) return;
+    restored = true;
+    try {
+      if (stdin.isTTY && typeof stdin.setRawMode === 'function') stdin.setRawMode(false);
+    } catch { /* stdin may already be closed */ }
+    try {
+      stdout.write(LEAVE);
+    } catch { /* stdout may already be closed */ }
+  };
+  stdout.write(ENTER);
+
+  // Process-wide handlers only when we own the real terminal (not for test streams).
+  const real = stdout === process.stdout;
+  const onExit = (): void => restore();
+  const onSignal = (sig: NodeJS.Signals): void => {
+    // SIGHUP: the terminal is gone, there is nothing to restore (writing would fail).
+    if (sig === 'SIGHUP') restored = true;
+    restore();
+    process.exit(sig === 'SIGINT' ? 130 : sig === 'SIGHUP' ? 129 : 143);
+  };
+  const onCrash = (e: unknown): void => {
+    const code = (e as NodeJS.ErrnoException | undefined)?.code;
+    if (code === 'EIO' || code === 'EPIPE') process.exit(1); // the terminal went away under us
+    restore();
+    process.stderr.write(`ptxdbg: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+    process.exit(70);
+  };
+  if (real) {
+    process.on('exit', onExit);
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+    process.on('SIGHUP', onSignal);
+    process.on('uncaughtException', onCrash);
+    process.on('unhandledRejection', onCrash);
+  }
+  return {
+    restore,
+    dispose(): void {
+      if (!real) return;
+      process.off('exit', onExit);
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.off('SIGHUP', onSignal);
+      process.off('uncaughtException', onCrash);
+      process.off('unhandledRejection', onCrash);
+    },
+  };
+}
