@@ -190,9 +190,9 @@ function infoCmd(s: Session, args: string): string {
 
 function fmtFloat(r: { type: string; bits: bigint }): string {
   const dv = new DataView(new ArrayBuffer(8));
-  if (r.type === 'f64') { dv.setBigUint64(0, r.bits, true); return String(dv.getFloat64(0, true)); }
+  if (r.type === 'f64') { dv.setBigUint64(0, r.bits, true); return formatFloat(dv.getFloat64(0, true), 8, r.bits); }
   dv.setUint32(0, Number(r.bits & 0xffffffffn), true);
-  return String(dv.getFloat32(0, true));
+  return formatFloat(dv.getFloat32(0, true), 4, r.bits & 0xffffffffn);
 }
 
 function backtrace(s: Session): string {
