@@ -85,7 +85,15 @@ export function runBatch(s: Session, commands: readonly string[], write: (t: str
 
 export async function debugCommand(file: string, o: DebugOptions): Promise<number> {
   let ptx = file;
-  if (file.endsWith('.cu')) ptx = compileCuda(file, o.arch ?? 'sm_80');
+  if (file.endsWith('.cu')) {
+    ptx = compileCuda(file, o.arch ?? 'sm_80');
+    // the launch file sits next to the .cu, not next to the cached PTX
+    if (!o.launch && !o.grid && !o.block && !o.arg?.length) {
+      const stem = basename(file).replace(/\.cu$/, '');
+      const found = [join(dirname(file), `${stem}.launch.json`), join(dirname(file), 'launch.json')].find((p) => existsSync(p));
+      if (found) o = { ...o, launch: found };
+    }
+  }
   const commands = [...readCommandFiles(o.commandFiles ?? []), ...(o.ex ?? [])];
   const batch = o.batch || !process.stdout.isTTY || !process.stdin.isTTY;
   let session: Session | undefined;

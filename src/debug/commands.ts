@@ -47,7 +47,10 @@ function baseName(p: string): string {
 /** The one-line "where we are" gdb prints after a stop: `12\t  y[i] = a * x[i] + y[i];`. */
 export function stopLine(s: Session): string {
   const w = s.where();
-  const head = `[step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}`;
+  let lanes = 0;
+  for (let m = w.activeMask; m !== 0; m &= m - 1) lanes++;
+  const head = `[step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
+    (w.state === 'active' || w.state === 'inactive' ? `, ${lanes} lane${lanes === 1 ? '' : 's'} active, pc ${w.pc}` : '');
   if (w.state === 'exited' || w.state === 'retired') return `${head}: exited`;
   if (w.state === 'not-started') return `${head}: block not started yet`;
   const src = sourceLine(s, w.file, w.line);
