@@ -54,6 +54,8 @@ export interface CInstr {
   target: number;
   /** Reconvergence point (IPDOM) for a conditional branch; -1 = function exit. */
   rpc: number;
+  /** Divergent bra: run the fall-through lanes first (they leave the function right away). */
+  fallFirst: boolean;
   call: CallInfo | undefined;
   bar: BarInfo | undefined;
   /** brx.idx: index register base and target table. */

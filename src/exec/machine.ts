@@ -510,6 +510,7 @@ export class Machine implements Layout {
         const active = w.mask;
         if (m === active) w.pc = ins.target;
         else if (m === 0) w.pc++;
+        else if (ins.fallFirst) this.diverge(w, f, ins.rpc, [w.pc + 1, active & ~m], [ins.target, m]);
         else this.diverge(w, f, ins.rpc, [ins.target, m], [w.pc + 1, active & ~m]);
         this.reconverge(w);
         return false;
