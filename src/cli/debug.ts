@@ -127,7 +127,13 @@ export function recordCommand(file: string, out: string, o: DebugOptions): numbe
     if (e instanceof SessionError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return 1; }
     throw e;
   }
-  const bytes = writeTraceFile(out, s.trace, file, s.ptxText, s.launch, { schedule: s.options.schedule, seed: s.options.seed, maxSteps: s.options.maxSteps });
+  let bytes: number;
+  try {
+    bytes = writeTraceFile(out, s.trace, resolve(file), s.ptxText, s.launch, { schedule: s.options.schedule, seed: s.options.seed, maxSteps: s.options.maxSteps });
+  } catch (e) {
+    if (e instanceof TraceFileError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return 1; }
+    throw e;
+  }
   const ms = performance.now() - t0;
   process.stderr.write(`recorded ${s.total} warp-steps${s.trace.fault ? ' (ended by a fault)' : ''} in ${ms.toFixed(0)} ms; wrote ${out} (${bytes} bytes)\n`);
   return 0;

@@ -41,8 +41,9 @@ export function plainName(mangled: string): string {
 export function parseCondition(text: string): Condition {
   const c: Condition = { tid: [], bid: [] };
   const dims = (s: string): Dim3 => {
-    const parts = s.replace(/[()\s]/g, '').split(',').map(Number);
-    if (parts.some((x) => !Number.isInteger(x) || x < 0)) throw new BreakpointError(`bad coordinates '${s}'`);
+    const inner = s.replace(/[()\s]/g, '');
+    const parts = inner.split(',').map(Number);
+    if (!inner || parts.length > 3 || parts.some((x) => !Number.isInteger(x) || x < 0)) throw new BreakpointError(`bad coordinates '${s}': expected (x), (x,y) or (x,y,z)`);
     return [parts[0] ?? 0, parts[1] ?? 0, parts[2] ?? 0];
   };
   let rest = text.trim();
@@ -73,9 +74,11 @@ export function conditionHolds(c: Condition, block: Dim3, thread: Dim3): boolean
 export function resolveSpec(text: string, code: CodeIndex, ptxText: string, current: { file: string | undefined; fn: string }): ResolvedSpec {
   let spec = text.trim();
   let condition: Condition | undefined;
-  const ifAt = spec.search(/\s+if\s+/);
+  const ifAt = spec.search(/\s+if(\s+|$)/);
   if (ifAt >= 0) {
-    condition = parseCondition(spec.slice(ifAt).replace(/^\s+if\s+/, ''));
+    const cond = spec.slice(ifAt).replace(/^\s+if\s*/, '');
+    if (!cond.trim()) throw new BreakpointError('"if" needs a condition, e.g. if threadIdx.x == 3');
+    condition = parseCondition(cond);
     spec = spec.slice(0, ifAt).trim();
   }
   if (!spec) throw new BreakpointError('usage: break FILE:LINE | LINE | FUNCTION | ptx:LINE | *INSTR [if COND]');

@@ -25,6 +25,8 @@ export class CodeIndex {
   /** 1 where the instruction begins a run of its line (its predecessor has another line). */
   readonly lineStart: Uint8Array;
   readonly functions: ProgFunction[] = [];
+  /** Per function: does it have a source line besides its declaration line (prologue skip)? */
+  readonly hasBodyLine: boolean[] = [];
   readonly bases: number[] = [];
 
   constructor(readonly machine: Machine) {
@@ -41,6 +43,8 @@ export class CodeIndex {
       this.functions.push(prog);
       this.bases.push(base);
       const cf = machine.fn(name);
+      const entry = prog.locLine[0] ?? 0;
+      this.hasBodyLine.push(prog.instrs.some((_, i) => { const l = prog.locLine[i] ?? 0; return l !== 0 && l !== entry; }));
       for (let pc = 0; pc < prog.instrs.length; pc++) {
         const g = base + pc;
         this.fnIndex[g] = fi;

@@ -5,6 +5,7 @@
  */
 import { DebugInfo, evaluateExpression, formatFloat, infoArgs, infoLocals, infoVariables, PrintError, printExpression, ValueHistory } from './print/index.js';
 import { Access } from '../exec/probe.js';
+import { TraceError } from '../trace/trace.js';
 import type { Session } from './session.js';
 import { SessionError } from './session.js';
 import type { CommandResult, Dim3, Stop, WatchKind } from './types.js';
@@ -119,6 +120,7 @@ function watch(s: Session, args: string, name: string): string {
   if (v.address === undefined || v.space === undefined) throw new SessionError(`Cannot watch constant value \`${expr}' (it is not in memory).`);
   if (v.space !== 'global' && v.space !== 'shared' && v.space !== 'local') throw new SessionError(`cannot watch ${v.space} memory (read-only)`);
   const addr = Number(v.address & 0xffffffffn);
+  if (!s.threadView().readMemory(v.space, v.address, Math.max(1, v.size))) throw new SessionError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`);
   const wp = s.addWatchpoint(expr, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
   const what = kind === 'write' ? 'Hardware watchpoint' : kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
   return `${what} ${wp.id}: ${expr} (${v.space} 0x${addr.toString(16)}, ${v.size} bytes${v.space === 'global' ? '' : `, block (${wp.block!.join(',')})`}${v.space === 'local' ? ` thread (${wp.thread!.join(',')})` : ''})`;
@@ -130,9 +132,9 @@ function historyCmd(s: Session, args: string): string {
   if (/^[$%][a-z]+\d*$/i.test(expr) && s.threadView().registerType(expr.replace(/^\$/, '%')) !== undefined) {
     const reg = expr.replace(/^\$/, '%');
     const rows = s.registerHistory(reg, 200);
-    if (!rows.length) return `${reg} never changed for this thread.`;
+    if (!rows.length) return `${reg} is never written by this thread.`;
     return [`History of ${reg} for block (${s.focusBlock().join(',')}) thread (${s.focusThread().join(',')}):`,
-      ...rows.map((r) => `  step ${String(r.step).padStart(8)}  ${r.file ? `${baseName(r.file)}:${r.line}` : ''}  ${reg} = ${r.value} (0x${r.value.toString(16)})`)].join('\n');
+      ...rows.map((r) => `  step ${String(r.step).padStart(8)}  ${r.file ? `${baseName(r.file)}:${r.line}` : ''}  ${reg} = ${regText(s.threadView().registerType(reg) ?? 'b32', r.value)}`)].join('\n');
   }
   const v = evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
   if (v.address === undefined || (v.space !== 'global' && v.space !== 'shared' && v.space !== 'local')) throw new SessionError(`history needs a register or an lvalue in global, shared or local memory`);
@@ -164,7 +166,7 @@ function infoCmd(s: Session, args: string): string {
     }
     case 'breakpoints': case 'break': case 'b': case 'watchpoints': {
       const rows = [...s.breakpoints().map((b) => `${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.locations.length} location${b.locations.length === 1 ? '' : 's'}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`),
-        ...s.watchpoints().map((w) => `${String(w.id).padEnd(4)}${w.kind === 'write' ? 'watchpoint ' : w.kind === 'read' ? 'rwatch     ' : 'awatch     '}  y  ${w.expr}  (${w.space} 0x${w.address.toString(16)}, ${w.size} bytes)`)];
+        ...s.watchpoints().map((w) => `${String(w.id).padEnd(4)}${w.kind === 'write' ? 'watchpoint ' : w.kind === 'read' ? 'rwatch     ' : 'awatch     '}  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (${w.space} 0x${w.address.toString(16)}, ${w.size} bytes${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`)];
       return rows.length ? ['Num Type        Enb What', ...rows].join('\n') : 'No breakpoints or watchpoints.';
     }
     case 'threads': case 'warps': case 'lanes': {
@@ -185,10 +187,22 @@ function infoCmd(s: Session, args: string): string {
     case 'frame': case 'f': return backtrace(s);
     case 'line': { const w = s.where(); return w.file ? `Line ${w.line} of "${w.file}", ${w.function} instruction ${w.pc}` : `${w.function} instruction ${w.pc}`; }
     case 'races': return infoRaces(s);
-    case 'cuda': return cudaCmd(s, restText);
+    case 'cuda': {
+      // cuda-gdb's `info cuda threads|warps|lanes|blocks|kernels`
+      const sub = rest[0] ?? '';
+      if (['threads', 'warps', 'lanes', 'blocks', 'kernels', ''].includes(sub)) return infoCmd(s, sub === 'lanes' ? 'lanes' : 'threads');
+      throw new SessionError(`info cuda what? threads, warps, lanes, blocks`);
+    }
     default:
       throw new SessionError(`info what? locals, args, variables, registers, breakpoints, watchpoints, threads, warps, lanes, frame, line, races`);
   }
+}
+
+/** A register value as its type reads: floats in gdb's format, integers in decimal and hex. */
+function regText(type: string, bits: bigint): string {
+  if (type === 'pred') return bits ? 'true' : 'false';
+  if (type === 'f32' || type === 'f64') return fmtFloat({ type, bits });
+  return `${bits} (0x${bits.toString(16)})`;
 }
 
 function fmtFloat(r: { type: string; bits: bigint }): string {
@@ -225,6 +239,9 @@ function cudaCmd(s: Session, args: string): string {
     const curLin = cur[0] + cur[1] * bx + cur[2] * bx * by;
     const warp = wm ? Number(wm[1]) : curLin >>> 5;
     const lane = lm ? Number(lm[1]) : curLin & 31;
+    const nthreads = s.launch.block[0] * s.launch.block[1] * s.launch.block[2];
+    if (lane > 31) throw new SessionError(`lane ${lane} does not exist (lanes are 0..31)`);
+    if (warp * 32 + lane >= nthreads) throw new SessionError(`warp ${warp} lane ${lane} does not exist: a block has ${Math.ceil(nthreads / 32)} warp(s) of ${nthreads} threads`);
     const lin = warp * 32 + lane;
     thread = [lin % bx, Math.floor(lin / bx) % by, Math.floor(lin / (bx * by))];
   }
@@ -250,6 +267,7 @@ function listCmd(s: Session, args: string): string {
     for (let l = Math.max(1, at - 5); l <= Math.min(ptxLines.length, at + 5); l++) out.push(`${l === at ? '=>' : '  '}${String(l).padStart(6)}  ${ptxLines[l - 1]}`);
     return out.join('\n');
   }
+  if (center < 1 || center > lines.length) throw new SessionError(`Line number ${center} out of range; "${baseName(w.file ?? '')}" has ${lines.length} lines.`);
   const out: string[] = [];
   for (let l = Math.max(1, center - 5); l <= Math.min(lines.length, center + 5); l++) out.push(`${l === w.line ? '=>' : '  '}${String(l).padStart(5)}\t${lines[l - 1]}`);
   return out.join('\n');
@@ -295,19 +313,29 @@ function examine(s: Session, args: string): string {
 
 const HELP_ORDER: string[] = [];
 
+/** `next 3`: repeat a movement (stopping early at a breakpoint, watchpoint, exit or the end). */
+function repeat(a: string, once: () => Stop): Stop {
+  const t = a.trim();
+  const n = t ? num(t, 'count') : 1;
+  if (n < 1) throw new SessionError(`count must be at least 1`);
+  let st = once();
+  for (let i = 1; i < n && st.reason === 'step'; i++) st = once();
+  return st;
+}
+
 const COMMANDS: Cmd[] = [
-  { names: ['next', 'n'], help: 'next: the focused thread runs to the next source line (over calls)', moves: true, run: (s) => s.stepLine(false, false) },
-  { names: ['reverse-next', 'rn'], help: 'reverse-next: back to the previous source line (over calls)', moves: true, run: (s) => s.stepLine(false, true) },
-  { names: ['step', 's'], help: 'step: to the next source line, into calls', moves: true, run: (s) => s.stepLine(true, false) },
-  { names: ['reverse-step', 'rs'], help: 'reverse-step: back to the previous source line, into calls', moves: true, run: (s) => s.stepLine(true, true) },
-  { names: ['stepi', 'si'], help: 'stepi: the focused thread\'s next PTX instruction', moves: true, run: (s) => s.stepInstruction(false) },
-  { names: ['reverse-stepi', 'rsi'], help: 'reverse-stepi: its previous PTX instruction', moves: true, run: (s) => s.stepInstruction(true) },
-  { names: ['nexti', 'ni'], help: 'nexti: like stepi (calls are stepped into: PTX calls are one instruction)', moves: true, run: (s) => s.stepInstruction(false) },
+  { names: ['next', 'n'], help: 'next [N]: the focused thread runs to the next source line (over calls)', moves: true, run: (s, a) => repeat(a, () => s.stepLine(false, false)) },
+  { names: ['reverse-next', 'rn'], help: 'reverse-next: back to the previous source line (over calls)', moves: true, run: (s, a) => repeat(a, () => s.stepLine(false, true)) },
+  { names: ['step', 's'], help: 'step: to the next source line, into calls', moves: true, run: (s, a) => repeat(a, () => s.stepLine(true, false)) },
+  { names: ['reverse-step', 'rs'], help: 'reverse-step: back to the previous source line, into calls', moves: true, run: (s, a) => repeat(a, () => s.stepLine(true, true)) },
+  { names: ['stepi', 'si'], help: 'stepi [N]: the focused thread\'s next PTX instruction', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false)) },
+  { names: ['reverse-stepi', 'rsi'], help: 'reverse-stepi [N]: its previous PTX instruction', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(true)) },
+  { names: ['nexti', 'ni'], help: 'nexti [N]: next PTX instruction, over calls', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false, true)) },
   { names: ['finish', 'fin'], help: 'finish: run until the current function returns', moves: true, run: (s) => s.finish(false) },
   { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (s) => s.finish(true) },
   { names: ['continue', 'c', 'cont'], help: 'continue: to the next breakpoint or watchpoint (or the end)', moves: true, run: (s) => s.cont(false) },
   { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (s) => s.cont(true) },
-  { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (s) => { s.goto(0); return s.cont(false); } },
+  { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (s) => { s.goto(0); return s.cont(false, true); } },
   { names: ['start'], help: 'start: go to step 0', moves: true, run: (s) => s.goto(0) },
   {
     names: ['goto'], help: 'goto STEP | start | end | +N | -N: travel to a warp-step of the recording', moves: true,
@@ -328,8 +356,8 @@ const COMMANDS: Cmd[] = [
     },
   },
   { names: ['delete', 'd'], help: 'delete [N]: remove breakpoint/watchpoint N (all without N)', run: (s, a) => s.deleteBreakpoint(a.trim() ? num(a, 'delete') : undefined) },
-  { names: ['disable'], help: 'disable N', run: (s, a) => { s.enableBreakpoint(num(a, 'disable'), false); return `Breakpoint ${a.trim()} disabled.`; } },
-  { names: ['enable'], help: 'enable N', run: (s, a) => { s.enableBreakpoint(num(a, 'enable'), true); return `Breakpoint ${a.trim()} enabled.`; } },
+  { names: ['disable'], help: 'disable N', run: (s, a) => { s.enableBreakpoint(num(a, 'disable'), false); return `${a.trim()} disabled.`; } },
+  { names: ['enable'], help: 'enable N', run: (s, a) => { s.enableBreakpoint(num(a, 'enable'), true); return `${a.trim()} enabled.`; } },
   { names: ['watch'], help: 'watch EXPR: stop when the value in memory changes (both directions)', run: watch },
   { names: ['rwatch'], help: 'rwatch EXPR: stop when it is read', run: watch },
   { names: ['awatch'], help: 'awatch EXPR: stop when it is read or written', run: watch },
@@ -378,7 +406,7 @@ export function executeCommand(s: Session, line: string): { output: string; move
     return { output: stopText(s, r), moved: true, quit: false, error: false };
   } catch (e) {
     if (e instanceof SessionError || e instanceof PrintError) return { output: e.message, moved: s.position() !== before, quit: false, error: true };
-    if (e instanceof RangeError) return { output: e.message, moved: false, quit: false, error: true };
+    if (e instanceof RangeError || e instanceof TraceError) return { output: e.message, moved: false, quit: false, error: true };
     throw e;
   }
 }

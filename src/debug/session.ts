@@ -27,6 +27,7 @@ import type {
   WarpInfo, WatchKind, WatchpointInfo, Where,
 } from './types.js';
 import { collectAccesses, sameBytes, type AccessEvent, type WatchTarget } from './watch.js';
+import { Access } from '../exec/probe.js';
 import { ptxText } from '../exec/machine.js';
 
 export class SessionError extends Error {}
@@ -311,8 +312,12 @@ export class Session implements DebugSession {
 
   // ---- moving ---------------------------------------------------------------------------------------
 
-  private moveTo(step: number, reason: Stop['reason'], message: string): Stop {
+  /** Called first by every navigation command: the stop it makes highlights changes since here. */
+  private beginMove(): void {
     this.noteRegisters();
+  }
+
+  private moveTo(step: number, reason: Stop['reason'], message: string): Stop {
     this.trace.goto(Math.max(0, Math.min(this.total, step)));
     this.frameLevel = 0;
     return { reason, message, step: this.position() };
@@ -328,6 +333,7 @@ export class Session implements DebugSession {
   }
 
   goto(step: number): Stop {
+    this.beginMove();
     if (!Number.isInteger(step) || step < 0 || step > this.total) throw new SessionError(`step ${step} is outside the recording (0..${this.total})`);
     if (step === this.total) {
       const s = this.endStop();
@@ -337,28 +343,44 @@ export class Session implements DebugSession {
   }
 
   /** stepi / reverse-stepi: the focused thread's next / previous instruction. */
-  stepInstruction(reverse: boolean): Stop {
+  stepInstruction(reverse: boolean, over = false): Stop {
+    this.beginMove();
     const tl = this.thread();
     const i0 = tl.indexAtOrAfter(this.position());
     if (!reverse) {
       if (i0 >= tl.length) return this.noThread();
-      if (i0 + 1 >= tl.length) return this.afterLast(tl);
-      return this.moveTo(tl.steps[i0 + 1]!, 'step', '');
+      let i = i0 + 1;
+      // nexti: a call is one instruction, so skip the callee's steps
+      if (over) while (i < tl.length && tl.depth[i]! > tl.depth[i0]!) i++;
+      if (i >= tl.length) return this.afterLast(tl);
+      return this.moveTo(tl.steps[i]!, 'step', '');
     }
     if (i0 === 0) return this.moveTo(tl.length ? tl.steps[0]! : 0, 'start', 'The thread is at its first instruction; nothing earlier to go back to.');
     return this.moveTo(tl.steps[i0 - 1]!, 'step', '');
   }
 
   /** After the thread's last instruction: it has exited (or the run stopped). */
+  /** Did the focused thread exit before the recording ended? (A fault or deadlock can end it first.) */
+  private threadExited(): boolean {
+    if (!this.trace.fault) return true;
+    const p = this.position();
+    this.trace.goto(this.total);
+    const w = this.focusedWarp();
+    const gone = !w || ((w.exited >>> this.focusLane) & 1) === 1 || w.state === WarpState.Exited;
+    this.trace.goto(p);
+    return gone;
+  }
+
   private afterLast(tl: ThreadTimeline): Stop {
     const last = tl.steps[tl.length - 1]!;
-    if (this.trace.fault && last === this.total) return this.endStop();
+    if (this.trace.fault && (last === this.total || !this.threadExited())) return this.endStop();
     const s = this.moveTo(last + 1, 'exited', '');
     return { ...s, message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.` };
   }
 
   private noThread(): Stop {
     const tl = this.thread();
+    if (tl.length > 0 && this.trace.fault && !this.threadExited()) return this.endStop();
     if (tl.length === 0) return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) never executed in this recording.`, step: this.position() };
     return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.`, step: this.position() };
   }
@@ -369,6 +391,7 @@ export class Session implements DebugSession {
    * callee; leaving the function stops in the caller.
    */
   stepLine(into: boolean, reverse: boolean): Stop {
+    this.beginMove();
     const tl = this.thread();
     const code = this.code;
     const i0 = tl.indexAtOrAfter(this.position());
@@ -386,7 +409,10 @@ export class Session implements DebugSession {
           // stepping into a callee stops after its prologue: the first line that is not the
           // function's own declaration line (gdb's prologue skip)
           if (!into || d !== d0 + 1) continue;
-          if (code.pc[g] === 0) entryLine = line;
+          if (code.pc[g] === 0) {
+            entryLine = line;
+            if (!code.hasBodyLine[code.fnIndex[g]!]) return this.moveTo(tl.steps[i]!, 'step', '');
+          }
           if (line !== 0 && code.lineStart[g] && line !== entryLine) return this.moveTo(tl.steps[i]!, 'step', '');
           continue;
         }
@@ -404,21 +430,43 @@ export class Session implements DebugSession {
     // the entry just before the current one (skipping callees for reverse-next)
     let j = i0 - 1;
     if (!into) while (j > 0 && tl.depth[j]! > d0) j--;
-    const dj = tl.depth[j]!;
-    const lineJ = code.line[tl.locs[j]!]!;
-    // walk back to the first instruction of that run of lineJ (skipping deeper entries)
+    // walk back to the first instruction of that run of lineJ; deeper entries are a callee that
+    // ran within the line: reverse-next passes over it, reverse-step enters it (its last line)
     let start = j;
+    let dj = tl.depth[j]!;
+    let lineJ = code.line[tl.locs[j]!]!;
     while (!code.lineStart[tl.locs[start]!]) {
       let k = start - 1;
+      if (k >= 0 && into && tl.depth[k]! > dj) { start = k; dj = tl.depth[k]!; lineJ = code.line[tl.locs[k]!]!; continue; }
       while (k >= 0 && tl.depth[k]! > dj) k--;
       if (k < 0 || tl.depth[k]! < dj || code.line[tl.locs[k]!] !== lineJ) break;
       start = k;
+    }
+    // a function's prologue (its declaration line at entry) is not a place to stop: go on to
+    // the caller's line
+    const g0 = tl.locs[start]!;
+    if (code.pc[g0] === 0 && code.hasBodyLine[code.fnIndex[g0]!] && dj > 1) {
+      let k = start - 1;
+      while (k >= 0 && tl.depth[k]! >= dj) k--;
+      if (k >= 0) {
+        const dk = tl.depth[k]!;
+        const lk = code.line[tl.locs[k]!]!;
+        let st = k;
+        while (!code.lineStart[tl.locs[st]!]) {
+          let q = st - 1;
+          while (q >= 0 && tl.depth[q]! > dk) q--;
+          if (q < 0 || tl.depth[q]! < dk || code.line[tl.locs[q]!] !== lk) break;
+          st = q;
+        }
+        start = st;
+      }
     }
     return this.moveTo(tl.steps[start]!, 'step', '');
   }
 
   /** finish: run until the current function returns; reverse: back to its call site. */
   finish(reverse: boolean): Stop {
+    this.beginMove();
     const tl = this.thread();
     const i0 = tl.indexAtOrAfter(this.position());
     if (i0 >= tl.length && !reverse) return this.noThread();
@@ -453,7 +501,11 @@ export class Session implements DebugSession {
   }
 
   deleteBreakpoint(id: number | undefined): string {
-    if (id === undefined) { const n = this.bps.length + this.wps.length; this.bps.length = 0; this.wps.length = 0; return `Deleted ${n} breakpoint(s).`; }
+    if (id === undefined) {
+      const n = this.bps.length, k = this.wps.length;
+      this.bps.length = 0; this.wps.length = 0;
+      return `Deleted ${n} breakpoint${n === 1 ? '' : 's'} and ${k} watchpoint${k === 1 ? '' : 's'}.`;
+    }
     const i = this.bps.findIndex((b) => b.id === id);
     if (i >= 0) { this.bps.splice(i, 1); return `Deleted breakpoint ${id}.`; }
     const j = this.wps.findIndex((w) => w.id === id);
@@ -462,7 +514,7 @@ export class Session implements DebugSession {
   }
 
   enableBreakpoint(id: number, on: boolean): void {
-    const b = this.bps.find((x) => x.id === id);
+    const b = this.bps.find((x) => x.id === id) ?? this.wps.find((x) => x.id === id);
     if (!b) throw new SessionError(`No breakpoint number ${id}.`);
     b.enabled = on;
   }
@@ -473,6 +525,7 @@ export class Session implements DebugSession {
     const wp: Wp = {
       id: this.nextId++, expr, kind, space, address, size,
       block: space === 'global' ? undefined : this.focusBlock(), thread: space === 'local' ? this.focusThread() : undefined, target, format,
+      enabled: true, hits: 0,
     };
     this.wps.push(wp);
     return wp;
@@ -495,7 +548,7 @@ export class Session implements DebugSession {
   }
 
   /** First (forward) or last (reverse) breakpoint hit strictly after / before position p. */
-  private findBreakpoint(p: number, reverse: boolean, limit: number): { step: number; bp: Bp; key: number; lane: number } | undefined {
+  private findBreakpoint(p: number, reverse: boolean, limit: number, inclusive = false): { step: number; bp: Bp; key: number; lane: number } | undefined {
     const active = this.bps.filter((b) => b.enabled);
     if (!active.length) return undefined;
     const log = this.trace.log;
@@ -503,8 +556,9 @@ export class Session implements DebugSession {
     for (const b of active) for (const g of b.globals) any[g] = 1;
     const end = this.trace.logged;
     if (!reverse) {
-      let seg = log.segmentOf(Math.min(p + 1, Math.max(0, end - 1)));
-      for (let s = p + 1; s < Math.min(end, limit); s++) {
+      const from = inclusive ? p : p + 1;
+      let seg = log.segmentOf(Math.min(from, Math.max(0, end - 1)));
+      for (let s = from; s < Math.min(end, limit); s++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
         if (!any[log.loc(s)]) continue;
         const r = this.matchAt(active, s, log.segWarp[seg]!);
@@ -533,27 +587,45 @@ export class Session implements DebugSession {
     return undefined;
   }
 
-  /** The nearest value-changing write (or read/access) of any watchpoint, within (lo, hi). */
+  /**
+   * The nearest watch trigger from position p toward `bound`: a value-changing write (watch) or an
+   * access (rwatch/awatch). Intervals are replayed outward from p, so the search stops at the
+   * first interval that has one.
+   */
   private findWatch(p: number, reverse: boolean, bound: number): { ev: AccessEvent; wp: Wp } | undefined {
-    let best: { ev: AccessEvent; wp: Wp } | undefined;
-    for (const wp of this.wps) {
-      const from = reverse ? bound : p;
-      const to = reverse ? p : bound;
-      const evs = collectAccesses(this.trace, wp.target, wp.kind, from, to).filter((e) => wp.kind !== 'write' || !sameBytes(e.before, e.after));
-      // forward: an access at step p itself already happened before this position? no: step p is next to run
-      const pick = reverse ? evs.filter((e) => e.step < p).pop() : evs.find((e) => e.step >= p);
-      if (!pick) continue;
-      if (!best || (reverse ? pick.step > best.ev.step : pick.step < best.ev.step)) best = { ev: pick, wp };
+    const active = this.wps.filter((w) => w.enabled);
+    const K = this.trace.interval;
+    const qualifying = (wp: Wp, from: number, to: number): AccessEvent[] =>
+      collectAccesses(this.trace, wp.target, wp.kind, from, to).filter((e) => wp.kind !== 'write' || !sameBytes(e.before, e.after));
+    if (!reverse) {
+      for (let i = Math.floor(p / K); i * K < bound; i++) {
+        let best: { ev: AccessEvent; wp: Wp } | undefined;
+        for (const wp of active) {
+          const ev = qualifying(wp, Math.max(p, i * K), Math.min(bound, (i + 1) * K)).find((e) => e.step >= p);
+          if (ev && (!best || ev.step < best.ev.step)) best = { ev, wp };
+        }
+        if (best) return best;
+      }
+      return undefined;
     }
-    return best;
+    for (let i = Math.floor(Math.max(0, p - 1) / K); i >= 0 && (i + 1) * K > bound; i--) {
+      let best: { ev: AccessEvent; wp: Wp } | undefined;
+      for (const wp of active) {
+        const ev = qualifying(wp, Math.max(bound, i * K), Math.min(p, (i + 1) * K)).filter((e) => e.step < p).pop();
+        if (ev && (!best || ev.step > best.ev.step)) best = { ev, wp };
+      }
+      if (best) return best;
+    }
+    return undefined;
   }
 
-  /** continue / reverse-continue: to the next breakpoint hit or watchpoint trigger, or the end. */
-  cont(reverse: boolean): Stop {
+  /** continue / reverse-continue; `fromHere` also counts a hit at the current step (run, start). */
+  cont(reverse: boolean, fromHere = false): Stop {
+    this.beginMove();
     const p = this.position();
-    const bp = this.findBreakpoint(p, reverse, reverse ? 0 : this.trace.logged);
+    const bp = this.findBreakpoint(p, reverse, reverse ? 0 : this.trace.logged, fromHere && !reverse);
     let wt: { ev: AccessEvent; wp: Wp } | undefined;
-    if (this.wps.length) {
+    if (this.wps.some((w) => w.enabled)) {
       const bound = bp ? (reverse ? bp.step : bp.step + 1) : reverse ? 0 : this.total;
       wt = this.findWatch(p, reverse, bound);
     }
@@ -565,9 +637,12 @@ export class Session implements DebugSession {
       const s = this.moveTo(target, 'watchpoint', '');
       const kind = wt.wp.kind === 'write' ? 'Hardware watchpoint' : wt.wp.kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
       const fmt = (b: Uint8Array | undefined): string => (b ? (wt!.wp.format ?? ((x: Uint8Array) => formatBytes(x, wt!.wp.size)))(b) : '<unavailable>');
-      const at = this.describeStep(wt.ev.step);
-      const body = wt.wp.kind === 'read' ? `Value = ${fmt(wt.ev.before)}` : `Old value = ${fmt(wt.ev.before)}\nNew value = ${fmt(wt.ev.after)}`;
-      return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${reverse ? 'written by' : 'after'} ${at}` };
+      const at = this.describeStep(wt.ev.step, wt.ev.lane);
+      const isRead = wt.ev.acc === Access.Read;
+      const body = isRead ? `Value = ${fmt(wt.ev.before)}` : `Old value = ${fmt(wt.ev.before)}\nNew value = ${fmt(wt.ev.after)}`;
+      const verb = isRead ? (reverse ? 'read by' : 'after the read by') : reverse ? 'written by' : 'after the write by';
+      wt.wp.hits++;
+      return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}` };
     }
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);
@@ -611,22 +686,39 @@ export class Session implements DebugSession {
     const tl = this.thread();
     const p = this.position();
     const fn = this.where().function;
-    const fnIdx = this.code.functions.findIndex((f) => f.name === fn);
+    const prog = this.program.functions.get(fn);
     const out: { step: number; value: bigint; line: number; file: string | undefined }[] = [];
-    let prev: bigint | undefined;
+    if (!prog) return out;
+    // the instructions that write the register (first operand, or an element of a vector one)
+    const writers = new Set<number>();
+    const base = this.code.global(fn, 0);
+    prog.instrs.forEach((ins, pc) => {
+      if (/^(st|bar|barrier|bra|call|ret|exit|red|prefetch|membar|fence|trap)$/.test(ins.opcode)) return;
+      const d = ins.operands[0];
+      const hit = d?.kind === 'reg' ? d.reg.name === name : d?.kind === 'vec' ? d.items.some((x) => x.kind === 'reg' && x.reg.name === name) : false;
+      if (hit) writers.add(base + pc);
+    });
     try {
       for (let i = 0; i < tl.length && out.length < limit; i++) {
         const g = tl.locs[i]!;
-        if (this.code.fnIndex[g] !== fnIdx) continue;
-        this.trace.goto(tl.steps[i]! + 1 > this.total ? this.total : tl.steps[i]! + 1);
+        if (!writers.has(g)) continue;
+        const step = tl.steps[i]!;
+        // a guarded write happens only where the thread's guard predicate holds
+        const guard = prog.instrs[this.code.pc[g]!]!.guard;
+        if (guard) {
+          this.trace.goto(step);
+          const w = this.focusedWarp();
+          if (!w) continue;
+          const gv = new MachineThreadView(this.machine, w, this.focusLane, 0).readRegister(guard.reg.name);
+          if ((gv !== 0n) === guard.negate) continue;
+        }
+        if (step + 1 > this.total) break;
+        this.trace.goto(step + 1);
         const w = this.focusedWarp();
         if (!w) continue;
         const v = new MachineThreadView(this.machine, w, this.focusLane, 0);
-        if (v.function !== fn) continue;
-        const val = v.readRegister(name);
-        if (val === undefined) continue;
-        if (prev === undefined || val !== prev) out.push({ step: tl.steps[i]!, value: val, line: this.code.line[g]!, file: this.code.fileName(g) });
-        prev = val;
+        const val = v.function === fn ? v.readRegister(name) : undefined;
+        if (val !== undefined) out.push({ step, value: val, line: this.code.line[g]!, file: this.code.fileName(g) });
       }
     } finally {
       this.trace.goto(p);
@@ -636,6 +728,7 @@ export class Session implements DebugSession {
 
   /** The thread, block and location of logged step s for lane `lane` (for race travel). */
   focusStep(s: number, block: Dim3, thread: Dim3): Stop {
+    this.beginMove();
     const err = this.setFocus(block, thread);
     if (err) throw new SessionError(err);
     return this.moveTo(s, 'goto', `Now at step ${s}: ${this.describeStep(s, this.focusLane)}`);

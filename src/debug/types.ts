@@ -75,6 +75,8 @@ export interface WatchpointInfo {
   /** For shared: the block; for local: block and thread whose memory is watched. */
   readonly block: Dim3 | undefined;
   readonly thread: Dim3 | undefined;
+  enabled: boolean;
+  hits: number;
 }
 
 export type StopReason = 'step' | 'breakpoint' | 'watchpoint' | 'start' | 'end' | 'fault' | 'exited' | 'goto' | 'no-move';

@@ -72,6 +72,17 @@ export function readTarget(m: Machine, t: WatchTarget): Uint8Array | undefined {
   }
 }
 
+/** Can the watched memory's owner (a block for shared/local) be alive during interval i? */
+function ownerAlive(trace: Trace, i: number, t: WatchTarget): boolean {
+  if (t.space === 'global') return true;
+  const cta = t.space === 'shared' ? t.ctaId : t.warpKey >>> 5;
+  const cp = trace.checkpoints[i];
+  const next = trace.checkpoints[i + 1];
+  if (next && cta >= next.nextCta) return false; // not started by the interval's end
+  if (cp && cta < cp.nextCta && !cp.resident.some((c) => c.id === cta)) return false; // retired before it
+  return true;
+}
+
 function mayWrite(trace: Trace, i: number, t: WatchTarget): boolean {
   if (t.space !== 'global') return true;
   const next = trace.checkpoints[i + 1];
@@ -93,6 +104,7 @@ export function collectAccesses(trace: Trace, t: WatchTarget, kind: WatchKind, f
   from = Math.max(0, from);
   to = Math.min(trace.total, to);
   for (let i = Math.floor(from / K); i * K < to; i++) {
+    if (!ownerAlive(trace, i, t)) continue;
     if (kind === 'write' && !mayWrite(trace, i, t)) continue;
     const start = Math.max(from, i * K);
     const end = Math.min(to, (i + 1) * K);

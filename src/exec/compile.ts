@@ -179,7 +179,7 @@ export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
   const code: CInstr[] = fn.instrs.map((ins, index) => {
     const c: CInstr = {
       index, src: ins, exec: undefined, ctl: Ctl.None, guard: -1, guardNeg: false, target: -1, rpc: -1,
-      call: undefined, bar: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, fallFirst: false,
+      call: undefined, bar: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, fallFirst: false, readsClock: false,
     };
     if (ins.guard) {
       c.guard = ins.guard.reg.slot * 64;
@@ -340,7 +340,12 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       c.exec = () => {};
       return;
     // ---------------- data movement ----------------
-    case 'mov': main = compileMov(ctx, t); break;
+    case 'mov': {
+      const s1 = ops[1];
+      if (s1?.kind === 'special' && /^(clock|clock64|clock_hi|globaltimer)/.test(s1.name)) c.readsClock = true;
+      main = compileMov(ctx, t);
+      break;
+    }
     case 'ld': case 'ldu': case 'st': case 'atom': case 'red': case 'cvta': case 'isspacep':
       main = memOp(ctx, c, K);
       break;

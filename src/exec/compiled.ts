@@ -56,6 +56,8 @@ export interface CInstr {
   rpc: number;
   /** Divergent bra: run the fall-through lanes first (they leave the function right away). */
   fallFirst: boolean;
+  /** Reads %clock/%globaltimer: the warp's issue count must be current when it executes. */
+  readsClock: boolean;
   call: CallInfo | undefined;
   bar: BarInfo | undefined;
   /** brx.idx: index register base and target table. */

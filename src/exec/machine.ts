@@ -343,11 +343,14 @@ export class Machine implements Layout {
    */
   advance(limit: number): void {
     let inWarp = false;
+    let last: Warp | undefined = this.cur;
     try {
       while (!this.finished && this.warpSteps < limit) {
         if (this.cur === undefined && !this.startTurn()) { this.finished = true; break; }
         const w = this.cur!;
-        let budget = Math.min(this.quantumLeft, limit - this.warpSteps);
+        last = w;
+        // never past the step limit, so a runaway kernel stops exactly there
+        let budget = Math.min(this.quantumLeft, limit - this.warpSteps, this.opts.maxSteps + 1 - this.warpSteps);
         if (this.boundary > 0) budget = Math.min(budget, this.boundary - (this.warpSteps % this.boundary));
         const before = this.warpSteps;
         inWarp = true;
@@ -361,7 +364,7 @@ export class Machine implements Layout {
       }
     } catch (e) {
       if (!(e instanceof Fault)) throw e;
-      this.fault = this.report(e, this.cur);
+      this.fault = this.report(e, this.cur ?? last);
       this.faultStep = inWarp ? this.warpSteps - 1 : -1;
       this.finished = true;
     }
@@ -449,6 +452,7 @@ export class Machine implements Layout {
     let lp = rec !== undefined ? rec.offsetOf(this.warpSteps) : 0;
     const probing = this.mem.probe !== undefined;
     const step0 = this.warpSteps;
+    const issued0 = w.issued;
     try {
       while (budget-- > 0) {
         const ins = code[pc]!;
@@ -460,6 +464,9 @@ export class Machine implements Layout {
         steps++;
         thr += popc32(m);
         if (ins.ctl === Ctl.None) {
+          // %clock counts this warp's issued instructions, so it must not depend on where a turn
+          // was split (checkpoints, goto)
+          if (ins.readsClock) w.issued = issued0 + steps - 1;
           if (m !== 0) ins.exec!(w, m);
           pc++;
           if (pc === rpc) {
@@ -486,7 +493,7 @@ export class Machine implements Layout {
       w.mask = mask;
       this.warpSteps += steps;
       this.threadInstructions += thr;
-      w.issued += steps;
+      w.issued = issued0 + steps;
     }
     return blocked;
   }

@@ -143,6 +143,10 @@ export function readTraceFile(path: string): TraceFile {
   }
   const sec = header.sections;
   if (!sec || typeof sec.ptx !== 'number') throw bad('header lacks section sizes');
+  const int = (x: unknown): boolean => Number.isInteger(x) && (x as number) >= -1;
+  if (!Number.isInteger(header.interval) || header.interval < 1 || header.interval > 1 << 19 || (header.interval & (header.interval - 1)) !== 0) throw bad(`bad checkpoint interval ${String(header.interval)}`);
+  if (header.schedule !== 'rr' && header.schedule !== 'random') throw bad(`bad schedule ${String(header.schedule)}`);
+  if (![header.seed, header.maxSteps, header.total, header.logged, header.nseg, header.faultStep].every(int) || typeof header.ptxPath !== 'string') throw bad('header fields are not valid');
   let off = 16 + hlen;
   const take = (n: number, what: string): Buffer => {
     if (!Number.isInteger(n) || n < 0 || off + n > body.byteLength) throw bad(`section ${what} runs past the end of the file`);

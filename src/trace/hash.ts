@@ -11,23 +11,31 @@ export function stateHash(m: Machine): string {
   const h = createHash('sha1');
   const nums: number[] = [];
   const bytes = (u8: Uint8Array): void => { h.update(u8); nums.push(u8.length); };
-  nums.push(m.warpSteps, m.threadInstructions, m.rng, m.nextCta, m.roundPos, m.quantumLeft, m.stdout.length);
+  nums.push(m.warpSteps, m.threadInstructions, m.rng, m.nextCta, m.roundPos, m.quantumLeft, m.roundQuantum, m.stdout.length);
   h.update(m.stdout);
   bytes(m.arena.bank.u8);
+  // the allocator (malloc/free state), not only the bytes
+  const a = m.arena.saveState();
+  h.update(JSON.stringify({ allocs: a.allocs, top: a.top, heapTop: a.heapTop, freeList: a.freeList }));
+  bytes(new Uint8Array(a.granules.buffer));
   for (const c of m.resident) {
     nums.push(c.id, c.liveThreads);
     bytes(c.shared.u8);
     for (const a of [c.barArrived, c.barExpected, c.barPopc, c.barAnd, c.barOr]) nums.push(...a);
     for (const w of c.warps) {
-      nums.push(w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.issued);
+      nums.push(w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.issued, w.localStride, w.barMask, w.barDst);
+      h.update(w.barRed ?? '-');
       bytes(w.carry);
       bytes(w.local.u8);
-      for (const f of w.frames) {
+      const frame = (f: (typeof w.frames)[number]): void => {
         h.update(f.fn.name);
         bytes(new Uint8Array(f.i32.buffer));
         nums.push(f.depth, f.returned, f.localBase, f.callPc);
         for (let i = 0; i < f.depth; i++) nums.push(f.spc[i]!, f.srpc[i]!, f.smask[i]!);
-      }
+      };
+      for (const f of w.frames) frame(f);
+      // pooled frames keep their registers for the next call (reads of unset registers see them)
+      for (const [fn, pool] of w.pool) { h.update(fn.name); nums.push(pool.length); for (const f of pool) frame(f); }
     }
   }
   for (const w of m.round) nums.push(w.id);

@@ -19,6 +19,9 @@ import type { Warp } from '../exec/state.js';
 import type { FaultReport } from '../exec/machine.js';
 import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkpoint.js';
 
+/** Re-execution did not reproduce the recording (a nondeterminism bug): reported, not a crash. */
+export class TraceError extends Error {}
+
 export const CHUNK_SHIFT = 19;
 const CHUNK_STEPS = 1 << CHUNK_SHIFT;
 const CHUNK_MASK = CHUNK_STEPS - 1;
@@ -147,13 +150,13 @@ export class Trace {
   /** Bring the machine to position p (0..total). */
   goto(p: number): void {
     const m = this.machine;
-    if (p < 0 || p > this.total) throw new RangeError(`step ${p} is outside the trace (0..${this.total})`);
+    if (!Number.isInteger(p) || p < 0 || p > this.total) throw new RangeError(`step ${p} is outside the trace (0..${this.total})`);
     const ci = Math.min(Math.floor(p / this.interval), this.checkpoints.length - 1);
     const cp = this.checkpoints[ci]!;
     // forward within reach: keep going instead of restoring
     if (!(m.warpSteps <= p && m.warpSteps >= cp.step && !m.finished && m.fault === undefined)) restore(m, cp, this.stdout);
     m.advance(p);
-    if (m.warpSteps !== p) throw new Error(`internal: re-execution reached step ${m.warpSteps}, not ${p}`);
+    if (m.warpSteps !== p) throw new TraceError(`re-execution ended at step ${m.warpSteps} instead of ${p}: the run is not deterministic here (please report this kernel)`);
   }
 
   /** Memory the trace holds (log, segments, distinct checkpoint pages). */
