@@ -595,8 +595,18 @@ export class Session implements DebugSession {
   private findWatch(p: number, reverse: boolean, bound: number): { ev: AccessEvent; wp: Wp } | undefined {
     const active = this.wps.filter((w) => w.enabled);
     const K = this.trace.interval;
+    // several lanes writing in one step: lanes go in order, so the last one's value is what stays
+    const lastPerStep = (evs: AccessEvent[]): AccessEvent[] => {
+      const out: AccessEvent[] = [];
+      for (const e of evs) {
+        const prev = out[out.length - 1];
+        if (prev && prev.step === e.step && prev.acc !== Access.Read && e.acc !== Access.Read) out[out.length - 1] = { ...e, before: prev.before };
+        else out.push(e);
+      }
+      return out;
+    };
     const qualifying = (wp: Wp, from: number, to: number): AccessEvent[] =>
-      collectAccesses(this.trace, wp.target, wp.kind, from, to).filter((e) => wp.kind !== 'write' || !sameBytes(e.before, e.after));
+      lastPerStep(collectAccesses(this.trace, wp.target, wp.kind, from, to)).filter((e) => wp.kind !== 'write' || !sameBytes(e.before, e.after));
     if (!reverse) {
       for (let i = Math.floor(p / K); i * K < bound; i++) {
         let best: { ev: AccessEvent; wp: Wp } | undefined;

@@ -237,3 +237,22 @@ describe('trace-file errors', () => {
     expect(r.output).toMatch(/outside the recording/);
   });
 });
+
+describe('race_shared_waw (many lanes of one warp store to the same shared word)', () => {
+  test('a write watch names the lane whose value stays: the highest lane of the warp with that key', () => {
+    const s = open('race_shared_waw');
+    const keys = readI32('samples/race_shared_waw/in/keys.bin');
+    run(s, 'break 8');
+    run(s, 'run');
+    run(s, 'delete');
+    run(s, 'watch bucket[7]');
+    const out = run(s, 'continue');
+    const writer = s.where().thread[0];
+    // the warp that wrote first: lanes in order, the last one with key 7 wins
+    const warp = Math.floor(writer / 32);
+    const lanes = [...Array(32).keys()].map((l) => warp * 32 + l).filter((t) => (keys[t]! & 15) === 7);
+    expect(lanes.length).toBeGreaterThan(1);
+    expect(writer).toBe(lanes[lanes.length - 1]);
+    expect(out).toMatch(new RegExp(`Old value = -1\\nNew value = ${writer}\\n`));
+  });
+});
