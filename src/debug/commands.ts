@@ -116,13 +116,23 @@ function watch(s: Session, args: string, name: string): string {
   const expr = args.trim();
   if (!expr) throw new SessionError(`usage: ${name} EXPR`);
   const kind: WatchKind = name === 'rwatch' ? 'read' : name === 'awatch' ? 'access' : 'write';
+  const what = kind === 'write' ? 'Hardware watchpoint' : kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
+  // a raw range: watch @shared 0x40 16  (space, address, length in bytes)
+  const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
+  if (raw) {
+    const space = raw[1]!.toLowerCase() as 'global' | 'shared' | 'local';
+    const address = BigInt(raw[2]!);
+    const size = raw[3] ? Number(raw[3]) : 4;
+    if (!s.threadView().readMemory(space, address, size)) throw new SessionError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`);
+    const wp = s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size);
+    return `${what} ${wp.id}: ${space} 0x${address.toString(16)}, ${size} bytes`;
+  }
   const v = evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
   if (v.address === undefined || v.space === undefined) throw new SessionError(`Cannot watch constant value \`${expr}' (it is not in memory).`);
   if (v.space !== 'global' && v.space !== 'shared' && v.space !== 'local') throw new SessionError(`cannot watch ${v.space} memory (read-only)`);
   const addr = Number(v.address & 0xffffffffn);
   if (!s.threadView().readMemory(v.space, v.address, Math.max(1, v.size))) throw new SessionError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`);
   const wp = s.addWatchpoint(expr, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
-  const what = kind === 'write' ? 'Hardware watchpoint' : kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
   return `${what} ${wp.id}: ${expr} (${v.space} 0x${addr.toString(16)}, ${v.size} bytes${v.space === 'global' ? '' : `, block (${wp.block!.join(',')})`}${v.space === 'local' ? ` thread (${wp.thread!.join(',')})` : ''})`;
 }
 
@@ -358,7 +368,7 @@ const COMMANDS: Cmd[] = [
   { names: ['delete', 'd'], help: 'delete [N]: remove breakpoint/watchpoint N (all without N)', run: (s, a) => s.deleteBreakpoint(a.trim() ? num(a, 'delete') : undefined) },
   { names: ['disable'], help: 'disable N', run: (s, a) => { s.enableBreakpoint(num(a, 'disable'), false); return `${a.trim()} disabled.`; } },
   { names: ['enable'], help: 'enable N', run: (s, a) => { s.enableBreakpoint(num(a, 'enable'), true); return `${a.trim()} enabled.`; } },
-  { names: ['watch'], help: 'watch EXPR: stop when the value in memory changes (both directions)', run: watch },
+  { names: ['watch'], help: 'watch EXPR | watch @SPACE ADDR [LEN]: stop when the value in memory changes (both directions)', run: watch },
   { names: ['rwatch'], help: 'rwatch EXPR: stop when it is read', run: watch },
   { names: ['awatch'], help: 'awatch EXPR: stop when it is read or written', run: watch },
   { names: ['print', 'p', 'output', 'call'], help: 'print[/x] EXPR: a variable, member, element, register ($r1), special ($tid.x), cast (*(@shared int *)0x10)', run: (s, a) => printExpression(debugInfo(s), s.threadView(), a, history(s)) },

@@ -139,6 +139,21 @@ describe('saxpy (a __device__ call per thread)', () => {
     run(s, 'delete');
   });
 
+  test('a read watch on a raw global range finds the load of y[5] going backward', () => {
+    run(s, 'delete');
+    run(s, 'goto 0');
+    const addr = /global (0x[0-9a-f]+)/.exec(run(s, 'watch y[5]'))![1]!;
+    run(s, 'delete');
+    run(s, `rwatch @global ${addr} 4`);
+    run(s, 'goto end');
+    const out = run(s, 'reverse-continue');
+    expect(out).toMatch(/Hardware read watchpoint \d+: @global/);
+    expect(s.where().thread).toEqual([5, 0, 0]);
+    expect(s.where().line).toBe(14);
+    expect(s.where().ptx).toMatch(/^ld\./);
+    run(s, 'delete');
+  });
+
   test('stepping past the last line says the thread exited', () => {
     run(s, 'goto 0');
     run(s, 'cuda block (1,0,0) thread (3,0,0)');
