@@ -35,16 +35,19 @@ class WatchProbe implements Probe {
   readonly events: AccessEvent[] = [];
   constructor(private readonly m: Machine, private readonly t: WatchTarget) {}
 
-  access(w: Warp, space: Space, bank: Bank, _idx: number, size: number, lane: number, acc: Access, address: number): void {
+  access(w: Warp, space: Space, bank: Bank, idx: number, size: number, lane: number, acc: Access, address: number): void {
     const t = this.t;
-    const lo = space === Space.Param ? -1 : address;
-    if (lo + size <= t.address || lo >= t.address + t.size) return;
+    let lo = address;
     switch (t.space) {
       case 'global': if (space !== Space.Global) return; break;
       case 'shared': if (space !== Space.Shared || w.cta.id !== t.ctaId) return; break;
-      case 'local': if (space !== Space.Local || lane !== t.lane || warpKey(w) !== t.warpKey) return; break;
+      case 'local':
+        // local and call-frame param accesses both land in the thread's local bank
+        if (bank !== w.local || lane !== t.lane || warpKey(w) !== t.warpKey) return;
+        lo = idx - lane * w.localStride;
+        break;
     }
-    void bank;
+    if (lo + size <= t.address || lo >= t.address + t.size) return;
     this.events.push({ step: this.m.mem.step, warpKey: warpKey(w), lane, acc, before: readTarget(this.m, t), after: undefined });
   }
   barrierArrive(): void {}

@@ -12,7 +12,7 @@ import { type CFunction, type CInstr, Ctl } from './compiled.js';
 import { Fault } from './fault.js';
 import { popc32 } from './int64.js';
 import { Bank, CONST_HI, GLOBAL_HI, GlobalArena, LOCAL_HI, type Allocation } from './memory.js';
-import { Cta, Frame, type MemoryContext, Warp, WarpState } from './state.js';
+import { Cta, Frame, localWritten, type MemoryContext, Warp, WarpState } from './state.js';
 import { systemCall } from './syscalls.js';
 import type { Launch } from './launch.js';
 import { FUNC_HI } from './syscalls.js';
@@ -683,7 +683,7 @@ export class Machine implements Layout {
     for (let l = 0; l < 32; l++) {
       if (!((lanes >>> l) & 1)) continue;
       w.local.u8.fill(0, l * stride + nf.localBase, l * stride + w.sp);
-      w.local.touch(l * stride + nf.localBase, w.sp - nf.localBase);
+      localWritten(w, l, nf.localBase, w.sp - nf.localBase);
     }
     const prog = callee.prog;
     info.args.forEach((ref, i) => {
@@ -854,8 +854,8 @@ function copyValue(w: Warp, lanes: number, from: ValueLoc, to: ValueLoc): void {
   for (let l = 0; l < 32; l++) {
     if (!((lanes >>> l) & 1)) continue;
     if (from.kind === 'mem' && to.kind === 'mem') {
+      localWritten(w, l, to.off, size);
       u8.copyWithin(l * stride + to.off, l * stride + from.off, l * stride + from.off + size);
-      w.local.touch(l * stride + to.off, size);
       continue;
     }
     tmp.fill(0);
@@ -867,8 +867,8 @@ function copyValue(w: Warp, lanes: number, from: ValueLoc, to: ValueLoc): void {
       to.frame.u32[to.base + 2 * l] = tv.getUint32(0, true);
       to.frame.u32[to.base + 2 * l + 1] = size > 4 ? tv.getUint32(4, true) : 0;
     } else {
+      localWritten(w, l, to.off, size);
       u8.set(tmp.subarray(0, Math.min(size, 16)), l * stride + to.off);
-      w.local.touch(l * stride + to.off, size);
     }
   }
 }

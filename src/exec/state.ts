@@ -221,3 +221,15 @@ export interface MemoryContext {
   /** Global index of the warp-step being executed; kept current only while a probe is set. */
   step: number;
 }
+
+/**
+ * A machine-internal write to a lane's local stack (call frames, arguments, return values):
+ * marks the pages dirty and, before the bytes change, tells a probe (watchpoints see it).
+ */
+export function localWritten(w: Warp, lane: number, off: number, size: number): void {
+  if (size <= 0) return;
+  const idx = lane * w.localStride + off;
+  w.local.touch(idx, size);
+  const p = w.mem.probe;
+  if (p !== undefined) p.access(w, Space.Local, w.local, idx, size, lane, Access.Write, off);
+}

@@ -7,7 +7,7 @@ import type { CallInfo } from './compiled.js';
 import { Fault } from './fault.js';
 import { GLOBAL_HI, Space } from './memory.js';
 import type { Machine } from './machine.js';
-import type { Warp } from './state.js';
+import { localWritten, type Warp } from './state.js';
 
 /** High word of function "addresses" (`mov.u64 %rd, func` for indirect calls). */
 export const FUNC_HI = 0x7a00;
@@ -28,10 +28,10 @@ function setRet(w: Warp, ref: CallInfo['rets'][number] | undefined, lane: number
     return;
   }
   const idx = lane * w.localStride + w.frame.localBase + ref.offset;
+  localWritten(w, lane, w.frame.localBase + ref.offset, ref.size >= 8 ? 8 : 4);
   const dv = new DataView(w.local.u8.buffer);
   dv.setUint32(idx, lo >>> 0, true);
   if (ref.size >= 8) dv.setUint32(idx + 4, hi >>> 0, true);
-  w.local.touch(idx, 8);
 }
 
 function readByte(w: Warp, lo: number, hi: number, lane: number): number {
