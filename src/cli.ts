@@ -25,21 +25,8 @@ function version(): string {
   return 'unknown';
 }
 
-function guard(fn: () => number): void {
-  try {
-    process.exitCode = fn();
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`ptxdbg: ${e.message}\n`);
-      process.exitCode = 2;
-      return;
-    }
-    process.stderr.write(`ptxdbg: internal error: ${(e as Error).stack ?? String(e)}\n`);
-    process.exitCode = 70;
-  }
-}
-
-async function guardAsync(fn: () => Promise<number>): Promise<void> {
+/** Run a subcommand: its result is the exit code; usage errors exit 2, anything else 70 with a trace. */
+async function guard(fn: () => number | Promise<number>): Promise<void> {
   try {
     process.exitCode = await fn();
   } catch (e) {
@@ -90,7 +77,7 @@ await yargs(hideBin(process.argv))
     .positional('file', { type: 'string', demandOption: true })
     .options(launchOptions)
     .options(debugOptions),
-    (a) => guardAsync(() => debugCommand(a.file, debugOpts(a))))
+    (a) => guard(() => debugCommand(a.file, debugOpts(a))))
   .command('record <file>', 'record a launch into a trace file', (y) => y
     .positional('file', { type: 'string', demandOption: true })
     .options(launchOptions)
@@ -105,7 +92,7 @@ await yargs(hideBin(process.argv))
     .option('x', debugOptions.x)
     .option('ex', debugOptions.ex)
     .option('source-dir', debugOptions['source-dir']),
-    (a) => guardAsync(() => replayCommand(a.trace, debugOpts(a))))
+    (a) => guard(() => replayCommand(a.trace, debugOpts(a))))
   .command('check <files..>', 'parse and resolve PTX; print located diagnostics', (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
     (a) => guard(() => checkCommand(a.files as string[])))
   .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }),

@@ -6,12 +6,10 @@
  * otherwise, 2 for bad usage or a bad launch.
  */
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from '../exec/machine.js';
-import { type Launch, LaunchError } from '../exec/launch.js';
 import { checkRun, checkSchedules, LaunchSetupError } from '../races/run.js';
 import { formatReport } from '../races/format.js';
 import type { RaceReport } from '../races/types.js';
-import { requireProgram, UsageError } from './common.js';
-import { type LaunchFlags, resolveLaunch } from './run.js';
+import { type LaunchFlags, loadForLaunch } from './run.js';
 
 export interface RacesCommandOptions extends LaunchFlags {
   json?: boolean;
@@ -22,18 +20,9 @@ export interface RacesCommandOptions extends LaunchFlags {
 }
 
 export function racesCommand(ptxPath: string, o: RacesCommandOptions): number {
-  const program = requireProgram(ptxPath);
-  if (!program) return 1;
-  let launch: Launch;
-  try {
-    launch = resolveLaunch(ptxPath, program, o);
-  } catch (e) {
-    if (e instanceof LaunchError || e instanceof UsageError) {
-      process.stderr.write(`ptxdbg: bad launch: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
-  }
+  const loaded = loadForLaunch(ptxPath, o);
+  if (typeof loaded === 'number') return loaded;
+  const { program, launch } = loaded;
   if (o.schedules !== undefined && (!Number.isInteger(o.schedules) || o.schedules < 1 || o.schedules > 10000)) {
     process.stderr.write('ptxdbg: --schedules must be an integer from 1 to 10000\n');
     return 2;

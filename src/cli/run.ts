@@ -77,12 +77,12 @@ export interface RunCommandOptions extends LaunchFlags {
   maxSteps?: number;
 }
 
-export function runCommand(ptxPath: string, o: RunCommandOptions): number {
+/** Load the PTX and decide the launch, or report why not and give the exit code (1 bad PTX, 2 bad launch). */
+export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: Program; launch: Launch } | number {
   const program = requireProgram(ptxPath);
   if (!program) return 1;
-  let launch: Launch;
   try {
-    launch = resolveLaunch(ptxPath, program, o);
+    return { program, launch: resolveLaunch(ptxPath, program, flags) };
   } catch (e) {
     if (e instanceof LaunchError || e instanceof UsageError) {
       process.stderr.write(`ptxdbg: bad launch: ${e.message}\n`);
@@ -90,6 +90,12 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     }
     throw e;
   }
+}
+
+export function runCommand(ptxPath: string, o: RunCommandOptions): number {
+  const loaded = loadForLaunch(ptxPath, o);
+  if (typeof loaded === 'number') return loaded;
+  const { program, launch } = loaded;
   const opts: RunOptions = {
     ...DEFAULT_RUN_OPTIONS,
     schedule: o.schedule ?? 'rr',
