@@ -131,14 +131,20 @@ export class Machine implements Layout {
     }
     this.constBank = new Bank(Math.max(16, constSize));
     for (const g of program.globals) {
-      if (g.space === 'global') writeInit(this, g, this.arena.bank, this.globalAddr.get(g)!.lo);
+      if (g.space === 'global') {
+        writeInit(this, g, this.arena.bank, this.globalAddr.get(g)!.lo);
+        this.arena.bank.touch(this.globalAddr.get(g)!.lo, g.size);
+      }
       else if (g.space === 'const') writeInit(this, g, this.constBank, constOff.get(g)!);
     }
     for (const a of launch.args) {
       if (a.kind !== 'buffer') continue;
       const bytes = a.count * typeSize(a.type);
       const alloc = this.arena.allocate(bytes, a.name, 'buffer');
-      if (a.init) this.arena.bank.u8.set(a.init.subarray(0, bytes), alloc.base);
+      if (a.init) {
+        this.arena.bank.u8.set(a.init.subarray(0, bytes), alloc.base);
+        this.arena.bank.touch(alloc.base, bytes);
+      }
       this.buffers.push({ name: a.name, alloc, type: a.type, count: a.count });
     }
     this.arena.reserveHeap(opts.heapBytes);

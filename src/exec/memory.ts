@@ -69,12 +69,16 @@ export class Bank {
   i32: Int32Array;
   f32: Float32Array;
   f64: Float64Array;
-  /** 1 for each page written since the flags were last cleared. */
+  /**
+   * 1 for each page written since the flags were last cleared. A fresh bank is all zeros, so its
+   * pages start clean: a page never marked is known to be zero (checkpoints rely on it, so every
+   * write must go through translate() or touch()).
+   */
   dirty: Uint8Array;
 
   constructor(public size: number) {
     const buf = new ArrayBuffer(alignUp8(size));
-    this.dirty = new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT).fill(1);
+    this.dirty = new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT);
     this.u8 = new Uint8Array(buf);
     this.i8 = new Int8Array(buf);
     this.u16 = new Uint16Array(buf);
@@ -99,7 +103,7 @@ export class Bank {
     b.u8.set(old);
     this.u8 = b.u8; this.i8 = b.i8; this.u16 = b.u16; this.i16 = b.i16;
     this.u32 = b.u32; this.i32 = b.i32; this.f32 = b.f32; this.f64 = b.f64;
-    this.dirty = b.dirty;
+    this.dirty = b.dirty.fill(1); // contents moved: every page counts as written
     this.size = newSize;
   }
 }

@@ -16,8 +16,8 @@ import { Cta, Frame, Warp, type WarpState } from '../exec/state.js';
 import { isZeroPage, restorePages, snapCompare, snapDirty, type Pages } from './pages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
 
-/** Register files are compared per slot (32 lanes x 8 bytes). */
-const REG_PAGE = 256;
+/** Register files are compared in pages of 4 slots (a slot is 32 lanes x 8 bytes): fewer, larger copies per checkpoint. */
+const REG_PAGE = 1024;
 
 interface FrameSnap {
   readonly fn: string;

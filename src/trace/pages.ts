@@ -43,7 +43,7 @@ function copyPage(u8: Uint8Array, start: number, end: number): Uint8Array {
 
 /**
  * Snapshot `u8` in pages of PAGE_SIZE, trusting `dirty` flags (cleared afterwards): a clean page
- * reuses `prev`'s copy.
+ * reuses `prev`'s copy, or is the zero page when there is no previous snapshot (see Bank.dirty).
  */
 export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined): Uint8Array[] {
   const n = (u8.length + PAGE_SIZE - 1) >>> PAGE_SHIFT;
@@ -52,7 +52,8 @@ export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undef
   for (let i = 0; i < n; i++) {
     const start = i << PAGE_SHIFT;
     const end = Math.min(start + PAGE_SIZE, u8.length);
-    out[i] = reuse && dirty[i] === 0 ? prev[i]! : copyPage(u8, start, end);
+    // a clean page is unchanged since `prev`, or (first snapshot of this bank) never written: zero
+    out[i] = dirty[i] === 0 ? (reuse ? prev[i]! : ZERO) : copyPage(u8, start, end);
   }
   dirty.fill(0);
   return out;

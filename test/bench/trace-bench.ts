@@ -16,13 +16,13 @@ function pct(xs: number[], p: number): number {
 }
 
 function throughput(): void {
-  console.log('\nrecording (best of 3): thread-instr/s with the trace on, overhead = plain time / recorded time, bytes per warp-step\n');
+  console.log('\nrecording (best of 5): thread-instr/s with the trace on, overhead = plain time / recorded time, bytes per warp-step\n');
   for (const k of KERNELS) {
     const program = loadPtx(k.ptx, `${k.name}.ptx`).program!;
     const kernel = [...program.functions.values()].find((f) => f.isEntry)!.name;
     const launch = { kernel, ...k.launch };
     let plain = Infinity, rec = Infinity, thr = 0, bytes = 0, steps = 0;
-    for (let rep = 0; rep < 3; rep++) {
+    for (let rep = 0; rep < 5; rep++) {
       const a = new Machine(program, launch, DEFAULT_RUN_OPTIONS).run();
       plain = Math.min(plain, a.stats.wallMs);
       const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
