@@ -60,11 +60,7 @@ export function lines(text: string): string[] {
   return ls;
 }
 
-/** Base name of a path (either separator). */
-export function baseName(p: string): string {
-  const i = Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\'));
-  return i < 0 ? p : p.slice(i + 1);
-}
+export { baseName } from '../src/debug/sources.js';
 
 export function dim3(d: readonly number[]): string {
   return `(${d.join(',')})`;

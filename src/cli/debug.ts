@@ -100,7 +100,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
   let error: string | undefined;
   try {
     session = openSession(sessionOptions(ptx, o));
-    if (o.sourceDir) session.commandState.set('sourceDir', o.sourceDir);
+    if (o.sourceDir) session.setSourceDir(o.sourceDir);
   } catch (e) {
     if (!(e instanceof SessionError)) throw e;
     error = e.message;
@@ -164,7 +164,7 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
     const now = readFileSync(h.ptxPath, 'utf8');
     if (now !== f.ptxText) process.stderr.write(`ptxdbg: note: ${h.ptxPath} has changed since it was recorded; showing the recorded version.\n`);
   }
-  if (o.sourceDir) s.commandState.set('sourceDir', o.sourceDir);
+  if (o.sourceDir) s.setSourceDir(o.sourceDir);
   const commands = [...readCommandFiles(o.commandFiles ?? []), ...(o.ex ?? [])];
   if (o.batch || !process.stdout.isTTY || !process.stdin.isTTY) {
     if (!o.batch && !commands.length && !process.stdin.isTTY) commands.push(...readFileSync(0, 'utf8').split('\n'));

@@ -10,6 +10,7 @@
  */
 import { LineMap } from '../ptx/diagnostics.js';
 import type { CodeIndex } from './code-index.js';
+import { baseName } from './sources.js';
 import type { Dim3 } from './types.js';
 
 export interface Condition {
@@ -26,10 +27,6 @@ export interface ResolvedSpec {
   globals: number[];
   condition: Condition | undefined;
   spec: string;
-}
-
-function baseName(p: string): string {
-  return p.split(/[\\/]/).pop() ?? p;
 }
 
 export function plainName(mangled: string): string {

@@ -5,14 +5,14 @@
  */
 import { DebugInfo, evaluateExpression, formatFloat, infoArgs, infoLocals, infoVariables, PrintError, printExpression, ValueHistory } from './print/index.js';
 import { Access } from '../exec/probe.js';
+import { coordsOf, linearOf } from '../exec/launch.js';
 import { TraceError } from '../trace/trace.js';
 import type { Session } from './session.js';
 import { SessionError } from './session.js';
 import type { CommandResult, Dim3, Stop, WatchKind } from './types.js';
 import { LineMap } from '../ptx/diagnostics.js';
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { raceCommand, infoRaces } from './races.js';
+import { baseName } from './sources.js';
 
 type Handler = (s: Session, args: string, name: string) => string | Stop;
 
@@ -41,10 +41,6 @@ function dims(text: string): Dim3 {
   return [parts[0]!, parts[1] ?? 0, parts[2] ?? 0];
 }
 
-function baseName(p: string): string {
-  return p.split(/[\\/]/).pop() ?? p;
-}
-
 /** The one-line "where we are" gdb prints after a stop: `12\t  y[i] = a * x[i] + y[i];`. */
 export function stopLine(s: Session): string {
   const w = s.where();
@@ -60,28 +56,12 @@ export function stopLine(s: Session): string {
   return `${head}${state}\n${loc}\n${src !== undefined ? `${w.line}\t${src}` : `   ${w.pc}: ${w.ptx}`}`;
 }
 
-const sourceCache = new Map<string, string[] | null>();
-
 export function sourceLine(s: Session, file: string | undefined, line: number): string | undefined {
-  const lines = sourceLines(s, file);
-  return lines?.[line - 1];
+  return sourceLines(s, file)?.[line - 1];
 }
 
-/** The CUDA source named by `.file`: as written, next to the PTX, or by base name next to the PTX. */
-export function sourceLines(s: Session, file: string | undefined): string[] | undefined {
-  if (!file) return undefined;
-  const key = `${s.ptxPath}|${file}`;
-  if (sourceCache.has(key)) return sourceCache.get(key) ?? undefined;
-  const dir = dirname(s.ptxPath);
-  const sourceDir = s.commandState.get('sourceDir') as string | undefined;
-  const cands = [file, join(dir, file), join(dir, baseName(file)), ...(sourceDir ? [join(sourceDir, baseName(file)), join(sourceDir, file)] : [])];
-  for (const c of cands) {
-    try {
-      if (existsSync(c)) { const l = readFileSync(c, 'utf8').split('\n'); sourceCache.set(key, l); return l; }
-    } catch { /* unreadable: try the next */ }
-  }
-  sourceCache.set(key, null);
-  return undefined;
+export function sourceLines(s: Session, file: string | undefined): readonly string[] | undefined {
+  return file === undefined ? undefined : s.sources.get(file)?.lines;
 }
 
 function stopText(s: Session, st: Stop): string {
@@ -124,7 +104,7 @@ function watch(s: Session, args: string, name: string): string {
     const address = BigInt(raw[2]!);
     const size = raw[3] ? Number(raw[3]) : 4;
     if (!s.threadView().readMemory(space, address, size)) throw new SessionError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`);
-    const wp = s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size);
+    const wp = s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size));
     return `${what} ${wp.id}: ${space} 0x${address.toString(16)}, ${size} bytes`;
   }
   const v = evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
@@ -244,16 +224,13 @@ function cudaCmd(s: Session, args: string): string {
   const wm = /warp\s*(\d+)/.exec(t);
   const lm = /lane\s*(\d+)/.exec(t);
   if (wm || lm) {
-    const [bx, by] = s.launch.block;
-    const cur = s.focusThread();
-    const curLin = cur[0] + cur[1] * bx + cur[2] * bx * by;
+    const curLin = linearOf(s.focusThread(), s.launch.block);
     const warp = wm ? Number(wm[1]) : curLin >>> 5;
     const lane = lm ? Number(lm[1]) : curLin & 31;
     const nthreads = s.launch.block[0] * s.launch.block[1] * s.launch.block[2];
     if (lane > 31) throw new SessionError(`lane ${lane} does not exist (lanes are 0..31)`);
     if (warp * 32 + lane >= nthreads) throw new SessionError(`warp ${warp} lane ${lane} does not exist: a block has ${Math.ceil(nthreads / 32)} warp(s) of ${nthreads} threads`);
-    const lin = warp * 32 + lane;
-    thread = [lin % bx, Math.floor(lin / bx) % by, Math.floor(lin / (bx * by))];
+    thread = coordsOf(warp * 32 + lane, s.launch.block);
   }
   if (!block && !thread) throw new SessionError(`usage: cuda block (x,y,z) thread (x,y,z) | cuda thread (x,y,z) | cuda warp N lane M`);
   const err = s.setFocus(block, thread);

@@ -9,18 +9,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../exec/machine.js';
-import { type Launch, LaunchError } from '../exec/launch.js';
+import { coordsOf, type Launch, LaunchError, linearOf } from '../exec/launch.js';
+import { lowestLane } from '../exec/int64.js';
 import { WarpState, type Warp } from '../exec/state.js';
 import { loadPtx, renderDiagnostics } from '../ptx/index.js';
 import type { Program } from '../ptx/resolve.js';
-import { typeSize } from '../ptx/types.js';
 import { resolveLaunch, formatFault, type LaunchFlags } from '../cli/run.js';
 import { UsageError } from '../cli/common.js';
 import { DEFAULT_INTERVAL, Trace } from '../trace/trace.js';
 import { BreakpointError, conditionHolds, type Condition, resolveSpec } from './breakpoints.js';
 import { CodeIndex } from './code-index.js';
 import { executeCommand, COMMAND_NAMES } from './commands.js';
-import { laneFrames, MachineThreadView, threadCoords } from './threadview.js';
+import { laneFrames, MachineThreadView } from './threadview.js';
+import { baseName, SourceCache } from './sources.js';
 import { ThreadTimeline } from './timeline.js';
 import type {
   BreakpointInfo, CommandResult, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
@@ -59,7 +60,7 @@ interface Bp extends BreakpointInfo {
 interface Wp extends WatchpointInfo {
   readonly target: WatchTarget;
   /** Renders the watched bytes in the expression's type. */
-  readonly format: ((b: Uint8Array) => string) | undefined;
+  readonly format: (b: Uint8Array) => string;
 }
 
 /** Load PTX and launch, record the run, and open a session at step 0. Throws SessionError. */
@@ -114,6 +115,8 @@ export class Session implements DebugSession {
   private prevRegsKey = '';
   /** Text-command state (value history, etc.) kept by commands.ts. */
   readonly commandState = new Map<string, unknown>();
+  /** The CUDA sources named by `.file` (see sources.ts). */
+  sources: SourceCache;
 
   constructor(
     readonly ptxPath: string,
@@ -125,6 +128,7 @@ export class Session implements DebugSession {
   ) {
     this.machine = trace.machine;
     this.code = new CodeIndex(this.machine);
+    this.sources = new SourceCache(ptxPath, undefined);
     trace.goto(0);
   }
 
@@ -138,35 +142,34 @@ export class Session implements DebugSession {
 
   // ---- focus ---------------------------------------------------------------------------------------
 
-  private get blockDims(): Dim3 { return this.launch.block; }
-
   focusBlockId(): number { return this.focusCta; }
+
+  /** Also look for CUDA sources in `dir`. */
+  setSourceDir(dir: string): void {
+    this.sources = new SourceCache(this.ptxPath, dir);
+  }
 
   get focusKey(): number { return this.focusCta * 32 + (this.focusTid >>> 5); }
   get focusLane(): number { return this.focusTid & 31; }
 
   focusBlock(): Dim3 {
-    const [gx, gy] = this.launch.grid;
-    const id = this.focusCta;
-    return [id % gx, Math.floor(id / gx) % gy, Math.floor(id / (gx * gy))];
+    return coordsOf(this.focusCta, this.launch.grid);
   }
 
   focusThread(): Dim3 {
-    const [bx, by] = this.blockDims;
-    const t = this.focusTid;
-    return [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+    return coordsOf(this.focusTid, this.launch.block);
   }
 
   /** Focus a thread by block and thread coordinates; returns an error message or undefined. */
   setFocus(block: Dim3 | undefined, thread: Dim3 | undefined): string | undefined {
     const [gx, gy, gz] = this.launch.grid;
-    const [bx, by, bz] = this.blockDims;
+    const [bx, by, bz] = this.launch.block;
     const b = block ?? this.focusBlock();
     const t = thread ?? this.focusThread();
     if (b[0] >= gx || b[1] >= gy || b[2] >= gz || b.some((x) => x < 0)) return `block (${b.join(',')}) is outside the grid (${gx},${gy},${gz})`;
     if (t[0] >= bx || t[1] >= by || t[2] >= bz || t.some((x) => x < 0)) return `thread (${t.join(',')}) is outside the block (${bx},${by},${bz})`;
-    const cta = b[0] + b[1] * gx + b[2] * gx * gy;
-    const tid = t[0] + t[1] * bx + t[2] * bx * by;
+    const cta = linearOf(b, this.launch.grid);
+    const tid = linearOf(t, this.launch.block);
     if (cta !== this.focusCta || tid !== this.focusTid) {
       this.focusCta = cta;
       this.focusTid = tid;
@@ -519,7 +522,7 @@ export class Session implements DebugSession {
     b.enabled = on;
   }
 
-  addWatchpoint(expr: string, kind: WatchKind, space: 'global' | 'shared' | 'local', address: number, size: number, format?: (b: Uint8Array) => string): WatchpointInfo {
+  addWatchpoint(expr: string, kind: WatchKind, space: 'global' | 'shared' | 'local', address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo {
     if (size <= 0 || size > 4096) throw new SessionError(`cannot watch ${size} bytes (1..4096)`);
     const target: WatchTarget = { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
     const wp: Wp = {
@@ -531,19 +534,14 @@ export class Session implements DebugSession {
     return wp;
   }
 
-  /** Does logged step s hit breakpoint bp? Returns the lane that hits (lowest), or -1. */
-  private hitLane(bp: Bp, s: number, key: number, mask: number): number {
-    if (!bp.cond) return mask === 0 ? -1 : 31 - Math.clz32(mask & -mask);
-    const cta = key >>> 5;
-    const [gx, gy] = this.launch.grid;
-    const block: Dim3 = [cta % gx, Math.floor(cta / gx) % gy, Math.floor(cta / (gx * gy))];
-    const [bx, by] = this.blockDims;
+  /** Does a step of warp `key` with active `mask` hit breakpoint bp? Returns the lane (lowest), or -1. */
+  private hitLane(bp: Bp, key: number, mask: number): number {
+    if (!bp.cond) return lowestLane(mask);
+    const block = coordsOf(key >>> 5, this.launch.grid);
     for (let l = 0; l < 32; l++) {
       if (!((mask >>> l) & 1)) continue;
-      const t = (key & 31) * 32 + l;
-      if (conditionHolds(bp.cond, block, [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))])) return l;
+      if (conditionHolds(bp.cond, block, coordsOf((key & 31) * 32 + l, this.launch.block))) return l;
     }
-    void s;
     return -1;
   }
 
@@ -581,7 +579,7 @@ export class Session implements DebugSession {
     const mask = this.trace.log.mask(s);
     for (const b of active) {
       if (!b.globals.has(g)) continue;
-      const lane = this.hitLane(b, s, key, mask);
+      const lane = this.hitLane(b, key, mask);
       if (lane >= 0) return { step: s, bp: b, key, lane };
     }
     return undefined;
@@ -646,7 +644,7 @@ export class Session implements DebugSession {
       this.hitMarks.push({ step: wt.ev.step, kind: 'watch' });
       const s = this.moveTo(target, 'watchpoint', '');
       const kind = wt.wp.kind === 'write' ? 'Hardware watchpoint' : wt.wp.kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
-      const fmt = (b: Uint8Array | undefined): string => (b ? (wt!.wp.format ?? ((x: Uint8Array) => formatBytes(x, wt!.wp.size)))(b) : '<unavailable>');
+      const fmt = (b: Uint8Array | undefined): string => (b ? wt!.wp.format(b) : '<unavailable>');
       const at = this.describeStep(wt.ev.step, wt.ev.lane);
       const isRead = wt.ev.acc === Access.Read;
       const body = isRead ? `Value = ${fmt(wt.ev.before)}` : `Old value = ${fmt(wt.ev.before)}\nNew value = ${fmt(wt.ev.after)}`;
@@ -671,14 +669,11 @@ export class Session implements DebugSession {
   describeStep(s: number, lane?: number): string {
     const key = this.trace.log.warpAt(s);
     const g = this.trace.log.loc(s);
-    const mask = this.trace.log.mask(s);
-    const l = lane ?? (mask === 0 ? 0 : 31 - Math.clz32(mask & -mask));
-    const cta = key >>> 5;
-    const [gx, gy] = this.launch.grid;
-    const [bx, by] = this.blockDims;
-    const t = (key & 31) * 32 + l;
+    const l = lane ?? Math.max(0, lowestLane(this.trace.log.mask(s)));
+    const block = coordsOf(key >>> 5, this.launch.grid);
+    const thread = coordsOf((key & 31) * 32 + l, this.launch.block);
     const f = this.code.fileName(g);
-    return `block (${cta % gx},${Math.floor(cta / gx) % gy},${Math.floor(cta / (gx * gy))}) thread (${t % bx},${Math.floor(t / bx) % by},${Math.floor(t / (bx * by))}) at ${f ? `${baseName(f)}:${this.code.line[g]}` : `${this.code.fnName(g)} pc ${this.code.pc[g]}`} (step ${s})`;
+    return `block (${block.join(',')}) thread (${thread.join(',')}) at ${f ? `${baseName(f)}:${this.code.line[g]}` : `${this.code.fnName(g)} pc ${this.code.pc[g]}`} (step ${s})`;
   }
 
   /** Writes to a memory range over the whole recording (oldest first). */
@@ -744,24 +739,6 @@ export class Session implements DebugSession {
     return this.moveTo(s, 'goto', `Now at step ${s}: ${this.describeStep(s, this.focusLane)}`);
   }
 
-  threadCoordsOf(w: Warp, lane: number): Dim3 {
-    return threadCoords(this.machine, w, lane);
-  }
-
-  static typeSize = typeSize;
-}
-
-function baseName(p: string): string {
-  return p.split(/[\\/]/).pop() ?? p;
-}
-
-/** gdb-ish rendering of watched bytes: an integer for 1/2/4/8 bytes, else hex bytes. */
-export function formatBytes(b: Uint8Array, size: number): string {
-  if (size === 4) return String(new DataView(b.buffer, b.byteOffset, 4).getInt32(0, true));
-  if (size === 8) return new DataView(b.buffer, b.byteOffset, 8).getBigInt64(0, true).toString();
-  if (size === 2) return String(new DataView(b.buffer, b.byteOffset, 2).getInt16(0, true));
-  if (size === 1) return String(b[0]);
-  return [...b].map((x) => x.toString(16).padStart(2, '0')).join(' ');
 }
 
 /** A view for a thread that is not resident (not started, exited, retired): nothing to read. */

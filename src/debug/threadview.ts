@@ -8,6 +8,7 @@ import type { Machine } from '../exec/machine.js';
 import { CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, LOCAL_HI, PARAM_HI, SHARED_HI, Space } from '../exec/memory.js';
 import type { Frame, Warp } from '../exec/state.js';
 import { Fault } from '../exec/fault.js';
+import { coordsOf } from '../exec/launch.js';
 import { Access } from '../exec/probe.js';
 import type { Dim3, FrameInfo, SpaceName, ThreadView } from './types.js';
 
@@ -53,9 +54,7 @@ export function laneFrames(m: Machine, w: Warp, lane: number): { frames: FrameIn
 }
 
 export function threadCoords(m: Machine, w: Warp, lane: number): Dim3 {
-  const t = w.tidBase + lane;
-  const [bx, by] = m.launch.block;
-  return [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+  return coordsOf(w.tidBase + lane, m.launch.block);
 }
 
 export class MachineThreadView implements ThreadView {

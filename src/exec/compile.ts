@@ -399,7 +399,7 @@ function compileBar(ctx: Ctx, c: CInstr): void {
     c.exec = seq(ctx.pre, (w: Warp, m: number) => {
       const p = w.mem.probe;
       if (p === undefined) return;
-      p.warpSync(w, m, mReg >= 0 ? w.u32[mReg + 2 * (31 - Math.clz32(m & -m))]! | 0 : members);
+      p.warpSync(w, m, mReg >= 0 ? w.u32[mReg + 2 * i64.lowestLane(m)]! | 0 : members);
     });
     return;
   }

@@ -112,6 +112,11 @@ export function div64(alo: number, ahi: number, blo: number, bhi: number, signed
   return true;
 }
 
+/** Index of the lowest set bit (the first active lane of a mask), -1 for 0. */
+export function lowestLane(m: number): number {
+  return m === 0 ? -1 : 31 - Math.clz32(m & -m);
+}
+
 export function popc32(x: number): number {
   x = x - ((x >>> 1) & 0x55555555);
   x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);

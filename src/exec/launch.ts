@@ -25,6 +25,17 @@ export interface Launch {
 
 export class LaunchError extends Error {}
 
+/** x-fastest coordinates of a linear index in a grid or block of size `dims` (CUDA's order). */
+export function coordsOf(linear: number, dims: readonly [number, number, number]): [number, number, number] {
+  const [x, y] = dims;
+  return [linear % x, Math.floor(linear / x) % y, Math.floor(linear / (x * y))];
+}
+
+/** The linear index of coordinates `c` in `dims`. */
+export function linearOf(c: readonly [number, number, number], dims: readonly [number, number, number]): number {
+  return c[0] + c[1] * dims[0] + c[2] * dims[0] * dims[1];
+}
+
 export function elemSize(t: ElemType): number {
   return t.endsWith('8') ? 1 : t.endsWith('16') ? 2 : t.endsWith('32') ? 4 : 8;
 }

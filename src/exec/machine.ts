@@ -10,11 +10,11 @@ import { typeSize } from '../ptx/types.js';
 import { compileFunction, type Layout } from './compile.js';
 import { type CFunction, type CInstr, Ctl } from './compiled.js';
 import { Fault } from './fault.js';
-import { popc32 } from './int64.js';
+import { lowestLane, popc32 } from './int64.js';
 import { Bank, CONST_HI, GLOBAL_HI, GlobalArena, LOCAL_HI, type Allocation } from './memory.js';
 import { Cta, Frame, localWritten, type MemoryContext, Warp, WarpState } from './state.js';
 import { systemCall } from './syscalls.js';
-import type { Launch } from './launch.js';
+import { coordsOf, type Launch } from './launch.js';
 import { FUNC_HI } from './syscalls.js';
 
 export interface RunOptions {
@@ -216,9 +216,7 @@ export class Machine implements Layout {
 
   /** A CTA with its shared memory but no warps (checkpoint restore fills them in). */
   makeCtaShell(id: number): Cta {
-    const [gx, gy] = this.launch.grid;
-    const ctaid: [number, number, number] = [id % gx, Math.floor(id / gx) % gy, Math.floor(id / (gx * gy))];
-    return new Cta(id, ctaid, new Bank(Math.max(16, this.sharedSize)), this.nthreads);
+    return new Cta(id, coordsOf(id, this.launch.grid), new Bank(Math.max(16, this.sharedSize)), this.nthreads);
   }
 
   makeCta(id: number): Cta {
@@ -258,12 +256,10 @@ export class Machine implements Layout {
   private initFrame(w: Warp, fn: CFunction): Frame {
     const f = new Frame(fn);
     const u = f.u32;
-    const [bx, by] = this.launch.block;
     const nw = Math.ceil(this.nthreads / 32);
     for (const s of fn.specials) {
       for (let l = 0; l < 32; l++) {
-        const t = w.tidBase + l;
-        const tid = [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+        const tid = coordsOf(w.tidBase + l, this.launch.block);
         let v = 0;
         switch (s.name) {
           case 'tid': v = tid[s.comp] ?? 0; break;
@@ -561,15 +557,15 @@ export class Machine implements Layout {
       case Ctl.Bar: return this.barrier(w, ins, m);
       case Ctl.Trap: {
         if (m === 0) { w.pc++; this.reconverge(w); return false; }
-        throw laneFault(new Fault('trap', 'trap instruction executed (__trap())'), lowestLane(m));
+        throw laneFault(new Fault('trap', 'trap instruction executed (__trap())'), firstLane(m));
       }
       case Ctl.Brkpt: {
         if (m === 0) { w.pc++; this.reconverge(w); return false; }
-        throw laneFault(new Fault('brkpt', 'brkpt instruction executed'), lowestLane(m));
+        throw laneFault(new Fault('brkpt', 'brkpt instruction executed'), firstLane(m));
       }
       default: {
         if (m === 0) { w.pc++; this.reconverge(w); return false; }
-        throw laneFault(new Fault('unsupported', ins.note || 'instruction not supported'), lowestLane(m));
+        throw laneFault(new Fault('unsupported', ins.note || 'instruction not supported'), firstLane(m));
       }
     }
   }
@@ -654,7 +650,7 @@ export class Machine implements Layout {
     if (name === undefined) {
       // indirect: group lanes by target; other groups wait at this call (pc) and run after
       const u = w.frame.u32;
-      const first = lowestLane(m);
+      const first = firstLane(m);
       const id = u[info.calleeReg + 2 * first]!;
       const hi = u[info.calleeReg + 2 * first + 1]!;
       let same = 0;
@@ -671,7 +667,7 @@ export class Machine implements Layout {
     const callee = this.fn(name);
     if (!callee) {
       const handled = systemCall(this, w, name, info, lanes);
-      if (!handled) throw laneFault(new Fault('bad-call', `call to '${name}', which has no body in this module and is not a supported system call`), lowestLane(lanes));
+      if (!handled) throw laneFault(new Fault('bad-call', `call to '${name}', which has no body in this module and is not a supported system call`), firstLane(lanes));
       w.pc++;
       this.reconverge(w);
       return false;
@@ -682,7 +678,7 @@ export class Machine implements Layout {
     nf.callPc = w.pc;
     nf.localBase = (w.sp + 15) & ~15;
     w.sp = nf.localBase + callee.frameSize;
-    if (w.frames.length > 10000) throw laneFault(new Fault('stack-overflow', 'call stack overflow: more than 10000 nested calls (runaway recursion?)'), lowestLane(lanes));
+    if (w.frames.length > 10000) throw laneFault(new Fault('stack-overflow', 'call stack overflow: more than 10000 nested calls (runaway recursion?)'), firstLane(lanes));
     w.ensureLocal(w.sp + 16);
     // zero the callee's frame memory for determinism
     const stride = w.localStride;
@@ -716,7 +712,7 @@ export class Machine implements Layout {
     if (m === 0) { w.pc++; this.reconverge(w); return false; }
     if (ins.exec) ins.exec(w, m);
     const cta = w.cta;
-    const lane = lowestLane(m);
+    const lane = firstLane(m);
     const id = b.idReg >= 0 ? w.frame.u32[b.idReg + 2 * lane]! : b.id;
     if (id > 15) throw laneFault(new Fault('invalid', `barrier id ${id} out of range 0..15`), lane);
     const n = popc32(m);
@@ -782,7 +778,7 @@ export class Machine implements Layout {
     const w = waiting[0]!;
     const id = w.barrierId;
     const f = new Fault('deadlock', `deadlock: barrier ${id} in block (${cta.ctaid.join(',')}) can never complete: ${cta.barArrived[id]} thread(s) arrived, ${cta.barExpected[id] || cta.liveThreads} expected; waiting warps: ${waiting.map((x) => x.tidBase / 32).join(', ')}`);
-    f.lane = lowestLane(w.barMask);
+    f.lane = firstLane(w.barMask);
     (f as Fault & { warp?: Warp; pc?: number }).warp = w;
     (f as Fault & { warp?: Warp; pc?: number }).pc = w.pc - 1;
     return f;
@@ -795,14 +791,12 @@ export class Machine implements Layout {
     const fnName = w ? w.frame.fn.name : this.kernel.name;
     const pc = extra.pc ?? (w ? w.pc : 0);
     const prog = w ? w.frame.fn.prog : this.kernel;
-    const lane = e.lane >= 0 ? e.lane : w ? lowestLane(w.mask || w.validMask) : 0;
+    const lane = e.lane >= 0 ? e.lane : w ? firstLane(w.mask || w.validMask) : 0;
     let block: [number, number, number] | undefined;
     let thread: [number, number, number] | undefined;
     if (w) {
       block = [...w.cta.ctaid] as [number, number, number];
-      const t = w.tidBase + lane;
-      const [bx, by] = this.launch.block;
-      thread = [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+      thread = coordsOf(w.tidBase + lane, this.launch.block);
     }
     const fileIdx = prog.locFile[pc] ?? -1;
     const file = fileIdx >= 0 ? this.program.files.get(fileIdx) : undefined;
@@ -829,8 +823,9 @@ export function ptxText(source: string, span: { start: number; end: number }): s
   return source.slice(span.start, span.end).replace(/\s+/g, ' ').trim();
 }
 
-function lowestLane(m: number): number {
-  return m === 0 ? 0 : 31 - Math.clz32(m & -m);
+/** The lane a fault is reported for: the first of `m` (lane 0 when none). */
+function firstLane(m: number): number {
+  return Math.max(0, lowestLane(m));
 }
 
 function laneFault(f: Fault, lane: number): Fault {

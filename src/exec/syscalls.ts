@@ -5,6 +5,8 @@
 import { Access } from './probe.js';
 import type { CallInfo } from './compiled.js';
 import { Fault } from './fault.js';
+import { lowestLane } from './int64.js';
+import { coordsOf } from './launch.js';
 import { GLOBAL_HI, Space } from './memory.js';
 import type { Machine } from './machine.js';
 import { localWritten, type Warp } from './state.js';
@@ -83,7 +85,7 @@ export function systemCall(m: Machine, w: Warp, name: string, info: CallInfo, la
       }
       return true;
     case '__assertfail': case '__assert_fail': {
-      const l = 31 - Math.clz32(lanes & -lanes);
+      const l = lowestLane(lanes);
       const [mlo, mhi] = argWords(w, info.args[0], l);
       const [flo, fhi] = argWords(w, info.args[1], l);
       const [line] = argWords(w, info.args[2], l);
@@ -91,9 +93,7 @@ export function systemCall(m: Machine, w: Warp, name: string, info: CallInfo, la
       const msg = safe(() => readCString(w, mlo, mhi, l));
       const file = safe(() => readCString(w, flo, fhi, l));
       const fn = safe(() => readCString(w, nlo, nhi, l));
-      const t = w.tidBase + l;
-      const [bx, by] = m.launch.block;
-      const thread = [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+      const thread = coordsOf(w.tidBase + l, m.launch.block);
       const f = new Fault('assert', `${file}:${line}: ${fn}: block: [${w.cta.ctaid.join(',')}], thread: [${thread.join(',')}] Assertion \`${msg}\` failed.`);
       f.lane = l;
       throw f;

@@ -2,6 +2,7 @@
  * Warp-wide instructions: shfl, vote, activemask, match, redux, elect. They read every
  * participating lane's source before writing any destination (a snapshot), as the hardware does.
  */
+import { lowestLane } from './int64.js';
 import type { ROperand } from '../ptx/resolve.js';
 import type { CInstr, Exec } from './compiled.js';
 import { type Ctx, dst, fail, src } from './compile.js';
@@ -17,8 +18,7 @@ function predSrc(ctx: Ctx, op: ROperand | undefined): { slot: number; neg: boole
 
 function maskOf(w: Warp, slot: number, m: number): number {
   // member mask operand: lane 0's value among the active lanes (uniform in valid programs)
-  const l = 31 - Math.clz32(m & -m);
-  return w.i32[slot + 2 * l]!;
+  return w.i32[slot + 2 * lowestLane(m)]!;
 }
 
 export function warpOp(ctx: Ctx, _c: CInstr): Exec {
@@ -149,7 +149,7 @@ export function warpOp(ctx: Ctx, _c: CInstr): Exec {
       const M = src(ctx, ops[1], 'b32');
       return (w, m) => {
         const member = maskOf(w, M, m) & m;
-        const leader = 31 - Math.clz32(member & -member);
+        const leader = lowestLane(member);
         for (let l = 0; l < 32; l++) if ((m >>> l) & 1) {
           w.u32[D + 2 * l] = leader;
           if (P >= 0) w.i32[P + 2 * l] = l === leader ? 1 : 0;

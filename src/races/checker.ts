@@ -16,6 +16,7 @@
  * Raw results name threads by global id and instructions by global pc; report.ts turns them
  * into the JSON contract.
  */
+import { lowestLane } from '../exec/int64.js';
 import type { Machine } from '../exec/machine.js';
 import { type Bank, GLOBAL_HI, Space } from '../exec/memory.js';
 import { Access, type Probe } from '../exec/probe.js';
@@ -81,9 +82,8 @@ function bitMask(m: number): number {
   return ((m & 1 ? 0xff : 0) | (m & 2 ? 0xff00 : 0) | (m & 4 ? 0xff0000 : 0) | (m & 8 ? 0xff000000 : 0)) >>> 0;
 }
 
-function lowestByte(m: number): number {
-  return 31 - Math.clz32(m & -m);
-}
+/** First byte of a byte mask. */
+const lowestByte = lowestLane;
 
 const MAX_PENDING = 16;
 

@@ -2,19 +2,18 @@
  * From the checker's raw findings (global thread ids, global pcs, arena offsets) to the report
  * contract: block and thread coordinates, source file:line, PTX text, variable names.
  */
+import { coordsOf } from '../exec/launch.js';
 import type { Machine } from '../exec/machine.js';
 import { KIND_NAMES, OP_ATOMIC, OP_WRITE, RaceChecker, type RawAccess, type RawRace } from './checker.js';
 import type { AccessReport, BarrierError, Dim3, RaceEntry, RaceReport } from './types.js';
 import { AddressNamer } from './variables.js';
 
 export function blockCoords(machine: Machine, ctaId: number): Dim3 {
-  const [gx, gy] = machine.launch.grid;
-  return [ctaId % gx, Math.floor(ctaId / gx) % gy, Math.floor(ctaId / (gx * gy))];
+  return coordsOf(ctaId, machine.launch.grid);
 }
 
 export function threadCoords(machine: Machine, t: number): Dim3 {
-  const [bx, by] = machine.launch.block;
-  return [t % bx, Math.floor(t / bx) % by, Math.floor(t / (bx * by))];
+  return coordsOf(t, machine.launch.block);
 }
 
 function accessReport(machine: Machine, checker: RaceChecker, a: RawAccess, nthreads: number): AccessReport {
