@@ -44,24 +44,17 @@ export function enterFullScreen(stdout: NodeJS.WriteStream, stdin: NodeJS.ReadSt
     process.stderr.write(`ptxdbg: internal error: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
     process.exit(70);
   };
-  if (real) {
-    process.on('exit', onExit);
-    process.on('SIGINT', onSignal);
-    process.on('SIGTERM', onSignal);
-    process.on('SIGHUP', onSignal);
-    process.on('uncaughtException', onCrash);
-    process.on('unhandledRejection', onCrash);
-  }
+  // one table, so installing and removing the handlers cannot drift apart
+  const handlers: [string, (arg: never) => void][] = [
+    ['exit', onExit], ['SIGINT', onSignal], ['SIGTERM', onSignal], ['SIGHUP', onSignal],
+    ['uncaughtException', onCrash], ['unhandledRejection', onCrash],
+  ];
+  if (real) for (const [ev, h] of handlers) process.on(ev, h as () => void);
   return {
     restore,
     dispose(): void {
       if (!real) return;
-      process.off('exit', onExit);
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      process.off('SIGHUP', onSignal);
-      process.off('uncaughtException', onCrash);
-      process.off('unhandledRejection', onCrash);
+      for (const [ev, h] of handlers) process.off(ev, h as () => void);
     },
   };
 }
