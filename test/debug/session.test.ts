@@ -30,7 +30,9 @@ const run = (s: Session, cmd: string): string => {
 };
 
 describe('saxpy (a __device__ call per thread)', () => {
-  const s = open('saxpy');
+  // A fresh session per test: no test depends on where another left the position or breakpoints.
+  let s: Session;
+  beforeEach(() => { s = open('saxpy'); });
 
   test('starts at step 0 with thread (0,0,0) at the kernel\'s first line', () => {
     const w = s.where();
@@ -165,7 +167,9 @@ describe('saxpy (a __device__ call per thread)', () => {
 });
 
 describe('divergence_stress (divergent paths, loops, early returns)', () => {
-  const s = open('divergence_stress');
+  // A fresh session per test: no test depends on where another left the position or breakpoints.
+  let s: Session;
+  beforeEach(() => { s = open('divergence_stress'); });
   const input = readI32('samples/divergence_stress/in/in.bin');
 
   /** Lines the focused thread visits with `next` from line 22 to its exit. */
@@ -227,7 +231,9 @@ describe('divergence_stress (divergent paths, loops, early returns)', () => {
 });
 
 describe('barriers_named (bar.sync between warps)', () => {
-  const s = open('barriers_named');
+  // A fresh session per test: no test depends on where another left the position or breakpoints.
+  let s: Session;
+  beforeEach(() => { s = open('barriers_named'); });
   test('next steps over __syncthreads lines and reverse-next comes back', () => {
     const src = readFileSync(join(ROOT, 'samples/barriers_named/kernel.cu'), 'utf8').split('\n');
     const syncLine = src.findIndex((l) => l.includes('__syncthreads_count(')) + 1;

@@ -4,8 +4,10 @@ import { assembleSections, splitDefaultAddress, SymbolTable, type SymbolResolver
 import { dwarfCommand } from '../../dwarf/dump.js';
 import { Dwarf } from '../../dwarf/dwarf.js';
 import { Warnings } from '../../dwarf/reader.js';
+import { ROOT } from '../helpers.js';
+import { join } from 'node:path';
 
-const CONF = process.env['PTXDBG_CONFORMANCE'] ?? '/work/shared/conformance';
+const CONF = join(ROOT, 'test', 'fixtures');
 const VEC = `${CONF}/vec_add/kernel.G.ptx`;
 
 describe('section assembly', () => {

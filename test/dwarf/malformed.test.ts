@@ -9,8 +9,9 @@ import { Dwarf } from '../../dwarf/dwarf.js';
 import { sectionFromBytes, type SectionData } from '../../dwarf/reader.js';
 import { ScopeIndex } from '../../dwarf/scope.js';
 import { abbrevBytes, dwarfFrom, InfoBuilder } from './builder.js';
+import { ROOT } from '../helpers.js';
 
-const CONF = process.env['PTXDBG_CONFORMANCE'] ?? '/work/shared/conformance';
+const CONF = join(ROOT, 'test', 'fixtures');
 const vecAdd = readFileSync(`${CONF}/vec_add/kernel.G.ptx`, 'utf8');
 const localArrays = readFileSync(`${CONF}/local_arrays/kernel.G.ptx`, 'utf8');
 

@@ -7,13 +7,12 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CONFORMANCE, ROOT } from '../helpers.js';
 import { parsePtx } from '../../src/ptx/parser.js';
 import { Dwarf } from '../../dwarf/dwarf.js';
 import { countDies, diffTrees, ourTrees, parseLlvmDump } from './llvmdump.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const ROOT = join(HERE, '..', '..');
-const CONFORMANCE = process.env['PTXDBG_CONFORMANCE'] ?? '/work/shared/conformance';
 
 function cases(dir: string): { name: string; ptx: string }[] {
   if (!existsSync(dir)) return [];

@@ -4,8 +4,10 @@ import { defaultResolver, type SymbolResolver } from '../../dwarf/assemble.js';
 import { Dwarf } from '../../dwarf/dwarf.js';
 import { formatOperations } from '../../dwarf/expr.js';
 import { ScopeIndex } from '../../dwarf/scope.js';
+import { ROOT } from '../helpers.js';
+import { join } from 'node:path';
 
-const CONF = process.env['PTXDBG_CONFORMANCE'] ?? '/work/shared/conformance';
+const CONF = join(ROOT, 'test', 'fixtures');
 const load = (name: string, resolver?: SymbolResolver): ScopeIndex => {
   const { module } = parsePtx(readFileSync(`${CONF}/${name}/kernel.G.ptx`, 'utf8'));
   return new ScopeIndex(Dwarf.fromModule(module, resolver ? { resolver } : {}));

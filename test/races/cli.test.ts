@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT } from '../helpers.js';
+import { ROOT, testIf } from '../helpers.js';
 
 const CLI = join(ROOT, 'dist', 'src', 'cli.js');
 const built = existsSync(CLI);
@@ -18,7 +18,7 @@ function races(...args: string[]): { status: number | null; stdout: string; stde
 
 const S = (name: string, build = 'G'): string => join('samples', name, `kernel.${build}.ptx`);
 
-(built ? test : test.skip)('--json follows the contract and exits 1 on a race', () => {
+testIf(built ? null : `${CLI} is not built (run npm run build)`)('--json follows the contract and exits 1 on a race', () => {
   const r = races(S('race_shared_raw'), '--launch', 'samples/race_shared_raw/launch.json', '--json');
   expect(r.status).toBe(1);
   const rep = JSON.parse(r.stdout) as Record<string, unknown>;
@@ -46,7 +46,7 @@ const S = (name: string, build = 'G'): string => join('samples', name, `kernel.$
   }
 });
 
-(built ? test : test.skip)('a clean kernel exits 0 with empty lists; the launch file next to the PTX is found', () => {
+testIf(built ? null : `${CLI} is not built (run npm run build)`)('a clean kernel exits 0 with empty lists; the launch file next to the PTX is found', () => {
   const r = races(S('saxpy'), '--json');
   expect(r.status).toBe(0);
   const rep = JSON.parse(r.stdout) as { races: unknown[]; barrierErrors: unknown[]; benign: unknown[] };
@@ -55,7 +55,7 @@ const S = (name: string, build = 'G'): string => join('samples', name, `kernel.$
   expect(rep.benign).toEqual([]);
 });
 
-(built ? test : test.skip)('barrier errors exit 1 and carry kind, block and line', () => {
+testIf(built ? null : `${CLI} is not built (run npm run build)`)('barrier errors exit 1 and carry kind, block and line', () => {
   const r = races(S('sync_divergent_barrier', 'O3'), '--json');
   expect(r.status).toBe(1);
   const rep = JSON.parse(r.stdout) as { barrierErrors: { kind: string; block: number[]; line: number; file: string }[] };
@@ -63,7 +63,7 @@ const S = (name: string, build = 'G'): string => join('samples', name, `kernel.$
   expect(rep.barrierErrors.every((e) => e.block.length === 3)).toBe(true);
 });
 
-(built ? test : test.skip)('text output names both accesses and marks intra-warp and benign races', () => {
+testIf(built ? null : `${CLI} is not built (run npm run build)`)('text output names both accesses and marks intra-warp and benign races', () => {
   const r = races(S('race_intra_warp'));
   expect(r.status).toBe(1);
   expect(r.stdout).toMatch(/race 1: RAW on shared memory at 0x[0-9a-f]+ \(s\[\d+\]\) — intra-warp/);
@@ -75,7 +75,7 @@ const S = (name: string, build = 'G'): string => join('samples', name, `kernel.$
   expect(b.stdout).toMatch(/0 races, 2 benign races, 0 barrier errors/);
 });
 
-(built ? test : test.skip)('a kernel that faults otherwise exits 3, with the fault in the report', () => {
+testIf(built ? null : `${CLI} is not built (run npm run build)`)('a kernel that faults otherwise exits 3, with the fault in the report', () => {
   const r = races(S('bug_trap'), '--json');
   expect(r.status).toBe(3);
   const rep = JSON.parse(r.stdout) as { fault: string | null; races: unknown[] };
@@ -84,7 +84,7 @@ const S = (name: string, build = 'G'): string => join('samples', name, `kernel.$
   expect(r.stderr).toMatch(/trap/);
 });
 
-(built ? test : test.skip)('--schedules N --seed S reruns under N random schedules', () => {
+testIf(built ? null : `${CLI} is not built (run npm run build)`)('--schedules N --seed S reruns under N random schedules', () => {
   const r = races(S('race_shared_waw', 'O3'), '--schedules', '3', '--seed', '7', '--json');
   expect(r.status).toBe(1);
   const rep = JSON.parse(r.stdout) as { schedules: { count: number; seeds: number[]; outputsDiffer: boolean } };
@@ -93,7 +93,7 @@ const S = (name: string, build = 'G'): string => join('samples', name, `kernel.$
   expect(typeof rep.schedules.outputsDiffer).toBe('boolean');
 });
 
-(built ? test : test.skip)('bad input is a clear message and a non-zero exit, never a crash', () => {
+testIf(built ? null : `${CLI} is not built (run npm run build)`)('bad input is a clear message and a non-zero exit, never a crash', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-races-'));
   const badPtx = join(dir, 'bad.ptx');
   writeFileSync(badPtx, '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() { frobnicate; }\n');
