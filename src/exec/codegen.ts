@@ -74,7 +74,40 @@ export function lanes(dst: View, srcs: readonly View[], body: string, dst2: View
         ${writeCode(dst2, 'e', 'E')}
       }
     };`;
-  f = new Function('K', 'D', 'A', 'B', 'C', 'E', 'X0', 'X1', 'X2', src) as Factory;
+  try {
+    f = new Function('K', 'D', 'A', 'B', 'C', 'E', 'X0', 'X1', 'X2', src) as Factory;
+  } catch (e) {
+    throw new GeneratedCodeError(`lane loop does not compile: ${(e as Error).message}`);
+  }
   cache.set(key, f);
   return f;
+}
+
+/**
+ * A lane loop that the generator could not produce, or that fails on its first run (a body naming
+ * an operand its views do not define). Raised at load, so that such an instruction is a located
+ * 'unsupported' there, never an exception in the middle of a run.
+ */
+export class GeneratedCodeError extends Error {}
+
+const SCRATCH = new ArrayBuffer(1024);
+const SCRATCH_REGS: Regs = {
+  i32: new Int32Array(SCRATCH), u32: new Uint32Array(SCRATCH), f32: new Float32Array(SCRATCH), f64: new Float64Array(SCRATCH),
+};
+
+/**
+ * Runs a factory's loop once, on every lane of a zeroed scratch slot, with the instance's constant
+ * arguments. JavaScript reports an undefined name or a use before initialisation only when the code
+ * runs, so this is where a bad (op, type) body shows itself. Numeric results are irrelevant.
+ */
+export function tryLaneLoop(f: Factory, K: unknown, X0: unknown, X1: unknown, X2: unknown): void {
+  new Uint32Array(SCRATCH).fill(0);
+  try {
+    f(K, 0, 0, 0, 0, 0, X0, X1, X2)(SCRATCH_REGS, 0xffffffff);
+  } catch (e) {
+    if (e instanceof ReferenceError || e instanceof TypeError || e instanceof SyntaxError) {
+      throw new GeneratedCodeError(`lane loop fails: ${e.message}`);
+    }
+    throw e;
+  }
 }

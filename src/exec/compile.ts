@@ -6,7 +6,7 @@
 import * as fp from './float/index.js';
 import type { ProgFunction, RInstruction, ROperand, VarInfo } from '../ptx/resolve.js';
 import { typeSize } from '../ptx/types.js';
-import { lanes, type View } from './codegen.js';
+import { GeneratedCodeError, lanes, tryLaneLoop, type View } from './codegen.js';
 import {
   type ArgRef, type BarInfo, type CFunction, type CInstr, Ctl, type Exec, type SpecialSlot,
 } from './compiled.js';
@@ -188,7 +188,8 @@ export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
     try {
       compileInstr(fc, ins, c, ipdom[index] ?? -1);
     } catch (e) {
-      if (e instanceof CompileError || e instanceof Error) {
+      // Only a deliberate refusal becomes 'unsupported'; any other exception is a bug and surfaces.
+      if (e instanceof CompileError || e instanceof GeneratedCodeError) {
         c.ctl = Ctl.Unsupported;
         c.note = e.message;
       } else throw e;
@@ -280,7 +281,18 @@ function dst(ctx: Ctx, op: ROperand | undefined): number {
   return fail(ctx, `destination of ${ctx.ins.opcode} must be a register`);
 }
 
+/** Factories already run once by tryLaneLoop (one check per generated loop and constant set). */
+const tried = new WeakMap<ReturnType<typeof lanes>, Set<string>>();
+
 function bind(f: ReturnType<typeof lanes>, D: number, A = 0, B = 0, C = 0, E = 0, X0: unknown = 0, X1: unknown = 0, X2: unknown = 0): Exec {
+  const plain = typeof X0 !== 'object' && typeof X1 !== 'object' && typeof X2 !== 'object';
+  const key = plain ? `${String(X0)}|${String(X1)}|${String(X2)}` : '';
+  let seen = tried.get(f);
+  if (seen === undefined) tried.set(f, (seen = new Set()));
+  if (!plain || !seen.has(key)) {
+    tryLaneLoop(f, K, X0, X1, X2);
+    if (plain) seen.add(key);
+  }
   return f(K, D, A, B, C, E, X0, X1, X2) as unknown as Exec;
 }
 

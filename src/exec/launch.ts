@@ -3,7 +3,8 @@
  * flags, and the default launch for a bare `ptxdbg run kernel.ptx`. Every problem is a
  * `LaunchError` naming the field.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readBounded, readBoundedText, ReadError } from '../io/bounded.js';
 import { dirname, resolve } from 'node:path';
 import type { Program } from '../ptx/resolve.js';
 
@@ -47,13 +48,23 @@ function dims(v: unknown, field: string): [number, number, number] {
   return [v[0], v[1], v[2]];
 }
 
+/** A launch file is a small JSON document; anything larger is not one. */
+const MAX_LAUNCH_FILE = 16 << 20;
+/** One buffer argument: the emulated device memory is a host allocation, so it is bounded. */
+export const MAX_BUFFER_BYTES = 2 ** 30;
+/** All device memory of a launch (buffers, globals, heap) lives in one host allocation. */
+export const MAX_DEVICE_BYTES = 2 ** 31;
+/** sm_80: up to 227 KiB of shared memory per block (opt-in dynamic size). */
+const MAX_DYNAMIC_SHARED = 227 * 1024;
+
 /** Parse and validate a launch file against the module's kernel signature. */
 export function readLaunchFile(path: string, program: Program): Launch {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path, MAX_LAUNCH_FILE);
   } catch (e) {
-    throw new LaunchError(`cannot read launch file ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    if (e instanceof ReadError) throw new LaunchError(`launch file: ${e.message}`);
+    throw e;
   }
   let json: unknown;
   try {
@@ -79,6 +90,7 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
   if (block[0] * block[1] * block[2] > 1024) throw new LaunchError(`${where}: "block": ${block.join('x')} is more than 1024 threads`);
   const sharedBytes = o['sharedBytes'] ?? 0;
   if (!Number.isInteger(sharedBytes) || (sharedBytes as number) < 0) throw new LaunchError(`${where}: "sharedBytes" must be a non-negative integer`);
+  if ((sharedBytes as number) > MAX_DYNAMIC_SHARED) throw new LaunchError(`${where}: "sharedBytes": ${sharedBytes} is more than the ${MAX_DYNAMIC_SHARED} bytes of shared memory a block can have`);
   const rawArgs = o['args'] ?? [];
   if (!Array.isArray(rawArgs)) throw new LaunchError(`${where}: "args" must be an array`);
   if (rawArgs.length !== fn.params.length) {
@@ -102,6 +114,7 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
     if ('count' in r) {
       const count = r['count'];
       if (!Number.isInteger(count) || (count as number) < 0) throw new LaunchError(`${at} (${name}): "count" must be a non-negative integer`);
+      if ((count as number) * elemSize(et) > MAX_BUFFER_BYTES) throw new LaunchError(`${at} (${name}): "count": ${count} elements is more than ${MAX_BUFFER_BYTES} bytes`);
       if (p.size !== 8) throw new LaunchError(`${at} (${name}): a buffer is passed as a 64-bit pointer, but parameter ${p.name} is ${p.size} bytes`);
       let init: Uint8Array | undefined;
       const file = r['file'];
@@ -109,8 +122,13 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
         if (typeof file !== 'string') throw new LaunchError(`${at} (${name}): "file" must be a path`);
         const full = resolve(baseDir, file);
         if (!existsSync(full)) throw new LaunchError(`${at} (${name}): input file ${file} not found`);
-        init = new Uint8Array(readFileSync(full));
         const want = (count as number) * elemSize(et);
+        try {
+          init = new Uint8Array(readBounded(full, want));
+        } catch (e) {
+          if (e instanceof ReadError) throw new LaunchError(`${at} (${name}): "file": ${e.message}`);
+          throw e;
+        }
         if (init.length !== want) throw new LaunchError(`${at} (${name}): ${file} is ${init.length} bytes, expected count*size = ${want}`);
       }
       return { kind: 'buffer', name, type: et, count: count as number, init, file: typeof file === 'string' ? file : undefined };

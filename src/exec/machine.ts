@@ -14,7 +14,7 @@ import { lowestLane, popc32 } from './int64.js';
 import { Bank, CONST_HI, GLOBAL_HI, GlobalArena, LOCAL_HI, type Allocation } from './memory.js';
 import { Cta, Frame, localWritten, type MemoryContext, Warp, WarpState } from './state.js';
 import { systemCall } from './syscalls.js';
-import { coordsOf, type Launch } from './launch.js';
+import { coordsOf, type Launch, LaunchError, MAX_DEVICE_BYTES } from './launch.js';
 import { FUNC_HI } from './syscalls.js';
 
 export interface RunOptions {
@@ -114,6 +114,8 @@ export class Machine implements Layout {
     for (const a of launch.args) if (a.kind === 'buffer') need += Math.ceil((a.count * typeSize(a.type)) / 256) * 256 + 512;
     for (const g of program.globals) if (g.space === 'global') need += Math.ceil(g.size / 256) * 256 + 512;
     need += opts.heapBytes + 1024;
+    // one host allocation backs all device memory; past this the launch is refused, not crashed
+    if (need > MAX_DEVICE_BYTES) throw new LaunchError(`the launch needs ${need} bytes of device memory, more than the ${MAX_DEVICE_BYTES} the emulator provides`);
     this.arena = new GlobalArena(need);
     // .global variables first (their initializers may reference each other)
     let constSize = 0;

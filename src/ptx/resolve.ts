@@ -9,6 +9,8 @@ import type {
   FunctionDecl, Instruction, Operand, PtxModule, Span, Statement, StateSpace, StructDecl, VarDecl,
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
+import { checkDeclarationLimits } from './limits.js';
+import { typeRuleError } from './typerules.js';
 import { typeSize } from './types.js';
 
 export interface RegInfo {
@@ -181,6 +183,13 @@ export function resolveModule(module: PtxModule): ResolveResult {
   const bodies: FunctionDecl[] = [];
   const moduleScope = new Scope(undefined);
   const functionNames = new Set<string>();
+
+  // Sizes are bounded before anything is allocated for them; past a bound nothing is resolved.
+  for (const item of module.items) if (item.kind === 'struct') structs.set(item.name, item);
+  if (checkDeclarationLimits(module, (d) => varSize(d, structs), err) > 0) {
+    const program: Program = { module, functions: new Map(), prototypes: new Map(), globals, shared, files, structs, callPrototypes: new Set() };
+    return { program, diagnostics: diags };
+  }
 
   for (const item of module.items) {
     if (item.kind === 'file') files.set(item.index, item.path);
@@ -386,8 +395,21 @@ function resolveFunction(
       if (g?.kind === 'reg') guard = { reg: g.reg, negate: ins.guard.negate };
       else err(`undeclared predicate '${ins.guard.reg}'`, ins.guard.span);
     }
+    const typeError = typeRuleError(ins.opcode, ins.mods);
+    if (typeError !== undefined) err(typeError, ins.opSpan);
     const operands = ins.operands.map((o) => resolveOperand(o, scope, ins.opcode));
     instrs.push({ src: ins, opcode: ins.opcode, mods: ins.mods, guard, operands });
+  }
+
+  // Falling off the end of a body is an implied `exit` (entry) or `ret` (.func), as ptxas treats
+  // it; a label after the last instruction targets the same place. Making it a real instruction
+  // (at the closing brace) keeps every pc the machine can reach inside the function.
+  if (decl.body !== undefined && needsImpliedEnd(instrs, labels)) {
+    const at = Math.max(decl.span.start, decl.span.end - 1);
+    const span = { start: at, end: decl.span.end };
+    const src: Instruction = { kind: 'instr', opcode: decl.isEntry ? 'exit' : 'ret', mods: [], guard: undefined, operands: [], span, opSpan: span };
+    instrs.push({ src, opcode: src.opcode, mods: [], guard: undefined, operands: [] });
+    locs.push(curLoc);
   }
 
   const n = instrs.length;
@@ -403,6 +425,16 @@ function resolveFunction(
     name: decl.name, decl, isEntry: decl.isEntry, instrs, regs, params, rets, paramRegs, retRegs, frameVars,
     frameSize: alignUp(frameSize, 16), labels, locFile, locLine, locCol, labelOf,
   };
+}
+
+/** Can control reach the end of the instruction list (fall through the last one, or a trailing label)? */
+function needsImpliedEnd(instrs: readonly RInstruction[], labels: ReadonlyMap<string, number>): boolean {
+  const n = instrs.length;
+  for (const i of labels.values()) if (i >= n) return true;
+  const last = instrs[n - 1];
+  if (last === undefined) return true;
+  if (last.guard !== undefined) return true;
+  return !['ret', 'exit', 'bra', 'brx', 'trap'].includes(last.opcode);
 }
 
 export function alignUp(x: number, a: number): number {

@@ -57,8 +57,16 @@ export function parseExpression(src: string, isTypeName: (name: string) => boole
   return new Parser(src, tokenize(src), isTypeName).parseAll();
 }
 
+/**
+ * How deep an expression may nest (parentheses, unary operators, operator chains). The parser and
+ * the evaluator recurse on the tree, so without a bound a pasted 10,000-parenthesis expression would
+ * exhaust the stack; gdb users never write more than a few levels.
+ */
+export const MAX_NESTING = 256;
+
 class Parser {
   private i = 0;
+  private depth = 0;
 
   constructor(private readonly src: string, private readonly toks: readonly Token[], private readonly isTypeName: (name: string) => boolean) {}
 
@@ -98,7 +106,20 @@ class Parser {
     throw new PrintError(t.kind === 'eof' ? 'A syntax error in expression, near `\'.' : `A syntax error in expression, near \`${this.src.slice(t.pos)}'.`);
   }
 
+  private nest<T>(f: () => T): T {
+    if (++this.depth > MAX_NESTING) throw new PrintError(`Expression too deeply nested (more than ${MAX_NESTING} levels).`);
+    try {
+      return f();
+    } finally {
+      this.depth--;
+    }
+  }
+
   private conditional(): Expr {
+    return this.nest(() => this.conditionalInner());
+  }
+
+  private conditionalInner(): Expr {
     const c = this.binary(0);
     if (!this.isOp('?')) return c;
     this.next();
@@ -111,9 +132,11 @@ class Parser {
   private binary(level: number): Expr {
     if (level >= BINARY.length) return this.unary();
     let l = this.binary(level + 1);
-    for (;;) {
+    // a chain `a + b + c ...` builds a left-deep tree: each link is one level of the evaluator's recursion
+    for (let chain = 1; ; chain++) {
       const t = this.peek();
       if (t.kind !== 'op' || !BINARY[level]!.includes(t.text)) return l;
+      if (this.depth + chain > MAX_NESTING) throw new PrintError(`Expression too deeply nested (more than ${MAX_NESTING} levels).`);
       this.next();
       const r = this.binary(level + 1);
       l = { k: 'binary', op: t.text, l, r };
@@ -121,6 +144,10 @@ class Parser {
   }
 
   private unary(): Expr {
+    return this.nest(() => this.unaryInner());
+  }
+
+  private unaryInner(): Expr {
     const t = this.peek();
     if (t.kind === 'op') {
       if (t.text === '%' && this.peek(1).kind === 'ident' && this.peek(1).pos === t.end) {
@@ -156,7 +183,8 @@ class Parser {
   }
 
   private postfix(e: Expr): Expr {
-    for (;;) {
+    for (let chain = 0; ; chain++) {
+      if (this.depth + chain > MAX_NESTING) throw new PrintError(`Expression too deeply nested (more than ${MAX_NESTING} levels).`);
       if (this.isOp('[')) {
         this.next();
         const i = this.conditional();

@@ -1,0 +1,24 @@
+/**
+ * What the interpreter cannot execute, found without running: every function goes through the
+ * same instruction selection a launch uses, and each instruction it refuses becomes a located
+ * diagnostic. `check` uses this so that it never passes a file the interpreter would stop on.
+ */
+import type { Diagnostic } from '../ptx/diagnostics.js';
+import type { Program } from '../ptx/resolve.js';
+import { compileFunction, type Layout } from './compile.js';
+import { Ctl } from './compiled.js';
+
+export function unsupportedInstructions(program: Program): Diagnostic[] {
+  const ids = new Map([...program.functions.keys()].map((name, i) => [name, i] as const));
+  // Addresses do not change what can be selected; any value will do.
+  const layout: Layout = { addressOf: () => ({ lo: 0, hi: 0 }), functionAddress: (name) => ids.get(name) ?? -1 };
+  const out: Diagnostic[] = [];
+  for (const fn of program.functions.values()) {
+    for (const c of compileFunction(fn, layout).code) {
+      if (c.ctl === Ctl.Unsupported) {
+        out.push({ severity: 'error', message: `not supported by the interpreter: ${c.note || c.src.opcode}`, span: c.src.src.opSpan });
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,87 @@
+/**
+ * Bounds on declaration sizes, checked before anything is allocated for them. A mutated or
+ * hostile `.reg .b64 %rd<18446744073709551616>;` or `.global .b8 a[1e15]` must be a located
+ * error, not a hang or an out-of-memory crash. The limits sit well above what nvcc emits
+ * (a large `-G` Thrust function declares a few thousand registers) and at the hardware's own
+ * limits where there is one.
+ */
+import type { FunctionDecl, PtxModule, Span, Statement, StructDecl, VarDecl } from './ast.js';
+
+/** Virtual registers one function may declare (each is a 256-byte slot of every warp's frame). */
+export const MAX_REGISTERS = 65536;
+/** Bytes of one variable, by state space. */
+const MAX_BYTES: Readonly<Record<string, number>> = {
+  shared: 228 * 1024, // sm_80: at most 227 KiB of shared memory per block (+1 KiB reserved)
+  local: 512 * 1024, // per thread, as the hardware allows
+  param: 64 * 1024,
+  const: 64 * 1024, // one constant bank
+};
+const MAX_OTHER_BYTES = 1 << 30; // global variables: 1 GiB
+
+type Report = (message: string, span: Span) => void;
+
+/**
+ * Reports every declaration over its bound and returns how many there were; `size` computes a
+ * declaration's bytes (it may be NaN or Infinity for absurd dimensions).
+ */
+export function checkDeclarationLimits(module: PtxModule, size: (d: VarDecl) => number, report: Report): number {
+  let bad = 0;
+  const check = (d: VarDecl, regsSoFar: { n: number } | undefined): void => {
+    if (d.rangeCount !== undefined) {
+      const n = d.rangeCount;
+      if (!Number.isSafeInteger(n) || n < 0 || n > MAX_REGISTERS) {
+        report(`register range <${n}> is out of bounds (at most ${MAX_REGISTERS} registers)`, d.span);
+        bad++;
+        return;
+      }
+      if (regsSoFar) {
+        regsSoFar.n += n;
+        if (regsSoFar.n > MAX_REGISTERS && regsSoFar.n - n <= MAX_REGISTERS) {
+          report(`the function declares more than ${MAX_REGISTERS} registers`, d.span);
+          bad++;
+        }
+      }
+      return;
+    }
+    for (const dim of d.dims) {
+      if (dim !== null && (!Number.isSafeInteger(dim) || dim < 0)) {
+        report(`array dimension ${dim} is not a size`, d.span);
+        bad++;
+        return;
+      }
+    }
+    if (d.space === 'reg') return;
+    const limit = MAX_BYTES[d.space] ?? MAX_OTHER_BYTES;
+    const bytes = size(d);
+    if (!Number.isFinite(bytes) || bytes > limit) {
+      report(`.${d.space} variable '${d.name}' is too large (${Number.isFinite(bytes) ? `${bytes} bytes` : 'unbounded'}; at most ${limit})`, d.span);
+      bad++;
+    }
+  };
+  const walk = (body: readonly Statement[], regs: { n: number }): void => {
+    for (const s of body) {
+      if (s.kind === 'var') check(s, regs);
+      else if (s.kind === 'block') walk(s.body, regs);
+    }
+  };
+  for (const item of module.items) {
+    if (item.kind === 'var') check(item, undefined);
+    else if (item.kind === 'struct') checkStruct(item, check);
+    else if (item.kind === 'function') checkFunction(item, check, walk);
+  }
+  return bad;
+}
+
+function checkStruct(st: StructDecl, check: (d: VarDecl, r: undefined) => void): void {
+  for (const f of st.fields) check(f, undefined);
+}
+
+function checkFunction(
+  fn: FunctionDecl,
+  check: (d: VarDecl, r: { n: number }) => void,
+  walk: (body: readonly Statement[], r: { n: number }) => void,
+): void {
+  const regs = { n: 0 };
+  for (const p of [...fn.rets, ...fn.params]) check(p, regs);
+  if (fn.body) walk(fn.body, regs);
+}
