@@ -1,10 +1,12 @@
 /** Test helpers: locate shared fixtures and list PTX files. */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** The repository root, whether this runs from test/ (jest) or from the build in dist/test/. */
+export const ROOT = basename(resolve(HERE, '..')) === 'dist' ? resolve(HERE, '..', '..') : resolve(HERE, '..');
 export const SHARED = resolve(ROOT, '..', 'shared');
 export const CONFORMANCE = join(SHARED, 'conformance');
 

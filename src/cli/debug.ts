@@ -9,7 +9,7 @@ import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { executeCommand } from '../debug/commands.js';
 import { openSession, type Session, SessionError, type SessionOptions } from '../debug/session.js';
-import { compareWithFile, readTraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
+import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
 import { UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
 
@@ -139,12 +139,16 @@ export function recordCommand(file: string, out: string, o: DebugOptions): numbe
   return 0;
 }
 
-export async function replayCommand(tracePath: string, o: DebugOptions): Promise<number> {
-  let f;
+/**
+ * A session re-executed from a trace file and checked against its step log, or a message saying
+ * why the file cannot be used (truncated, corrupted, recorded by another build).
+ */
+export function openReplay(tracePath: string): { session: Session; file: TraceFile } | { error: string } {
+  let f: TraceFile;
   try {
     f = readTraceFile(tracePath);
   } catch (e) {
-    if (e instanceof TraceFileError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return 1; }
+    if (e instanceof TraceFileError) return { error: e.message };
     throw e;
   }
   const h = f.header;
@@ -152,14 +156,22 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
   try {
     s = openSession({ ptxPath: h.ptxPath, ptxText: f.ptxText, launchObject: f.launch, schedule: h.schedule, seed: h.seed, maxSteps: h.maxSteps, interval: h.interval });
   } catch (e) {
-    if (e instanceof SessionError) { process.stderr.write(`ptxdbg: ${tracePath}: the recorded kernel no longer loads: ${e.message}\n`); return 1; }
+    if (e instanceof SessionError) return { error: `${tracePath}: the recorded kernel no longer loads: ${e.message}` };
     throw e;
   }
   const diff = compareWithFile(s.trace, f);
-  if (diff) {
-    process.stderr.write(`ptxdbg: ${tracePath} does not match its re-execution (${diff}); it was recorded by a different ptxdbg build. Record it again.\n`);
+  if (diff) return { error: `${tracePath} does not match its re-execution (${diff}); it was recorded by a different ptxdbg build. Record it again.` };
+  return { session: s, file: f };
+}
+
+export async function replayCommand(tracePath: string, o: DebugOptions): Promise<number> {
+  const r = openReplay(tracePath);
+  if ('error' in r) {
+    process.stderr.write(`ptxdbg: ${r.error}\n`);
     return 1;
   }
+  const { session: s, file: f } = r;
+  const h = f.header;
   if (existsSync(h.ptxPath)) {
     const now = readFileSync(h.ptxPath, 'utf8');
     if (now !== f.ptxText) process.stderr.write(`ptxdbg: note: ${h.ptxPath} has changed since it was recorded; showing the recorded version.\n`);

@@ -11,7 +11,8 @@
  * Writes go to a temporary file renamed into place.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { readBounded, ReadError } from '../io/bounded.js';
 import type { Launch, LaunchArg } from '../exec/launch.js';
 import type { Trace } from './trace.js';
 
@@ -117,12 +118,16 @@ export function writeTraceFile(path: string, t: Trace, ptxPath: string, ptxText:
   return body.byteLength;
 }
 
+/** Node's largest Buffer; a trace file is read whole. */
+const MAX_TRACE_BYTES = 2 ** 31 - 1;
+
 export function readTraceFile(path: string): TraceFile {
   let bytes: Buffer;
   try {
-    bytes = readFileSync(path);
+    bytes = readBounded(path, MAX_TRACE_BYTES);
   } catch (e) {
-    throw new TraceFileError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    if (e instanceof ReadError) throw new TraceFileError(e.message);
+    throw e;
   }
   const bad = (why: string): TraceFileError => new TraceFileError(`${path}: not a usable ptxdbg trace: ${why}`);
   if (bytes.byteLength < 16 + 32) throw bad(`file is too short (${bytes.byteLength} bytes; truncated?)`);
