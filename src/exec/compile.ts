@@ -594,7 +594,13 @@ function compileAlu(ctx: Ctx, t: string): Exec {
       const add = op === 'mad24' ? ' + c' : '';
       return bind(lanes('i', [v, v, v], `d = (${prod}${add}) | 0;`), D(), A(), B(), op === 'mad24' ? C() : 0);
     }
-    case 'sad': return bind(lanes('i', [v, v, v], `const x = ${norm(t, 'a')}, y = ${norm(t, 'b')}; d = ((x > y ? x - y : y - x) + c) | 0;`), D(), A(), B(), C());
+    case 'sad':
+      // d = |a - b| + c, the difference taken in the type's signedness, the sum wrapping
+      if (is64) {
+        return bind(lanes('l', ['l', 'l', 'l'], `if (K.i64.cmp64(alo, ahi, blo, bhi, ${SIGNED.has(t)}) >= 0) K.i64.sub64(alo, ahi, blo, bhi); else K.i64.sub64(blo, bhi, alo, ahi);
+          K.i64.add64(K.R.lo, K.R.hi, clo, chi); dlo = K.R.lo; dhi = K.R.hi;`), D(), A(), B(), C());
+      }
+      return bind(lanes('i', [v, v, v], `const x = ${norm(t, 'a')}, y = ${norm(t, 'b')}; d = ((x > y ? x - y : y - x) + c) | 0;`), D(), A(), B(), C());
     case 'div': case 'rem': {
       if (isF) {
         if (has('approx') || has('full')) {
@@ -891,7 +897,8 @@ function compileSetp(ctx: Ctx, t: string): Exec {
     if (t === 'f16' || t === 'bf16') {
       va = 'u';
       const conv = t === 'f16' ? 'K.fp.f16ToF32' : 'K.fp.bf16ToF32';
-      expr = `(() => { const a = ${conv}(a0 & 65535), b = ${conv}(b0 & 65535); return ${base}; })()`;
+      // the halves are widened exactly to f32 first; the comparison (NaN rules included) is then the f32 one
+      expr = `((a, b) => ${base})(${conv}(a & 65535), ${conv}(b & 65535))`;
     } else {
       const ftz = mods.includes('ftz') && t === 'f32';
       expr = ftz ? `((a, b) => ${base})(K.fp.ftz32(a), K.fp.ftz32(b))` : base;
@@ -925,7 +932,7 @@ function compileSetp(ctx: Ctx, t: string): Exec {
   };
   const isSet = ins.opcode === 'set';
   const dstType = isSet ? mods.find((m) => m === 'u32' || m === 's32' || m === 'f32' || m === 'b32') ?? 'u32' : 'pred';
-  const cmpExpr = t === 'f16' || t === 'bf16' ? expr.replace(/a0/g, 'a').replace(/b0/g, 'b') : expr;
+  const cmpExpr = expr;
   const body = `const r = ${cmpExpr}; d = ${combine('r')}; e = ${combine('!r')};`;
   const dv: View = isSet ? (dstType === 'f32' ? 'f' : 'u') : 'p';
   const setBody = isSet ? body.replace('d = ', 'const dd = ').replace('e = ', 'const ee = ') + (dstType === 'f32' ? ' d = dd ? 1 : 0; e = ee ? 1 : 0;' : ' d = dd ? 0xffffffff : 0; e = ee ? 0xffffffff : 0;') : body;

@@ -30,6 +30,7 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['testp', one('f32', 'f64')],
   ['copysign', one('f32', 'f64')],
   ['setp', one(...BITS, ...INT, 'f32', 'f64', ...HALF)],
+  ['sad', one(...INT)],
   ['mul24', one('u32', 's32')],
   ['mad24', one('u32', 's32')],
   ['popc', one('b32', 'b64')],
@@ -48,8 +49,11 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
 ]);
 
 /** Why `opcode` with modifiers `mods` is not a form the ISA defines, or undefined when it is. */
+/** `.wide` doubles the width of a 16- or 32-bit integer product. */
+const WIDE: Rule = one('u16', 'u32', 's16', 's32');
+
 export function typeRuleError(opcode: string, mods: readonly string[]): string | undefined {
-  const rule = RULES.get(opcode);
+  const rule = (opcode === 'mul' || opcode === 'mad') && mods.includes('wide') ? WIDE : RULES.get(opcode);
   if (rule === undefined) return undefined;
   const types = mods.filter((m) => TYPE_NAMES.has(m));
   if (types.length !== rule.types.length) {
@@ -58,7 +62,7 @@ export function typeRuleError(opcode: string, mods: readonly string[]): string |
   for (let i = 0; i < types.length; i++) {
     const allowed = rule.types[i]!;
     if (!allowed.includes(types[i]!)) {
-      return `${opcode} does not take type .${types[i]} (expected one of ${allowed.map((t) => `.${t}`).join(' ')})`;
+      return `${opcode}${rule === WIDE ? '.wide' : ''} does not take type .${types[i]} (expected one of ${allowed.map((t) => `.${t}`).join(' ')})`;
     }
   }
   return undefined;

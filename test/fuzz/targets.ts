@@ -65,7 +65,11 @@ function runProgram(program: Program, launch: Launch): Outcome {
   const r = m.run();
   if (r.fault) {
     const text = formatFault(r.fault);
-    if (looksInternal(text) || /is not a function|Cannot read properties|is not defined/.test(text)) return { kind: 'internal', detail: text };
+    // 'unsupported' is a located refusal (check reports the same instruction); anything else
+    // carrying a JavaScript error text is a bug that escaped as a fault
+    if (r.fault.kind !== 'unsupported' && (looksInternal(text) || /is not a function|Cannot read properties|is not defined/.test(text))) {
+      return { kind: 'internal', detail: text };
+    }
   }
   return { kind: 'accepted' };
 }

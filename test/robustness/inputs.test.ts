@@ -118,6 +118,9 @@ describe('instruction forms the ISA does not define are refused by check', () =>
   test('setp has one comparison type', () => {
     expect(one('setp.ge.s32.f16 %p1, %rd1, %rd2')).toEqual(['7: setp takes 1 type, found .s32.f16']);
   });
+  test('.wide is defined on 16- and 32-bit integers (a fuzzer find: mul.wide.s64)', () => {
+    expect(one('mul.wide.s64 %rd1, %rd2, %rd3')).toEqual(['7: mul.wide does not take type .s64 (expected one of .u16 .u32 .s16 .s32)']);
+  });
   test('the defined forms pass', () => {
     expect(one('setp.ge.s64 %p1, %rd1, %rd2')).toEqual([]);
   });
