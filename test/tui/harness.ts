@@ -23,10 +23,19 @@ class FakeTtyOut extends Writable {
     super({ decodeStrings: false });
   }
 
+  /**
+   * Hands the chunk to the emulator's queue and completes at once. Completing only after the
+   * emulator parsed it (as this once did) made the stream hold Ink's next writes back, so a
+   * flush() marker could be queued ahead of the rest of a frame; on a loaded machine the emulator
+   * then parsed that frame in slices after the marker and the test read a half-drawn screen (the
+   * help box's border still on top, the new panes below). Queued in order, a marker's callback
+   * runs only when every byte written before it is on the screen.
+   */
   override _write(chunk: string | Buffer, _enc: BufferEncoding, cb: (e?: Error | null) => void): void {
     const s = typeof chunk === 'string' ? chunk : chunk.toString('utf8');
     this.raw += s;
-    this.term.write(s, () => cb());
+    this.term.write(s);
+    cb();
   }
 
   getColorDepth(): number { return 24; }
@@ -115,7 +124,7 @@ export class TuiHarness {
     return { ch: c.getChars(), bold: c.isBold() !== 0, inverse: c.isInverse() !== 0, underline: c.isUnderline() !== 0, fg: c.getFgColor(), bg: c.getBgColor() };
   }
 
-  /** Let the emulator finish parsing everything written so far. */
+  /** Let the emulator finish parsing everything written so far (the callback fires after all earlier writes). */
   flush(): Promise<void> {
     return new Promise((r) => this.term.write('', () => r()));
   }
