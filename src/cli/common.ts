@@ -1,16 +1,17 @@
 /** Shared CLI plumbing: reading a PTX file with located diagnostics, exit codes. */
-import { readFileSync } from 'node:fs';
 import { type LoadedPtx, loadPtx, renderDiagnostics } from '../ptx/index.js';
 import type { Program } from '../ptx/resolve.js';
+import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
 export class UsageError extends Error {}
 
 export function readPtx(path: string): LoadedPtx {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readBoundedText(path, MAX_SOURCE_BYTES);
   } catch (e) {
-    throw new UsageError(`cannot read ${path}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    if (e instanceof ReadError) throw new UsageError(e.message);
+    throw e;
   }
   return loadPtx(text, path);
 }

@@ -12,6 +12,7 @@ import { openSession, type Session, SessionError, type SessionOptions } from '..
 import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
 import { UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
+import { MAX_SOURCE_BYTES, readBounded, readBoundedText, ReadError } from '../io/bounded.js';
 
 export interface DebugOptions extends LaunchFlags {
   batch?: boolean | undefined;
@@ -28,9 +29,10 @@ export interface DebugOptions extends LaunchFlags {
 export function compileCuda(cuPath: string, arch: string): string {
   let src: Buffer;
   try {
-    src = readFileSync(cuPath);
+    src = readBounded(cuPath, MAX_SOURCE_BYTES);
   } catch (e) {
-    throw new UsageError(`cannot read ${cuPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+    if (e instanceof ReadError) throw new UsageError(e.message);
+    throw e;
   }
   const probe = spawnSync('nvcc', ['--version'], { encoding: 'utf8' });
   if (probe.error || probe.status !== 0) {
@@ -62,9 +64,10 @@ function readCommandFiles(files: readonly string[]): string[] {
   const out: string[] = [];
   for (const f of files) {
     try {
-      out.push(...readFileSync(f, 'utf8').split('\n'));
+      out.push(...readBoundedText(f, MAX_SOURCE_BYTES).split('\n'));
     } catch (e) {
-      throw new UsageError(`cannot read command file ${f}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      if (e instanceof ReadError) throw new UsageError(`command file: ${e.message}`);
+      throw e;
     }
   }
   return out;
@@ -173,7 +176,9 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
   const { session: s, file: f } = r;
   const h = f.header;
   if (existsSync(h.ptxPath)) {
-    const now = readFileSync(h.ptxPath, 'utf8');
+    // the path comes from the file: read it only as far as a PTX of the recorded size could go
+    let now: string | undefined;
+    try { now = readBoundedText(h.ptxPath, Buffer.byteLength(f.ptxText) + 1); } catch (e) { if (!(e instanceof ReadError)) throw e; }
     if (now !== f.ptxText) process.stderr.write(`ptxdbg: note: ${h.ptxPath} has changed since it was recorded; showing the recorded version.\n`);
   }
   if (o.sourceDir) s.setSourceDir(o.sourceDir);

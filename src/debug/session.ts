@@ -7,7 +7,6 @@
  * step from the step log (or by replaying intervals for memory watches), then `Trace.goto` it.
  * Front ends talk to the `DebugSession` interface (types.ts); text commands live in commands.ts.
  */
-import { readFileSync } from 'node:fs';
 import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../exec/machine.js';
 import { coordsOf, type Launch, LaunchError, linearOf } from '../exec/launch.js';
 import { lowestLane } from '../exec/int64.js';
@@ -30,6 +29,7 @@ import type {
 import { collectAccesses, sameBytes, type AccessEvent, type WatchTarget } from './watch.js';
 import { Access } from '../exec/probe.js';
 import { ptxText } from '../exec/machine.js';
+import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
 export class SessionError extends Error {}
 
@@ -68,9 +68,10 @@ export function openSession(o: SessionOptions): Session {
   let text = o.ptxText;
   if (text === undefined) {
     try {
-      text = readFileSync(o.ptxPath, 'utf8');
+      text = readBoundedText(o.ptxPath, MAX_SOURCE_BYTES);
     } catch (e) {
-      throw new SessionError(`cannot read ${o.ptxPath}: ${(e as NodeJS.ErrnoException).code ?? String(e)}`);
+      if (e instanceof ReadError) throw new SessionError(e.message);
+      throw e;
     }
   }
   const loaded = loadPtx(text, o.ptxPath);

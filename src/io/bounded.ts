@@ -7,6 +7,11 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 export class ReadError extends Error {}
 
+/** PTX, CUDA source and command files: a 20 MB `-G` PTX is large; 512 MiB is not a source file. */
+export const MAX_SOURCE_BYTES = 512 * 2 ** 20;
+/** What is read from something that is not a regular file (a device, a pipe). */
+const MAX_STREAM_BYTES = 64 * 2 ** 20;
+
 /** The file's bytes, if it is readable and holds at most `max` bytes. */
 export function readBounded(path: string, max: number): Buffer {
   let fd: number;
@@ -19,7 +24,9 @@ export function readBounded(path: string, max: number): Buffer {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw new ReadError(`${path} is a directory, not a file`);
     if (st.isFile() && st.size > max) throw new ReadError(`${path} is ${st.size} bytes, more than the ${max} expected`);
-    // Devices and pipes have no size: read until the end or one byte past the limit.
+    // Devices and pipes have no size: read until the end or one byte past the limit (a lower one:
+    // nobody pipes a 2 GiB trace, and /dev/zero should be refused in milliseconds).
+    if (!st.isFile()) max = Math.min(max, MAX_STREAM_BYTES);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {

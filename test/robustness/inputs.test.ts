@@ -5,6 +5,8 @@
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openReplay } from '../../src/cli/debug.js';
+import { readPtx } from '../../src/cli/common.js';
 import { GeneratedCodeError, lanes, tryLaneLoop } from '../../src/exec/codegen.js';
 import { LaunchError, parseLaunch, readLaunchFile } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
@@ -195,5 +197,17 @@ describe('debugger expressions nest to a bound, with a message', () => {
   });
   test('ordinary expressions are untouched', () => {
     expect(parseError('((a[1] + b) * -c) ? x.y : *p')).toBe('parsed');
+  });
+});
+
+describe('files named on the command line that are not files', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-notfiles-'));
+  test('a PTX "file" that is a directory or an endless device', () => {
+    expect(() => readPtx(dir)).toThrow(/is a directory, not a file/);
+    expect(() => readPtx('/dev/zero')).toThrow(/\/dev\/zero holds more than the \d+ bytes expected/);
+  });
+  test('a trace "file" that is a directory or a device is refused', () => {
+    expect(openReplay(dir)).toEqual({ error: expect.stringMatching(/is a directory, not a file/) });
+    expect(openReplay('/dev/zero')).toEqual({ error: expect.stringMatching(/holds more than/) });
   });
 });

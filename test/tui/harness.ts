@@ -15,7 +15,7 @@ const { Terminal } = xterm;
 type XTerminal = InstanceType<typeof Terminal>;
 
 /** A writable "TTY": what Ink writes goes into the emulator. */
-class FakeTtyOut extends Writable {
+export class FakeTtyOut extends Writable {
   readonly isTTY = true;
   /** Raw bytes written, for checks on the frames themselves. */
   raw = '';

@@ -114,6 +114,6 @@ describe('keys', () => {
 });
 
 test('source candidates: as written, next to the PTX, then in sourceDir', () => {
-  const c = candidates('/src/saxpy/kernel.cu', '/work/samples/saxpy/kernel.G.ptx', '/srcs');
-  expect(c).toEqual(['/src/saxpy/kernel.cu', '/work/samples/saxpy/kernel.cu', '/srcs/src/saxpy/kernel.cu', '/srcs/kernel.cu']);
+  const c = candidates('/src/saxpy/kernel.cu', '/proj/samples/saxpy/kernel.G.ptx', '/srcs');
+  expect(c).toEqual(['/src/saxpy/kernel.cu', '/proj/samples/saxpy/kernel.cu', '/srcs/src/saxpy/kernel.cu', '/srcs/kernel.cu']);
 });
