@@ -857,8 +857,10 @@ function compileCarry(ctx: Ctx, op: string, t: string): Exec {
       let r: bigint;
       let carry: number;
       if (isSub) {
-        r = a - b - BigInt(cin);
-        carry = r < 0n ? 1 : 0;
+        // as the hardware does it: a + ~b + 1 (sub.cc) or a + ~b + CF (subc), so CF holds the carry
+        // of that addition, i.e. NOT borrow, and add.cc/addc/subc can read one another's CF
+        r = a + ((mod - 1n) ^ b) + BigInt(usesCC ? cin : 1);
+        carry = r >= mod ? 1 : 0;
       } else {
         r = a + b + BigInt(cin);
         carry = r >= mod ? 1 : 0;

@@ -367,6 +367,8 @@ function resolveFunction(
         const li = labels.get(o.name);
         if (li !== undefined) return { kind: 'label', index: li, name: o.name, span: o.span };
         if (functionNames.has(o.name)) return { kind: 'func', name: o.name, span: o.span };
+        // the predefined constant nvcc emits for warpSize (`mov.u32 %r1, WARP_SZ;`)
+        if (o.name === 'WARP_SZ' && o.addend === 0n) return { kind: 'int', value: 32n, span: o.span };
         const sp = !isAddr ? specialOf(o.name) : undefined;
         if (sp && opcode !== 'call') return { kind: 'special', name: sp.name, comp: sp.comp, span: o.span };
         err(`undefined symbol '${o.name}'`, o.span);

@@ -52,3 +52,28 @@ test('setp.<cmp>.f16 / .bf16 compare the half values (NaN unordered), set.u32.f1
   // 1 < 2 true; NaN < 1 false; NaN <u 1 true; bf16 1 > -2 true (high word 1), set: 0xFFFFFFFF (low word)
   expect(out).toEqual([1n, 0n, 1n, (1n << 32n) | 0xFFFFFFFFn]);
 });
+
+test('sub.cc / subc keep CC.CF as the carry of a + ~b + 1 (not borrow), as NVIDIA hardware does', () => {
+  // 5 - 3: 5 + 0xFFFFFFFC + 1 = 2^32 + 2 -> carry 1;  3 - 5: 3 + 0xFFFFFFFA + 1 = 0xFFFFFFFE -> carry 0.
+  // addc 0, 0 reads CF back. A 64-bit 0x1_00000000 - 1 from halves: lo 0 - 1 = 0xFFFFFFFF with
+  // carry 0, hi = 1 + ~0 + 0 = 0, so the result is 0x00000000_FFFFFFFF.
+  // subc with CF = 1 subtracts nothing extra: 7 - 2 - (1 - 1) = 5.
+  const out = run(`
+  mov.u32 %r1, 5; mov.u32 %r2, 3;
+  sub.cc.u32 %r3, %r1, %r2; addc.u32 %r4, 0, 0;
+  sub.cc.u32 %r3, %r2, %r1; addc.u32 %r5, 0, 0;
+  mov.b64 %rd1, {%r4, %r5}; st.global.u64 [%rd9], %rd1;
+  mov.u32 %r6, 0; mov.u32 %r7, 1; mov.u32 %r8, 1; mov.u32 %r10, 0;
+  sub.cc.u32 %r11, %r6, %r8; subc.u32 %r12, %r7, %r10;
+  mov.b64 %rd2, {%r11, %r12}; st.global.u64 [%rd9+8], %rd2;
+  add.cc.u32 %r13, 0xFFFFFFFF, 1; mov.u32 %r1, 7; mov.u32 %r2, 2; subc.u32 %r14, %r1, %r2;
+  cvt.u64.u32 %rd3, %r14; st.global.u64 [%rd9+16], %rd3;`);
+  expect(out.slice(0, 3)).toEqual([(0n << 32n) | 1n, 0x00000000FFFFFFFFn, 5n]);
+});
+
+test('WARP_SZ is the predefined constant 32 (nvcc emits `mov.u32 %r, WARP_SZ;` for warpSize)', () => {
+  const out = run(`
+  mov.u32 %r1, WARP_SZ; add.u32 %r2, %r1, WARP_SZ;
+  mov.b64 %rd1, {%r1, %r2}; st.global.u64 [%rd9], %rd1;`);
+  expect(out[0]).toBe((64n << 32n) | 32n);
+});
