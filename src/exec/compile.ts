@@ -592,6 +592,10 @@ function compileAlu(ctx: Ctx, t: string): Exec {
         ? `(K.i64.${s ? 'mulWideS32' : 'mulWideU32'}(${ext('a')}, ${ext('b')}), ((K.R.lo >>> 16) | (K.R.hi << 16)))`
         : `Math.imul(${ext('a')}, ${ext('b')})`;
       const add = op === 'mad24' ? ' + c' : '';
+      if (op === 'mad24' && hi && has('sat') && s) {
+        // .sat (.hi.s32 only): the 32-bit signed addition clamps to MININT..MAXINT
+        return bind(lanes('i', [v, v, v], `const q = (${prod} | 0) + c; d = q > 2147483647 ? 2147483647 : q < -2147483648 ? -2147483648 : q;`), D(), A(), B(), C());
+      }
       return bind(lanes('i', [v, v, v], `d = (${prod}${add}) | 0;`), D(), A(), B(), op === 'mad24' ? C() : 0);
     }
     case 'sad':
@@ -873,10 +877,16 @@ function compileCarry(ctx: Ctx, op: string, t: string): Exec {
   };
 }
 
+/** What `set` writes for true, by destination type (false is 0 in every type). */
+const SET_TRUE: Readonly<Record<string, number>> = {
+  u32: 0xffffffff, s32: 0xffffffff, b32: 0xffffffff, u16: 0xffff, s16: 0xffff, f16: 0x3c00, bf16: 0x3f80,
+};
+
 function compileSetp(ctx: Ctx, t: string): Exec {
   const ins = ctx.ins;
   const ops = ins.operands;
   const mods = ins.mods;
+  if (t === 'f16x2' || t === 'bf16x2') return compileHalf2Compare(ctx, t);
   const cmp = cmpOp(mods);
   const isF = t === 'f32' || t === 'f64' || t === 'f16' || t === 'bf16';
   const boolOp = mods.find((m) => m === 'and' || m === 'or' || m === 'xor');
@@ -933,12 +943,55 @@ function compileSetp(ctx: Ctx, t: string): Exec {
     return boolOp === 'and' ? `(${x}) && ${cc}` : boolOp === 'or' ? `(${x}) || ${cc}` : `(${x}) !== ${cc}`;
   };
   const isSet = ins.opcode === 'set';
-  const dstType = isSet ? mods.find((m) => m === 'u32' || m === 's32' || m === 'f32' || m === 'b32') ?? 'u32' : 'pred';
+  // set.CmpOp.dtype.stype: the first type is the destination's
+  const dstType = isSet ? mods.find((m) => typeSize(m) > 0) ?? 'u32' : 'pred';
   const cmpExpr = expr;
   const body = `const r = ${cmpExpr}; d = ${combine('r')}; e = ${combine('!r')};`;
   const dv: View = isSet ? (dstType === 'f32' ? 'f' : 'u') : 'p';
-  const setBody = isSet ? body.replace('d = ', 'const dd = ').replace('e = ', 'const ee = ') + (dstType === 'f32' ? ' d = dd ? 1 : 0; e = ee ? 1 : 0;' : ' d = dd ? 0xffffffff : 0; e = ee ? 0xffffffff : 0;') : body;
+  const yes = !isSet || dstType === 'f32' ? 1 : SET_TRUE[dstType] ?? fail(ctx, `set cannot write type .${dstType}`);
+  const setBody = isSet ? body.replace('d = ', 'const dd = ').replace('e = ', 'const ee = ') + ` d = dd ? ${yes} : 0; e = ee ? ${yes} : 0;` : body;
   return bind(lanes(dv, [va, va, 'p'], setBody, E >= 0 ? dv : 'n'), D, A, B, cSlot, E >= 0 ? E : 0);
+}
+
+/**
+ * setp/set on .f16x2/.bf16x2: each half compared on its own (widened exactly to f32, .ftz flushing
+ * f16 subnormals). setp writes the low half's result to p and the high half's to q (`p|q`); set
+ * writes per half 1.0 (f16x2/bf16x2 destination) or 0xffff (u32/s32 destination), else 0.
+ */
+function compileHalf2Compare(ctx: Ctx, t: 'f16x2' | 'bf16x2'): Exec {
+  const ins = ctx.ins;
+  const ops = ins.operands;
+  const mods = ins.mods;
+  const base = CMP_FLOAT[cmpOp(mods)] ?? fail(ctx, `unknown comparison .${cmpOp(mods)}`);
+  const conv = t === 'f16x2' ? 'K.fp.f16ToF32' : 'K.fp.bf16ToF32';
+  const flush = mods.includes('ftz') && t === 'f16x2';
+  const half = (x: string): string => {
+    const v = `${conv}(${x})`;
+    return flush ? `((v) => (v !== 0 && Math.abs(v) < 6.103515625e-5 ? 0 : v))(${v})` : v;
+  };
+  const cmp = (sh: string): string => `((a, b) => ${base})(${half(`(a ${sh}) & 65535`)}, ${half(`(b ${sh}) & 65535`)})`;
+  const boolOp = mods.find((m) => m === 'and' || m === 'or' || m === 'xor');
+  let cSlot = 0;
+  let cc = 'c';
+  if (boolOp) {
+    const cop = ops[3];
+    if (cop?.kind === 'not') { cc = '!c'; cSlot = src(ctx, cop.inner, 'pred'); } else cSlot = src(ctx, cop, 'pred');
+  }
+  const combine = (x: string): string => (!boolOp ? x : boolOp === 'and' ? `(${x}) && ${cc}` : boolOp === 'or' ? `(${x}) || ${cc}` : `(${x}) !== ${cc}`);
+  const A = src(ctx, ops[1], 'b32');
+  const B = src(ctx, ops[2], 'b32');
+  const lo = combine(cmp('>>> 0'));
+  const hi = combine(cmp('>>> 16'));
+  if (ins.opcode === 'setp') {
+    const d0 = ops[0];
+    if (d0?.kind !== 'pair') fail(ctx, `setp.${t} writes two predicates: p|q`);
+    const D = d0.a.kind === 'sink' ? ctx.fc.scratch() : dst(ctx, d0.a);
+    const E = d0.b.kind === 'sink' ? ctx.fc.scratch() : dst(ctx, d0.b);
+    return bind(lanes('p', ['u', 'u', 'p'], `d = ${lo}; e = ${hi};`, 'p'), D, A, B, cSlot, E);
+  }
+  const dstType = mods.find((m) => typeSize(m) > 0) ?? t;
+  const yes = dstType === 'f16x2' ? 0x3c00 : dstType === 'bf16x2' ? 0x3f80 : dstType === 'u32' || dstType === 's32' ? 0xffff : fail(ctx, `set.${dstType}.${t} is not a form of set`);
+  return bind(lanes('u', ['u', 'u', 'p'], `d = (((${hi}) ? ${yes} : 0) << 16 | ((${lo}) ? ${yes} : 0)) >>> 0;`), dst(ctx, ops[0]), A, B, cSlot);
 }
 
 function compileCvt(ctx: Ctx): Exec {

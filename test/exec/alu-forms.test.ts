@@ -77,3 +77,39 @@ test('WARP_SZ is the predefined constant 32 (nvcc emits `mov.u32 %r, WARP_SZ;` f
   mov.b64 %rd1, {%r1, %r2}; st.global.u64 [%rd9], %rd1;`);
   expect(out[0]).toBe((64n << 32n) | 32n);
 });
+
+test('mad24.hi.sat.s32 saturates the addition of c to the high 32 bits of the 48-bit product', () => {
+  // 0x7FFFFF * 0x7FFFFF = 0x3FFFFF000001; bits 47..16 = 0x3FFFFF00 = 1073741568.
+  // + 0x7FFFFFFF = 3221225215 > MAXINT: .sat gives 2147483647, plain .hi wraps to -1073742081.
+  const out = run(`
+  mov.u32 %r1, 0x7FFFFF; mov.u32 %r2, 0x7FFFFFFF;
+  mad24.hi.sat.s32 %r3, %r1, %r1, %r2; mad24.hi.s32 %r4, %r1, %r1, %r2;
+  mov.b64 %rd1, {%r3, %r4}; st.global.u64 [%rd9], %rd1;`);
+  expect(out[0]).toBe((BigInt.asUintN(32, -1073742081n) << 32n) | 2147483647n);
+});
+
+test('set/setp on .f16x2 compare each half; set writes 1.0 per half for f16x2, 0xffff for u32', () => {
+  // a = {hi 2.0 (0x4000), lo 1.0 (0x3C00)}, b = {1.0, 1.0}: gt is false in the low half, true in the high.
+  // set.gt.f16x2.f16x2 -> {0x3C00, 0x0000} = 0x3C000000; set.gt.u32.f16x2 -> 0xFFFF0000;
+  // setp.gt.f16x2 p|q -> p (low) false, q (high) true; bf16x2 {hi -1.0 (0xBF80), lo 3.0 (0x4040)} lt {0, 0}:
+  // low false, high true -> set.lt.bf16x2.bf16x2 = 0x3F800000.
+  const out = run(`
+  mov.b32 %r1, 0x40003C00; mov.b32 %r2, 0x3C003C00;
+  set.gt.f16x2.f16x2 %r3, %r1, %r2; set.gt.u32.f16x2 %r4, %r1, %r2;
+  mov.b64 %rd1, {%r3, %r4}; st.global.u64 [%rd9], %rd1;
+  setp.gt.f16x2 %p1|%p2, %r1, %r2; selp.u32 %r5, 1, 0, %p1; selp.u32 %r6, 1, 0, %p2;
+  mov.b64 %rd2, {%r5, %r6}; st.global.u64 [%rd9+8], %rd2;
+  mov.b32 %r7, 0xBF804040; mov.b32 %r8, 0;
+  set.lt.bf16x2.bf16x2 %r9, %r7, %r8; cvt.u64.u32 %rd3, %r9; st.global.u64 [%rd9+16], %rd3;`);
+  expect(out.slice(0, 3)).toEqual([(0xFFFF0000n << 32n) | 0x3C000000n, 1n << 32n, 0x3F800000n]);
+});
+
+test('set writes the true value of its destination type: f32 1.0, f16 1.0, s32 all ones', () => {
+  // 1 < 2 is true: set.lt.f32.s32 -> 1.0f (0x3F800000), set.lt.f16.s32 -> 0x3C00, set.lt.s32.s32 -> 0xFFFFFFFF
+  const out = run(`
+  mov.u32 %r1, 1; mov.u32 %r2, 2;
+  set.lt.f32.s32 %r3, %r1, %r2; set.lt.s32.s32 %r4, %r1, %r2;
+  mov.b64 %rd1, {%r3, %r4}; st.global.u64 [%rd9], %rd1;
+  set.lt.f16.s32 %h1, %r1, %r2; cvt.u64.u16 %rd2, %h1; st.global.u64 [%rd9+8], %rd2;`);
+  expect(out.slice(0, 2)).toEqual([(0xFFFFFFFFn << 32n) | 0x3F800000n, 0x3C00n]);
+});
