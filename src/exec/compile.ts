@@ -387,6 +387,8 @@ function compileCall(ctx: Ctx, c: CInstr): void {
       if (it.kind === 'var' && it.v.storage === 'frame') return { kind: 'frame', offset: it.v.frameOffset, size: it.v.size };
       if (it.kind === 'reg') return { kind: 'reg', base: it.reg.slot * 64, size: Math.max(4, typeSize(it.reg.type)) };
       if (it.kind === 'int' || it.kind === 'float') return { kind: 'reg', base: ctx.fc.imm(it, 'b64'), size: 8 };
+      // `call.uni (_), vprintf, (...)`: a return value nobody reads lands in a scratch slot
+      if (it.kind === 'sink') return { kind: 'reg', base: ctx.fc.scratch(), size: 8 };
       return fail(ctx, 'unsupported call argument');
     });
   };
@@ -1008,6 +1010,20 @@ function compileCvt(ctx: Ctx): Exec {
   const satfinite = hasR('satfinite');
   const relu = hasR('relu');
   const D = dst(ctx, ops[0]);
+  if (hasR('pack')) {
+    // cvt.pack.sat.{u16,s16}.s32 d, a, b: d = sat(a) << 16 | sat(b); the 8/4/2-bit forms pack
+    // sat(a):sat(b) into the low 2n bits and fill the rest with the low bits of c (PTX ISA pseudocode)
+    const bits = dt === 'u16' || dt === 's16' ? 16 : dt === 'u8' || dt === 's8' ? 8 : dt === 'u4' || dt === 's4' ? 4 : dt === 'u2' || dt === 's2' ? 2 : 0;
+    if (bits === 0 || st !== 's32' || !sat) fail(ctx, `cvt.pack takes .sat, a destination of .u16/.s16/.u8/.s8/.u4/.s4/.u2/.s2 and .s32 sources`);
+    const signed = dt.startsWith('s');
+    const lo = signed ? -(2 ** (bits - 1)) : 0;
+    const hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+    const mask = 2 ** bits - 1;
+    const satx = (x: string): string => `((${x} < ${lo} ? ${lo} : ${x} > ${hi} ? ${hi} : ${x}) & ${mask})`;
+    const packed = `((${satx('a')} << ${bits}) | ${satx('b')})`;
+    if (bits === 16) return bind(lanes('u', ['i', 'i'], `d = ${packed} >>> 0;`), D, src(ctx, ops[1], 's32'), src(ctx, ops[2], 's32'));
+    return bind(lanes('u', ['i', 'i', 'u'], `d = (${packed} | (c << ${2 * bits})) >>> 0;`), D, src(ctx, ops[1], 's32'), src(ctx, ops[2], 's32'), src(ctx, ops[3], 'b32'));
+  }
   if (dt === 'f16x2' || dt === 'bf16x2') {
     // cvt.rn.f16x2.f32 d, a, b: d.hi = a, d.lo = b
     const fn = dt === 'f16x2' ? 'toF16' : 'toBf16';

@@ -65,7 +65,7 @@ const MODIFIERS = new Set<string>([
   'force_unnormalized_coords', 'samplerref', 'texref', 'surfref',
   // misc
   'none', 'L1', 'L2', 'evict_last', 'evict_first', 'evict_normal', 'evict_unchanged',
-  'no_allocate', 'fraction', 'range', 'cta_group', 'shape', 'rcp', 'sqrt',
+  'no_allocate', 'fraction', 'range', 'cta_group', 'shape', 'rcp', 'sqrt', 'pack',
 ]);
 
 /** True when `mod` (without its dot) is a modifier some PTX instruction takes. */

@@ -113,3 +113,40 @@ test('set writes the true value of its destination type: f32 1.0, f16 1.0, s32 a
   set.lt.f16.s32 %h1, %r1, %r2; cvt.u64.u16 %rd2, %h1; st.global.u64 [%rd9+8], %rd2;`);
   expect(out.slice(0, 2)).toEqual([(0xFFFFFFFFn << 32n) | 0x3F800000n, 0x3C00n]);
 });
+
+test('cvt.pack.sat packs saturated halves (and the low bits of c for the 8-bit form)', () => {
+  // u8: sat(300) = 0xFF, sat(-5) = 0x00; d = c[15:0] << 16 | 0xFF << 8 | 0x00 = 0x3344FF00 for c = 0x11223344.
+  // s16: sat(40000) = 0x7FFF, sat(-40000) = -32768 = 0x8000; d = 0x7FFF8000.
+  const out = run(`
+  mov.u32 %r1, 300; mov.u32 %r2, -5; mov.u32 %r3, 0x11223344;
+  cvt.pack.sat.u8.s32.b32 %r4, %r1, %r2, %r3;
+  mov.u32 %r5, 40000; mov.u32 %r6, -40000;
+  cvt.pack.sat.s16.s32 %r7, %r5, %r6;
+  mov.b64 %rd1, {%r4, %r7}; st.global.u64 [%rd9], %rd1;`);
+  expect(out[0]).toBe((0x7FFF8000n << 32n) | 0x3344FF00n);
+});
+
+test('call.uni (_), vprintf, (...): the interop guide\'s form with an ignored return value prints', () => {
+  const src = `.version 8.0\n.target sm_80\n.address_size 64
+.extern .func (.param .b32 func_retval0) vprintf (.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
+.global .align 1 .b8 fmt[4] = {104, 105, 10, 0};
+.visible .entry k()
+{
+  .reg .b64 %rd<4>;
+  cvta.global.u64 %rd1, fmt;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd1;
+  .param .b64 param1;
+  st.param.b64 [param1], 0;
+  call.uni (_), vprintf, (param0, param1);
+  }
+  ret;
+}
+`;
+  const r = loadPtx(src, 'k.ptx');
+  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [2, 1, 1], args: [] }, r.program!, '.');
+  const res = new Machine(r.program!, launch, DEFAULT_RUN_OPTIONS).run();
+  expect(res.fault).toBeUndefined();
+  expect(res.stdout).toBe('hi\nhi\n'); // "hi\n" (bytes 104 105 10) once per thread
+});
