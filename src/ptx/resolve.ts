@@ -195,6 +195,7 @@ export function resolveModule(module: PtxModule): ResolveResult {
     if (item.kind === 'file') files.set(item.index, item.path);
     else if (item.kind === 'struct') structs.set(item.name, item);
     else if (item.kind === 'var') {
+      if (item.space === 'shared' && item.init !== undefined) err('.shared variables cannot have an initializer', item.span);
       const v = makeVar(item, structs, item.space === 'shared' ? 'cta' : 'module');
       if (moduleScope.names.has(item.name) && item.linkage !== 'extern') {
         const prev = moduleScope.names.get(item.name);
@@ -214,7 +215,7 @@ export function resolveModule(module: PtxModule): ResolveResult {
   const functions = new Map<string, ProgFunction>();
   const callPrototypes = new Set<string>();
   for (const decl of bodies) {
-    functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, callPrototypes, err));
+    functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, err));
     prototypes.delete(decl.name);
   }
   const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes };
@@ -233,6 +234,7 @@ function resolveFunction(
   structs: Map<string, StructDecl>,
   functionNames: Set<string>,
   sharedOut: VarInfo[],
+  globalsOut: VarInfo[],
   callPrototypes: Set<string>,
   err: (m: string, s: Span) => void,
 ): ProgFunction {
@@ -264,6 +266,10 @@ function resolveFunction(
       } else declareReg(scope, d.name, d.type, d.span);
       return;
     }
+    if ((d.space === 'shared' || d.space === 'local') && d.init !== undefined) {
+      // ptxas refuses these; accepting them silently would leave the memory zero
+      err(`.${d.space} variables cannot have an initializer`, d.span);
+    }
     if (d.space === 'shared') {
       const v = makeVar(d, structs, 'cta');
       sharedOut.push(v);
@@ -271,7 +277,10 @@ function resolveFunction(
       return;
     }
     if (d.space === 'global' || d.space === 'const') {
-      err(`.${d.space} variables must be declared at module scope`, d.span);
+      // ptxas accepts module-lifetime variables declared in a body; only the name is scoped
+      const v = makeVar(d, structs, 'module');
+      globalsOut.push(v);
+      scope.names.set(d.name, { kind: 'var', v });
       return;
     }
     const v = makeVar(d, structs, 'frame');

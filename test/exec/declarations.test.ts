@@ -1,0 +1,46 @@
+/**
+ * Declarations ptxas accepts that we refused, and ones it refuses that we accepted silently.
+ */
+import { parseLaunch } from '../../src/exec/launch.js';
+import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
+import { formatDiagnostics } from '../../src/ptx/diagnostics.js';
+import { loadPtx } from '../../src/ptx/index.js';
+
+const HEAD = '.version 8.0\n.target sm_80\n.address_size 64\n';
+
+function errors(src: string): string[] {
+  const r = loadPtx(HEAD + src, 'k.ptx');
+  return formatDiagnostics('k.ptx', HEAD + src, r.diagnostics).split('\n').filter((l) => l.startsWith('k.ptx:')).map((l) => l.replace(/^k\.ptx:(\d+):\d+: error: /, '$1: '));
+}
+
+test('a .global variable declared in a function body lives for the whole launch; its name is the body\'s', () => {
+  // counter starts at 5 (its initializer); each of 4 threads adds 1 atomically: 9 in the end.
+  const src = `${HEAD}.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  .global .align 4 .u32 counter = 5;
+  atom.global.add.u32 %r1, [counter], 1;
+  bar.sync 0;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  ld.volatile.global.u32 %r2, [counter];
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+`;
+  const r = loadPtx(src, 'k.ptx');
+  expect(r.diagnostics).toEqual([]);
+  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [4, 1, 1], args: [{ name: 'out', type: 'u32', count: 1 }] }, r.program!, '.');
+  const m = new Machine(r.program!, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().fault).toBeUndefined();
+  const base = m.buffers[0]!.alloc.base;
+  expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(9);
+});
+
+test('.shared and .local variables cannot have initializers (ptxas refuses them; we used to drop them)', () => {
+  expect(errors('.shared .align 4 .u32 s = 3;\n')).toEqual(['4: .shared variables cannot have an initializer']);
+  expect(errors('.visible .entry k()\n{\n  .shared .u32 t = 1;\n  .local .u32 l[2] = {1, 2};\n  ret;\n}\n')).toEqual([
+    '6: .shared variables cannot have an initializer',
+    '7: .local variables cannot have an initializer',
+  ]);
+});
