@@ -15,6 +15,7 @@ import { Bank, CONST_HI, GLOBAL_HI, GlobalArena, LOCAL_HI, type Allocation } fro
 import { Cta, Frame, localWritten, type MemoryContext, Warp, WarpState } from './state.js';
 import { systemCall } from './syscalls.js';
 import { coordsOf, type Launch, LaunchError, MAX_DEVICE_BYTES } from './launch.js';
+import { sharedUsedBy } from './reach.js';
 import { FUNC_HI } from './syscalls.js';
 
 export interface RunOptions {
@@ -151,10 +152,13 @@ export class Machine implements Layout {
     }
     this.arena.reserveHeap(opts.heapBytes);
 
-    // shared layout: static variables, then dynamic (extern, unsized) at the end
+    // shared layout, per kernel as ptxas does it: the static variables this kernel and its callees
+    // name, from 0 in declaration order, then dynamic (extern, unsized) shared memory
+    const usedShared = sharedUsedBy(program, launch.kernel);
     let sh = 0;
     const dynamic: VarInfo[] = [];
     for (const v of program.shared) {
+      if (!usedShared.has(v)) continue;
       if (v.decl.linkage === 'extern' || v.size === 0) { dynamic.push(v); continue; }
       sh = Math.ceil(sh / Math.max(1, v.align)) * Math.max(1, v.align);
       this.sharedOff.set(v, sh);

@@ -44,3 +44,39 @@ test('.shared and .local variables cannot have initializers (ptxas refuses them;
     '7: .local variables cannot have an initializer',
   ]);
 });
+
+test('shared memory is laid out per kernel: another kernel\'s arrays take no room', () => {
+  // kA uses big[4100]; kB uses only v and the dynamic array. v is at 0 in kB's layout, and the
+  // dynamic array follows kB's 16 static bytes (rounded to 16): 16. With one module-wide layout, v
+  // would sit after big (at 4112) and dyn after both.
+  const src = `${HEAD}.shared .align 1 .b8 big[4100];
+.shared .align 16 .b32 v[4];
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry kA()
+{
+  .reg .b32 %r<2>;
+  mov.u32 %r1, 1;
+  st.shared.u8 [big+4099], %r1;
+  ret;
+}
+.visible .entry kB(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  mov.u32 %r1, v;
+  mov.u32 %r2, dyn;
+  st.shared.v4.u32 [v], {%r1, %r1, %r1, %r1};
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  st.global.u32 [%rd1], %r1;
+  st.global.u32 [%rd1+4], %r2;
+  ret;
+}
+`;
+  const r = loadPtx(src, 'k.ptx');
+  expect(r.diagnostics).toEqual([]);
+  const launch = parseLaunch({ kernel: 'kB', grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 32, args: [{ name: 'out', type: 'u32', count: 2 }] }, r.program!, '.');
+  const m = new Machine(r.program!, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().fault).toBeUndefined();
+  const base = m.buffers[0]!.alloc.base;
+  expect([...new Uint32Array(m.arena.bank.u8.slice(base, base + 8).buffer)]).toEqual([0, 16]);
+});
