@@ -1024,6 +1024,22 @@ function compileCvt(ctx: Ctx): Exec {
     if (bits === 16) return bind(lanes('u', ['i', 'i'], `d = ${packed} >>> 0;`), D, src(ctx, ops[1], 's32'), src(ctx, ops[2], 's32'));
     return bind(lanes('u', ['i', 'i', 'u'], `d = (${packed} | (c << ${2 * bits})) >>> 0;`), D, src(ctx, ops[1], 's32'), src(ctx, ops[2], 's32'), src(ctx, ops[3], 'b32'));
   }
+  if (dt === 'e4m3x2' || dt === 'e5m2x2') {
+    // cvt.rn.satfinite.e4m3x2.f32 d, a, b: d[15:8] = a, d[7:0] = b; from .f16x2 one source, half by half
+    const f = dt === 'e4m3x2' ? 'K.fp.E4M3' : 'K.fp.E5M2';
+    if (st === 'f32') {
+      return bind(lanes('u', ['f', 'f'], `d = (K.fp.toFp8(a, ${f}, ${satfinite}) << 8) | K.fp.toFp8(b, ${f}, ${satfinite});`), D, src(ctx, ops[1], 'f32'), src(ctx, ops[2], 'f32'));
+    }
+    if (st === 'f16x2') {
+      return bind(lanes('u', ['u'], `d = (K.fp.toFp8(K.fp.f16ToF32(a >>> 16), ${f}, ${satfinite}) << 8) | K.fp.toFp8(K.fp.f16ToF32(a & 65535), ${f}, ${satfinite});`), D, src(ctx, ops[1], 'b32'));
+    }
+    fail(ctx, `cvt.${dt}.${st} is not a form of cvt`);
+  }
+  if (dt === 'f16x2' && (st === 'e4m3x2' || st === 'e5m2x2')) {
+    // every 8-bit float is exactly an f16: d.hi from the high byte, d.lo from the low byte
+    const f = st === 'e4m3x2' ? 'K.fp.E4M3' : 'K.fp.E5M2';
+    return bind(lanes('u', ['u'], `d = K.fp.pack16x2(K.fp.toF16(K.fp.fp8ToNumber(a & 255, ${f}), 0), K.fp.toF16(K.fp.fp8ToNumber((a >>> 8) & 255, ${f}), 0));`), D, src(ctx, ops[1], 'b16'));
+  }
   if (dt === 'f16x2' || dt === 'bf16x2') {
     // cvt.rn.f16x2.f32 d, a, b: d.hi = a, d.lo = b
     const fn = dt === 'f16x2' ? 'toF16' : 'toBf16';

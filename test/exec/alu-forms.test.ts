@@ -11,7 +11,7 @@ import { loadPtx } from '../../src/ptx/index.js';
 /** Runs `body` in one thread with %rd9 = the output buffer (u64 words); returns the words. */
 function run(body: string, words = 4): bigint[] {
   const src = `.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 out)\n{
-  .reg .b32 %r<16>; .reg .b64 %rd<16>; .reg .b16 %h<16>; .reg .pred %p<8>;
+  .reg .b32 %r<16>; .reg .b64 %rd<16>; .reg .b16 %h<16>; .reg .pred %p<8>; .reg .f32 %f<16>;
   ld.param.u64 %rd9, [out];
   cvta.to.global.u64 %rd9, %rd9;
 ${body}
@@ -149,4 +149,22 @@ test('call.uni (_), vprintf, (...): the interop guide\'s form with an ignored re
   const res = new Machine(r.program!, launch, DEFAULT_RUN_OPTIONS).run();
   expect(res.fault).toBeUndefined();
   expect(res.stdout).toBe('hi\nhi\n'); // "hi\n" (bytes 104 105 10) once per thread
+});
+
+test('cvt to and from the 8-bit float pairs (e4m3x2, e5m2x2)', () => {
+  // E4M3 (bias 7, 3 mantissa bits, max 448): 1.0 = 0x38; 448 = 1.75*2^8 = 0x7E; 1000 saturates to 0x7E;
+  // 0.3 lies in [0.25, 0.5) with step 2^-5: 9.6 steps rounds to 10 = 0.3125 = 1.25*2^-2 -> 0x2A.
+  // E5M2 (bias 15, 2 mantissa bits): 1.125 is a tie between 1.0 and 1.25 -> even 1.0 = 0x3C;
+  // -1.375 ties between 1.25 and 1.5 -> even 1.5 = 0x3E, with the sign 0xBE.
+  // a goes to the high byte, b to the low byte. Back to f16x2: 0x38 -> 1.0 (0x3C00), 0xC0 -> -2.0 (0xC000).
+  const out = run(`
+  mov.f32 %f1, 0f3F800000; mov.f32 %f2, 0f43E00000; mov.f32 %f3, 0f447A0000; mov.f32 %f4, 0f3E99999A;
+  cvt.rn.satfinite.e4m3x2.f32 %h1, %f1, %f2; cvt.rn.satfinite.e4m3x2.f32 %h2, %f3, %f4;
+  mov.f32 %f5, 0f3F900000; mov.f32 %f6, 0fBFB00000;
+  cvt.rn.satfinite.e5m2x2.f32 %h3, %f5, %f6;
+  mov.b16 %h4, 0x38C0; cvt.rn.f16x2.e4m3x2 %r1, %h4;
+  cvt.u32.u16 %r2, %h1; cvt.u32.u16 %r3, %h2; cvt.u32.u16 %r4, %h3;
+  mov.b64 %rd1, {%r2, %r3}; st.global.u64 [%rd9], %rd1;
+  mov.b64 %rd2, {%r4, %r1}; st.global.u64 [%rd9+8], %rd2;`);
+  expect(out.slice(0, 2)).toEqual([(0x7E2An << 32n) | 0x387En, (0x3C00C000n << 32n) | 0x3CBEn]);
 });

@@ -10,4 +10,5 @@ export { f64Add, f64Sub, f64Mul, f64Div, f64Rcp, f64Sqrt, f64Fma, adjust64 } fro
 export * from './cvt.js';
 export * from './half.js';
 export * from './approx.js';
+export * from './fp8.js';
 export * from './classify.js';
