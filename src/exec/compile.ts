@@ -449,6 +449,24 @@ function compileMov(ctx: Ctx, t: string): Exec {
   const ops = ctx.ins.operands;
   const d = ops[0];
   const s = ops[1];
+  const mods = ctx.ins.mods;
+  if (d?.kind === 'vec' && s?.kind === 'vec' && (mods.includes('v2') || mods.includes('v4') || mods.includes('v8'))) {
+    // mov.v4.u16 {a, b, c, d}, {d, a, b, c}: component by component, every source read before any
+    // destination is written (the lists may overlap)
+    if (d.items.length !== s.items.length) fail(ctx, `mov of ${s.items.length} components into ${d.items.length}`);
+    const srcs = s.items.map((it) => src(ctx, it, t));
+    const dsts = d.items.map((it) => (it.kind === 'sink' ? ctx.fc.scratch() : dst(ctx, it)));
+    const n = srcs.length;
+    const tmp = new Uint32Array(2 * n);
+    return seq(ctx.pre, (w: Warp, m: number) => {
+      const u = w.u32;
+      for (let l = 0; l < 32; l++) if ((m >>> l) & 1) {
+        const o = 2 * l;
+        for (let i = 0; i < n; i++) { tmp[2 * i] = u[srcs[i]! + o]!; tmp[2 * i + 1] = u[srcs[i]! + o + 1]!; }
+        for (let i = 0; i < n; i++) { u[dsts[i]! + o] = tmp[2 * i]!; u[dsts[i]! + o + 1] = tmp[2 * i + 1]!; }
+      }
+    });
+  }
   if (s?.kind === 'special' && (s.name === 'clock' || s.name === 'clock64' || s.name.startsWith('globaltimer') || s.name === 'clock_hi')) {
     const D = dst(ctx, d);
     const name = s.name;

@@ -248,6 +248,12 @@ function resolveFunction(
     frameSize += Math.max(v.size, 1);
     frameVars.push(v);
   };
+  /** Registers declared `.v2`/`.v4`: the vector's base register → its components. */
+  const vectorRegs = new Map<RegInfo, RegInfo[]>();
+  const asVector = (reg: RegInfo, span: Span): ROperand | undefined => {
+    const comps = vectorRegs.get(reg);
+    return comps ? { kind: 'vec', items: comps.map((c) => ({ kind: 'reg', reg: c, span })), span } : undefined;
+  };
   const declareReg = (scope: Scope, name: string, type: string, span: Span): RegInfo => {
     const reg: RegInfo = { name, type, slot: regs.length };
     regs.push(reg);
@@ -257,13 +263,18 @@ function resolveFunction(
   };
   const declareVar = (scope: Scope, d: VarDecl): void => {
     if (d.space === 'reg') {
+      const one = (name: string): void => {
+        if (d.vector <= 1) { declareReg(scope, name, d.type, d.span); return; }
+        // `.reg .v4 .f32 v`: components v.x .. v.w (also .r .g .b .a) are registers of their own;
+        // the whole vector, named as an operand, stands for the brace list of its components
+        const base = declareReg(scope, name, d.type, d.span);
+        const comps = ['x', 'y', 'z', 'w'].slice(0, d.vector).map((c) => declareReg(scope, `${name}.${c}`, d.type, d.span));
+        ['r', 'g', 'b', 'a'].slice(0, d.vector).forEach((c, i) => scope.names.set(`${name}.${c}`, { kind: 'reg', reg: comps[i]! }));
+        vectorRegs.set(base, comps);
+      };
       if (d.rangeCount !== undefined) {
-        for (let i = 0; i < d.rangeCount; i++) declareReg(scope, d.name + i, d.type, d.span);
-      } else if (d.vector > 1) {
-        // ISA 1.1 `.reg .v4 .f32 v` : components v.x .. v.w as separate registers
-        declareReg(scope, d.name, d.type, d.span);
-        for (const c of ['x', 'y', 'z', 'w'].slice(0, d.vector)) declareReg(scope, `${d.name}.${c}`, d.type, d.span);
-      } else declareReg(scope, d.name, d.type, d.span);
+        for (let i = 0; i < d.rangeCount; i++) one(d.name + i);
+      } else one(d.name);
       return;
     }
     if ((d.space === 'shared' || d.space === 'local') && d.init !== undefined) {
@@ -358,7 +369,7 @@ function resolveFunction(
     switch (o.kind) {
       case 'reg': {
         const sym = scope.lookup(o.name);
-        if (sym?.kind === 'reg') return { kind: 'reg', reg: sym.reg, span: o.span };
+        if (sym?.kind === 'reg') return asVector(sym.reg, o.span) ?? { kind: 'reg', reg: sym.reg, span: o.span };
         const sp = specialOf(o.name);
         if (sp) return { kind: 'special', name: sp.name, comp: sp.comp, span: o.span };
         if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: 0n, span: o.span };
@@ -369,7 +380,7 @@ function resolveFunction(
         const sym = scope.lookup(o.name);
         if (sym?.kind === 'reg') {
           if (o.addend !== 0n) err(`register '${o.name}' cannot take an offset here`, o.span);
-          return { kind: 'reg', reg: sym.reg, span: o.span };
+          return asVector(sym.reg, o.span) ?? { kind: 'reg', reg: sym.reg, span: o.span };
         }
         if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: o.addend, span: o.span };
         if (sym?.kind === 'proto') return { kind: 'proto', name: o.name, span: o.span };
