@@ -398,6 +398,12 @@ function resolveFunction(
       case 'float': return o;
       case 'sink': return o;
       case 'addr': {
+        // `[temp+8]` with `temp` a register named without `%`: the scanner reads `temp+8` as a
+        // symbol with an addend; in an address it is register + offset
+        if (o.base?.kind === 'sym' && o.base.addend !== 0n) {
+          const sym = scope.lookup(o.base.name);
+          if (sym?.kind === 'reg') return { kind: 'addr', base: { kind: 'reg', reg: sym.reg, span: o.base.span }, offset: o.offset + o.base.addend, span: o.span };
+        }
         const base = o.base ? resolveOperand(o.base, scope, opcode, true) : undefined;
         return { kind: 'addr', base, offset: o.offset, span: o.span };
       }

@@ -168,3 +168,13 @@ test('cvt to and from the 8-bit float pairs (e4m3x2, e5m2x2)', () => {
   mov.b64 %rd2, {%r4, %r1}; st.global.u64 [%rd9+8], %rd2;`);
   expect(out.slice(0, 2)).toEqual([(0x7E2An << 32n) | 0x387En, (0x3C00C000n << 32n) | 0x3CBEn]);
 });
+
+test('prmt.b32: a selector nibble with its msb set replicates the sign of the byte it selects', () => {
+  // a = 0x00000080 (byte 0 = 0x80, negative), b = 0x7F000000 (byte 7 = 0x7F, positive).
+  // c = 0x0000F708: byte 0 <- nibble 8 = sign of byte 0 -> 0xFF; byte 1 <- nibble 0 = byte 0 -> 0x80;
+  // byte 2 <- nibble 7 = byte 7 -> 0x7F; byte 3 <- nibble F = sign of byte 7 -> 0x00. d = 0x007F80FF.
+  const out = run(`
+  mov.b32 %r1, 0x00000080; mov.b32 %r2, 0x7F000000; mov.b32 %r3, 0x0000F708;
+  prmt.b32 %r4, %r1, %r2, %r3; cvt.u64.u32 %rd1, %r4; st.global.u64 [%rd9], %rd1;`);
+  expect(out[0]).toBe(0x007F80FFn);
+});

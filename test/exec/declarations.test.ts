@@ -80,3 +80,31 @@ test('shared memory is laid out per kernel: another kernel\'s arrays take no roo
   const base = m.buffers[0]!.alloc.base;
   expect([...new Uint32Array(m.arena.bank.u8.slice(base, base + 8).buffer)]).toEqual([0, 16]);
 });
+
+test('[temp+8]: a register named without % plus an offset is an address (ptxas accepts it)', () => {
+  const src = `${HEAD}.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  .reg .b64 temp;
+  .local .align 8 .b8 depot[16];
+  mov.u64 temp, depot;
+  mov.u32 %r1, 77;
+  st.local.u32 [temp+8], %r1;
+  ld.local.u32 %r2, [temp+8];
+  ld.local.u32 %r3, [temp+4];
+  add.u32 %r2, %r2, %r3;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+`;
+  const r = loadPtx(src, 'k.ptx');
+  expect(r.diagnostics).toEqual([]);
+  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [1, 1, 1], args: [{ name: 'out', type: 'u32', count: 1 }] }, r.program!, '.');
+  const m = new Machine(r.program!, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().fault).toBeUndefined();
+  const base = m.buffers[0]!.alloc.base;
+  // 77 stored at depot+8 and read back; depot+4 was never written (local memory starts zeroed here)
+  expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(77);
+});
