@@ -16,6 +16,8 @@ import { Cta, Frame, localWritten, type MemoryContext, Warp, WarpState } from '.
 import { systemCall } from './syscalls.js';
 import { coordsOf, type Launch, LaunchError, MAX_DEVICE_BYTES } from './launch.js';
 import { sharedUsedBy } from './reach.js';
+import { initializerSlots } from './initializer.js';
+import * as fp from './float/index.js';
 import { FUNC_HI } from './syscalls.js';
 
 export interface RunOptions {
@@ -897,24 +899,31 @@ function writeScalar(dv: DataView, off: number, type: string, value: number | bi
 function writeInit(m: Machine, v: VarInfo, bank: Bank, base: number): void {
   const init = v.decl.init;
   if (!init) return;
-  const elem = typeSize(v.decl.type) || 1;
   const dv = new DataView(bank.u8.buffer);
-  let off = base;
+  const slots = initializerSlots(v.decl, m.program.structs, Math.max(v.size, 1));
+  let k = 0;
   const put = (i: NonNullable<typeof init>): void => {
     if (i.kind === 'list') { for (const x of i.items) put(x); return; }
-    if (off + elem > base + Math.max(v.size, elem)) return;
+    const slot = slots[k++];
+    if (slot === undefined || slot.off + (typeSize(slot.type) || 1) > Math.max(v.size, 1)) return;
+    const off = base + slot.off;
+    const t = slot.type;
+    const elem = typeSize(t) || 1;
     if (i.kind === 'int') {
-      const t = v.decl.type;
       if (t === 'f32') dv.setFloat32(off, Number(i.value), true);
       else if (t === 'f64') dv.setFloat64(off, Number(i.value), true);
       else if (elem === 8) dv.setBigUint64(off, BigInt.asUintN(64, i.value), true);
       else if (elem === 4) dv.setUint32(off, Number(BigInt.asUintN(32, i.value)), true);
-      else if (elem === 2) dv.setUint16(off, Number(BigInt.asUintN(16, i.value)), true);
+      else if (elem === 2) dv.setUint16(off, Number(BigInt.asUintN(16, i.value)), true); // f16/bf16: a bit pattern
       else dv.setUint8(off, Number(BigInt.asUintN(8, i.value)));
     } else if (i.kind === 'float') {
       if (elem === 8) dv.setFloat64(off, i.value, true);
-      else if (i.f32Bits !== undefined) dv.setUint32(off, i.f32Bits, true);
-      else dv.setFloat32(off, i.value, true);
+      else if (t === 'f16') dv.setUint16(off, fp.toF16(i.value, fp.RN), true);
+      else if (t === 'bf16') dv.setUint16(off, fp.toBf16(i.value, fp.RN), true);
+      else if (elem === 4) {
+        if (i.f32Bits !== undefined) dv.setUint32(off, i.f32Bits, true);
+        else dv.setFloat32(off, i.value, true);
+      } else dv.setUint8(off, Math.trunc(i.value) & 255);
     } else {
       // address of a symbol (generic() or plain)
       const target = [...m.program.globals, ...m.program.shared].find((g) => g.name === i.name);
@@ -933,7 +942,6 @@ function writeInit(m: Machine, v: VarInfo, bank: Bank, base: number): void {
       if (elem === 8) dv.setBigUint64(off, BigInt.asUintN(64, addr), true);
       else dv.setUint32(off, Number(BigInt.asUintN(32, addr)), true);
     }
-    off += elem;
   };
   put(init);
 }

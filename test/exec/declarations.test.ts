@@ -108,3 +108,38 @@ test('[temp+8]: a register named without % plus an offset is an address (ptxas a
   // 77 stored at depot+8 and read back; depot+4 was never written (local memory starts zeroed here)
   expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(77);
 });
+
+describe('initializers fill each element by its own type', () => {
+  function globalsAfterRun(decls: string, loads: string, words: number): number[] {
+    const src = `${HEAD}${decls}.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .b16 %h<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+${loads}
+  ret;
+}
+`;
+    const r = loadPtx(src, 'k.ptx');
+    if (!r.program) throw new Error(formatDiagnostics('k.ptx', src, r.diagnostics));
+    const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [1, 1, 1], args: [{ name: 'out', type: 'u32', count: words }] }, r.program, '.');
+    const m = new Machine(r.program, launch, DEFAULT_RUN_OPTIONS);
+    expect(m.run().fault).toBeUndefined();
+    const base = m.buffers[0]!.alloc.base;
+    return [...new Uint32Array(m.arena.bank.u8.slice(base, base + 4 * words).buffer)];
+  }
+
+  test('.f16 and .bf16 from float literals are their 16-bit encodings', () => {
+    // f16: 1.0 = 0x3C00, -2.0 = 0xC000; bf16: 1.0 = 0x3F80, -2.0 = 0xC000 (element 0 in the low half)
+    const out = globalsAfterRun('.global .align 4 .f16 h[2] = {1.0, -2.0};\n.global .align 4 .bf16 b[2] = {1.0, -2.0};\n',
+      '  ld.global.u32 %r1, [h]; st.global.u32 [%rd1], %r1;\n  ld.global.u32 %r2, [b]; st.global.u32 [%rd1+4], %r2;', 2);
+    expect(out).toEqual([0xC0003C00, 0xC0003F80]);
+  });
+
+  test('a struct initializer follows the fields (ISA 1.1 .struct, packed)', () => {
+    // fields s32, f32, u16 at offsets 0, 4, 8: {7, 2.5, 65535}; 2.5f = 0x40200000
+    const out = globalsAfterRun('.struct rec { .s32 a; .f32 b; .u16 c; };\n.global .align 4 rec r = {7, 2.5, 65535};\n',
+      '  ld.global.u32 %r1, [r]; st.global.u32 [%rd1], %r1;\n  ld.global.u32 %r2, [r+4]; st.global.u32 [%rd1+4], %r2;\n  ld.global.u16 %h1, [r+8]; cvt.u32.u16 %r3, %h1; st.global.u32 [%rd1+8], %r3;', 3);
+    expect(out).toEqual([7, 0x40200000, 65535]);
+  });
+});
