@@ -5,7 +5,7 @@
  * pre-decoded instruction's lane loop, with control flow (branches, calls, barriers, exits)
  * handled inline by the machine. Faults are exceptions caught once per quantum, outside the loop.
  */
-import type { Program, ProgFunction, VarInfo } from '../ptx/resolve.js';
+import { isUnsizedParam, type Program, type ProgFunction, type VarInfo } from '../ptx/resolve.js';
 import { typeSize } from '../ptx/types.js';
 import { compileFunction, type Layout } from './compile.js';
 import { type CFunction, type CInstr, Ctl } from './compiled.js';
@@ -685,7 +685,13 @@ export class Machine implements Layout {
     const nf = this.newFrame(w, callee);
     nf.callPc = w.pc;
     nf.localBase = (w.sp + 15) & ~15;
-    w.sp = nf.localBase + callee.frameSize;
+    // an unsized (variadic) parameter sits at the frame's end and holds what this call passes
+    let frameEnd = callee.frameSize;
+    info.args.forEach((ref, i) => {
+      const p = callee.prog.params[i];
+      if (p && isUnsizedParam(p)) frameEnd = Math.max(frameEnd, p.frameOffset + ref.size);
+    });
+    w.sp = nf.localBase + ((frameEnd + 15) & ~15);
     if (w.frames.length > 10000) throw laneFault(new Fault('stack-overflow', 'call stack overflow: more than 10000 nested calls (runaway recursion?)'), firstLane(lanes));
     w.ensureLocal(w.sp + 16);
     // zero the callee's frame memory for determinism
@@ -702,7 +708,7 @@ export class Machine implements Layout {
       const preg = prog.paramRegs[i];
       copyValue(w, lanes,
         ref.kind === 'reg' ? { kind: 'reg', base: ref.base, size: ref.size, frame: caller } : { kind: 'mem', off: caller.localBase + ref.offset, size: ref.size },
-        preg ? { kind: 'reg', base: preg.slot * 64, size: Math.max(4, typeSize(preg.type)), frame: nf } : { kind: 'mem', off: nf.localBase + p.frameOffset, size: p.size });
+        preg ? { kind: 'reg', base: preg.slot * 64, size: Math.max(4, typeSize(preg.type)), frame: nf } : { kind: 'mem', off: nf.localBase + p.frameOffset, size: isUnsizedParam(p) ? ref.size : p.size });
     });
     nf.depth = 1;
     nf.spc[0] = 0;

@@ -300,6 +300,7 @@ function resolveFunction(
   };
 
   const params: VarInfo[] = [];
+  const unsized: VarInfo[] = [];
   const rets: VarInfo[] = [];
   const paramRegs: (RegInfo | undefined)[] = [];
   const retRegs: (RegInfo | undefined)[] = [];
@@ -311,7 +312,12 @@ function resolveFunction(
       return;
     }
     const v = makeVar(p, structs, decl.isEntry ? 'kernelParam' : 'frame');
-    if (!decl.isEntry) placeInFrame(v);
+    // an unsized `.param .b8 args[]` (the variadic ABI) takes whatever the caller passes: it goes
+    // last in the frame, where a call can extend the frame by the bytes actually passed
+    if (!decl.isEntry) {
+      if (isUnsizedParam(v)) unsized.push(v);
+      else placeInFrame(v);
+    }
     fnScope.names.set(p.name, { kind: 'var', v });
     out.push(v);
     regOut.push(undefined);
@@ -440,6 +446,11 @@ function resolveFunction(
     locs.push(curLoc);
   }
 
+  for (const v of unsized) {
+    frameSize = alignUp(frameSize, v.align);
+    v.frameOffset = frameSize;
+  }
+
   const n = instrs.length;
   const locFile = new Int32Array(n);
   const locLine = new Int32Array(n);
@@ -463,6 +474,11 @@ function needsImpliedEnd(instrs: readonly RInstruction[], labels: ReadonlyMap<st
   if (last === undefined) return true;
   if (last.guard !== undefined) return true;
   return !['ret', 'exit', 'bra', 'brx', 'trap'].includes(last.opcode);
+}
+
+/** `.param .b8 a[]`: a parameter whose size is the caller's (variadic arguments). */
+export function isUnsizedParam(v: VarInfo): boolean {
+  return v.size === 0 && v.decl.dims.includes(null);
 }
 
 export function alignUp(x: number, a: number): number {

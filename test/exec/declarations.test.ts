@@ -143,3 +143,50 @@ ${loads}
     expect(out).toEqual([7, 0x40200000, 65535]);
   });
 });
+
+test('an unsized .param .b8 args[] receives the bytes the caller passes (the variadic ABI)', () => {
+  // sum3(n = 3, args = {10, 20, 30}) reads three words of args and returns 10 + 20 + 30 = 60;
+  // the callee's local x (declared after) must not be overwritten by the 12 bytes of args.
+  const src = `${HEAD}.func (.param .b32 r) sum3(.param .b32 n, .param .b8 args[])
+{
+  .reg .b32 %r<8>;
+  .local .align 4 .b32 x;
+  st.local.u32 [x], 5;
+  ld.param.u32 %r1, [args];
+  ld.param.u32 %r2, [args+4];
+  ld.param.u32 %r3, [args+8];
+  add.u32 %r4, %r1, %r2;
+  add.u32 %r4, %r4, %r3;
+  ld.local.u32 %r5, [x];
+  mad.lo.u32 %r4, %r5, 1000, %r4;
+  st.param.b32 [r], %r4;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  {
+  .param .b32 p0;
+  st.param.b32 [p0], 3;
+  .param .align 4 .b8 p1[12];
+  st.param.b32 [p1], 10;
+  st.param.b32 [p1+4], 20;
+  st.param.b32 [p1+8], 30;
+  .param .b32 rv;
+  call (rv), sum3, (p0, p1);
+  ld.param.b32 %r1, [rv];
+  }
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+`;
+  const r = loadPtx(src, 'k.ptx');
+  if (!r.program) throw new Error(formatDiagnostics('k.ptx', src, r.diagnostics));
+  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [1, 1, 1], args: [{ name: 'out', type: 'u32', count: 1 }] }, r.program, '.');
+  const m = new Machine(r.program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().fault).toBeUndefined();
+  const base = m.buffers[0]!.alloc.base;
+  expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(5 * 1000 + 60);
+});
