@@ -91,9 +91,9 @@ const MAX_PENDING = 16;
 // the hot path but loads imported bindings on every use (measured: a quarter of the per-access cost).
 const CHUNK_BYTE_SHIFT = S.CHUNK_SHIFT + 2;
 const REC = S.REC, REC2 = S.REC2, R1 = S.R1, STEP = S.STEP, PCM = S.PCM, PC_SHIFT = S.PC_SHIFT;
-const M_BYTES = S.M_BYTES, M_ATOMIC = S.M_ATOMIC, M_CTA_SCOPE = S.M_CTA_SCOPE, M_CLASS = M_ATOMIC | M_CTA_SCOPE;
+const M_BYTES = S.M_BYTES, M_ATOMIC = S.M_ATOMIC, M_CTA_SCOPE = S.M_CTA_SCOPE, M_VOLATILE = S.M_VOLATILE, M_CLASS = M_ATOMIC | M_CTA_SCOPE | M_VOLATILE;
 const M_HAS_R2 = S.M_HAS_R2;
-const F_STRONG = I.F_STRONG, F_SCOPE_CTA = I.F_SCOPE_CTA, F_FENCE_WIDE = I.F_FENCE_WIDE, F_FENCE_CTA = I.F_FENCE_CTA, F_NOLOC = I.F_NOLOC;
+const F_STRONG = I.F_STRONG, F_SCOPE_CTA = I.F_SCOPE_CTA, F_FENCE_WIDE = I.F_FENCE_WIDE, F_FENCE_CTA = I.F_FENCE_CTA, F_NOLOC = I.F_NOLOC, F_VOLATILE = I.F_VOLATILE;
 
 export class RaceChecker implements Probe {
   readonly races = new Map<number, RawRace>();
@@ -142,7 +142,7 @@ export class RaceChecker implements Probe {
     this.nthreads = bx * by * bz;
     this.nctas = gx * gy * gz;
     if (this.nthreads * this.nctas >= 0x7fffffff) throw new Error('launch too large for the race checker (2^31 threads or more)');
-    if (machine.instructionCount >= S.MAX_GPC) throw new Error('module too large for the race checker (2^24 instructions or more)');
+    if (machine.instructionCount >= S.MAX_GPC) throw new Error('module too large for the race checker (2^23 instructions or more)');
     this.instr = new InstrTable(machine);
     this.ra = new ReleaseAcquire(this.nthreads, this.nctas);
     this.flags = this.instr.flags;
@@ -252,7 +252,7 @@ export class RaceChecker implements Probe {
     }
     const atomic = acc === Access.Atomic || (fl & F_STRONG) !== 0;
     const write = acc !== Access.Read;
-    const cls = (atomic ? M_ATOMIC : 0) | ((fl & F_SCOPE_CTA) !== 0 ? M_CTA_SCOPE : 0);
+    const cls = (atomic ? M_ATOMIC : 0) | ((fl & F_SCOPE_CTA) !== 0 ? M_CTA_SCOPE : 0) | ((fl & F_VOLATILE) !== 0 ? M_VOLATILE : 0);
     const pcCls = gpc * (1 << PC_SHIFT) + cls;
     const end = idx + size;
     const main = shadow.main;
@@ -346,9 +346,12 @@ export class RaceChecker implements Probe {
 
   /** Two atomic-class accesses: atomic with respect to each other unless a .cta-scoped one crosses CTAs. */
   private atomicPair(otherPlus1: number, mePlus1: number, metas: number): boolean {
-    if ((metas & M_CTA_SCOPE) === 0) return true;
     const n = this.nthreads;
-    return Math.floor((otherPlus1 - 1) / n) === Math.floor((mePlus1 - 1) / n);
+    const sameCta = Math.floor((otherPlus1 - 1) / n) === Math.floor((mePlus1 - 1) / n);
+    // volatile orders nothing between lanes of one warp (see M_VOLATILE)
+    if ((metas & M_VOLATILE) !== 0 && sameCta && Math.floor(((otherPlus1 - 1) % n) / 32) === Math.floor(((mePlus1 - 1) % n) / 32)) return false;
+    if ((metas & M_CTA_SCOPE) === 0) return true;
+    return sameCta;
   }
 
   /** Is `other`'s access at `otherStep` ordered before the current access of thread `t` of cs? */

@@ -17,15 +17,15 @@ export const W = 0;
 export const R1 = 3;
 /** Int32 slots per word in `second`: [R2 tid, R2 step, R2 pc·meta]. */
 export const REC2 = 3;
-/** Field offsets within a record: thread id + 1, step, and global pc * 128 + meta. */
+/** Field offsets within a record: thread id + 1, step, and global pc * 256 + meta. */
 export const TID = 0;
 export const STEP = 1;
 export const PCM = 2;
-export const PC_SHIFT = 7;
+export const PC_SHIFT = 8;
 /** Global pcs must stay below this (the packed field is a positive int32). */
-export const MAX_GPC = 1 << 24;
+export const MAX_GPC = 1 << 23;
 
-/** Meta (low 7 bits of PCM): bits 0-3 the bytes of the word accessed; then the access class. */
+/** Meta (low 8 bits of PCM): bits 0-3 the bytes of the word accessed; then the access class. */
 export const M_BYTES = 0xf;
 /** Atomic or strong (.relaxed/.acquire/.release) access: does not race with another such access. */
 export const M_ATOMIC = 0x10;
@@ -36,6 +36,13 @@ export const M_CTA_SCOPE = 0x20;
  * so data read by one thread never touches (or faults in) the second-reader array.
  */
 export const M_HAS_R2 = 0x40;
+/**
+ * A volatile access (relaxed, system scope in the PTX memory model): strong with respect to other
+ * warps, so the `membar.gl` + volatile-flag idiom is no race. Between lanes of one warp, with
+ * independent thread scheduling, nothing orders two such accesses but `__syncwarp` or a barrier: a
+ * volatile-only warp reduction without `__syncwarp` is reported there.
+ */
+export const M_VOLATILE = 0x80;
 
 /** Words per chunk: the unit of first-touch preparation and of cleaning for reuse. */
 export const CHUNK_SHIFT = 12;
