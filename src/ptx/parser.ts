@@ -39,6 +39,10 @@ class Parser {
   private pos = 0;
   private readonly diags: Diagnostic[] = [];
   private readonly structs = new Set<string>();
+  /** ISA 1.1 index-less `.file`/`.loc`: highest index seen, the latest .file, .file found in bodies. */
+  private implicitFile = 0;
+  private lastFile = 1;
+  private readonly bodyFiles: TopLevel[] = [];
 
   constructor(private readonly source: string, private readonly fileName: string) {
     this.toks = scan(source, (message, span) => this.error(message, span));
@@ -157,19 +161,25 @@ class Parser {
       }
       if (this.pos === before) this.pos++; // guarantee progress
     }
+    items.push(...this.bodyFiles);
     const module: PtxModule = { fileName: this.fileName, source: this.source, version, target, addressSize, items };
     return { module, diagnostics: this.diags };
   }
 
   private parseFile(): TopLevel {
     const start = this.next().start;
-    const idx = this.next();
-    if (idx.kind !== Tok.Int) this.fail('expected a file index after .file', idx);
+    // ISA 1.1 writes `.file name` with no index: it gets the next free one, and an index-less
+    // `.loc line` refers to the most recent .file
+    const idx = this.tok.kind === Tok.Str ? undefined : this.next();
+    if (idx !== undefined && idx.kind !== Tok.Int) this.fail('expected a file index after .file', idx);
+    const index = idx === undefined ? this.implicitFile + 1 : Number(idx.int);
+    this.implicitFile = Math.max(this.implicitFile, index);
+    this.lastFile = index;
     const path = this.next();
     if (path.kind !== Tok.Str) this.fail('expected a quoted file name', path);
     // optional timestamp and size
     while (this.eatPunct(',')) this.parseConstExpr();
-    return { kind: 'file', index: Number(idx.int), path: unquote(path.text), span: this.spanFrom(start) };
+    return { kind: 'file', index, path: unquote(path.text), span: this.spanFrom(start) };
   }
 
   private parsePragma(): { kind: 'pragma'; text: string; span: Span } {
@@ -186,8 +196,11 @@ class Parser {
 
   private parseLoc(): LocDirective {
     const start = this.next().start;
-    const f = this.expectInt('file index');
-    const line = this.expectInt('line number');
+    const first = this.expectInt('line number');
+    // ISA 1.1 `.loc line`: a single number is the line in the most recent .file
+    const indexless = this.tok.kind !== Tok.Int;
+    const f = indexless ? this.lastFile : first;
+    const line = indexless ? first : this.expectInt('line number');
     const col = this.tok.kind === Tok.Int ? this.expectInt('column') : 0;
     let inlinedAt: LocDirective['inlinedAt'];
     let functionName: string | undefined;
@@ -470,7 +483,8 @@ class Parser {
     let params: VarDecl[] = [];
     let noreturn = false;
     const perf = new Map<string, number[]>();
-    if (this.isPunct('(')) params = this.parseParamList();
+    const hasList = this.isPunct('(');
+    if (hasList) params = this.parseParamList();
     for (;;) {
       const t = this.tok;
       if (this.isDir('noreturn')) {
@@ -492,6 +506,15 @@ class Parser {
     if (this.eatPunct(';')) body = undefined;
     else if (this.isPunct('{')) body = this.parseBlockBody();
     else this.fail(`expected '{' or ';' after function header but found ${describe(this.tok)}`);
+    if (isEntry && !hasList && body !== undefined) {
+      // ISA 1.1 entries have no parameter list: the `.param` declarations of the body are the
+      // kernel's parameters, in order
+      const hoisted = body.filter((s): s is VarDecl => s.kind === 'var' && s.space === 'param');
+      if (hoisted.length > 0) {
+        params = hoisted;
+        body = body.filter((s) => !(s.kind === 'var' && s.space === 'param'));
+      }
+    }
     return {
       kind: 'function', isEntry, name: nameTok.text, linkage, rets, params, body, noreturn, perf, ctaDims,
       span: this.spanFrom(start), nameSpan: nameTok,
@@ -565,6 +588,11 @@ class Parser {
     if (t.kind === Tok.Dir) {
       if (this.isDir('loc')) return this.parseLoc();
       if (this.isDir('pragma')) return this.parsePragma();
+      if (this.isDir('file')) {
+        // ISA 1.1 allows .file inside a body; it is module-wide information
+        this.bodyFiles.push(this.parseFile());
+        return undefined;
+      }
       const start = t.start;
       let linkage: Linkage | undefined;
       while (this.tok.kind === Tok.Dir && LINKAGES.has(this.tok.text.slice(1))) linkage = this.next().text.slice(1) as Linkage;
@@ -628,6 +656,10 @@ class Parser {
         if (!isKnownModifier(m)) this.fail(`unknown modifier '.${m}' for '${opcode}'`, d);
         mods.push(m);
       }
+    }
+    if ((opcode === 'div' || opcode === 'rem') && mods.includes('wide')) {
+      // PTX ISA 1.1 release notes: "div.wide and rem.wide are unimplemented"; no later ISA has them
+      this.fail(`'${opcode}.wide' is not implemented by any PTX ISA (documented as unimplemented in ISA 1.1)`, opTok);
     }
     const operands: Operand[] = [];
     if (!this.isPunct(';')) {

@@ -117,7 +117,9 @@ function specialOf(name: string): { name: string; comp: number } | undefined {
   const dot = body.indexOf('.');
   const base = dot < 0 ? body : body.slice(0, dot);
   const compStr = dot < 0 ? '' : body.slice(dot + 1);
-  const comp = compStr === '' || compStr === 'x' ? 0 : compStr === 'y' ? 1 : compStr === 'z' ? 2 : compStr === 'w' ? 3 : -1;
+  // ISA 1.1 spells components numerically: %tid.0 is %tid.x (PTX ISA 1.1, %tid)
+  const comp = compStr === '' || compStr === 'x' || compStr === '0' ? 0 : compStr === 'y' || compStr === '1' ? 1
+    : compStr === 'z' || compStr === '2' ? 2 : compStr === 'w' || compStr === '3' ? 3 : -1;
   if (comp < 0) return undefined;
   if (SPECIALS.has(base)) return { name: base, comp };
   if (/^(envreg\d+|pm\d+|pm\d+_64|reserved_smem_offset_\w+)$/.test(base)) return { name: base, comp };

@@ -1,0 +1,92 @@
+/**
+ * PTX ISA 1.1 forms, as the seed ISA 1.1 document writes them: `.entry name[NTID.1][NTID.0]`
+ * (the CTA shape, used as the default block), entry parameters declared as `.param` in the body,
+ * `%tid.0`-style components, index-less `.file name` / `.loc line`, and div.wide/rem.wide
+ * (documented as unimplemented) rejected with a located message.
+ */
+import { defaultLaunch } from '../../src/exec/launch.js';
+import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
+import { loadPtx } from '../../src/ptx/index.js';
+
+function load(src: string) {
+  const l = loadPtx(src, 'isa11.ptx');
+  if (!l.program) throw new Error(l.diagnostics.map((d) => d.message).join('\n'));
+  return l.program;
+}
+
+// The %tid example of the ISA 1.1 document ("r0 = unified tid for 2D CTA") inside the
+// document's `.entry filter[16][16] { code; }` 2D-CTA example; each thread stores r0 at out[r0].
+const FILTER = `.version 1.1
+.target sm_10
+.file "filter.cu"
+.entry filter[16][16]
+{
+  .param .u64 out;
+  .reg .b16 r0, h1, h2;
+  .reg .u32 w;
+  .reg .u64 a, o;
+  .loc 7
+  mov.b16 r0,%tid.0; mov.b16 h1,%tid.1; mov.u16 h2,%ntid.0; mad.lo.u16 r0,h1,h2,r0;
+  .loc 8
+  cvt.u32.u16 w, r0;
+  mul.wide.u32 o, w, 4;
+  ld.param.u64 a, [out];
+  add.u64 a, a, o;
+  st.global.u32 [a], w;
+  exit;
+}
+`;
+
+test('.entry name[16][16] is a 16x16 default block and %tid.0/%tid.1 give the unified tid', () => {
+  const program = load(FILTER);
+  const fn = program.functions.get('filter')!;
+  // the body's .param is the kernel's only parameter
+  expect(fn.params.map((p) => p.decl.name)).toEqual(['out']);
+  const launch = defaultLaunch(program);
+  expect(launch.block).toEqual([16, 16, 1]);
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  const out = new Uint32Array(m.arena.bank.u8.slice(base, base + 4 * 256).buffer);
+  // thread (x, y) stores y*16 + x at that index: every slot i holds i
+  expect(Array.from(out)).toEqual(Array.from({ length: 256 }, (_, i) => i));
+});
+
+test('index-less .file and .loc map instructions to the named file and line', () => {
+  const l = loadPtx(FILTER, 'isa11.ptx');
+  expect(l.diagnostics).toEqual([]);
+  const files = l.module.items.filter((i) => i.kind === 'file');
+  expect(files.map((f) => f.kind === 'file' && [f.index, f.path])).toEqual([[1, 'filter.cu']]);
+  const run = new Machine(l.program!, defaultLaunch(l.program!), DEFAULT_RUN_OPTIONS);
+  expect(run.run().ok).toBe(true);
+});
+
+test('a .file inside an entry body is accepted and the .loc after it refers to it', () => {
+  const src = FILTER.replace('.file "filter.cu"\n', '').replace('  .loc 7\n', '  .file "in.cu"\n  .loc 7\n');
+  const l = loadPtx(src, 'isa11.ptx');
+  expect(l.diagnostics).toEqual([]);
+  const files = l.module.items.filter((i) => i.kind === 'file');
+  expect(files.map((f) => f.kind === 'file' && [f.index, f.path])).toEqual([[1, 'in.cu']]);
+});
+
+test('div.wide and rem.wide (documented as unimplemented) are located errors', () => {
+  const src = `.version 1.1
+.target sm_10
+.entry k
+{
+  .reg .s64 a;
+  .reg .s32 b, d;
+  div.wide.s32 d,a,b;
+  rem.wide.s32 d,a,b;
+  exit;
+}
+`;
+  const l = loadPtx(src, 'w.ptx');
+  expect(l.program).toBeUndefined();
+  const errs = l.diagnostics.map((d) => d.message);
+  expect(errs).toHaveLength(2);
+  expect(errs[0]).toContain("'div.wide' is not implemented");
+  expect(errs[1]).toContain("'rem.wide' is not implemented");
+  // located at the opcodes, lines 7 and 8
+  expect(l.diagnostics.map((d) => src.slice(0, d.span.start).split('\n').length)).toEqual([7, 8]);
+});
