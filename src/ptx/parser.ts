@@ -318,12 +318,25 @@ class Parser {
     const t = this.tok;
     if (t.kind === Tok.Dir && SPACES.has(spaceWord(t.text))) {
       this.next();
+      this.constBank(t);
       return this.parseVarDeclRest(normSpace(spaceWord(t.text)), linkage, start, false, t.text);
     }
     this.fail(`unknown directive ${describe(t)}`, t);
   }
 
   // ---- declarations -----------------------------------------------------------------------------
+
+  /**
+   * ISA 1.1 `.const[bank]`: "The constant space is restricted to a single bank. This may be
+   * written as .const or .const[0]" — bank 0 is the ordinary constant space, others are refused.
+   */
+  private constBank(space: Token): void {
+    if (space.text !== '.const' || !this.isPunct('[')) return;
+    const open = this.next();
+    const bank = this.parseConstExpr();
+    this.expectPunct(']');
+    if (bank !== 0n) this.fail(`constant bank ${bank} is not supported: only .const[0] exists (PTX ISA 1.1 restricts .const to a single bank)`, { start: open.start, end: this.tok.start });
+  }
 
   /**
    * After the state space: attributes (.align N, .vN, type, .ptr...), name(s), ranges, dims,
@@ -599,6 +612,7 @@ class Parser {
       const sp = this.tok;
       if (sp.kind === Tok.Dir && SPACES.has(spaceWord(sp.text))) {
         this.next();
+        this.constBank(sp);
         return this.parseVarDeclRest(normSpace(spaceWord(sp.text)), linkage, start, false, sp.text);
       }
       if (this.isDir('func') || this.isDir('entry')) this.fail('nested function definitions are not allowed', sp);
@@ -738,6 +752,10 @@ class Parser {
       if (!isReg && this.isPunct('[')) {
         // sym[imm]
         this.next();
+        if (this.tok.kind === Tok.Word) {
+          // ISA 1.1 `array[reg]` (address array + reg) has no form in this AST yet
+          this.fail(`register indexing '${t.text}[${this.tok.text}]' (PTX ISA 1.1) is not supported; form the address with add (e.g. add.u32 a, ${t.text}, ${this.tok.text}) and use [a]`, this.tok);
+        }
         const idx = this.parseConstExpr();
         this.expectPunct(']');
         return { kind: 'sym', name: t.text, addend: idx, span: this.spanFrom(start) };
@@ -784,7 +802,8 @@ class Parser {
     let lhs = this.parseUnary();
     for (;;) {
       const t = this.tok;
-      if (t.kind !== Tok.Punct) return lhs;
+      // a lone `%` scans as a word (it starts register names); between constants it is modulo
+      if (t.kind !== Tok.Punct && !(t.kind === Tok.Word && t.text === '%')) return lhs;
       let op = t.text;
       if ((op === '<' || op === '>') && this.isPunct(op, this.peek())) op = op + op;
       const prec = BIN_PREC[op];

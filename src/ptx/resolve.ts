@@ -183,11 +183,16 @@ export function resolveModule(module: PtxModule): ResolveResult {
   const bodies: FunctionDecl[] = [];
   const moduleScope = new Scope(undefined);
   const functionNames = new Set<string>();
+  const moduleRegs: VarDecl[] = [];
 
   for (const item of module.items) {
     if (item.kind === 'file') files.set(item.index, item.path);
     else if (item.kind === 'struct') structs.set(item.name, item);
-    else if (item.kind === 'var') {
+    else if (item.kind === 'var' && item.space === 'reg') {
+      // ISA 1.1 module-scope `.reg`: a per-thread register every function sees (each frame gets
+      // its own copy here, which is exact for kernels that make no calls)
+      moduleRegs.push(item);
+    } else if (item.kind === 'var') {
       const v = makeVar(item, structs, item.space === 'shared' ? 'cta' : 'module');
       if (moduleScope.names.has(item.name) && item.linkage !== 'extern') {
         const prev = moduleScope.names.get(item.name);
@@ -207,7 +212,7 @@ export function resolveModule(module: PtxModule): ResolveResult {
   const functions = new Map<string, ProgFunction>();
   const callPrototypes = new Set<string>();
   for (const decl of bodies) {
-    functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, callPrototypes, err));
+    functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, callPrototypes, err, moduleRegs));
     prototypes.delete(decl.name);
   }
   const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes };
@@ -228,6 +233,7 @@ function resolveFunction(
   sharedOut: VarInfo[],
   callPrototypes: Set<string>,
   err: (m: string, s: Span) => void,
+  moduleRegs: readonly VarDecl[] = [],
 ): ProgFunction {
   const regs: RegInfo[] = [];
   const frameVars: VarInfo[] = [];
@@ -289,6 +295,7 @@ function resolveFunction(
     out.push(v);
     regOut.push(undefined);
   };
+  for (const d of moduleRegs) declareVar(fnScope, d);
   for (const r of decl.rets) bindParam(r, rets, retRegs);
   for (const p of decl.params) bindParam(p, params, paramRegs);
   if (decl.isEntry) {

@@ -90,3 +90,51 @@ test('div.wide and rem.wide (documented as unimplemented) are located errors', (
   // located at the opcodes, lines 7 and 8
   expect(l.diagnostics.map((d) => src.slice(0, d.span.start).split('\n').length)).toEqual([7, 8]);
 });
+
+test('module-scope .reg, .const[0] and % in a constant expression run as ISA 1.1 describes', () => {
+  const program = load(`.version 1.1
+.target sm_10
+.reg .u32 gr;
+.const[0] .u32 c0 = 5;
+.entry k
+{
+  .param .u64 out;
+  .reg .u32 r1, r2;
+  .reg .u64 a;
+  ld.const.u32 r1, [c0];
+  mov.u32 gr, 17 % 5;
+  add.u32 r2, r1, gr;
+  ld.param.u64 a, [out];
+  st.global.u32 [a], r2;
+  exit;
+}
+`);
+  const launch = { ...defaultLaunch(program), block: [1, 1, 1] as [number, number, number] };
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  // c0 (5) + 17 mod 5 (2)
+  expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(7);
+});
+
+test('a constant bank other than 0 and array[reg] indexing are located errors, not crashes', () => {
+  const src = `.version 1.1
+.target sm_10
+.const[1] .u32 c1;
+.global .u32 arr[8];
+.entry k
+{
+  .reg .u32 r1;
+  mov.u32 r1, 0;
+  st.global.u32 arr[r1], r1;
+  exit;
+}
+`;
+  const l = loadPtx(src, 'b.ptx');
+  expect(l.program).toBeUndefined();
+  const lines = l.diagnostics.map((d) => [src.slice(0, d.span.start).split('\n').length, d.message]);
+  expect(lines[0]![0]).toBe(3);
+  expect(lines[0]![1]).toContain('only .const[0] exists');
+  expect(lines[1]![0]).toBe(9);
+  expect(lines[1]![1]).toContain("register indexing 'arr[r1]'");
+});
