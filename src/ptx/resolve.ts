@@ -170,6 +170,36 @@ function structSize(st: StructDecl, structs: Map<string, StructDecl>): number {
   return size;
 }
 
+/**
+ * ISA 1.1 struct member operands (`[p.x]`, `p.a.b`): the variable `p` plus the byte offset of
+ * the field, fields laid out one after another (a union's all at 0), as the ISA 1.1 text says.
+ */
+function structMember(name: string, scope: Scope, structs: Map<string, StructDecl>): { v: VarInfo; offset: bigint } | undefined {
+  const path = name.split('.');
+  if (path.length < 2) return undefined;
+  const base = scope.lookup(path[0]!);
+  if (base?.kind !== 'var') return undefined;
+  let type = base.v.decl.type;
+  let offset = 0;
+  for (const field of path.slice(1)) {
+    const st = structs.get(type);
+    if (!st) return undefined;
+    let at = 0;
+    let hit: VarDecl | undefined;
+    for (const f of st.fields) {
+      if (f.name === field) {
+        hit = f;
+        break;
+      }
+      if (!st.isUnion) at += varSize(f, structs);
+    }
+    if (!hit) return undefined;
+    offset += at;
+    type = hit.type;
+  }
+  return { v: base.v, offset: BigInt(offset) };
+}
+
 export function resolveModule(module: PtxModule): ResolveResult {
   const diags: Diagnostic[] = [];
   const err = (message: string, span: Span): void => {
@@ -260,6 +290,11 @@ function resolveFunction(
         // ISA 1.1 `.reg .v4 .f32 v` : components v.x .. v.w as separate registers
         declareReg(scope, d.name, d.type, d.span);
         for (const c of ['x', 'y', 'z', 'w'].slice(0, d.vector)) declareReg(scope, `${d.name}.${c}`, d.type, d.span);
+        // ISA 1.1 also names components .0-.3: the same registers as .x-.w
+        for (let i = 0; i < d.vector; i++) {
+          const same = scope.names.get(`${d.name}.${'xyzw'[i]!}`);
+          if (same) scope.names.set(`${d.name}.${i}`, same);
+        }
       } else declareReg(scope, d.name, d.type, d.span);
       return;
     }
@@ -364,6 +399,8 @@ function resolveFunction(
         }
         if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: o.addend, span: o.span };
         if (sym?.kind === 'proto') return { kind: 'proto', name: o.name, span: o.span };
+        const member = structMember(o.name, scope, structs);
+        if (member) return { kind: 'var', v: member.v, addend: member.offset + o.addend, span: o.span };
         const li = labels.get(o.name);
         if (li !== undefined) return { kind: 'label', index: li, name: o.name, span: o.span };
         if (functionNames.has(o.name)) return { kind: 'func', name: o.name, span: o.span };

@@ -138,3 +138,40 @@ test('a constant bank other than 0 and array[reg] indexing are located errors, n
   expect(lines[1]![0]).toBe(9);
   expect(lines[1]![1]).toContain("register indexing 'arr[r1]'");
 });
+
+test('struct member operands [p.x] address the field; vector components .0/.1 are .x/.y', () => {
+  // the ISA 1.1 struct example: `.struct somestruct { .s32 i; .s32 j; .f32 x; .f32 y; };`
+  // fields follow one another, so p.x is at byte 8 and p.y at byte 12
+  const program = load(`.version 1.1
+.target sm_10
+.struct somestruct { .s32 i; .s32 j; .f32 x; .f32 y; };
+.global somestruct p;
+.entry k
+{
+  .param .u64 out;
+  .reg .v2 .f32 v;
+  .reg .f32 r0;
+  .reg .u64 a;
+  mov.f32 r0, 1.5;
+  st.global.f32 [p.x], r0;
+  mov.f32 r0, 2.25;
+  st.global.f32 [p.y], r0;
+  ld.f32 v.0, [p.x];
+  ld.global.f32 v.1, [p.y];
+  add.f32 r0, v.x, v.1;
+  ld.param.u64 a, [out];
+  st.global.f32 [a], r0;
+  ld.global.f32 r0, [p+8];
+  st.global.f32 [a+4], r0;
+  ld.global.f32 r0, [p+12];
+  st.global.f32 [a+8], r0;
+  exit;
+}
+`);
+  const launch = { ...defaultLaunch(program), block: [1, 1, 1] as [number, number, number] };
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  // 1.5 + 2.25, then the fields read back through p+8 and p+12
+  expect(Array.from(new Float32Array(m.arena.bank.u8.slice(base, base + 12).buffer))).toEqual([3.75, 1.5, 2.25]);
+});
