@@ -102,7 +102,8 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
     if ('count' in r) {
       const count = r['count'];
       if (!Number.isInteger(count) || (count as number) < 0) throw new LaunchError(`${at} (${name}): "count" must be a non-negative integer`);
-      if (p.size !== 8) throw new LaunchError(`${at} (${name}): a buffer is passed as a 64-bit pointer, but parameter ${p.name} is ${p.size} bytes`);
+      const ptrSize = program.module.addressSize === 32 ? 4 : 8;
+      if (p.size !== 8 && p.size !== ptrSize) throw new LaunchError(`${at} (${name}): a buffer is passed as a 64-bit pointer, but parameter ${p.name} is ${p.size} bytes`);
       let init: Uint8Array | undefined;
       const file = r['file'];
       if (file !== undefined) {

@@ -116,6 +116,7 @@ class Parser {
     let version: string | undefined;
     const target: string[] = [];
     let addressSize: 32 | 64 = 64;
+    let sawAddressSize = false;
     const items: TopLevel[] = [];
     while (this.tok.kind !== Tok.Eof) {
       const before = this.pos;
@@ -138,6 +139,7 @@ class Parser {
           const v = this.next();
           if (v.kind !== Tok.Int || (v.int !== 32n && v.int !== 64n)) this.fail('.address_size must be 32 or 64', v);
           addressSize = v.int === 32n ? 32 : 64;
+          sawAddressSize = true;
         } else if (this.isDir('file')) {
           items.push(this.parseFile());
         } else if (this.isDir('section')) {
@@ -162,6 +164,8 @@ class Parser {
       if (this.pos === before) this.pos++; // guarantee progress
     }
     items.push(...this.bodyFiles);
+    // before PTX 2.3 there is no .address_size and addressing is 32-bit (ISA 1.1 pointers are .u32)
+    if (!sawAddressSize && version !== undefined && versionBefore(version, 2, 3)) addressSize = 32;
     const module: PtxModule = { fileName: this.fileName, source: this.source, version, target, addressSize, items };
     return { module, diagnostics: this.diags };
   }
@@ -891,4 +895,11 @@ function describe(t: Token): string {
     case Tok.Punct: return `'${t.text}'`;
     default: return `'${t.text.length > 40 ? t.text.slice(0, 40) + '…' : t.text}'`;
   }
+}
+
+/** `major.minor` version text is older than `major.minor`. */
+function versionBefore(text: string, major: number, minor: number): boolean {
+  const [a, b] = text.split('.').map((x) => Number(x));
+  if (a === undefined || !Number.isFinite(a)) return false;
+  return a < major || (a === major && (b ?? 0) < minor);
 }

@@ -4,7 +4,7 @@
  * `%tid.0`-style components, index-less `.file name` / `.loc line`, and div.wide/rem.wide
  * (documented as unimplemented) rejected with a located message.
  */
-import { defaultLaunch } from '../../src/exec/launch.js';
+import { defaultLaunch, parseLaunch } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
 
@@ -174,4 +174,40 @@ test('struct member operands [p.x] address the field; vector components .0/.1 ar
   const base = m.buffers[0]!.alloc.base;
   // 1.5 + 2.25, then the fields read back through p+8 and p+12
   expect(Array.from(new Float32Array(m.arena.bank.u8.slice(base, base + 12).buffer))).toEqual([3.75, 1.5, 2.25]);
+});
+
+test('without .address_size an ISA 1.x module is 32-bit: .u32 pointers work end to end', () => {
+  // the ISA 1.1 statement example: thread id shifted by 2 bits indexes an array of words
+  const src = `.version 1.1
+.target sm_10
+.global .u32 table[4];
+.entry k
+{
+  .param .u32 out;
+  .reg .u32 r1, r2, a, t, v;
+  mov.u32 r1, %tid.0;
+  shl.b32 r2, r1, 2;
+  mov.u32 t, table;
+  add.u32 t, t, r2;
+  add.u32 v, r1, 10;
+  st.global.u32 [t], v;
+  ld.u32 v, [t];
+  ld.param.u32 a, [out];
+  add.u32 a, a, r2;
+  st.u32 [a], v;
+  exit;
+}
+`;
+  const l = loadPtx(src, 'a32.ptx');
+  expect(l.module.addressSize).toBe(32);
+  const program = l.program!;
+  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [4, 1, 1], args: [{ name: 'out', type: 'u32', count: 4 }] }, program, '.', 'L');
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  // each thread stored tid+10 through a 32-bit global address and read it back generically
+  expect(Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 16).buffer))).toEqual([10, 11, 12, 13]);
+  // an explicit .address_size 64 (PTX 2.3+) keeps 64-bit pointers
+  expect(loadPtx('.version 2.3\n.target sm_20\n.address_size 64\n', 'x.ptx').module.addressSize).toBe(64);
+  expect(loadPtx('.version 8.0\n.target sm_80\n', 'x.ptx').module.addressSize).toBe(64);
 });
