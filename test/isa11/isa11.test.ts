@@ -57,8 +57,11 @@ test('index-less .file and .loc map instructions to the named file and line', ()
   expect(l.diagnostics).toEqual([]);
   const files = l.module.items.filter((i) => i.kind === 'file');
   expect(files.map((f) => f.kind === 'file' && [f.index, f.path])).toEqual([[1, 'filter.cu']]);
-  const run = new Machine(l.program!, defaultLaunch(l.program!), DEFAULT_RUN_OPTIONS);
-  expect(run.run().ok).toBe(true);
+  // the first four instructions follow `.loc 7`, the rest `.loc 8`, all in file 1 (filter.cu)
+  const fn = l.program!.functions.get('filter')!;
+  expect(Array.from(fn.locFile)).toEqual(Array(fn.instrs.length).fill(1));
+  expect(Array.from(fn.locLine)).toEqual([7, 7, 7, 7, ...Array(fn.instrs.length - 4).fill(8)]);
+  expect(l.program!.files.get(1)).toBe('filter.cu');
 });
 
 test('a .file inside an entry body is accepted and the .loc after it refers to it', () => {
