@@ -7,6 +7,7 @@ import { basename, dirname, join } from 'node:path';
 import { DEFAULT_RUN_OPTIONS, type FaultReport, Machine, type RunOptions } from '../exec/machine.js';
 import { defaultLaunch, elemSize, type Launch, LaunchError, parseLaunch, readLaunchFile } from '../exec/launch.js';
 import type { Program } from '../ptx/resolve.js';
+import { checkLaunchLimits } from '../exec/limits.js';
 import { requireProgram, UsageError } from './common.js';
 
 export interface LaunchFlags {
@@ -26,6 +27,13 @@ function triple(s: string, what: string): [number, number, number] {
 
 /** Decide the launch: --launch file, <name>.launch.json next to the PTX, flags, or the default. */
 export function resolveLaunch(ptxPath: string, program: Program, flags: LaunchFlags): Launch {
+  const launch = launchFromFlags(ptxPath, program, flags);
+  const fn = program.functions.get(launch.kernel);
+  if (fn) checkLaunchLimits(fn, launch.block);
+  return launch;
+}
+
+function launchFromFlags(ptxPath: string, program: Program, flags: LaunchFlags): Launch {
   let launchPath = flags.launch;
   if (!launchPath && !flags.grid && !flags.block && !flags.arg?.length) {
     const stem = basename(ptxPath).replace(/\.ptx$/, '').replace(/\.(G|O3)$/, '');

@@ -115,7 +115,8 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
       const count = r['count'];
       if (!Number.isInteger(count) || (count as number) < 0) throw new LaunchError(`${at} (${name}): "count" must be a non-negative integer`);
       if ((count as number) * elemSize(et) > MAX_BUFFER_BYTES) throw new LaunchError(`${at} (${name}): "count": ${count} elements is more than ${MAX_BUFFER_BYTES} bytes`);
-      if (p.size !== 8) throw new LaunchError(`${at} (${name}): a buffer is passed as a 64-bit pointer, but parameter ${p.name} is ${p.size} bytes`);
+      const ptrSize = program.module.addressSize === 32 ? 4 : 8;
+      if (p.size !== 8 && p.size !== ptrSize) throw new LaunchError(`${at} (${name}): a buffer is passed as a 64-bit pointer, but parameter ${p.name} is ${p.size} bytes`);
       let init: Uint8Array | undefined;
       const file = r['file'];
       if (file !== undefined) {
@@ -153,7 +154,9 @@ export function defaultLaunch(program: Program, kernelName?: string): Launch {
   const entries = [...program.functions.values()].filter((f) => f.isEntry);
   const fn = kernelName ? program.functions.get(kernelName) : entries[0];
   if (!fn || !fn.isEntry) throw new LaunchError(kernelName ? `no .entry named '${kernelName}'` : 'the module has no .entry to launch');
-  const req = fn.decl.perf.get('reqntid') ?? fn.decl.perf.get('maxntid');
+  // ISA 1.1 `.entry name[NTID.2][NTID.1][NTID.0]` gives the CTA shape, outermost first
+  const isa11 = fn.decl.ctaDims.length > 0 && fn.decl.ctaDims.every((d) => d > 0) ? [...fn.decl.ctaDims].reverse() : undefined;
+  const req = fn.decl.perf.get('reqntid') ?? fn.decl.perf.get('maxntid') ?? isa11;
   const block: [number, number, number] = [req?.[0] ?? 32, req?.[1] ?? 1, req?.[2] ?? 1];
   const n = block[0] * block[1] * block[2];
   const args = fn.params.map((p, i): LaunchArg => {

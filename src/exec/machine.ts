@@ -185,12 +185,16 @@ export class Machine implements Layout {
       if (a.kind === 'buffer') {
         const b = this.buffers[bi++]!;
         dv.setUint32(off, b.alloc.base, true);
-        dv.setUint32(off + 4, GLOBAL_HI, true);
+        // a 4-byte pointer parameter (32-bit addressing) carries the low word alone
+        if (p.size >= 8) dv.setUint32(off + 4, GLOBAL_HI, true);
       } else if (a.kind === 'bytes') {
         this.paramBank.u8.set(a.bytes.subarray(0, p.size), off);
       } else writeScalar(dv, off, a.type, a.value);
     });
-    this.mem = { global: this.arena, constBank: this.constBank, paramBank: this.paramBank, sharedSize: this.sharedSize, probe: undefined, step: 0 };
+    this.mem = {
+      global: this.arena, constBank: this.constBank, paramBank: this.paramBank, sharedSize: this.sharedSize, probe: undefined, step: 0,
+      addr32: program.module.addressSize === 32,
+    };
     const [bx, by, bz] = launch.block;
     this.nthreads = bx * by * bz;
   }

@@ -162,10 +162,13 @@ export class Warp implements Regs {
         case LOCAL_HI: sp = Space.Local; break;
         case CONST_HI: sp = Space.Const; break;
         case PARAM_HI: sp = Space.Param; break;
-        default: throw Fault.access('invalid', space, lo, hi, size, lane, write);
+        default:
+          // 32-bit addressing (.address_size 32, ISA 1.x): a bare 32-bit pointer is a global one
+          if (hi !== 0 || this.mem.addr32 !== true) throw Fault.access('invalid', space, lo, hi, size, lane, write);
+          sp = Space.Global;
       }
     } else if (sp === Space.Global && hi !== GLOBAL_HI) {
-      throw Fault.access('invalid', space, lo, hi, size, lane, write);
+      if (hi !== 0 || this.mem.addr32 !== true) throw Fault.access('invalid', space, lo, hi, size, lane, write);
     }
     const mem = this.mem;
     let bank: Bank;
@@ -220,6 +223,8 @@ export interface MemoryContext {
   probe: Probe | undefined;
   /** Global index of the warp-step being executed; kept current only while a probe is set. */
   step: number;
+  /** 32-bit addressing: pointers are the low word alone (global addresses with no window). */
+  readonly addr32?: boolean;
 }
 
 /**

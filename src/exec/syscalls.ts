@@ -6,6 +6,7 @@ import { Access } from './probe.js';
 import type { CallInfo } from './compiled.js';
 import { Fault } from './fault.js';
 import { lowestLane } from './int64.js';
+import { deviceRuntimeCall } from './cdp.js';
 import { coordsOf } from './launch.js';
 import { GLOBAL_HI, Space } from './memory.js';
 import type { Machine } from './machine.js';
@@ -99,7 +100,7 @@ export function systemCall(m: Machine, w: Warp, name: string, info: CallInfo, la
       throw f;
     }
     default:
-      return false;
+      return deviceRuntimeCall(m, w, name, info, lanes);
   }
 }
 

@@ -39,6 +39,10 @@ class Parser {
   private pos = 0;
   private readonly diags: Diagnostic[] = [];
   private readonly structs = new Set<string>();
+  /** ISA 1.1 index-less `.file`/`.loc`: highest index seen, the latest .file, .file found in bodies. */
+  private implicitFile = 0;
+  private lastFile = 1;
+  private readonly bodyFiles: TopLevel[] = [];
 
   constructor(private readonly source: string, private readonly fileName: string) {
     this.toks = scan(source, (message, span) => this.error(message, span));
@@ -112,6 +116,7 @@ class Parser {
     let version: string | undefined;
     const target: string[] = [];
     let addressSize: 32 | 64 = 64;
+    let sawAddressSize = false;
     const items: TopLevel[] = [];
     while (this.tok.kind !== Tok.Eof) {
       const before = this.pos;
@@ -134,6 +139,7 @@ class Parser {
           const v = this.next();
           if (v.kind !== Tok.Int || (v.int !== 32n && v.int !== 64n)) this.fail('.address_size must be 32 or 64', v);
           addressSize = v.int === 32n ? 32 : 64;
+          sawAddressSize = true;
         } else if (this.isDir('file')) {
           items.push(this.parseFile());
         } else if (this.isDir('section')) {
@@ -157,19 +163,27 @@ class Parser {
       }
       if (this.pos === before) this.pos++; // guarantee progress
     }
+    items.push(...this.bodyFiles);
+    // before PTX 2.3 there is no .address_size and addressing is 32-bit (ISA 1.1 pointers are .u32)
+    if (!sawAddressSize && version !== undefined && versionBefore(version, 2, 3)) addressSize = 32;
     const module: PtxModule = { fileName: this.fileName, source: this.source, version, target, addressSize, items };
     return { module, diagnostics: this.diags };
   }
 
   private parseFile(): TopLevel {
     const start = this.next().start;
-    const idx = this.next();
-    if (idx.kind !== Tok.Int) this.fail('expected a file index after .file', idx);
+    // ISA 1.1 writes `.file name` with no index: it gets the next free one, and an index-less
+    // `.loc line` refers to the most recent .file
+    const idx = this.tok.kind === Tok.Str ? undefined : this.next();
+    if (idx !== undefined && idx.kind !== Tok.Int) this.fail('expected a file index after .file', idx);
+    const index = idx === undefined ? this.implicitFile + 1 : Number(idx.int);
+    this.implicitFile = Math.max(this.implicitFile, index);
+    this.lastFile = index;
     const path = this.next();
     if (path.kind !== Tok.Str) this.fail('expected a quoted file name', path);
     // optional timestamp and size
     while (this.eatPunct(',')) this.parseConstExpr();
-    return { kind: 'file', index: Number(idx.int), path: unquote(path.text), span: this.spanFrom(start) };
+    return { kind: 'file', index, path: unquote(path.text), span: this.spanFrom(start) };
   }
 
   private parsePragma(): { kind: 'pragma'; text: string; span: Span } {
@@ -186,8 +200,11 @@ class Parser {
 
   private parseLoc(): LocDirective {
     const start = this.next().start;
-    const f = this.expectInt('file index');
-    const line = this.expectInt('line number');
+    const first = this.expectInt('line number');
+    // ISA 1.1 `.loc line`: a single number is the line in the most recent .file
+    const indexless = this.tok.kind !== Tok.Int;
+    const f = indexless ? this.lastFile : first;
+    const line = indexless ? first : this.expectInt('line number');
     const col = this.tok.kind === Tok.Int ? this.expectInt('column') : 0;
     let inlinedAt: LocDirective['inlinedAt'];
     let functionName: string | undefined;
@@ -305,12 +322,25 @@ class Parser {
     const t = this.tok;
     if (t.kind === Tok.Dir && SPACES.has(spaceWord(t.text))) {
       this.next();
+      this.constBank(t);
       return this.parseVarDeclRest(normSpace(spaceWord(t.text)), linkage, start, false, t.text);
     }
     this.fail(`unknown directive ${describe(t)}`, t);
   }
 
   // ---- declarations -----------------------------------------------------------------------------
+
+  /**
+   * ISA 1.1 `.const[bank]`: "The constant space is restricted to a single bank. This may be
+   * written as .const or .const[0]" — bank 0 is the ordinary constant space, others are refused.
+   */
+  private constBank(space: Token): void {
+    if (space.text !== '.const' || !this.isPunct('[')) return;
+    const open = this.next();
+    const bank = this.parseConstExpr();
+    this.expectPunct(']');
+    if (bank !== 0n) this.fail(`constant bank ${bank} is not supported: only .const[0] exists (PTX ISA 1.1 restricts .const to a single bank)`, { start: open.start, end: this.tok.start });
+  }
 
   /**
    * After the state space: attributes (.align N, .vN, type, .ptr...), name(s), ranges, dims,
@@ -470,7 +500,8 @@ class Parser {
     let params: VarDecl[] = [];
     let noreturn = false;
     const perf = new Map<string, number[]>();
-    if (this.isPunct('(')) params = this.parseParamList();
+    const hasList = this.isPunct('(');
+    if (hasList) params = this.parseParamList();
     for (;;) {
       const t = this.tok;
       if (this.isDir('noreturn')) {
@@ -492,6 +523,15 @@ class Parser {
     if (this.eatPunct(';')) body = undefined;
     else if (this.isPunct('{')) body = this.parseBlockBody();
     else this.fail(`expected '{' or ';' after function header but found ${describe(this.tok)}`);
+    if (isEntry && !hasList && body !== undefined) {
+      // ISA 1.1 entries have no parameter list: the `.param` declarations of the body are the
+      // kernel's parameters, in order
+      const hoisted = body.filter((s): s is VarDecl => s.kind === 'var' && s.space === 'param');
+      if (hoisted.length > 0) {
+        params = hoisted;
+        body = body.filter((s) => !(s.kind === 'var' && s.space === 'param'));
+      }
+    }
     return {
       kind: 'function', isEntry, name: nameTok.text, linkage, rets, params, body, noreturn, perf, ctaDims,
       span: this.spanFrom(start), nameSpan: nameTok,
@@ -565,12 +605,18 @@ class Parser {
     if (t.kind === Tok.Dir) {
       if (this.isDir('loc')) return this.parseLoc();
       if (this.isDir('pragma')) return this.parsePragma();
+      if (this.isDir('file')) {
+        // ISA 1.1 allows .file inside a body; it is module-wide information
+        this.bodyFiles.push(this.parseFile());
+        return undefined;
+      }
       const start = t.start;
       let linkage: Linkage | undefined;
       while (this.tok.kind === Tok.Dir && LINKAGES.has(this.tok.text.slice(1))) linkage = this.next().text.slice(1) as Linkage;
       const sp = this.tok;
       if (sp.kind === Tok.Dir && SPACES.has(spaceWord(sp.text))) {
         this.next();
+        this.constBank(sp);
         return this.parseVarDeclRest(normSpace(spaceWord(sp.text)), linkage, start, false, sp.text);
       }
       if (this.isDir('func') || this.isDir('entry')) this.fail('nested function definitions are not allowed', sp);
@@ -628,6 +674,10 @@ class Parser {
         if (!isKnownModifier(m)) this.fail(`unknown modifier '.${m}' for '${opcode}'`, d);
         mods.push(m);
       }
+    }
+    if ((opcode === 'div' || opcode === 'rem') && mods.includes('wide')) {
+      // PTX ISA 1.1 release notes: "div.wide and rem.wide are unimplemented"; no later ISA has them
+      this.fail(`'${opcode}.wide' is not implemented by any PTX ISA (documented as unimplemented in ISA 1.1)`, opTok);
     }
     const operands: Operand[] = [];
     if (!this.isPunct(';')) {
@@ -706,6 +756,10 @@ class Parser {
       if (!isReg && this.isPunct('[')) {
         // sym[imm]
         this.next();
+        if (this.tok.kind === Tok.Word) {
+          // ISA 1.1 `array[reg]` (address array + reg) has no form in this AST yet
+          this.fail(`register indexing '${t.text}[${this.tok.text}]' (PTX ISA 1.1) is not supported; form the address with add (e.g. add.u32 a, ${t.text}, ${this.tok.text}) and use [a]`, this.tok);
+        }
         const idx = this.parseConstExpr();
         this.expectPunct(']');
         return { kind: 'sym', name: t.text, addend: idx, span: this.spanFrom(start) };
@@ -752,7 +806,8 @@ class Parser {
     let lhs = this.parseUnary();
     for (;;) {
       const t = this.tok;
-      if (t.kind !== Tok.Punct) return lhs;
+      // a lone `%` scans as a word (it starts register names); between constants it is modulo
+      if (t.kind !== Tok.Punct && !(t.kind === Tok.Word && t.text === '%')) return lhs;
       let op = t.text;
       if ((op === '<' || op === '>') && this.isPunct(op, this.peek())) op = op + op;
       const prec = BIN_PREC[op];
@@ -840,4 +895,11 @@ function describe(t: Token): string {
     case Tok.Punct: return `'${t.text}'`;
     default: return `'${t.text.length > 40 ? t.text.slice(0, 40) + '…' : t.text}'`;
   }
+}
+
+/** `major.minor` version text is older than `major.minor`. */
+function versionBefore(text: string, major: number, minor: number): boolean {
+  const [a, b] = text.split('.').map((x) => Number(x));
+  if (a === undefined || !Number.isFinite(a)) return false;
+  return a < major || (a === major && (b ?? 0) < minor);
 }

@@ -119,7 +119,9 @@ function specialOf(name: string): { name: string; comp: number } | undefined {
   const dot = body.indexOf('.');
   const base = dot < 0 ? body : body.slice(0, dot);
   const compStr = dot < 0 ? '' : body.slice(dot + 1);
-  const comp = compStr === '' || compStr === 'x' ? 0 : compStr === 'y' ? 1 : compStr === 'z' ? 2 : compStr === 'w' ? 3 : -1;
+  // ISA 1.1 spells components numerically: %tid.0 is %tid.x (PTX ISA 1.1, %tid)
+  const comp = compStr === '' || compStr === 'x' || compStr === '0' ? 0 : compStr === 'y' || compStr === '1' ? 1
+    : compStr === 'z' || compStr === '2' ? 2 : compStr === 'w' || compStr === '3' ? 3 : -1;
   if (comp < 0) return undefined;
   if (SPECIALS.has(base)) return { name: base, comp };
   if (/^(envreg\d+|pm\d+|pm\d+_64|reserved_smem_offset_\w+)$/.test(base)) return { name: base, comp };
@@ -170,6 +172,36 @@ function structSize(st: StructDecl, structs: Map<string, StructDecl>): number {
   return size;
 }
 
+/**
+ * ISA 1.1 struct member operands (`[p.x]`, `p.a.b`): the variable `p` plus the byte offset of
+ * the field, fields laid out one after another (a union's all at 0), as the ISA 1.1 text says.
+ */
+function structMember(name: string, scope: Scope, structs: Map<string, StructDecl>): { v: VarInfo; offset: bigint } | undefined {
+  const path = name.split('.');
+  if (path.length < 2) return undefined;
+  const base = scope.lookup(path[0]!);
+  if (base?.kind !== 'var') return undefined;
+  let type = base.v.decl.type;
+  let offset = 0;
+  for (const field of path.slice(1)) {
+    const st = structs.get(type);
+    if (!st) return undefined;
+    let at = 0;
+    let hit: VarDecl | undefined;
+    for (const f of st.fields) {
+      if (f.name === field) {
+        hit = f;
+        break;
+      }
+      if (!st.isUnion) at += varSize(f, structs);
+    }
+    if (!hit) return undefined;
+    offset += at;
+    type = hit.type;
+  }
+  return { v: base.v, offset: BigInt(offset) };
+}
+
 export function resolveModule(module: PtxModule): ResolveResult {
   const diags: Diagnostic[] = [];
   const err = (message: string, span: Span): void => {
@@ -183,6 +215,7 @@ export function resolveModule(module: PtxModule): ResolveResult {
   const bodies: FunctionDecl[] = [];
   const moduleScope = new Scope(undefined);
   const functionNames = new Set<string>();
+  const moduleRegs: VarDecl[] = [];
 
   // Sizes are bounded before anything is allocated for them; past a bound nothing is resolved.
   for (const item of module.items) if (item.kind === 'struct') structs.set(item.name, item);
@@ -194,7 +227,11 @@ export function resolveModule(module: PtxModule): ResolveResult {
   for (const item of module.items) {
     if (item.kind === 'file') files.set(item.index, item.path);
     else if (item.kind === 'struct') structs.set(item.name, item);
-    else if (item.kind === 'var') {
+    else if (item.kind === 'var' && item.space === 'reg') {
+      // ISA 1.1 module-scope `.reg`: a per-thread register every function sees (each frame gets
+      // its own copy here, which is exact for kernels that make no calls)
+      moduleRegs.push(item);
+    } else if (item.kind === 'var') {
       if (item.space === 'shared' && item.init !== undefined) err('.shared variables cannot have an initializer', item.span);
       const v = makeVar(item, structs, item.space === 'shared' ? 'cta' : 'module');
       if (moduleScope.names.has(item.name) && item.linkage !== 'extern') {
@@ -215,7 +252,7 @@ export function resolveModule(module: PtxModule): ResolveResult {
   const functions = new Map<string, ProgFunction>();
   const callPrototypes = new Set<string>();
   for (const decl of bodies) {
-    functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, err));
+    functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, err, moduleRegs));
     prototypes.delete(decl.name);
   }
   const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes };
@@ -237,6 +274,7 @@ function resolveFunction(
   globalsOut: VarInfo[],
   callPrototypes: Set<string>,
   err: (m: string, s: Span) => void,
+  moduleRegs: readonly VarDecl[] = [],
 ): ProgFunction {
   const regs: RegInfo[] = [];
   const frameVars: VarInfo[] = [];
@@ -269,7 +307,9 @@ function resolveFunction(
         // the whole vector, named as an operand, stands for the brace list of its components
         const base = declareReg(scope, name, d.type, d.span);
         const comps = ['x', 'y', 'z', 'w'].slice(0, d.vector).map((c) => declareReg(scope, `${name}.${c}`, d.type, d.span));
+        // ISA 1.1 also names them .0-.3; later PTX .r .g .b .a
         ['r', 'g', 'b', 'a'].slice(0, d.vector).forEach((c, i) => scope.names.set(`${name}.${c}`, { kind: 'reg', reg: comps[i]! }));
+        comps.forEach((reg, i) => scope.names.set(`${name}.${i}`, { kind: 'reg', reg }));
         vectorRegs.set(base, comps);
       };
       if (d.rangeCount !== undefined) {
@@ -322,6 +362,7 @@ function resolveFunction(
     out.push(v);
     regOut.push(undefined);
   };
+  for (const d of moduleRegs) declareVar(fnScope, d);
   for (const r of decl.rets) bindParam(r, rets, retRegs);
   for (const p of decl.params) bindParam(p, params, paramRegs);
   if (decl.isEntry) {
@@ -390,6 +431,8 @@ function resolveFunction(
         }
         if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: o.addend, span: o.span };
         if (sym?.kind === 'proto') return { kind: 'proto', name: o.name, span: o.span };
+        const member = structMember(o.name, scope, structs);
+        if (member) return { kind: 'var', v: member.v, addend: member.offset + o.addend, span: o.span };
         const li = labels.get(o.name);
         if (li !== undefined) return { kind: 'label', index: li, name: o.name, span: o.span };
         if (functionNames.has(o.name)) return { kind: 'func', name: o.name, span: o.span };

@@ -1,0 +1,70 @@
+/**
+ * Device runtime (dynamic parallelism) calls: memory and error calls run with the CUDA
+ * semantics of cuda_device_runtime_api.h; child-grid launches are a located 'unsupported' fault
+ * naming the call, never an unexplained bad-call.
+ */
+import { defaultLaunch } from '../../src/exec/launch.js';
+import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
+import { loadPtx } from '../../src/ptx/index.js';
+
+const HEAD = `.version 8.0
+.target sm_80
+.address_size 64
+.extern .func (.param .b32 func_retval0) cudaMalloc(.param .b64 p0, .param .b64 p1);
+.extern .func (.param .b32 func_retval0) cudaFree(.param .b64 p0);
+.extern .func (.param .b64 func_retval0) cudaGetParameterBufferV2(.param .b64 p0, .param .align 4 .b8 p1[12], .param .align 4 .b8 p2[12], .param .b32 p3);
+`;
+
+function machine(src: string, block = 1) {
+  const program = loadPtx(src, 'cdp.ptx').program!;
+  const launch = { ...defaultLaunch(program), block: [block, 1, 1] as [number, number, number] };
+  return new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+}
+
+test('cudaMalloc gives usable memory; cudaFree succeeds once, then reports cudaErrorInvalidValue', () => {
+  const m = machine(`${HEAD}.visible .entry k(.param .u64 out)
+{
+  .local .align 8 .b8 slot[8];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u64 %rd2, slot;
+  cvta.local.u64 %rd3, %rd2;
+  { .param .b64 a0; st.param.b64 [a0], %rd3; .param .b64 a1; st.param.b64 [a1], 16;
+    .param .b32 r0; call.uni (r0), cudaMalloc, (a0, a1); ld.param.b32 %r1, [r0]; }
+  ld.local.u64 %rd4, [slot];
+  mov.u32 %r2, 77;
+  st.u32 [%rd4], %r2;
+  ld.u32 %r3, [%rd4];
+  { .param .b64 a0; st.param.b64 [a0], %rd4; .param .b32 r0; call.uni (r0), cudaFree, (a0); ld.param.b32 %r4, [r0]; }
+  { .param .b64 a0; st.param.b64 [a0], %rd4; .param .b32 r0; call.uni (r0), cudaFree, (a0); ld.param.b32 %r5, [r0]; }
+  st.global.u32 [%rd1], %r1;
+  st.global.u32 [%rd1+4], %r3;
+  st.global.u32 [%rd1+8], %r4;
+  st.global.u32 [%rd1+12], %r5;
+  ret;
+}
+`);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  // cudaSuccess (0), the stored 77 read back, cudaSuccess, then cudaErrorInvalidValue (1) for the double free
+  expect(Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 16).buffer))).toEqual([0, 77, 0, 1]);
+});
+
+test('a device-side launch call is an unsupported fault that names the call and the thread', () => {
+  const m = machine(`${HEAD}.visible .entry k()
+{
+  .reg .b64 %rd<3>;
+  mov.u64 %rd1, 0;
+  { .param .b64 a0; st.param.b64 [a0], %rd1; .param .align 4 .b8 a1[12]; .param .align 4 .b8 a2[12]; .param .b32 a3; st.param.b32 [a3], 0;
+    .param .b64 r0; call.uni (r0), cudaGetParameterBufferV2, (a0, a1, a2, a3); ld.param.b64 %rd2, [r0]; }
+  ret;
+}
+`);
+  const r = m.run();
+  expect(r.ok).toBe(false);
+  expect(r.fault?.kind).toBe('unsupported');
+  expect(r.fault?.message).toContain("'cudaGetParameterBufferV2'");
+  expect(r.fault?.thread).toEqual([0, 0, 0]);
+});

@@ -1,0 +1,216 @@
+/**
+ * PTX ISA 1.1 forms, as the seed ISA 1.1 document writes them: `.entry name[NTID.1][NTID.0]`
+ * (the CTA shape, used as the default block), entry parameters declared as `.param` in the body,
+ * `%tid.0`-style components, index-less `.file name` / `.loc line`, and div.wide/rem.wide
+ * (documented as unimplemented) rejected with a located message.
+ */
+import { defaultLaunch, parseLaunch } from '../../src/exec/launch.js';
+import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
+import { loadPtx } from '../../src/ptx/index.js';
+
+function load(src: string) {
+  const l = loadPtx(src, 'isa11.ptx');
+  if (!l.program) throw new Error(l.diagnostics.map((d) => d.message).join('\n'));
+  return l.program;
+}
+
+// The %tid example of the ISA 1.1 document ("r0 = unified tid for 2D CTA") inside the
+// document's `.entry filter[16][16] { code; }` 2D-CTA example; each thread stores r0 at out[r0].
+const FILTER = `.version 1.1
+.target sm_10
+.file "filter.cu"
+.entry filter[16][16]
+{
+  .param .u64 out;
+  .reg .b16 r0, h1, h2;
+  .reg .u32 w;
+  .reg .u64 a, o;
+  .loc 7
+  mov.b16 r0,%tid.0; mov.b16 h1,%tid.1; mov.u16 h2,%ntid.0; mad.lo.u16 r0,h1,h2,r0;
+  .loc 8
+  cvt.u32.u16 w, r0;
+  mul.wide.u32 o, w, 4;
+  ld.param.u64 a, [out];
+  add.u64 a, a, o;
+  st.global.u32 [a], w;
+  exit;
+}
+`;
+
+test('.entry name[16][16] is a 16x16 default block and %tid.0/%tid.1 give the unified tid', () => {
+  const program = load(FILTER);
+  const fn = program.functions.get('filter')!;
+  // the body's .param is the kernel's only parameter
+  expect(fn.params.map((p) => p.decl.name)).toEqual(['out']);
+  const launch = defaultLaunch(program);
+  expect(launch.block).toEqual([16, 16, 1]);
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  const out = new Uint32Array(m.arena.bank.u8.slice(base, base + 4 * 256).buffer);
+  // thread (x, y) stores y*16 + x at that index: every slot i holds i
+  expect(Array.from(out)).toEqual(Array.from({ length: 256 }, (_, i) => i));
+});
+
+test('index-less .file and .loc map instructions to the named file and line', () => {
+  const l = loadPtx(FILTER, 'isa11.ptx');
+  expect(l.diagnostics).toEqual([]);
+  const files = l.module.items.filter((i) => i.kind === 'file');
+  expect(files.map((f) => f.kind === 'file' && [f.index, f.path])).toEqual([[1, 'filter.cu']]);
+  // the first four instructions follow `.loc 7`, the rest `.loc 8`, all in file 1 (filter.cu)
+  const fn = l.program!.functions.get('filter')!;
+  expect(Array.from(fn.locFile)).toEqual(Array(fn.instrs.length).fill(1));
+  expect(Array.from(fn.locLine)).toEqual([7, 7, 7, 7, ...Array(fn.instrs.length - 4).fill(8)]);
+  expect(l.program!.files.get(1)).toBe('filter.cu');
+});
+
+test('a .file inside an entry body is accepted and the .loc after it refers to it', () => {
+  const src = FILTER.replace('.file "filter.cu"\n', '').replace('  .loc 7\n', '  .file "in.cu"\n  .loc 7\n');
+  const l = loadPtx(src, 'isa11.ptx');
+  expect(l.diagnostics).toEqual([]);
+  const files = l.module.items.filter((i) => i.kind === 'file');
+  expect(files.map((f) => f.kind === 'file' && [f.index, f.path])).toEqual([[1, 'in.cu']]);
+});
+
+test('div.wide and rem.wide (documented as unimplemented) are located errors', () => {
+  const src = `.version 1.1
+.target sm_10
+.entry k
+{
+  .reg .s64 a;
+  .reg .s32 b, d;
+  div.wide.s32 d,a,b;
+  rem.wide.s32 d,a,b;
+  exit;
+}
+`;
+  const l = loadPtx(src, 'w.ptx');
+  expect(l.program).toBeUndefined();
+  const errs = l.diagnostics.map((d) => d.message);
+  expect(errs).toHaveLength(2);
+  expect(errs[0]).toContain("'div.wide' is not implemented");
+  expect(errs[1]).toContain("'rem.wide' is not implemented");
+  // located at the opcodes, lines 7 and 8
+  expect(l.diagnostics.map((d) => src.slice(0, d.span.start).split('\n').length)).toEqual([7, 8]);
+});
+
+test('module-scope .reg, .const[0] and % in a constant expression run as ISA 1.1 describes', () => {
+  const program = load(`.version 1.1
+.target sm_10
+.reg .u32 gr;
+.const[0] .u32 c0 = 5;
+.entry k
+{
+  .param .u64 out;
+  .reg .u32 r1, r2;
+  .reg .u64 a;
+  ld.const.u32 r1, [c0];
+  mov.u32 gr, 17 % 5;
+  add.u32 r2, r1, gr;
+  ld.param.u64 a, [out];
+  st.global.u32 [a], r2;
+  exit;
+}
+`);
+  const launch = { ...defaultLaunch(program), block: [1, 1, 1] as [number, number, number] };
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  // c0 (5) + 17 mod 5 (2)
+  expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(7);
+});
+
+test('a constant bank other than 0 and array[reg] indexing are located errors, not crashes', () => {
+  const src = `.version 1.1
+.target sm_10
+.const[1] .u32 c1;
+.global .u32 arr[8];
+.entry k
+{
+  .reg .u32 r1;
+  mov.u32 r1, 0;
+  st.global.u32 arr[r1], r1;
+  exit;
+}
+`;
+  const l = loadPtx(src, 'b.ptx');
+  expect(l.program).toBeUndefined();
+  const lines = l.diagnostics.map((d) => [src.slice(0, d.span.start).split('\n').length, d.message]);
+  expect(lines[0]![0]).toBe(3);
+  expect(lines[0]![1]).toContain('only .const[0] exists');
+  expect(lines[1]![0]).toBe(9);
+  expect(lines[1]![1]).toContain("register indexing 'arr[r1]'");
+});
+
+test('struct member operands [p.x] address the field; vector components .0/.1 are .x/.y', () => {
+  // the ISA 1.1 struct example: `.struct somestruct { .s32 i; .s32 j; .f32 x; .f32 y; };`
+  // fields follow one another, so p.x is at byte 8 and p.y at byte 12
+  const program = load(`.version 1.1
+.target sm_10
+.struct somestruct { .s32 i; .s32 j; .f32 x; .f32 y; };
+.global somestruct p;
+.entry k
+{
+  .param .u64 out;
+  .reg .v2 .f32 v;
+  .reg .f32 r0;
+  .reg .u64 a;
+  mov.f32 r0, 1.5;
+  st.global.f32 [p.x], r0;
+  mov.f32 r0, 2.25;
+  st.global.f32 [p.y], r0;
+  ld.f32 v.0, [p.x];
+  ld.global.f32 v.1, [p.y];
+  add.f32 r0, v.x, v.1;
+  ld.param.u64 a, [out];
+  st.global.f32 [a], r0;
+  ld.global.f32 r0, [p+8];
+  st.global.f32 [a+4], r0;
+  ld.global.f32 r0, [p+12];
+  st.global.f32 [a+8], r0;
+  exit;
+}
+`);
+  const launch = { ...defaultLaunch(program), block: [1, 1, 1] as [number, number, number] };
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  // 1.5 + 2.25, then the fields read back through p+8 and p+12
+  expect(Array.from(new Float32Array(m.arena.bank.u8.slice(base, base + 12).buffer))).toEqual([3.75, 1.5, 2.25]);
+});
+
+test('without .address_size an ISA 1.x module is 32-bit: .u32 pointers work end to end', () => {
+  // the ISA 1.1 statement example: thread id shifted by 2 bits indexes an array of words
+  const src = `.version 1.1
+.target sm_10
+.global .u32 table[4];
+.entry k
+{
+  .param .u32 out;
+  .reg .u32 r1, r2, a, t, v;
+  mov.u32 r1, %tid.0;
+  shl.b32 r2, r1, 2;
+  mov.u32 t, table;
+  add.u32 t, t, r2;
+  add.u32 v, r1, 10;
+  st.global.u32 [t], v;
+  ld.u32 v, [t];
+  ld.param.u32 a, [out];
+  add.u32 a, a, r2;
+  st.u32 [a], v;
+  exit;
+}
+`;
+  const l = loadPtx(src, 'a32.ptx');
+  expect(l.module.addressSize).toBe(32);
+  const program = l.program!;
+  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [4, 1, 1], args: [{ name: 'out', type: 'u32', count: 4 }] }, program, '.', 'L');
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  // each thread stored tid+10 through a 32-bit global address and read it back generically
+  expect(Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 16).buffer))).toEqual([10, 11, 12, 13]);
+  // an explicit .address_size 64 (PTX 2.3+) keeps 64-bit pointers
+  expect(loadPtx('.version 2.3\n.target sm_20\n.address_size 64\n', 'x.ptx').module.addressSize).toBe(64);
+  expect(loadPtx('.version 8.0\n.target sm_80\n', 'x.ptx').module.addressSize).toBe(64);
+});
