@@ -8,6 +8,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readLaunchFile } from '../../src/exec/launch.js';
+import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../../src/exec/machine.js';
+import { loadPtx } from '../../src/ptx/index.js';
+import { stateHash } from '../../src/trace/hash.js';
+import { Trace } from '../../src/trace/trace.js';
 import { ROOT } from '../helpers.js';
 
 const CLI = join(ROOT, 'dist', 'src', 'cli.js');
@@ -47,3 +52,20 @@ for (const build of ['G', 'O3'] as const) {
     }, 60_000);
   }
 }
+
+// Path switches are scheduler state: a restored checkpoint must replay them exactly.
+test('spinlock trace: goto restores the state reached by running forward (random schedule)', () => {
+  const ptxPath = join(DIR, 'kernel.O3.ptx');
+  const program = loadPtx(readFileSync(ptxPath, 'utf8'), ptxPath).program!;
+  const launch = readLaunchFile(join(DIR, 'launch.json'), program);
+  const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: 'random', seed: 5 };
+  const machine = new Machine(program, launch, opts);
+  machine.prime();
+  const trace = Trace.record(machine, { interval: 4096 });
+  const picks = [1, 777, Math.floor(trace.total / 3), Math.floor(trace.total / 2), trace.total - 1, trace.total];
+  const ref = new Machine(program, launch, opts);
+  ref.prime();
+  const expected = new Map<number, string>();
+  for (const p of picks) { ref.advance(p); expected.set(p, stateHash(ref)); }
+  for (const p of [...picks].reverse()) { trace.goto(p); expect([p, stateHash(machine)]).toEqual([p, expected.get(p)]); }
+}, 60_000);
