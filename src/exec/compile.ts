@@ -159,27 +159,13 @@ class FnCompiler {
   }
 }
 
-/** Does execution from instruction `pc` reach an unguarded ret/exit through unconditional branches only? */
-function exitsDirectly(fn: ProgFunction, pc: number): boolean {
-  for (let hops = 0; hops < 8 && pc >= 0 && pc < fn.instrs.length; hops++) {
-    const ins = fn.instrs[pc]!;
-    if (ins.guard) return false;
-    if (ins.opcode === 'ret' || ins.opcode === 'exit') return true;
-    if (ins.opcode !== 'bra') return false;
-    const t = ins.operands[0];
-    if (t?.kind !== 'label') return false;
-    pc = t.index;
-  }
-  return false;
-}
-
 export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
   const fc = new FnCompiler(fn, layout);
   const ipdom = computeIpdom(fn);
   const code: CInstr[] = fn.instrs.map((ins, index) => {
     const c: CInstr = {
       index, src: ins, exec: undefined, ctl: Ctl.None, guard: -1, guardNeg: false, target: -1, rpc: -1,
-      call: undefined, bar: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, fallFirst: false, readsClock: false,
+      call: undefined, bar: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, readsClock: false,
     };
     if (ins.guard) {
       c.guard = ins.guard.reg.slot * 64;
@@ -322,9 +308,6 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       c.ctl = Ctl.Bra;
       c.target = target.index;
       c.rpc = has('uni') ? -1 : rpc;
-      // when only the fall-through path leads straight out (an early `return`), its lanes go
-      // first, so that they have exited before the other path meets a barrier
-      c.fallFirst = exitsDirectly(fc.fn, c.index + 1) && !exitsDirectly(fc.fn, target.index);
       return;
     }
     case 'brx': {

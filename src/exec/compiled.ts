@@ -54,8 +54,6 @@ export interface CInstr {
   target: number;
   /** Reconvergence point (IPDOM) for a conditional branch; -1 = function exit. */
   rpc: number;
-  /** Divergent bra: run the fall-through lanes first (they leave the function right away). */
-  fallFirst: boolean;
   /** Reads %clock/%globaltimer: the warp's issue count must be current when it executes. */
   readsClock: boolean;
   call: CallInfo | undefined;

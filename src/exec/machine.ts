@@ -65,6 +65,8 @@ export interface RunResult {
 }
 
 const QUANTUM = 256;
+/** Uniform backward branches a diverged warp takes before it switches paths (see yieldPath). */
+const SPIN_QUANTUM = 256;
 
 /** Where the hot loop appends its step log (implemented by the trace recorder). */
 export interface StepRecorder {
@@ -436,6 +438,8 @@ export class Machine implements Layout {
 
   /** Quantum of the current round (each warp of a round-robin round gets it afresh). */
   roundQuantum = QUANTUM;
+  /** Backward-branch quantum of the path switch; varied per switch under --schedule random. */
+  spinQuantum = SPIN_QUANTUM;
 
   private retire(): boolean {
     let any = false;
@@ -529,9 +533,18 @@ export class Machine implements Layout {
     switch (ins.ctl) {
       case Ctl.Bra: {
         const active = w.mask;
-        if (m === active) w.pc = ins.target;
-        else if (m === 0) w.pc++;
-        else if (ins.fallFirst) this.diverge(w, f, ins.rpc, [w.pc + 1, active & ~m], [ins.target, m]);
+        if (m === active) {
+          // a diverged warp switches paths after a bounded number of backward branches, so a
+          // path spinning on a lock held by another path of the same warp cannot starve it
+          if (ins.target <= w.pc && f.depth > 1 && ++w.spins >= this.spinQuantum) {
+            w.pc = ins.target;
+            w.spins = 0;
+            if (this.opts.schedule === 'random') this.spinQuantum = 1 + (this.nextRandom() % SPIN_QUANTUM);
+            this.yieldPath(w, f);
+            return false;
+          }
+          w.pc = ins.target;
+        } else if (m === 0) w.pc++;
         else this.diverge(w, f, ins.rpc, [ins.target, m], [w.pc + 1, active & ~m]);
         this.reconverge(w);
         return false;
@@ -580,6 +593,86 @@ export class Machine implements Layout {
         throw laneFault(new Fault('unsupported', ins.note || 'instruction not supported'), firstLane(m));
       }
     }
+  }
+
+  /**
+   * Independent thread scheduling: park the running path (top entry) and run another one of the
+   * warp. First choice, a pending sibling path (same reconvergence pc, not yet arrived there),
+   * rotated to the top so k siblings take turns. Otherwise lanes that already arrived at an
+   * enclosing reconvergence point (they wait in the join entry but are in no live path) leave as
+   * a path of their own that continues past it; it merges with the others at the join's own
+   * reconvergence point. With neither, the running path just continues.
+   */
+  private yieldPath(w: Warp, f: Frame): void {
+    const t = f.depth - 1;
+    f.spc[t] = w.pc;
+    const x = f.srpc[t]!;
+    let lo = t;
+    let pick = -1;
+    for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
+      lo = i;
+      if (pick < 0 && f.spc[i] !== x) pick = i;
+    }
+    if (pick >= 0) {
+      // rotate entries lo..t up by one: the running path goes to the bottom of its siblings
+      const pc = f.spc[t]!, rpc = f.srpc[t]!, mask = f.smask[t]!;
+      f.spc.copyWithin(lo + 1, lo, t); f.srpc.copyWithin(lo + 1, lo, t); f.smask.copyWithin(lo + 1, lo, t);
+      f.spc[lo] = pc; f.srpc[lo] = rpc; f.smask[lo] = mask;
+      w.pc = f.spc[t]!;
+      w.mask = f.smask[t]!;
+      this.reconverge(w);
+      return;
+    }
+    // walk the enclosing joins outward; lanes in a live entry (one whose pc is not its
+    // reconvergence pc) above a join have not arrived there
+    let live = 0;
+    let j = t + 1;
+    let level = x;
+    while (level >= 0) {
+      let p = j - 1;
+      while (p >= 0 && !(f.spc[p] === level && f.srpc[p] !== level)) p--;
+      if (p < 0) return;
+      for (let i = p + 1; i < j; i++) if (f.spc[i] !== f.srpc[i]) live |= f.smask[i]!;
+      const arrived = f.smask[p]! & ~live;
+      if (arrived !== 0) {
+        if (f.depth >= f.spc.length) throw new Fault('stack-overflow', 'SIMT reconvergence stack overflow');
+        f.smask[p] = f.smask[p]! & ~arrived;
+        f.spc[f.depth] = level;
+        f.srpc[f.depth] = f.srpc[p]!;
+        f.smask[f.depth] = arrived;
+        f.depth++;
+        w.pc = level;
+        w.mask = arrived;
+        this.reconverge(w);
+        return;
+      }
+      live |= f.smask[p]!;
+      j = p;
+      level = f.srpc[p]!;
+    }
+  }
+
+  /**
+   * Under independent thread scheduling a path that reaches a blocking barrier waits there while
+   * the warp's other paths run on. When a sibling path is pending and not itself at a barrier,
+   * this path's arrival is deferred (it stays at the barrier) and the sibling runs; it arrives
+   * once its siblings have merged, exited or reached a barrier too. Lanes that already reached
+   * the reconvergence point are not run past it: a barrier they skip while alive stays reported.
+   */
+  private deferBarrier(w: Warp): boolean {
+    const f = w.frame;
+    const t = f.depth - 1;
+    const x = f.srpc[t]!;
+    const code = f.fn.code;
+    for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
+      const pc = f.spc[i]!;
+      if (pc !== x && code[pc]!.ctl !== Ctl.Bar) {
+        w.spins = 0;
+        this.yieldPath(w, f);
+        return true;
+      }
+    }
+    return false;
   }
 
   /** Split the current SIMT entry into paths [pc, mask], reconverging at `rpc`. */
@@ -728,6 +821,7 @@ export class Machine implements Layout {
   private barrier(w: Warp, ins: CInstr, m: number): boolean {
     const b = ins.bar!;
     if (m === 0) { w.pc++; this.reconverge(w); return false; }
+    if (b.op !== 'arrive' && this.deferBarrier(w)) return false;
     if (ins.exec) ins.exec(w, m);
     const cta = w.cta;
     const lane = firstLane(m);

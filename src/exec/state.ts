@@ -101,6 +101,12 @@ export class Warp implements Regs {
   barRed: 'popc' | 'and' | 'or' | undefined = undefined;
   /** Instructions this warp has issued (drives %clock). */
   issued = 0;
+  /**
+   * Uniform backward branches taken while the warp is diverged, since its last path switch:
+   * independent thread scheduling switches paths after a bounded number (a spinning path cannot
+   * be told from one that progresses, so every diverged loop yields now and then).
+   */
+  spins = 0;
 
   constructor(
     readonly id: number,

@@ -48,6 +48,7 @@ interface WarpSnap {
   readonly barDst: number;
   readonly barRed: Warp['barRed'];
   readonly issued: number;
+  readonly spins: number;
   readonly frames: readonly FrameSnap[];
   readonly pool: readonly (readonly [string, readonly FrameSnap[]])[];
 }
@@ -73,6 +74,7 @@ export interface Checkpoint {
   readonly cur: readonly [number, number] | undefined;
   readonly quantumLeft: number;
   readonly roundQuantum: number;
+  readonly spinQuantum: number;
   readonly global: Pages;
   /** Global-memory pages written since the previous checkpoint (watchpoints replay only those intervals). */
   readonly dirtyGlobal: Uint32Array;
@@ -106,6 +108,7 @@ export class Snapshotter {
       cur: m.cur ? locate(m.cur) : undefined,
       quantumLeft: m.quantumLeft,
       roundQuantum: m.roundQuantum,
+      spinQuantum: m.spinQuantum,
       global,
       dirtyGlobal: Uint32Array.from(dirty),
       arena,
@@ -126,7 +129,7 @@ export class Snapshotter {
     return {
       id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
       pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: w.carry.slice(),
-      sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued,
+      sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued, spins: w.spins,
       frames: w.frames.map((f) => this.frame(f)),
       pool: [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const),
     };
@@ -178,7 +181,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
       restorePages(w.local.u8, ws.local, PAGE_SIZE);
       w.pc = ws.pc; w.mask = ws.mask; w.exited = ws.exited; w.state = ws.state; w.barrierId = ws.barrierId;
       w.carry.set(ws.carry); w.sp = ws.sp; w.barMask = ws.barMask; w.barDst = ws.barDst; w.barRed = ws.barRed;
-      w.issued = ws.issued;
+      w.issued = ws.issued; w.spins = ws.spins;
       for (const fs of ws.frames) w.frames.push(frame(fs));
       if (w.frames.length) w.setFrame(w.frames[w.frames.length - 1]!);
       for (const [name, fs] of ws.pool) w.pool.set(fnOf(name), fs.map(frame));
@@ -192,6 +195,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.cur = c.cur ? at(c.cur) : undefined;
   m.quantumLeft = c.quantumLeft;
   m.roundQuantum = c.roundQuantum;
+  m.spinQuantum = c.spinQuantum;
 }
 
 /** Distinct bytes held by a list of checkpoints (shared pages counted once). */

@@ -11,7 +11,7 @@ export function stateHash(m: Machine): string {
   const h = createHash('sha1');
   const nums: number[] = [];
   const bytes = (u8: Uint8Array): void => { h.update(u8); nums.push(u8.length); };
-  nums.push(m.warpSteps, m.threadInstructions, m.rng, m.nextCta, m.roundPos, m.quantumLeft, m.roundQuantum, m.stdout.length);
+  nums.push(m.warpSteps, m.threadInstructions, m.rng, m.nextCta, m.roundPos, m.quantumLeft, m.roundQuantum, m.spinQuantum, m.stdout.length);
   h.update(m.stdout);
   bytes(m.arena.bank.u8);
   // the allocator (malloc/free state), not only the bytes
@@ -23,7 +23,7 @@ export function stateHash(m: Machine): string {
     bytes(c.shared.u8);
     for (const a of [c.barArrived, c.barExpected, c.barPopc, c.barAnd, c.barOr]) nums.push(...a);
     for (const w of c.warps) {
-      nums.push(w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.issued, w.localStride, w.barMask, w.barDst);
+      nums.push(w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.issued, w.localStride, w.barMask, w.barDst, w.spins);
       h.update(w.barRed ?? '-');
       bytes(w.carry);
       bytes(w.local.u8);

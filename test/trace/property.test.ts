@@ -15,7 +15,7 @@ import { Trace } from '../../src/trace/trace.js';
 import { openSession } from '../../src/debug/session.js';
 import { ROOT } from '../helpers.js';
 
-const CASES = ['divergence_stress', 'local_mem_calls', 'barriers_named', 'recursion_fnptr', 'malloc_printf', 'warp_intrinsics', 'clock_timer', 'bug_deadlock', 'bug_null_deref'];
+const CASES = ['divergence_stress', 'its_early_return_work', 'local_mem_calls', 'barriers_named', 'recursion_fnptr', 'malloc_printf', 'warp_intrinsics', 'clock_timer', 'bug_deadlock', 'bug_null_deref'];
 
 function rng(seed: number): () => number {
   let x = seed >>> 0 || 1;
