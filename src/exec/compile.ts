@@ -14,6 +14,7 @@ import * as i64 from './int64.js';
 import { computeIpdom } from './ipdom.js';
 import { FRAME_PARAM_BASE } from './memory.js';
 import type { Warp } from './state.js';
+import { compileMma } from './tensor/mma.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -351,6 +352,9 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'shfl': case 'vote': case 'activemask': case 'match': case 'redux': case 'elect':
       main = warpOp(ctx, c);
+      break;
+    case 'mma': // tensor cores: src/exec/tensor
+      main = compileMma(ctx, c);
       break;
     // ---------------- arithmetic ----------------
     default:
