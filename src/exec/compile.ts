@@ -15,6 +15,7 @@ import { computeIpdom } from './ipdom.js';
 import { FRAME_PARAM_BASE } from './memory.js';
 import type { Warp } from './state.js';
 import { compileMma } from './tensor/mma.js';
+import { compileLdmatrix } from './tensor/ldmatrix.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -355,6 +356,9 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'mma': // tensor cores: src/exec/tensor
       main = compileMma(ctx, c);
+      break;
+    case 'ldmatrix':
+      main = compileLdmatrix(ctx, c);
       break;
     // ---------------- arithmetic ----------------
     default:
