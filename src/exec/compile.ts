@@ -16,6 +16,7 @@ import { FRAME_PARAM_BASE } from './memory.js';
 import type { Warp } from './state.js';
 import { compileMma } from './tensor/mma.js';
 import { compileLdmatrix } from './tensor/ldmatrix.js';
+import { compileWmma } from './tensor/wmma.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -359,6 +360,9 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'ldmatrix':
       main = compileLdmatrix(ctx, c);
+      break;
+    case 'wmma':
+      main = compileWmma(ctx, c);
       break;
     // ---------------- arithmetic ----------------
     default:
