@@ -17,6 +17,7 @@ import type { Warp } from './state.js';
 import { compileMma } from './tensor/mma.js';
 import { compileLdmatrix } from './tensor/ldmatrix.js';
 import { compileWmma } from './tensor/wmma.js';
+import { compileMovmatrix } from './tensor/movmatrix.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -363,6 +364,9 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'wmma':
       main = compileWmma(ctx, c);
+      break;
+    case 'movmatrix':
+      main = compileMovmatrix(ctx, c);
       break;
     // ---------------- arithmetic ----------------
     default:

@@ -77,3 +77,34 @@ test('ldmatrix without a state space takes generic addresses into shared memory'
   const out = run(4, false, true);
   expect(out[5 * 4 + 3]).toBe(elem(3, 1, 2) | (elem(3, 1, 3) << 16));
 });
+
+test('movmatrix.trans transposes the tile held in ldmatrix layout', () => {
+  // lane l holds tile (r, c) = r*8 + c at row l/4, columns 2(l%4), 2(l%4)+1; after the transpose
+  // it holds (c, r) at the same positions
+  const ptx = `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  shr.u32 %r2, %r1, 2; shl.b32 %r2, %r2, 3; and.b32 %r3, %r1, 3; shl.b32 %r3, %r3, 1; add.u32 %r2, %r2, %r3;
+  add.u32 %r4, %r2, 1; shl.b32 %r4, %r4, 16; or.b32 %r5, %r2, %r4;
+  movmatrix.sync.aligned.m8n8.trans.b16 %r6, %r5;
+  mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r6;
+  ret;
+}`;
+  const loaded = loadPtx(ptx, 'mov.ptx');
+  const launch: Launch = { kernel: 'k', grid: [1, 1, 1], block: [32, 1, 1], sharedBytes: 0, args: [{ kind: 'buffer', name: 'out', type: 'u32', count: 32, init: undefined, file: undefined }] };
+  const m = new Machine(loaded.program!, launch, DEFAULT_RUN_OPTIONS);
+  const res = m.run();
+  expect(res.ok ? 'ok' : JSON.stringify(res.fault)).toBe('ok');
+  const b = m.buffers[0]!.alloc.base;
+  const out = new Uint32Array(m.arena.bank.u8.slice(b, b + 128).buffer);
+  for (let l = 0; l < 32; l++) {
+    const r = l >> 2, c = 2 * (l % 4);
+    expect(out[l]).toBe((c * 8 + r) | (((c + 1) * 8 + r) << 16));
+  }
+});
