@@ -18,6 +18,7 @@ import { compileMma } from './tensor/mma.js';
 import { compileLdmatrix } from './tensor/ldmatrix.js';
 import { compileWmma } from './tensor/wmma.js';
 import { compileMovmatrix } from './tensor/movmatrix.js';
+import { compileCpAsync } from './async/cpasync.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -367,6 +368,9 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'movmatrix':
       main = compileMovmatrix(ctx, c);
+      break;
+    case 'cp': // async copies: src/exec/async
+      main = compileCpAsync(ctx, c);
       break;
     // ---------------- arithmetic ----------------
     default:
