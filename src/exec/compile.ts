@@ -19,6 +19,7 @@ import { compileLdmatrix } from './tensor/ldmatrix.js';
 import { compileWmma } from './tensor/wmma.js';
 import { compileMovmatrix } from './tensor/movmatrix.js';
 import { compileCpAsync } from './async/cpasync.js';
+import { compileMbarrier } from './async/mbarrier.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -371,6 +372,9 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'cp': // async copies: src/exec/async
       main = compileCpAsync(ctx, c);
+      break;
+    case 'mbarrier':
+      main = compileMbarrier(ctx, c, false);
       break;
     // ---------------- arithmetic ----------------
     default:

@@ -11,6 +11,7 @@ import { type Ctx, fail, src } from '../compile.js';
 import { AH, AL, addrGen, computeAddrs } from '../memops.js';
 import { Space } from '../memory.js';
 import { Access } from '../probe.js';
+import { compileMbarrier } from './mbarrier.js';
 import type { Warp } from '../state.js';
 
 const DL = new Uint32Array(32), DH = new Uint32Array(32);
@@ -24,6 +25,7 @@ export function compileCpAsync(ctx: Ctx, c: CInstr): Exec {
     if (mods.length > 2) return fail(ctx, `${what} is not supported yet`);
     return () => {};
   }
+  if (mods[1] === 'mbarrier') return compileMbarrier(ctx, c, true);
   if (mods.includes('bulk') || mods.includes('mbarrier')) return fail(ctx, `${what} is not supported yet`);
   if (!(mods.includes('ca') || mods.includes('cg'))) return fail(ctx, `${what} needs .ca or .cg`);
   const dstSpace = mods.some((m) => m === 'shared' || m === 'shared::cta') ? Space.Shared : fail(ctx, `${what}: the destination must be .shared`);
