@@ -20,6 +20,7 @@ import { compileWmma } from './tensor/wmma.js';
 import { compileMovmatrix } from './tensor/movmatrix.js';
 import { compileCpAsync } from './async/cpasync.js';
 import { compileMbarrier } from './async/mbarrier.js';
+import { compileStack } from './stack.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -375,6 +376,9 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'mbarrier':
       main = compileMbarrier(ctx, c, false);
+      break;
+    case 'alloca': case 'stacksave': case 'stackrestore':
+      main = compileStack(ctx, c);
       break;
     // ---------------- arithmetic ----------------
     default:
