@@ -14,6 +14,13 @@ import * as i64 from './int64.js';
 import { computeIpdom } from './ipdom.js';
 import { FRAME_PARAM_BASE } from './memory.js';
 import type { Warp } from './state.js';
+import { compileMma } from './tensor/mma.js';
+import { compileLdmatrix } from './tensor/ldmatrix.js';
+import { compileWmma } from './tensor/wmma.js';
+import { compileMovmatrix } from './tensor/movmatrix.js';
+import { compileCpAsync } from './async/cpasync.js';
+import { compileMbarrier } from './async/mbarrier.js';
+import { compileStack } from './stack.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -346,6 +353,27 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'shfl': case 'vote': case 'activemask': case 'match': case 'redux': case 'elect':
       main = warpOp(ctx, c);
+      break;
+    case 'mma': // tensor cores: src/exec/tensor
+      main = compileMma(ctx, c);
+      break;
+    case 'ldmatrix':
+      main = compileLdmatrix(ctx, c);
+      break;
+    case 'wmma':
+      main = compileWmma(ctx, c);
+      break;
+    case 'movmatrix':
+      main = compileMovmatrix(ctx, c);
+      break;
+    case 'cp': // async copies: src/exec/async
+      main = compileCpAsync(ctx, c);
+      break;
+    case 'mbarrier':
+      main = compileMbarrier(ctx, c, false);
+      break;
+    case 'alloca': case 'stacksave': case 'stackrestore':
+      main = compileStack(ctx, c);
       break;
     // ---------------- arithmetic ----------------
     default:

@@ -16,7 +16,7 @@ const SPACE_OF: Record<string, Space> = {
   global: Space.Global, shared: Space.Shared, local: Space.Local, const: Space.Const, param: Space.Param,
 };
 
-function spaceMod(mods: readonly string[]): Space {
+export function spaceMod(mods: readonly string[]): Space {
   for (const m of mods) {
     const s = SPACE_OF[m] ?? SPACE_OF[m.split('::')[0]!];
     if (s !== undefined) return s;
@@ -25,7 +25,7 @@ function spaceMod(mods: readonly string[]): Space {
 }
 
 /** Address operand → per-lane (lo, hi) computer. Writes into `out` pair arrays. */
-interface AddrGen {
+export interface AddrGen {
   /** Base register slot (64-bit or 32-bit) or -1. */
   readonly reg: number;
   readonly reg32: boolean;
@@ -35,7 +35,7 @@ interface AddrGen {
   readonly frame: boolean;
 }
 
-function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
+export function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
   if (!op || op.kind !== 'addr') return fail(ctx, `${ctx.ins.opcode} needs an address operand [..]`);
   const off = Number(op.offset);
   const b = op.base;
@@ -53,10 +53,10 @@ function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
 }
 
 /** Shared scratch for address computation (one instruction runs at a time). */
-const AL = new Uint32Array(32);
-const AH = new Uint32Array(32);
+export const AL = new Uint32Array(32);
+export const AH = new Uint32Array(32);
 
-function computeAddrs(w: Warp, m: number, g: AddrGen): void {
+export function computeAddrs(w: Warp, m: number, g: AddrGen): void {
   const u = w.u32;
   const base = g.frame ? w.frame.localBase : 0;
   for (let l = 0; l < 32; l++) {
