@@ -68,7 +68,7 @@ export function formatFault(f: FaultReport): string {
   const lines = [
     `ptxdbg: ${f.kind === 'assert' ? 'assertion failed' : f.kind}: ${f.message}`,
     f.block ? `  in block (${f.block.join(',')}) thread (${f.thread!.join(',')}), warp ${f.warp} lane ${f.lane}` : '',
-    `  at ${where}${f.file ? ` (line ${f.line})` : ''} in ${f.function}, PTX instruction ${f.pc}: ${f.ptx}`,
+    `  at ${where} in ${f.function}, PTX instruction ${f.pc}: ${f.ptx}`,
   ];
   for (const c of f.callers) {
     lines.push(`  called from ${c.file ? `${c.file.split('/').pop()}:${c.line}` : `instruction ${c.pc}`} in ${c.function}`);

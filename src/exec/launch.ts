@@ -139,10 +139,34 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
     if (elemSize(et) !== p.size && !(p.size === 4 && elemSize(et) < 4)) {
       throw new LaunchError(`${at} (${name}): type ${et} is ${elemSize(et)} bytes, parameter ${p.name} is ${p.size} bytes`);
     }
-    if (!et.startsWith('f') && !Number.isInteger(value)) throw new LaunchError(`${at} (${name}): ${value} is not an integer`);
+    checkScalar(at, name, et, value, p.decl.type, p.name);
     return { kind: 'scalar', name, type: et, value };
   });
   return { kernel, grid, block, sharedBytes: sharedBytes as number, args };
+}
+
+/** Integer ranges of the launch's element types, for refusing values that would wrap. */
+const INT_RANGE: Partial<Record<ElemType, [number, number]>> = {
+  u8: [0, 0xff], s8: [-0x80, 0x7f], u16: [0, 0xffff], s16: [-0x8000, 0x7fff],
+  u32: [0, 0xffffffff], s32: [-0x80000000, 0x7fffffff],
+  u64: [0, Number.MAX_SAFE_INTEGER], s64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+/**
+ * A scalar must mean what the kernel reads: a float for a float parameter, an integer in range for
+ * an integer one. Same-sized bit patterns are never reinterpreted silently (`f32:96.5` for an
+ * `.s32` parameter would otherwise arrive as 1119944704). `.b` parameters take either.
+ */
+function checkScalar(at: string, name: string, et: ElemType, value: number, paramType: string, paramName: string): void {
+  const isFloat = et.startsWith('f');
+  const paramFloat = paramType.startsWith('f');
+  const paramInt = paramType.startsWith('s') || paramType.startsWith('u');
+  if (isFloat && paramInt) throw new LaunchError(`${at} (${name}): a ${et} value is given for parameter ${paramName} of type .${paramType}: use an integer type`);
+  if (!isFloat && paramFloat) throw new LaunchError(`${at} (${name}): a ${et} value is given for parameter ${paramName} of type .${paramType}: use ${paramType}`);
+  if (isFloat) return;
+  if (!Number.isInteger(value)) throw new LaunchError(`${at} (${name}): ${value} is not an integer, and parameter ${paramName} is .${paramType}`);
+  const range = INT_RANGE[et];
+  if (range && (value < range[0] || value > range[1])) throw new LaunchError(`${at} (${name}): ${value} does not fit in ${et} (${range[0]}..${range[1]})`);
 }
 
 /**

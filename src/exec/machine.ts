@@ -16,6 +16,7 @@ import { Cta, Frame, localWritten, type MemoryContext, Warp, WarpState } from '.
 import { systemCall } from './syscalls.js';
 import { coordsOf, type Launch, LaunchError, MAX_DEVICE_BYTES } from './launch.js';
 import { sharedUsedBy } from './reach.js';
+import { describeGlobalOffset, type ElementInfo } from './fault-site.js';
 import { initializerSlots } from './initializer.js';
 import * as fp from './float/index.js';
 import { FUNC_HI } from './syscalls.js';
@@ -896,6 +897,17 @@ export class Machine implements Layout {
     return f;
   }
 
+  /** An out-of-bounds global access, restated by the allocation and element it hit or ran past. */
+  private locateAccess(e: Fault): string {
+    if (e.kind !== 'oob' || e.space !== 'global' || e.address === undefined) return e.message;
+    const elements = new Map<number, ElementInfo>();
+    for (const b of this.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type as never), count: b.count });
+    const site = describeGlobalOffset(this.arena, Number(e.address & 0xffffffffn), elements);
+    if (!site) return e.message;
+    const at = /^(.*) at (0x[0-9a-f]+)$/.exec(e.message);
+    return at ? `${at[1]} at ${site.replace(/;/, ` (${at[2]});`)}` : `${e.message}: ${site}`;
+  }
+
   /** Turn a Fault into a located report. */
   report(e: Fault, current: Warp | undefined): FaultReport {
     const extra = e as Fault & { warp?: Warp; pc?: number };
@@ -925,7 +937,7 @@ export class Machine implements Layout {
       }
     }
     return {
-      kind: e.kind, message: e.message, block, thread, warp: w ? w.tidBase / 32 : -1, lane, function: fnName, pc, ptx,
+      kind: e.kind, message: this.locateAccess(e), block, thread, warp: w ? w.tidBase / 32 : -1, lane, function: fnName, pc, ptx,
       file, line, space: e.space, address: e.address, callers,
     };
   }

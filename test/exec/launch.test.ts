@@ -67,6 +67,17 @@ test('an out-of-bounds store is a located fault naming thread, space and address
   expect(r.fault?.kind).toBe('oob');
   expect(r.fault?.thread).toEqual([40, 0, 0]);
   expect(r.fault?.space).toBe('global');
-  expect(r.fault?.message).toMatch(/out-of-bounds global write of 4 bytes at 0x7f00/);
+  // thread 40 stores out[40]; out has 40 u32 elements = 160 bytes
+  expect(r.fault?.message).toMatch(/^out-of-bounds global write of 4 bytes at out\[40\] \(0x7f00[0-9a-f]+\); `out` has 40 elements \(160 bytes\)$/);
   expect(r.fault?.ptx).toBe('st.global.u32 [%rd3], %r1;');
+});
+
+test('a scalar of the wrong kind or out of range names the field instead of being reinterpreted', () => {
+  const out = { name: 'out', type: 'u32', count: 4 };
+  // n is .u32: 96.5 is no integer; an f32 value would arrive as its bit pattern 0x42c10000
+  expect(bad({ kernel: 'k', args: [out, { name: 'n', type: 's32', value: 96.5 }] })).toContain('args[1] (n): 96.5 is not an integer, and parameter n is .u32');
+  expect(bad({ kernel: 'k', args: [out, { name: 'n', type: 'f32', value: 96.5 }] })).toContain('args[1] (n): a f32 value is given for parameter n of type .u32');
+  expect(bad({ kernel: 'k', args: [out, { name: 'n', type: 'u32', value: -1 }] })).toContain('args[1] (n): -1 does not fit in u32 (0..4294967295)');
+  expect(bad({ kernel: 'k', args: [out, { name: 'n', type: 's32', value: 2 ** 31 }] })).toContain('2147483648 does not fit in s32');
+  expect(bad({ kernel: 'k', args: [out, { name: 'n', type: 's32', value: -(2 ** 31) }] })).toBe('no error');
 });
