@@ -8,6 +8,7 @@ import { DEFAULT_RUN_OPTIONS, type FaultReport, Machine, type RunOptions } from 
 import { defaultLaunch, elemSize, type Launch, LaunchError, parseLaunch, readLaunchFile } from '../exec/launch.js';
 import type { Program } from '../ptx/resolve.js';
 import { checkLaunchLimits } from '../exec/limits.js';
+import { runObservingSpins } from '../exec/spin.js';
 import { requireProgram, UsageError } from './common.js';
 
 export interface LaunchFlags {
@@ -73,6 +74,7 @@ export function formatFault(f: FaultReport): string {
   for (const c of f.callers) {
     lines.push(`  called from ${c.file ? `${c.file.split('/').pop()}:${c.line}` : `instruction ${c.pc}`} in ${c.function}`);
   }
+  for (const h of f.hints ?? []) lines.push(`  ${h}`);
   return lines.filter(Boolean).join('\n');
 }
 
@@ -117,7 +119,9 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     process.stderr.write(`ptxdbg: cannot set up the launch: ${(e as Error).message}\n`);
     return 2;
   }
-  const result = machine.run();
+  const t0 = performance.now();
+  runObservingSpins(machine);
+  const result = machine.result(performance.now() - t0);
   process.stdout.write(result.stdout);
   if (o.out) {
     mkdirSync(o.out, { recursive: true });

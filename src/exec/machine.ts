@@ -56,6 +56,8 @@ export interface FaultReport {
   address: bigint | undefined;
   /** Callers of the faulting function, innermost first. */
   callers: { function: string; file: string | undefined; line: number; pc: number }[];
+  /** Extra explanation lines (e.g. the spinning loops behind a step limit, exec/spin.ts). */
+  hints?: string[];
 }
 
 export interface RunResult {

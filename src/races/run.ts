@@ -3,6 +3,7 @@
  * random schedules with the findings merged (deduplicated by kind, space, instruction pair and
  * intra-warp) and the final buffers / printf output compared across schedules.
  */
+import { runObservingSpins } from '../exec/spin.js';
 import { elemSize, type ElemType, type Launch } from '../exec/launch.js';
 import { Machine, type RunOptions, type RunResult } from '../exec/machine.js';
 import type { Program } from '../ptx/resolve.js';
@@ -32,7 +33,9 @@ export function checkRun(program: Program, launch: Launch, opts: RunOptions): Ch
   checker.attach();
   let result: RunResult;
   try {
-    result = machine.run();
+    const t0 = performance.now();
+    runObservingSpins(machine);
+    result = machine.result(performance.now() - t0);
   } finally {
     checker.finish();
   }

@@ -17,6 +17,7 @@
 import type { Machine, StepRecorder } from '../exec/machine.js';
 import type { Warp } from '../exec/state.js';
 import type { FaultReport } from '../exec/machine.js';
+import { observeSpins, SPIN_WINDOW } from '../exec/spin.js';
 import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkpoint.js';
 
 /** Re-execution did not reproduce the recording (a nondeterminism bug): reported, not a crash. */
@@ -139,6 +140,13 @@ export class Trace {
     t.stdout = m.stdout;
     t.log.seal(m.faultStep >= 0 ? m.faultStep + 1 : m.warpSteps);
     t.wallMs = performance.now() - t0;
+    if (t.fault?.kind === 'step-limit') {
+      // re-run the last window under observation to say which loops spun (exec/spin.ts)
+      t.goto(Math.max(0, t.total - SPIN_WINDOW));
+      const hints = observeSpins(m, t.total);
+      t.fault = m.fault ?? t.fault;
+      t.fault.hints = hints;
+    }
     return t;
   }
 
