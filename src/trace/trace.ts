@@ -101,6 +101,23 @@ export interface RecordOptions {
   interval: number;
 }
 
+/** What a long recording reports while it runs. */
+export interface RecordProgress {
+  steps: number;
+  threadInstructions: number;
+  wallMs: number;
+  /** Bytes the trace holds so far (log and checkpoints). */
+  bytes: number;
+}
+
+export interface AsyncRecordOptions extends RecordOptions {
+  onProgress?: (p: RecordProgress) => void;
+  /** Minimum time between progress reports (and event-loop turns); default 100 ms. */
+  progressEveryMs?: number;
+  /** Aborting stops the recording at the next checkpoint boundary. */
+  signal?: AbortSignal;
+}
+
 /** A recorded run: the log, checkpoints, and how the run ended. */
 export class Trace {
   readonly log = new StepLog();
@@ -119,35 +136,78 @@ export class Trace {
   /** Record the whole run from the machine's initial state. */
   static record(m: Machine, opts: RecordOptions = { interval: DEFAULT_INTERVAL }): Trace {
     const t = new Trace(m, opts.interval);
-    const t0 = performance.now();
-    const snap = new Snapshotter();
-    m.prime();
-    m.recorder = t.log;
-    m.boundary = opts.interval;
+    const r = t.begin();
     try {
-      while (!m.finished) {
-        if (m.warpSteps === t.checkpoints.length * opts.interval) t.checkpoints.push(snap.take(m));
-        m.advance((t.checkpoints.length) * opts.interval);
-      }
+      while (!m.finished) t.recordInterval(r);
     } finally {
-      m.recorder = undefined;
-      m.boundary = 0;
-    }
-    t.fault = m.fault;
-    t.faultStep = m.faultStep;
-    // a faulting instruction's step is logged but never completes: positions end before it
-    t.total = m.faultStep >= 0 ? m.faultStep : m.warpSteps;
-    t.stdout = m.stdout;
-    t.log.seal(m.faultStep >= 0 ? m.faultStep + 1 : m.warpSteps);
-    t.wallMs = performance.now() - t0;
-    if (t.fault?.kind === 'step-limit') {
-      // re-run the last window under observation to say which loops spun (exec/spin.ts)
-      t.goto(Math.max(0, t.total - SPIN_WINDOW));
-      const hints = observeSpins(m, t.total);
-      t.fault = m.fault ?? t.fault;
-      t.fault.hints = hints;
+      t.end(r);
     }
     return t;
+  }
+
+  /**
+   * Record like `record`, yielding to the event loop between intervals so that progress can be
+   * shown and the user can stop early (Ctrl-C: `signal`); a stopped recording is a valid trace of
+   * the steps so far (`interrupted`), the rr habit of recording until the bug shows.
+   */
+  static async recordAsync(m: Machine, opts: AsyncRecordOptions = { interval: DEFAULT_INTERVAL }): Promise<Trace> {
+    const t = new Trace(m, opts.interval);
+    const r = t.begin();
+    const every = opts.progressEveryMs ?? 100;
+    let lastReport = performance.now();
+    try {
+      while (!m.finished) {
+        t.recordInterval(r);
+        const now = performance.now();
+        if (now - lastReport >= every) {
+          lastReport = now;
+          opts.onProgress?.({ steps: m.warpSteps, threadInstructions: m.threadInstructions, wallMs: now - r.t0, bytes: t.log.bytes() + checkpointBytes(t.checkpoints) });
+          await new Promise<void>((res) => setImmediate(res));
+        }
+        if (opts.signal?.aborted && !m.finished) { t.interrupted = true; break; }
+      }
+    } finally {
+      t.end(r);
+    }
+    return t;
+  }
+
+  /** Set when the recording was stopped before the run ended: positions end at the last step. */
+  interrupted = false;
+
+  private begin(): { t0: number; snap: Snapshotter } {
+    const m = this.machine;
+    m.prime();
+    m.recorder = this.log;
+    m.boundary = this.interval;
+    return { t0: performance.now(), snap: new Snapshotter() };
+  }
+
+  /** Record up to the next checkpoint boundary. */
+  private recordInterval(r: { snap: Snapshotter }): void {
+    const m = this.machine;
+    if (m.warpSteps === this.checkpoints.length * this.interval) this.checkpoints.push(r.snap.take(m));
+    m.advance(this.checkpoints.length * this.interval);
+  }
+
+  private end(r: { t0: number }): void {
+    const m = this.machine;
+    m.recorder = undefined;
+    m.boundary = 0;
+    this.fault = m.fault;
+    this.faultStep = m.faultStep;
+    // a faulting instruction's step is logged but never completes: positions end before it
+    this.total = m.faultStep >= 0 ? m.faultStep : m.warpSteps;
+    this.stdout = m.stdout;
+    this.log.seal(m.faultStep >= 0 ? m.faultStep + 1 : m.warpSteps);
+    this.wallMs = performance.now() - r.t0;
+    if (this.fault?.kind === 'step-limit') {
+      // re-run the last window under observation to say which loops spun (exec/spin.ts)
+      this.goto(Math.max(0, this.total - SPIN_WINDOW));
+      const hints = observeSpins(m, this.total);
+      this.fault = m.fault ?? this.fault;
+      this.fault.hints = hints;
+    }
   }
 
   /** Number of logged steps (total, plus the faulting step when there is one). */
