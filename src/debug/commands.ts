@@ -12,6 +12,7 @@ import { SessionError } from './session.js';
 import type { CommandResult, Dim3, Stop, WatchKind } from './types.js';
 import { LineMap } from '../ptx/diagnostics.js';
 import { raceCommand, infoRaces } from './races.js';
+import type { OriginSource } from './origin.js';
 import { baseName } from './sources.js';
 
 type Handler = (s: Session, args: string, name: string) => string | Stop;
@@ -127,6 +128,14 @@ function historyCmd(s: Session, args: string): string {
       ...rows.map((r) => `  step ${String(r.step).padStart(8)}  ${r.file ? `${baseName(r.file)}:${r.line}` : ''}  ${reg} = ${regText(s.threadView().registerType(reg) ?? 'b32', r.value)}`)].join('\n');
   }
   const v = evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
+  if (v.register !== undefined && s.threadView().registerType(v.register) !== undefined) {
+    // a local that lives in a register (most scalars of a -G build): its register's writes
+    const reg = v.register;
+    const rows = s.registerHistory(reg, 200);
+    if (!rows.length) return `${expr} (in ${reg}) is never written by this thread.`;
+    return [`History of ${expr} (in register ${reg}) for block (${s.focusBlock().join(',')}) thread (${s.focusThread().join(',')}):`,
+      ...rows.map((r) => `  step ${String(r.step).padStart(8)}  ${r.file ? `${baseName(r.file)}:${r.line}` : ''}  ${expr} = ${regText(s.threadView().registerType(reg) ?? 'b32', r.value)}`)].join('\n');
+  }
   if (v.address === undefined || (v.space !== 'global' && v.space !== 'shared' && v.space !== 'local')) throw new SessionError(`history needs a register or an lvalue in global, shared or local memory`);
   const addr = Number(v.address & 0xffffffffn);
   const target = { space: v.space as 'global' | 'shared' | 'local', address: addr, size: Math.max(1, v.size), ctaId: s.focusBlockId(), warpKey: s.focusKey, lane: s.focusLane };
@@ -139,6 +148,51 @@ function historyCmd(s: Session, args: string): string {
     lines.push(`  ${s.describeStep(e.step, e.lane)}: ${e.before ? fmt(e.before) : '?'} -> ${e.after ? fmt(e.after) : '?'}${e.acc === Access.Atomic ? ' (atomic)' : ''}`);
   }
   return lines.join('\n');
+}
+
+/** `origin EXPR` / `origin ^N`: jump to the step that last wrote the value and show its inputs. */
+function originCmd(s: Session, args: string): Stop {
+  const expr = args.trim();
+  if (!expr) throw new SessionError('usage: origin EXPR | origin ^N   (a register $r3, a variable, an lvalue; ^N follows input N of the last answer)');
+  let source: OriginSource;
+  const follow = /^\^(\d+)$/.exec(expr);
+  if (follow) {
+    const hop = s.lastOrigin;
+    const input = hop?.inputs[Number(follow[1]) - 1];
+    if (!hop || !input) throw new SessionError(hop ? `The last origin has ${hop.inputs.length} input(s).` : 'No origin yet: ask `origin EXPR` first.');
+    if (!input.follow) throw new SessionError(`${input.text} is ${/^%(tid|ntid|ctaid|nctaid|laneid|warpid|clock|globaltimer)/.test(input.text) ? 'a special register' : 'a constant'}: it has no earlier writer.`);
+    source = input.follow;
+  } else if (/^[$%][a-z]+\d*$/i.test(expr) && s.threadView().registerType(expr.replace(/^\$/, '%')) !== undefined) {
+    source = { kind: 'register', name: expr.replace(/^\$/, '%') };
+  } else {
+    const v = evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
+    if (v.register !== undefined) source = { kind: 'register', name: v.register };
+    else if (v.address !== undefined && (v.space === 'global' || v.space === 'shared' || v.space === 'local')) {
+      source = { kind: 'memory', target: s.memoryTarget(v.space, Number(v.address & 0xffffffffn), Math.max(1, v.size)) };
+    } else throw new SessionError(`${expr} is a computed value: ask for a register, a variable or an lvalue in memory.`);
+  }
+  const { stop, hop } = s.origin(source);
+  const ins = hop.instruction;
+  const ptx = s.ptxText.slice(ins.src.span.start, ins.src.span.end).replace(/\s+/g, ' ').trim();
+  const what = source.kind === 'register' ? source.name : `${s.memoryName(source.target)}, ${source.target.size} bytes,`;
+  const lines = [`${what} was last written by PTX ${hop.pc} of ${hop.function}: ${ptx}`];
+  if (hop.inputs.length) {
+    lines.push('Inputs at that step:');
+    hop.inputs.forEach((x, i) => {
+      const val = x.bytes ? bytesText(x.bytes) : x.bits !== undefined ? `${x.bits} (0x${x.bits.toString(16)})` : '';
+      const text = x.follow?.kind === 'memory' ? `[${s.memoryName(x.follow.target)}]` : x.text;
+      lines.push(`  ^${i + 1}  ${text}${val ? ` = ${val}` : ''}${x.follow || x.text.endsWith('(immediate)') ? '' : '   (no earlier writer)'}`);
+    });
+    lines.push('Follow one further back with `origin ^N`.');
+  }
+  return { ...stop, message: `${lines.join('\n')}\n${stop.message}` };
+}
+
+/** Little-endian bytes as an unsigned integer (what a load of them gives). */
+function bytesText(b: Uint8Array): string {
+  let v = 0n;
+  for (let i = b.length - 1; i >= 0; i--) v = (v << 8n) | BigInt(b[i]!);
+  return `${v} (0x${v.toString(16).padStart(b.length * 2, '0')})`;
 }
 
 function infoCmd(s: Session, args: string): string {
@@ -357,6 +411,7 @@ const COMMANDS: Cmd[] = [
   { names: ['down'], help: 'down: select the callee\'s frame', run: (s) => { const e = s.selectFrame(s.selectedFrame - 1); if (e) throw new SessionError('Bottom (innermost) frame selected; you cannot go down.'); return backtrace(s); } },
   { names: ['cuda'], help: 'cuda block (x,y,z) thread (x,y,z) | cuda warp N lane M: switch the focused thread', run: (s, a) => cudaCmd(s, a) },
   { names: ['thread'], help: 'thread (x,y,z): focus a thread of the current block', run: (s, a) => (a.trim() ? cudaCmd(s, `thread ${a}`) : cudaCmd(s, '')) },
+  { names: ['origin'], help: 'origin EXPR | origin ^N: go to the step that last wrote the value (any thread), show its inputs; ^N follows input N', moves: true, run: (s, a) => originCmd(s, a) },
   { names: ['history'], help: 'history EXPR: every write to a variable/lvalue (or a register: $r3) with step, thread and line', run: (s, a) => historyCmd(s, a) },
   { names: ['list', 'l'], help: 'list [LINE]: source around the current line', run: (s, a) => listCmd(s, a) },
   { names: ['stdout', 'printf'], help: 'stdout: printf output so far', run: (s) => s.output() || '(no output yet)' },

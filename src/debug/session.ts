@@ -21,6 +21,10 @@ import { CodeIndex } from './code-index.js';
 import { executeCommand, COMMAND_NAMES } from './commands.js';
 import { laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
+import { memoryOrigin, type OriginHop, type OriginSource, registerOrigin } from './origin.js';
+import { describeGlobalOffset, type ElementInfo } from '../exec/fault-site.js';
+import { GLOBAL_HI } from '../exec/memory.js';
+import { typeSize } from '../ptx/types.js';
 import { ThreadTimeline } from './timeline.js';
 import type {
   BreakpointInfo, CommandResult, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
@@ -730,6 +734,47 @@ export class Session implements DebugSession {
       this.trace.goto(p);
     }
     return out;
+  }
+
+  /** The last `origin` answer, so that `origin ^N` can follow its input N. */
+  lastOrigin: OriginHop | undefined;
+
+  /**
+   * Where the value of `source` (a register of the focused thread's innermost frame, or memory)
+   * came from: moves to the writing step with the focus on the writing thread.
+   */
+  origin(source: OriginSource): { stop: Stop; hop: OriginHop } {
+    const p = this.position();
+    const r = source.kind === 'register'
+      ? registerOrigin(this.trace, this.code, p, this.focusKey, this.focusLane, this.where().function, source.name)
+      : memoryOrigin(this.trace, this.code, p, source.target);
+    if (!r.found) {
+      this.trace.goto(p);
+      throw new SessionError(source.kind === 'memory' ? `No write to ${this.memoryName(source.target)} before step ${p}: it still holds what it held at launch.` : r.reason);
+    }
+    this.beginMove();
+    this.focusKeyLane(r.hop.warpKey, r.hop.lane);
+    this.lastOrigin = r.hop;
+    return { stop: this.moveTo(r.hop.step, 'goto', `Now at step ${r.hop.step}: ${this.describeStep(r.hop.step, r.hop.lane)}`), hop: r.hop };
+  }
+
+  /** A memory target as the user thinks of it: `out[5] (global 0x7f0000000314)`, `shared 0x18 of block (0,0,0)`. */
+  memoryName(t: WatchTarget): string {
+    if (t.space === 'global') {
+      const elements = new Map<number, ElementInfo>();
+      for (const b of this.machine.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type as never), count: b.count });
+      const site = describeGlobalOffset(this.machine.arena, t.address, elements)?.split(';')[0];
+      const hex = `global 0x${((BigInt(GLOBAL_HI) << 32n) | BigInt(t.address)).toString(16)}`;
+      return site ? `${site} (${hex})` : hex;
+    }
+    if (t.space === 'shared') return `shared 0x${t.address.toString(16)} of block (${coordsOf(t.ctaId, this.launch.grid).join(',')})`;
+    const tid = (t.warpKey % 32) * 32 + t.lane;
+    return `local 0x${t.address.toString(16)} of thread (${coordsOf(tid, this.launch.block).join(',')})`;
+  }
+
+  /** A memory target in the focused thread's block/stack. */
+  memoryTarget(space: 'global' | 'shared' | 'local', address: number, size: number): WatchTarget {
+    return { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
   }
 
   /** The thread, block and location of logged step s for lane `lane` (for race travel). */

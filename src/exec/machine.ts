@@ -12,7 +12,7 @@ import { type CFunction, type CInstr, Ctl } from './compiled.js';
 import { Fault } from './fault.js';
 import { lowestLane, popc32 } from './int64.js';
 import { Bank, CONST_HI, GLOBAL_HI, GlobalArena, LOCAL_HI, type Allocation } from './memory.js';
-import { Cta, Frame, localWritten, type MemoryContext, Warp, WarpState } from './state.js';
+import { Cta, Frame, localRead, localWritten, type MemoryContext, Warp, WarpState } from './state.js';
 import { systemCall } from './syscalls.js';
 import { coordsOf, type Launch, LaunchError, MAX_DEVICE_BYTES } from './launch.js';
 import { sharedUsedBy } from './reach.js';
@@ -980,6 +980,7 @@ function copyValue(w: Warp, lanes: number, from: ValueLoc, to: ValueLoc): void {
   const tv = COPY_VIEW;
   for (let l = 0; l < 32; l++) {
     if (!((lanes >>> l) & 1)) continue;
+    if (from.kind === 'mem') localRead(w, l, from.off, size);
     if (from.kind === 'mem' && to.kind === 'mem') {
       localWritten(w, l, to.off, size);
       u8.copyWithin(l * stride + to.off, l * stride + from.off, l * stride + from.off + size);

@@ -237,6 +237,15 @@ export interface MemoryContext {
  * A machine-internal write to a lane's local stack (call frames, arguments, return values):
  * marks the pages dirty and, before the bytes change, tells a probe (watchpoints see it).
  */
+/**
+ * A machine-internal read of a lane's local stack (argument and return-value copies of calls):
+ * tells a probe, so that dataflow questions can follow a value through a call.
+ */
+export function localRead(w: Warp, lane: number, off: number, size: number): void {
+  const p = w.mem.probe;
+  if (p !== undefined && size > 0) p.access(w, Space.Local, w.local, lane * w.localStride + off, size, lane, Access.Read, off);
+}
+
 export function localWritten(w: Warp, lane: number, off: number, size: number): void {
   if (size <= 0) return;
   const idx = lane * w.localStride + off;

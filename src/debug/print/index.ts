@@ -82,6 +82,8 @@ export interface EvaluatedExpression {
   /** For an lvalue in memory: canonical state space (a generic address resolved) and address. */
   space?: string;
   address?: bigint;
+  /** For a value that lives in a register (most scalars of a -G build): the PTX register. */
+  register?: string;
   size: number;
 }
 
@@ -103,6 +105,7 @@ export function evaluateExpression(info: DebugInfo, view: ThreadView, expr: stri
     } catch (e) {
       if (!(e instanceof PrintError)) throw e;
     }
+    if (v.place.kind === 'register') out.register = v.place.name;
     if (v.place.kind === 'memory' && !v.bits) {
       const c = canonicalPlace(v.place.space, v.place.address);
       out.space = c.space;
