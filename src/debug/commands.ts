@@ -150,6 +150,47 @@ function historyCmd(s: Session, args: string): string {
   return lines.join('\n');
 }
 
+function printCmd(s: Session, args: string): string {
+  const m = /^\/(lanes|block)(?:\/([xduotc]))?\s+(.*)$/s.exec(args.trim());
+  if (!m) return printExpression(debugInfo(s), s.threadView(), args, history(s));
+  return printLanes(s, m[1] === 'lanes' ? 'warp' : 'block', m[3]!, m[2]);
+}
+
+/**
+ * The warp view of a value: EXPR evaluated in each lane of the focused warp (or thread of the
+ * block). Inactive lanes (diverged away) still show their value, marked; exited ones have none.
+ * Runs of threads with the same value are folded in the block view.
+ */
+function printLanes(s: Session, scope: 'warp' | 'block', expr: string, radix: string | undefined): string {
+  const info = debugInfo(s);
+  const rows = s.laneViews(scope);
+  if (!rows.length) return 'No threads.';
+  const cells = rows.map((r) => {
+    if (!r.view) return { r, text: `<${r.state}>` };
+    let t: string;
+    try {
+      t = printExpression(info, r.view, `${radix ? `/${radix} ` : ''}${expr}`).replace(/^\$\d+ = /, '');
+    } catch (e) {
+      if (!(e instanceof PrintError)) throw e;
+      t = `<${e.message}>`; // e.g. not in scope where this thread is
+    }
+    return { r, text: t + (r.state === 'active' ? '' : `   (${r.state})`) };
+  });
+  const label = (r: (typeof rows)[number]): string => `(${r.thread.join(',')})`;
+  const out = [`${expr} for ${scope === 'warp' ? `warp ${rows[0]!.warp} of block (${s.focusBlock().join(',')})` : `block (${s.focusBlock().join(',')})`}:`];
+  if (scope === 'warp') {
+    for (const c of cells) out.push(`  lane ${String(c.r.lane).padStart(2)} thread ${label(c.r).padEnd(12)} ${c.text}`);
+    return out.join('\n');
+  }
+  for (let i = 0; i < cells.length;) {
+    let j = i;
+    while (j + 1 < cells.length && cells[j + 1]!.text === cells[i]!.text) j++;
+    out.push(`  ${j > i ? `threads ${label(cells[i]!.r)}..${label(cells[j]!.r)}` : `thread ${label(cells[i]!.r)}`}`.padEnd(40) + ` ${cells[i]!.text}`);
+    i = j + 1;
+  }
+  return out.join('\n');
+}
+
 /** `origin EXPR` / `origin ^N`: jump to the step that last wrote the value and show its inputs. */
 function originCmd(s: Session, args: string): Stop {
   const expr = args.trim();
@@ -402,7 +443,7 @@ const COMMANDS: Cmd[] = [
   { names: ['watch'], help: 'watch EXPR | watch @SPACE ADDR [LEN]: stop when the value in memory changes (both directions)', run: watch },
   { names: ['rwatch'], help: 'rwatch EXPR: stop when it is read', run: watch },
   { names: ['awatch'], help: 'awatch EXPR: stop when it is read or written', run: watch },
-  { names: ['print', 'p', 'output', 'call'], help: 'print[/x] EXPR: a variable, member, element, register ($r1), special ($tid.x), cast (*(@shared int *)0x10)', run: (s, a) => printExpression(debugInfo(s), s.threadView(), a, history(s)) },
+  { names: ['print', 'p', 'output', 'call'], help: 'print[/x] EXPR: a variable, member, element, register ($r1), special ($tid.x), cast (*(@shared int *)0x10); print/lanes EXPR: all 32 lanes of the warp; print/block EXPR: every thread of the block', run: (s, a) => printCmd(s, a) },
   { names: ['x'], help: 'x/NFU EXPR: examine memory (F: x d u f t c; U: b h w g)', run: (s, a) => examine(s, a) },
   { names: ['info', 'i'], help: 'info locals|args|variables|registers|breakpoints|threads|warps|lanes|frame|line|races', run: (s, a) => infoCmd(s, a) },
   { names: ['backtrace', 'bt', 'where'], help: 'backtrace: the focused thread\'s call stack', run: (s) => backtrace(s) },

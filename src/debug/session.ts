@@ -278,6 +278,34 @@ export class Session implements DebugSession {
     return new MachineThreadView(this.machine, w, this.focusLane, this.frameLevel);
   }
 
+  /**
+   * The warp view of a value: a thread view for each lane of the focused warp (or each thread of
+   * the focused block), with the lane's state, for `print/lanes` and `print/block`.
+   */
+  laneViews(scope: 'warp' | 'block'): { thread: Dim3; warp: number; lane: number; state: LaneState; view: ThreadView | undefined }[] {
+    const c = this.machine.resident.find((x) => x.id === this.focusCta);
+    const out: { thread: Dim3; warp: number; lane: number; state: LaneState; view: ThreadView | undefined }[] = [];
+    const [bx, by, bz] = this.launch.block;
+    const n = bx * by * bz;
+    const first = scope === 'warp' ? this.focusTid & ~31 : 0;
+    const last = scope === 'warp' ? Math.min(n, first + 32) : n;
+    for (let tid = first; tid < last; tid++) {
+      const w = c?.warps[tid >>> 5];
+      const lane = tid & 31;
+      const state = this.laneStateOf(w, lane);
+      const live = w !== undefined && laneFrames(this.machine, w, lane).frames.length > 0;
+      out.push({ thread: coordsOf(tid, this.launch.block), warp: tid >>> 5, lane, state, view: live ? new MachineThreadView(this.machine, w!, lane, 0) : undefined });
+    }
+    return out;
+  }
+
+  private laneStateOf(w: Warp | undefined, lane: number): LaneState {
+    if (!w) return this.focusCta >= this.machine.nextCta ? 'not-started' : 'retired';
+    if ((w.exited >>> lane) & 1 || w.state === WarpState.Exited) return 'exited';
+    if (w.state === WarpState.AtBarrier) return 'barrier';
+    return (w.mask >>> lane) & 1 ? 'active' : 'inactive';
+  }
+
   registers(): RegisterValue[] {
     const v = this.threadView();
     const key = `${this.focusCta}/${this.focusTid}/${v.function}`;
