@@ -19,7 +19,7 @@ import { DEFAULT_INTERVAL, Trace } from '../trace/trace.js';
 import { BreakpointError, conditionHolds, type Condition, resolveSpec } from './breakpoints.js';
 import { CodeIndex } from './code-index.js';
 import { executeCommand, COMMAND_NAMES } from './commands.js';
-import { laneFrames, MachineThreadView } from './threadview.js';
+import { FinishedThreadView, laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
 import { memoryOrigin, type OriginHop, type OriginSource, registerOrigin } from './origin.js';
 import { describeGlobalOffset, type ElementInfo } from '../exec/fault-site.js';
@@ -274,7 +274,12 @@ export class Session implements DebugSession {
 
   threadView(): ThreadView {
     const w = this.focusedWarp();
-    if (!w || laneFrames(this.machine, w, this.focusLane).frames.length === 0) return new NoThreadView(this.program, this.focusBlock(), this.focusThread());
+    if (!w || laneFrames(this.machine, w, this.focusLane).frames.length === 0) {
+      // exited or retired: what outlives the thread (global memory, parameters) stays readable
+      const state = this.laneState(w, this.focusLane);
+      if (state === 'exited' || state === 'retired') return new FinishedThreadView(this.machine, this.focusBlock(), this.focusThread());
+      return new NoThreadView(this.program, this.focusBlock(), this.focusThread());
+    }
     return new MachineThreadView(this.machine, w, this.focusLane, this.frameLevel);
   }
 

@@ -180,3 +180,69 @@ export function genericOf(space: SpaceName, address: bigint): bigint {
   if (space === 'generic' || space === 'global') return address;
   return (BigInt(hi) << 32n) | (address & 0xffffffffn);
 }
+
+/**
+ * A thread that has exited or whose block has retired: no registers or stack remain, but what
+ * outlives it does — global memory, constants and the kernel's parameters — so that after the last
+ * step `print out[3]`, `watch out[3]` and `reverse-continue` still work (the rr habit). Names are
+ * resolved in the kernel's scope at its last instruction.
+ */
+export class FinishedThreadView implements ThreadView {
+  readonly frames: readonly FrameInfo[];
+  readonly function: string;
+  readonly pc: number;
+
+  constructor(private readonly m: Machine, readonly block: Dim3, readonly thread: Dim3) {
+    const k = m.kernel;
+    this.function = k.name;
+    // the kernel's last real instruction: an implied exit after a final `ret` is outside DWARF's range
+    let pc = Math.max(0, k.instrs.length - 1);
+    while (pc > 0 && /^(ret|exit)$/.test(k.instrs[pc - 1]!.opcode) && !k.instrs[pc - 1]!.guard) pc--;
+    this.pc = pc;
+    // one frame, so that names resolve in the kernel's scope; nothing in it is readable but memory
+    const fi = k.locFile[this.pc] ?? -1;
+    this.frames = [{ level: 0, function: k.name, pc: this.pc, file: fi >= 0 ? m.program.files.get(fi) : undefined, line: k.locLine[this.pc] ?? 0 }];
+  }
+
+  get program() { return this.m.program; }
+  registerNames(): string[] { return []; }
+  registerType(): string | undefined { return undefined; }
+  readRegister(): bigint | undefined { return undefined; }
+
+  readSpecial(name: string, comp: number): number | undefined {
+    switch (name) {
+      case 'tid': return this.thread[comp];
+      case 'ntid': return this.m.launch.block[comp];
+      case 'ctaid': return this.block[comp];
+      case 'nctaid': return this.m.launch.grid[comp];
+      default: return undefined;
+    }
+  }
+
+  readMemory(space: SpaceName, address: bigint, size: number): Uint8Array | undefined {
+    if (size <= 0 || size > 1 << 24 || address < 0n) return undefined;
+    const lo = Number(address & 0xffffffffn);
+    const hi = Number((address >> 32n) & 0xffffffffn);
+    const m = this.m;
+    if (space === 'global' || (space === 'generic' && hi === GLOBAL_HI)) {
+      if ((hi !== 0 && hi !== GLOBAL_HI) || m.arena.check(lo, size) < 0) return undefined;
+      return m.arena.bank.u8.slice(lo, lo + size);
+    }
+    const bank = space === 'param' ? m.paramBank : space === 'const' ? m.constBank : undefined;
+    if (!bank || lo + size > bank.u8.length) return undefined;
+    return bank.u8.slice(lo, lo + size);
+  }
+
+  symbolAddress(name: string): { space: SpaceName; address: bigint } | undefined {
+    const m = this.m;
+    for (const v of m.kernel.params) if (v.name === name) return { space: 'param', address: BigInt(v.frameOffset) };
+    for (const v of m.program.globals) {
+      if (v.name !== name) continue;
+      const a = m.addressOf(v);
+      if (!a) return undefined;
+      if (v.space === 'const') return { space: 'const', address: BigInt(a.lo) };
+      return { space: 'global', address: (BigInt(a.hi) << 32n) | BigInt(a.lo >>> 0) };
+    }
+    return undefined;
+  }
+}
