@@ -5,8 +5,9 @@
  *                                    of a mangled one: `saxpy` finds `_Z5saxpyifPfS_`)
  *   ptx:LINE                         the instruction on that line of the .ptx file
  *   *N                               instruction N of the current function
- * plus an optional condition `if threadIdx.x == 3 && blockIdx.x == 1` (or `thread (3,0,0)`,
- * `block (1,0,0)`), evaluated from thread coordinates so hits are found from the log alone.
+ * plus an optional condition: `if threadIdx.x == 3 && blockIdx.x == 1` (or `thread (3,0,0)`,
+ * `block (1,0,0)`) is answered from thread coordinates, from the log alone; any other expression
+ * (`if p == 41 && h != checks[p]`) is evaluated per thread at the candidate steps.
  */
 import { LineMap } from '../ptx/diagnostics.js';
 import type { CodeIndex } from './code-index.js';
@@ -19,6 +20,11 @@ export interface Condition {
   /** Partial constraints: component → value, for threadIdx.x == 3 style conditions. */
   tid: (number | undefined)[];
   bid: (number | undefined)[];
+  /**
+   * Any other condition, as the expression evaluator reads it (`p == 41 && h != checks[p]`),
+   * evaluated per thread at the candidate step; the coordinate terms above pre-filter lanes.
+   */
+  expr?: string | undefined;
 }
 
 export class BreakpointError extends Error {}
@@ -48,13 +54,18 @@ export function parseCondition(text: string): Condition {
   if (blk) { c.block = dims(blk[1]!); rest = rest.replace(blk[0], ''); }
   const thr = /thread\s*(\([^)]*\))/.exec(rest);
   if (thr) { c.thread = dims(thr[1]!); rest = rest.replace(thr[0], ''); }
-  for (const term of rest.split('&&').map((t) => t.trim()).filter(Boolean)) {
+  // top-level && terms: coordinate tests are answered from the log alone, the rest by evaluation
+  // (with || or parentheses around && the whole text is one expression)
+  const simple = !/\|\||[()]/.test(rest);
+  const other: string[] = [];
+  for (const term of (simple ? rest.split('&&') : [rest]).map((t) => t.trim()).filter(Boolean)) {
     const m = /^(threadIdx|blockIdx|\$tid|%tid|\$ctaid|%ctaid)\.([xyz])\s*==\s*(\d+)$/.exec(term);
-    if (!m) throw new BreakpointError(`unsupported condition '${term}': use threadIdx.x == N, blockIdx.y == N, thread (x,y,z), block (x,y,z), joined by &&`);
+    if (!m) { other.push(term); continue; }
     const comp = 'xyz'.indexOf(m[2]!);
     const isTid = m[1] === 'threadIdx' || m[1]!.endsWith('tid');
     (isTid ? c.tid : c.bid)[comp] = Number(m[3]);
   }
+  if (other.length) c.expr = other.join(' && ');
   return c;
 }
 

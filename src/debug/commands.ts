@@ -25,9 +25,7 @@ interface Cmd {
 }
 
 function debugInfo(s: Session): DebugInfo {
-  let d = s.commandState.get('debugInfo') as DebugInfo | undefined;
-  if (!d) { d = DebugInfo.fromProgram(s.program); s.commandState.set('debugInfo', d); }
-  return d;
+  return s.debugInfo;
 }
 
 function history(s: Session): ValueHistory {
@@ -415,7 +413,28 @@ const COMMANDS: Cmd[] = [
   { names: ['nexti', 'ni'], help: 'nexti [N]: next PTX instruction, over calls', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false, true)) },
   { names: ['finish', 'fin'], help: 'finish: run until the current function returns', moves: true, run: (s) => s.finish(false) },
   { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (s) => s.finish(true) },
-  { names: ['continue', 'c', 'cont'], help: 'continue: to the next breakpoint or watchpoint (or the end)', moves: true, run: (s) => s.cont(false) },
+  {
+    names: ['continue', 'c', 'cont'], help: 'continue [N]: to the next breakpoint or watchpoint (or the end); N: pass the breakpoint stopped at N-1 more times', moves: true,
+    run: (s, a) => {
+      if (a.trim()) {
+        const n = num(a, 'continue');
+        if (n < 1) throw new SessionError('continue N: N must be at least 1');
+        if (s.lastBreakpoint === undefined) throw new SessionError('Not stopped at a breakpoint; "continue N" means: ignore it N-1 more times.');
+        s.ignoreBreakpoint(s.lastBreakpoint, n - 1);
+      }
+      return s.cont(false);
+    },
+  },
+  {
+    names: ['ignore'], help: 'ignore N COUNT: pass over the next COUNT hits of breakpoint N',
+    run: (s, a) => {
+      const [id, count] = a.trim().split(/\s+/);
+      if (id === undefined || count === undefined) throw new SessionError('usage: ignore N COUNT');
+      const n = num(count, 'ignore');
+      s.ignoreBreakpoint(num(id, 'ignore'), n);
+      return n === 0 ? `Will stop next time breakpoint ${id} is reached.` : `Will ignore next ${n} crossing${n === 1 ? '' : 's'} of breakpoint ${id}.`;
+    },
+  },
   { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (s) => s.cont(true) },
   { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (s) => { s.goto(0); return s.cont(false, true); } },
   { names: ['start'], help: 'start: go to step 0', moves: true, run: (s) => s.goto(0) },

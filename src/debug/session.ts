@@ -26,6 +26,7 @@ import { describeGlobalOffset, type ElementInfo } from '../exec/fault-site.js';
 import { GLOBAL_HI } from '../exec/memory.js';
 import { typeSize } from '../ptx/types.js';
 import { ThreadTimeline } from './timeline.js';
+import { DebugInfo, evaluateExpression, PrintError } from './print/index.js';
 import type {
   BreakpointInfo, CommandResult, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
   WarpInfo, WatchKind, WatchpointInfo, Where,
@@ -59,6 +60,8 @@ interface Bp extends BreakpointInfo {
   readonly globals: Set<number>;
   readonly cond: Condition | undefined;
   readonly temporary: boolean;
+  /** Hits still to pass over (gdb's `ignore N COUNT`, `continue N`). */
+  ignore: number;
 }
 
 interface Wp extends WatchpointInfo {
@@ -535,7 +538,7 @@ export class Session implements DebugSession {
     const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
     const bp: Bp = {
       id: this.nextId++, spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
-      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary,
+      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary, ignore: 0,
     };
     this.bps.push(bp);
     return bp;
@@ -572,16 +575,48 @@ export class Session implements DebugSession {
     return wp;
   }
 
-  /** Does a step of warp `key` with active `mask` hit breakpoint bp? Returns the lane (lowest), or -1. */
-  private hitLane(bp: Bp, key: number, mask: number): number {
+  /**
+   * Does step `s` of warp `key` with active `mask` hit breakpoint bp? Returns the lane (lowest),
+   * or -1. Coordinate conditions are answered from the log; an expression condition moves the
+   * machine to position s and evaluates it for each remaining lane.
+   */
+  private hitLane(bp: Bp, s: number, key: number, mask: number): number {
     if (!bp.cond) return lowestLane(mask);
-    const block = coordsOf(key >>> 5, this.launch.grid);
+    const block = coordsOf(Math.floor(key / 32), this.launch.grid);
+    let lanes = 0;
     for (let l = 0; l < 32; l++) {
       if (!((mask >>> l) & 1)) continue;
-      if (conditionHolds(bp.cond, block, coordsOf((key & 31) * 32 + l, this.launch.block))) return l;
+      if (conditionHolds(bp.cond, block, coordsOf((key % 32) * 32 + l, this.launch.block))) lanes |= 1 << l;
+    }
+    if (lanes === 0) return -1;
+    if (bp.cond.expr === undefined) return lowestLane(lanes);
+    this.trace.goto(s);
+    const w = this.machine.resident.find((c) => c.id === Math.floor(key / 32))?.warps[key % 32];
+    if (!w) return -1;
+    for (let l = 0; l < 32; l++) {
+      if (!((lanes >>> l) & 1)) continue;
+      if (this.conditionTrue(bp.cond.expr, new MachineThreadView(this.machine, w, l, 0))) return l;
     }
     return -1;
   }
+
+  /** A condition holds when it evaluates to a non-zero value; one that cannot be evaluated there does not. */
+  private conditionTrue(expr: string, view: ThreadView): boolean {
+    try {
+      const v = evaluateExpression(this.debugInfo, view, expr);
+      return v.bytes !== undefined && v.bytes.some((b) => b !== 0);
+    } catch (e) {
+      if (e instanceof PrintError) return false;
+      throw e;
+    }
+  }
+
+  /** The program's DWARF, decoded once for the session. */
+  get debugInfo(): DebugInfo {
+    this.debugInfoCache ??= DebugInfo.fromProgram(this.program);
+    return this.debugInfoCache;
+  }
+  private debugInfoCache: DebugInfo | undefined;
 
   /** First (forward) or last (reverse) breakpoint hit strictly after / before position p. */
   private findBreakpoint(p: number, reverse: boolean, limit: number, inclusive = false): { step: number; bp: Bp; key: number; lane: number } | undefined {
@@ -591,22 +626,37 @@ export class Session implements DebugSession {
     const any = new Uint8Array(this.code.line.length);
     for (const b of active) for (const g of b.globals) any[g] = 1;
     const end = this.trace.logged;
-    if (!reverse) {
-      const from = inclusive ? p : p + 1;
-      let seg = log.segmentOf(Math.min(from, Math.max(0, end - 1)));
-      for (let s = from; s < Math.min(end, limit); s++) {
+    const scan = (from: number, to: number, last: boolean): { step: number; bp: Bp; key: number; lane: number } | undefined => {
+      let found: { step: number; bp: Bp; key: number; lane: number } | undefined;
+      if (from >= to) return undefined;
+      let seg = log.segmentOf(from);
+      for (let s = from; s < to; s++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
+        if (!any[log.loc(s)]) continue;
+        const r = this.matchAt(active, s, log.segWarp[seg]!);
+        if (r) { found = r; if (!last) return r; }
+      }
+      return found;
+    };
+    if (!reverse) return scan(inclusive ? p : p + 1, Math.min(end, limit), false);
+    const lo = Math.max(0, limit);
+    const hi = Math.min(p, end);
+    if (!active.some((b) => b.cond?.expr !== undefined)) {
+      // from the log alone: walk backward
+      let seg = log.segmentOf(Math.max(0, hi - 1));
+      for (let s = hi - 1; s >= lo; s--) {
+        while (seg > 0 && log.segStep[seg]! > s) seg--;
         if (!any[log.loc(s)]) continue;
         const r = this.matchAt(active, s, log.segWarp[seg]!);
         if (r) return r;
       }
       return undefined;
     }
-    let seg = log.segmentOf(Math.max(0, p - 1));
-    for (let s = Math.min(p - 1, end - 1); s >= Math.max(0, limit); s--) {
-      while (seg > 0 && log.segStep[seg]! > s) seg--;
-      if (!any[log.loc(s)]) continue;
-      const r = this.matchAt(active, s, log.segWarp[seg]!);
+    // conditions need the machine at each candidate: re-execute interval by interval, backward,
+    // scanning each forward once and keeping its last hit
+    const K = this.trace.interval;
+    for (let i = Math.floor(Math.max(0, hi - 1) / K); i >= 0 && (i + 1) * K > lo; i--) {
+      const r = scan(Math.max(lo, i * K), Math.min(hi, (i + 1) * K), true);
       if (r) return r;
     }
     return undefined;
@@ -617,10 +667,45 @@ export class Session implements DebugSession {
     const mask = this.trace.log.mask(s);
     for (const b of active) {
       if (!b.globals.has(g)) continue;
-      const lane = this.hitLane(b, key, mask);
+      const lane = this.hitLane(b, s, key, mask);
       if (lane >= 0) return { step: s, bp: b, key, lane };
     }
     return undefined;
+  }
+
+  /** gdb's `ignore N COUNT`: pass over the next COUNT hits of breakpoint N. */
+  ignoreBreakpoint(id: number, count: number): void {
+    const b = this.bps.find((x) => x.id === id);
+    if (!b) throw new SessionError(`No breakpoint number ${id}.`);
+    if (!Number.isInteger(count) || count < 0) throw new SessionError('ignore: the count must be a non-negative integer');
+    b.ignore = count;
+  }
+
+  /** The breakpoint the last stop was at, for `continue N`. */
+  lastBreakpoint: number | undefined;
+
+  /**
+   * The breakpoint stop of a continue: the first hit whose ignore count is used up. Hits passed
+   * over are returned so that only those before the final stop are counted.
+   */
+  private nextBreakpointStop(p: number, reverse: boolean, inclusive: boolean): { hit: { step: number; bp: Bp; key: number; lane: number } | undefined; passed: { step: number; bp: Bp }[] } {
+    const passed: { step: number; bp: Bp }[] = [];
+    const pending = new Map<Bp, number>();
+    let from = p;
+    let incl = inclusive;
+    for (;;) {
+      const hit = this.findBreakpoint(from, reverse, reverse ? 0 : this.trace.logged, incl && !reverse);
+      if (!hit) return { hit: undefined, passed };
+      const used = pending.get(hit.bp) ?? 0;
+      if (used < hit.bp.ignore) {
+        pending.set(hit.bp, used + 1);
+        passed.push({ step: hit.step, bp: hit.bp });
+        from = hit.step;
+        incl = false;
+        continue;
+      }
+      return { hit, passed };
+    }
   }
 
   /**
@@ -669,12 +754,21 @@ export class Session implements DebugSession {
   cont(reverse: boolean, fromHere = false): Stop {
     this.beginMove();
     const p = this.position();
-    const bp = this.findBreakpoint(p, reverse, reverse ? 0 : this.trace.logged, fromHere && !reverse);
+    const { hit: bp, passed } = this.nextBreakpointStop(p, reverse, fromHere);
+    this.trace.goto(p);
     let wt: { ev: AccessEvent; wp: Wp } | undefined;
     if (this.wps.some((w) => w.enabled)) {
       const bound = bp ? (reverse ? bp.step : bp.step + 1) : reverse ? 0 : this.total;
       wt = this.findWatch(p, reverse, bound);
     }
+    const stopStep = wt && (!bp || (reverse ? wt.ev.step >= bp.step : wt.ev.step < bp.step)) ? wt.ev.step : bp?.step;
+    // ignored hits count only when they come before where this continue stops
+    for (const h of passed) {
+      if (stopStep !== undefined && (reverse ? h.step <= stopStep : h.step >= stopStep)) continue;
+      h.bp.ignore--;
+      h.bp.hits++;
+    }
+    this.lastBreakpoint = undefined;
     if (wt && (!bp || (reverse ? wt.ev.step >= bp.step : wt.ev.step < bp.step))) {
       this.focusKeyLane(wt.ev.warpKey, wt.ev.lane);
       // forward: stop after the access (gdb shows old and new); reverse: stop at the accessing step
@@ -693,6 +787,7 @@ export class Session implements DebugSession {
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);
       bp.bp.hits++;
+      this.lastBreakpoint = bp.bp.id;
       this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
       if (bp.bp.temporary) this.bps.splice(this.bps.indexOf(bp.bp), 1);
       const s = this.moveTo(bp.step, 'breakpoint', '');
