@@ -240,7 +240,7 @@ export class Controller {
     let moved = false;
     let quit = false;
     try {
-      const r = this.session.execute(cmd);
+      const r = this.session.execute(cmd, { repeatOnEmpty: fromCommandLine });
       ({ output, error, moved, quit } = r);
     } catch (e) {
       output = e instanceof Error ? e.message : String(e);
@@ -569,8 +569,9 @@ export class Controller {
       case 'submit': {
         const mode = this.mode;
         this.mode = 'normal';
-        if (r.text === '') return;
-        if (mode === 'memory') { if (this.setMemory(r.text)) this.setFocus('memory'); return; }
+        if (mode === 'memory') { if (r.text !== '' && this.setMemory(r.text)) this.setFocus('memory'); return; }
+        // an empty command line repeats the last stepping command (gdb's prompt habit)
+        if (r.text === '') { this.run('', true); return; }
         this.line.remember(r.text);
         this.run(r.text, true);
         return;

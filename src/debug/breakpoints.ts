@@ -109,15 +109,25 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
     globals.push(g);
   } else if ((m = /^(?:(.+):)?(\d+)$/.exec(spec))) {
     const file = m[1];
-    const line = Number(m[2]);
+    const asked = Number(m[2]);
     const wantFile = file ?? current.file;
-    for (let g = 0; g < n; g++) {
-      if (code.line[g] !== line || !code.lineStart[g]) continue;
+    const inFile = (g: number): boolean => {
       const f = code.fileName(g);
-      if (wantFile !== undefined && f !== undefined && f !== wantFile && baseName(f) !== baseName(wantFile)) continue;
+      return !(wantFile !== undefined && f !== undefined && f !== wantFile && baseName(f) !== baseName(wantFile));
+    };
+    // a line without code moves to the next line that has some, as gdb does
+    let line = asked;
+    let next = Infinity;
+    for (let g = 0; g < n; g++) {
+      const l = code.line[g]!;
+      if (l >= asked && l < next && code.lineStart[g] && inFile(g)) next = l;
+    }
+    if (next !== Infinity) line = next;
+    for (let g = 0; g < n; g++) {
+      if (code.line[g] !== line || !code.lineStart[g] || !inFile(g)) continue;
       globals.push(g);
     }
-    if (!globals.length) throw new BreakpointError(`no code for line ${line}${file ? ` in ${file}` : ''} (try a nearby line)`);
+    if (!globals.length) throw new BreakpointError(`no code for line ${asked}${file ? ` in ${file}` : ''} or after it`);
   } else {
     const prog = code.functions.find((f) => f.name === spec) ?? code.functions.find((f) => plainName(f.name) === spec);
     if (!prog) throw new BreakpointError(`function "${spec}" not defined`);

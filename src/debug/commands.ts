@@ -3,7 +3,7 @@
  * cuda-gdb spellings (`next`, `rn`, `reverse-continue`, `cuda thread (1,0,0)`, `info locals`,
  * `goto 1200`, `history x`). Each command returns plain text; errors are text too, never throws.
  */
-import { DebugInfo, evaluateExpression, formatFloat, infoArgs, infoLocals, infoVariables, PrintError, printExpression, ValueHistory } from './print/index.js';
+import { DebugInfo, evaluateExpression, formatFloat, infoArgs, infoLocals, infoVariables, PrintError, printExpression, printReturnValue, ValueHistory } from './print/index.js';
 import { Access } from '../exec/probe.js';
 import { coordsOf, linearOf } from '../exec/launch.js';
 import { TraceError } from '../trace/trace.js';
@@ -13,6 +13,9 @@ import type { CommandResult, Dim3, Stop, WatchKind } from './types.js';
 import { LineMap } from '../ptx/diagnostics.js';
 import { raceCommand, infoRaces } from './races.js';
 import type { OriginSource } from './origin.js';
+import { intValue } from './print/arith.js';
+import { T } from './print/ctypes.js';
+import { backtrace, disassemble, type Display, displayLines, examineInstructions, examineString, infoCudaBlocks, infoCudaKernels, type InspectContext, listRange, whatis } from './inspect.js';
 import { baseName } from './sources.js';
 
 type Handler = (s: Session, args: string, name: string) => string | Stop;
@@ -26,6 +29,19 @@ interface Cmd {
 
 function debugInfo(s: Session): DebugInfo {
   return s.debugInfo;
+}
+
+function ctx(s: Session): InspectContext {
+  return { info: debugInfo(s), history: history(s) };
+}
+
+/** Per-session command-language state: display list and the command an empty line repeats. */
+interface GdbState { displays: Display[]; nextDisplay: number; repeat: string | undefined }
+const gdbState = new WeakMap<Session, GdbState>();
+function state(s: Session): GdbState {
+  let g = gdbState.get(s);
+  if (!g) gdbState.set(s, (g = { displays: [], nextDisplay: 1, repeat: undefined }));
+  return g;
 }
 
 function history(s: Session): ValueHistory {
@@ -64,6 +80,8 @@ export function sourceLines(s: Session, file: string | undefined): readonly stri
 }
 
 function stopText(s: Session, st: Stop): string {
+  // the kernel's end sets gdb's $_exitcode: 0 when it finished, 1 when a fault stopped it
+  if (s.position() >= s.total) history(s).setConvenience('_exitcode', intValue(s.faultMessage === undefined ? 0n : 1n, T.int));
   const parts: string[] = [];
   if (st.message) parts.push(st.message);
   if (st.reason !== 'no-move' || !st.message) parts.push(stopLine(s));
@@ -92,7 +110,8 @@ function formatterFor(type: string, size: number): (b: Uint8Array) => string {
 }
 
 function watch(s: Session, args: string, name: string): string {
-  const expr = args.trim();
+  // -l / -location: watch the address the expression names now (our watchpoints always do)
+  const expr = args.trim().replace(/^-(?:l|location)\s+/, '');
   if (!expr) throw new SessionError(`usage: ${name} EXPR`);
   const kind: WatchKind = name === 'rwatch' ? 'read' : name === 'awatch' ? 'access' : 'write';
   const what = kind === 'write' ? 'Hardware watchpoint' : kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
@@ -267,14 +286,17 @@ function infoCmd(s: Session, args: string): string {
       }
       return out.join('\n');
     }
-    case 'frame': case 'f': return backtrace(s);
+    case 'frame': case 'f': return backtrace(s, ctx(s));
+    case 'display': return state(s).displays.map((d) => `${d.id}:   y  ${d.expr}`).join('\n') || 'There are no auto-display expressions now.';
     case 'line': { const w = s.where(); return w.file ? `Line ${w.line} of "${w.file}", ${w.function} instruction ${w.pc}` : `${w.function} instruction ${w.pc}`; }
     case 'races': return infoRaces(s);
     case 'cuda': {
       // cuda-gdb's `info cuda threads|warps|lanes|blocks|kernels`
       const sub = rest[0] ?? '';
-      if (['threads', 'warps', 'lanes', 'blocks', 'kernels', ''].includes(sub)) return infoCmd(s, sub === 'lanes' ? 'lanes' : 'threads');
-      throw new SessionError(`info cuda what? threads, warps, lanes, blocks`);
+      if (sub === 'kernels') return infoCudaKernels(s);
+      if (sub === 'blocks') return infoCudaBlocks(s);
+      if (['threads', 'warps', 'lanes', ''].includes(sub)) return infoCmd(s, sub === 'lanes' ? 'lanes' : 'threads');
+      throw new SessionError(`info cuda what? kernels, blocks, threads, warps, lanes`);
     }
     default:
       throw new SessionError(`info what? locals, args, variables, registers, breakpoints, watchpoints, threads, warps, lanes, frame, line, races`);
@@ -293,12 +315,6 @@ function fmtFloat(r: { type: string; bits: bigint }): string {
   if (r.type === 'f64') { dv.setBigUint64(0, r.bits, true); return formatFloat(dv.getFloat64(0, true), 8, r.bits); }
   dv.setUint32(0, Number(r.bits & 0xffffffffn), true);
   return formatFloat(dv.getFloat32(0, true), 4, r.bits & 0xffffffffn);
-}
-
-function backtrace(s: Session): string {
-  const w = s.where();
-  if (!w.frames.length) return 'No stack.';
-  return w.frames.map((f) => `${f.level === s.selectedFrame ? '*' : ' '}#${f.level}  ${f.function} (pc ${f.pc}) at ${f.file ? `${baseName(f.file)}:${f.line}` : '??'}`).join('\n');
 }
 
 /** `cuda block (1,0,0) thread (3,0,0)`, `cuda thread 5`, `cuda warp 2 lane 3`, bare `cuda thread` shows focus. */
@@ -332,6 +348,8 @@ function cudaCmd(s: Session, args: string): string {
 }
 
 function listCmd(s: Session, args: string): string {
+  const ranged = listRange(s, args);
+  if (ranged !== undefined) return ranged;
   const w = s.where();
   const lines = sourceLines(s, w.file);
   const center = args.trim() ? num(args, 'list') : w.line;
@@ -355,6 +373,18 @@ function listCmd(s: Session, args: string): string {
 
 /** x/Nfu ADDR-EXPR: examine memory (gdb). Formats: x (hex words), d, u, f (float), b/h/w/g sizes. */
 function examine(s: Session, args: string): string {
+  const ins = /^\/(\d*)i\s+(.+)$/.exec(args.trim());
+  if (ins) return examineInstructions(s, ctx(s), ins[1] ? Number(ins[1]) : 1, ins[2]!);
+  const str = /^\/s\s+(.+)$/.exec(args.trim());
+  if (str) {
+    const v = evaluateExpression(debugInfo(s), s.threadView(), str[1]!, history(s));
+    if (v.type.endsWith('*') && v.bytes && v.bytes.length === 8) {
+      const sp = /@(\w+)/.exec(v.type);
+      return examineString(s, (sp ? sp[1] : 'generic') as 'generic', new DataView(v.bytes.buffer, v.bytes.byteOffset, 8).getBigUint64(0, true));
+    }
+    if (v.address === undefined || v.space === undefined) throw new SessionError(`cannot take the address of '${str[1]}'`);
+    return examineString(s, v.space as 'generic', v.address);
+  }
   const m = /^\/(\d*)([xduftcb]?)([bhwg]?)\s+(.+)$/.exec(args.trim()) ?? /^()()()(.+)$/.exec(args.trim());
   if (!m || !m[4]) throw new SessionError('usage: x/NFU EXPR   e.g. x/8xw &tile[0], x/4f *(@shared float *)0x10');
   const count = m[1] ? Number(m[1]) : 1;
@@ -411,7 +441,16 @@ const COMMANDS: Cmd[] = [
   { names: ['stepi', 'si'], help: 'stepi [N]: the focused thread\'s next PTX instruction', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false)) },
   { names: ['reverse-stepi', 'rsi'], help: 'reverse-stepi [N]: its previous PTX instruction', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(true)) },
   { names: ['nexti', 'ni'], help: 'nexti [N]: next PTX instruction, over calls', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false, true)) },
-  { names: ['finish', 'fin'], help: 'finish: run until the current function returns', moves: true, run: (s) => s.finish(false) },
+  {
+    names: ['finish', 'fin'], help: 'finish: run until the current function returns; prints the value it returned', moves: true,
+    run: (s) => {
+      s.lastReturn = undefined;
+      const st = s.finish(false);
+      const r = s.lastReturn as { function: string; bytes: Uint8Array } | undefined;
+      const shown = r ? printReturnValue(debugInfo(s), s.threadView(), r.function, r.bytes, history(s)) : undefined;
+      return shown ? { ...st, message: `${st.message}\nValue returned is ${shown}` } : st;
+    },
+  },
   { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (s) => s.finish(true) },
   {
     names: ['continue', 'c', 'cont'], help: 'continue [N]: to the next breakpoint or watchpoint (or the end); N: pass the breakpoint stopped at N-1 more times', moves: true,
@@ -465,19 +504,57 @@ const COMMANDS: Cmd[] = [
   { names: ['print', 'p', 'output', 'call'], help: 'print[/x] EXPR: a variable, member, element, register ($r1), special ($tid.x), cast (*(@shared int *)0x10); print/lanes EXPR: all 32 lanes of the warp; print/block EXPR: every thread of the block', run: (s, a) => printCmd(s, a) },
   { names: ['x'], help: 'x/NFU EXPR: examine memory (F: x d u f t c; U: b h w g)', run: (s, a) => examine(s, a) },
   { names: ['info', 'i'], help: 'info locals|args|variables|registers|breakpoints|threads|warps|lanes|frame|line|races', run: (s, a) => infoCmd(s, a) },
-  { names: ['backtrace', 'bt', 'where'], help: 'backtrace: the focused thread\'s call stack', run: (s) => backtrace(s) },
-  { names: ['frame', 'f'], help: 'frame N: select a frame of the call stack', run: (s, a) => { if (a.trim()) { const e = s.selectFrame(num(a, 'frame')); if (e) throw new SessionError(e); } return backtrace(s); } },
-  { names: ['up'], help: 'up: select the caller\'s frame', run: (s) => { const e = s.selectFrame(s.selectedFrame + 1); if (e) throw new SessionError('Initial frame selected; you cannot go up.'); return backtrace(s); } },
-  { names: ['down'], help: 'down: select the callee\'s frame', run: (s) => { const e = s.selectFrame(s.selectedFrame - 1); if (e) throw new SessionError('Bottom (innermost) frame selected; you cannot go down.'); return backtrace(s); } },
+  { names: ['backtrace', 'bt', 'where'], help: 'backtrace: the focused thread\'s call stack, with argument values', run: (s) => backtrace(s, ctx(s)) },
+  { names: ['frame', 'f'], help: 'frame N: select a frame of the call stack', run: (s, a) => { if (a.trim()) { const e = s.selectFrame(num(a, 'frame')); if (e) throw new SessionError(e); } return backtrace(s, ctx(s)); } },
+  { names: ['up'], help: 'up: select the caller\'s frame', run: (s) => { const e = s.selectFrame(s.selectedFrame + 1); if (e) throw new SessionError('Initial frame selected; you cannot go up.'); return backtrace(s, ctx(s)); } },
+  { names: ['down'], help: 'down: select the callee\'s frame', run: (s) => { const e = s.selectFrame(s.selectedFrame - 1); if (e) throw new SessionError('Bottom (innermost) frame selected; you cannot go down.'); return backtrace(s, ctx(s)); } },
   { names: ['cuda'], help: 'cuda block (x,y,z) thread (x,y,z) | cuda warp N lane M: switch the focused thread', run: (s, a) => cudaCmd(s, a) },
   { names: ['thread'], help: 'thread (x,y,z): focus a thread of the current block', run: (s, a) => (a.trim() ? cudaCmd(s, `thread ${a}`) : cudaCmd(s, '')) },
+  { names: ['whatis'], help: 'whatis EXPR: the type of an expression', run: (s, a) => whatis(s, ctx(s), a, false) },
+  { names: ['ptype'], help: 'ptype EXPR: the type, with structs spelled out', run: (s, a) => whatis(s, ctx(s), a, true) },
+  {
+    names: ['display'], help: 'display [EXPR]: show EXPR after every stop (no EXPR: show them now)',
+    run: (s, a) => {
+      const g = state(s);
+      if (!a.trim()) return displayLines(s, ctx(s), g.displays).join('\n') || 'No display expressions.';
+      const d = { id: g.nextDisplay++, expr: a.trim() };
+      g.displays.push(d);
+      return displayLines(s, ctx(s), [d]).join('\n');
+    },
+  },
+  {
+    names: ['undisplay'], help: 'undisplay [N]: stop showing display N (all without N)',
+    run: (s, a) => {
+      const g = state(s);
+      if (!a.trim()) { g.displays.length = 0; return 'Deleted all displays.'; }
+      const id = num(a, 'undisplay');
+      const i = g.displays.findIndex((d) => d.id === id);
+      if (i < 0) throw new SessionError(`No display number ${id}.`);
+      g.displays.splice(i, 1);
+      return `Deleted display ${id}.`;
+    },
+  },
+  { names: ['disassemble', 'disas'], help: 'disassemble [FUNC]: the PTX of the function, the current instruction marked =>', run: (s, a) => disassemble(s, a) },
+  {
+    names: ['until', 'u', 'advance'], help: 'until: next line, without going back round a loop; until/advance LOCATION: run to LOCATION (or until the current function returns)', moves: true,
+    run: (s, a, name) => (a.trim() ? s.runTo(a.trim()) : name === 'advance' ? (() => { throw new SessionError('usage: advance LOCATION'); })() : s.until()),
+  },
   { names: ['origin'], help: 'origin EXPR | origin ^N: go to the step that last wrote the value (any thread), show its inputs; ^N follows input N', moves: true, run: (s, a) => originCmd(s, a) },
   { names: ['history'], help: 'history EXPR: every write to a variable/lvalue (or a register: $r3) with step, thread and line', run: (s, a) => historyCmd(s, a) },
-  { names: ['list', 'l'], help: 'list [LINE]: source around the current line', run: (s, a) => listCmd(s, a) },
+  { names: ['list', 'l'], help: 'list [LINE | FUNC | A,B]: source around the current line, of a function, or lines A to B', run: (s, a) => listCmd(s, a) },
   { names: ['stdout', 'printf'], help: 'stdout: printf output so far', run: (s) => s.output() || '(no output yet)' },
   { names: ['where-am-i', 'status'], help: 'status: step, focused thread, location', run: (s) => stopLine(s) },
   { names: ['race'], help: 'race N [other]: travel to the first (or second) access of race N', moves: true, run: (s, a) => raceCommand(s, a) },
-  { names: ['help', 'h', '?'], help: 'help: this list', run: () => helpText() },
+  {
+    names: ['help', 'h', '?'], help: 'help [CMD]: this list, or one command',
+    run: (_s, a) => {
+      const want = a.trim().toLowerCase();
+      if (!want) return helpText();
+      const c = COMMANDS.find((x) => x.names.includes(want));
+      if (!c) throw new SessionError(`Undefined command: "${want}". Try "help".`);
+      return `${c.help}${c.names.length > 1 ? `\nAliases: ${c.names.join(', ')}` : ''}`;
+    },
+  },
   { names: ['quit', 'q', 'exit'], help: 'quit', run: () => '' },
 ];
 
@@ -489,8 +566,13 @@ function helpText(): string {
   return ['Commands (gdb / rr / cuda-gdb style; reverse-* travel back in the recording):', ...COMMANDS.map((c) => `  ${c.names.join(', ').padEnd(30)} ${c.help}`)].join('\n');
 }
 
-export function executeCommand(s: Session, line: string): { output: string; moved: boolean; quit: boolean; error: boolean } {
-  const text = line.trim();
+/**
+ * Run one command line. `repeatOnEmpty` (interactive consoles): an empty line repeats the last
+ * stepping command, as gdb does at its prompt; scripts and batch input do not repeat.
+ */
+export function executeCommand(s: Session, line: string, opts: { repeatOnEmpty?: boolean } = {}): { output: string; moved: boolean; quit: boolean; error: boolean } {
+  let text = line.trim();
+  if (!text && opts.repeatOnEmpty && state(s).repeat) text = state(s).repeat!;
   if (!text || text.startsWith('#')) return { output: '', moved: false, quit: false, error: false };
   const m = /^([a-zA-Z?-]+)(\/\S*)?\s*(.*)$/s.exec(text);
   const name = m ? m[1]!.toLowerCase() : text;
@@ -504,8 +586,10 @@ export function executeCommand(s: Session, line: string): { output: string; move
   const before = s.position();
   try {
     const r = cmd.run(s, args, name);
+    if (cmd.moves) state(s).repeat = text;
     if (typeof r === 'string') return { output: r, moved: s.position() !== before, quit: false, error: false };
-    return { output: stopText(s, r), moved: true, quit: false, error: false };
+    const shown = displayLines(s, ctx(s), state(s).displays);
+    return { output: [stopText(s, r), ...shown].join('\n'), moved: true, quit: false, error: false };
   } catch (e) {
     if (e instanceof SessionError || e instanceof PrintError) return { output: e.message, moved: s.position() !== before, quit: false, error: true };
     if (e instanceof RangeError || e instanceof TraceError) return { output: e.message, moved: false, quit: false, error: true };

@@ -348,8 +348,8 @@ export class Session implements DebugSession {
     return out;
   }
 
-  execute(line: string): CommandResult {
-    return executeCommand(this, line);
+  execute(line: string, opts: { repeatOnEmpty?: boolean } = {}): CommandResult {
+    return executeCommand(this, line, opts);
   }
 
   commandNames(): readonly string[] { return COMMAND_NAMES; }
@@ -413,6 +413,50 @@ export class Session implements DebugSession {
     const gone = !w || ((w.exited >>> this.focusLane) & 1) === 1 || w.state === WarpState.Exited;
     this.trace.goto(p);
     return gone;
+  }
+
+  /** gdb's `until`: the next line greater than this one in this frame (a loop runs to its end), or the return. */
+  until(): Stop {
+    this.beginMove();
+    const tl = this.thread();
+    const code = this.code;
+    const i0 = tl.indexAtOrAfter(this.position());
+    if (i0 >= tl.length) return this.noThread();
+    const d0 = tl.depth[i0]!;
+    const line0 = code.line[tl.locs[i0]!]!;
+    const fn0 = code.fnIndex[tl.locs[i0]!];
+    for (let i = i0 + 1; i < tl.length; i++) {
+      const d = tl.depth[i]!;
+      if (d < d0) return this.moveTo(tl.steps[i]!, 'step', '');
+      if (d > d0) continue;
+      const g = tl.locs[i]!;
+      const line = code.line[g]!;
+      if (line > line0 && code.lineStart[g] && code.fnIndex[g] === fn0) return this.moveTo(tl.steps[i]!, 'step', '');
+    }
+    return this.afterLast(tl);
+  }
+
+  /** gdb's `until LOCATION` / `advance LOCATION`: the focused thread runs to LOCATION, or until its frame returns. */
+  runTo(spec: string): Stop {
+    const where = this.where();
+    let r;
+    try {
+      r = resolveSpec(spec, this.code, this.ptxText, { file: where.file, fn: where.function });
+    } catch (e) {
+      if (e instanceof BreakpointError) throw new SessionError(e.message);
+      throw e;
+    }
+    this.beginMove();
+    const targets = new Set(r.globals);
+    const tl = this.thread();
+    const i0 = tl.indexAtOrAfter(this.position());
+    if (i0 >= tl.length) return this.noThread();
+    const d0 = tl.depth[i0]!;
+    for (let i = i0 + 1; i < tl.length; i++) {
+      if (targets.has(tl.locs[i]!)) return this.moveTo(tl.steps[i]!, 'step', '');
+      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${where.function}`);
+    }
+    return this.afterLast(tl);
   }
 
   private afterLast(tl: ThreadTimeline): Stop {
@@ -517,11 +561,33 @@ export class Session implements DebugSession {
     const d0 = i0 < tl.length ? tl.depth[i0]! : tl.depth[Math.max(0, tl.length - 1)]!;
     if (d0 <= 1) return { reason: 'no-move', message: '"finish" not meaningful in the outermost frame.', step: this.position() };
     if (!reverse) {
-      for (let i = i0 + 1; i < tl.length; i++) if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${this.where().function}`);
+      const from = this.where().function;
+      for (let i = i0 + 1; i < tl.length; i++) {
+        if (tl.depth[i]! >= d0) continue;
+        this.lastReturn = this.returnSlot(tl.steps[i - 1]!, from);
+        return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${from}`);
+      }
       return this.afterLast(tl);
     }
     for (let i = i0 - 1; i >= 0; i--) if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', 'Run back to call of #0');
     return this.moveTo(tl.steps[0]!, 'start', '');
+  }
+
+  /** The value the function left by the last forward `finish` returned (for "Value returned"). */
+  lastReturn: { function: string; bytes: Uint8Array } | undefined;
+
+  /** The callee's return slot (func_retval0) just before its `ret` at step `retStep`. */
+  private returnSlot(retStep: number, fn: string): { function: string; bytes: Uint8Array } | undefined {
+    const ret = this.program.functions.get(fn)?.rets[0];
+    if (!ret) return undefined;
+    this.trace.goto(retStep);
+    const w = this.focusedWarp();
+    if (!w) return undefined;
+    const view = new MachineThreadView(this.machine, w, this.focusLane, 0);
+    if (view.function !== fn) return undefined;
+    const at = view.symbolAddress(ret.name);
+    const bytes = at ? view.readMemory(at.space, at.address, ret.size) : undefined;
+    return bytes ? { function: fn, bytes } : undefined;
   }
 
   // ---- breakpoints and watchpoints ---------------------------------------------------------------

@@ -178,7 +178,8 @@ export interface DebugSession {
   watchpoints(): readonly WatchpointInfo[];
   marks(): readonly TimelineMark[];
   /** Run one gdb/cuda-gdb/rr style command (`next`, `break k.cu:12`, `print x`, `goto 100`...). */
-  execute(line: string): CommandResult;
+  /** Run a gdb-style command; `repeatOnEmpty`: an empty line repeats the last stepping command. */
+  execute(line: string, opts?: { repeatOnEmpty?: boolean }): CommandResult;
   /** Command names for completion. */
   commandNames(): readonly string[];
 }

@@ -136,6 +136,18 @@ export class Evaluator {
     const [base, comp] = splitComponent(name);
     const n = view.readSpecial(base, comp);
     if (n !== undefined) return intValue(BigInt(n), T.uint);
+    if (sigil === '$') {
+      // gdb's convenience names: the PTX instruction index stands in for the program counter
+      if (name === 'pc') return intValue(BigInt(view.pc), T.ulong);
+      if (name === 'sp') {
+        const sp = view.registerType('%SP') !== undefined ? view.readRegister('%SP') : undefined;
+        if (sp === undefined) throw new PrintError('No stack pointer ($sp) in this frame: the function keeps no local stack.');
+        return intValue(sp, T.ulong);
+      }
+      const conv = this.env.history?.convenience(name);
+      if (conv) return conv;
+      if (name.startsWith('_')) throw new PrintError(`$${name} is void (not set yet).`);
+    }
     throw new PrintError(`Invalid register or special register "${sigil}${name}".`);
   }
 

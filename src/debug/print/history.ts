@@ -10,6 +10,16 @@ import { fetchContents, type Value } from './value.js';
 
 export class ValueHistory {
   private readonly values: Value[] = [];
+  /** gdb's convenience variables set by commands: `$_` (last address examined), `$_exitcode`. */
+  private readonly conv = new Map<string, Value>();
+
+  setConvenience(name: string, v: Value): void {
+    this.conv.set(name, v);
+  }
+
+  convenience(name: string): Value | undefined {
+    return this.conv.get(name);
+  }
 
   get length(): number {
     return this.values.length;

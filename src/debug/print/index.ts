@@ -9,7 +9,7 @@
  *
  * Public functions throw only PrintError (gdb's message: `No symbol "x" in current context.`).
  */
-import { sizeOf } from '../../../dwarf/types.js';
+import { resolveType, sizeOf, type DwarfType } from '../../../dwarf/types.js';
 import type { ThreadView } from '../types.js';
 import { displayType } from './ctypes.js';
 import { DebugInfo } from './debuginfo.js';
@@ -19,7 +19,7 @@ import { formatTop, type FormatEnv, type Radix } from './format.js';
 import { ValueHistory } from './history.js';
 import { infoArgs as infoArgsImpl, infoLocals as infoLocalsImpl, infoVariables as infoVariablesImpl, variableTree as variableTreeImpl, type VarNode } from './info.js';
 import { canonicalPlace, makeSymbolizer } from './places.js';
-import { contents, type Value } from './value.js';
+import { bytesValue, contents, type Value } from './value.js';
 
 export { DebugInfo, PrintError, ValueHistory, type VarNode };
 export { formatFloat, formatG } from './format.js';
@@ -129,4 +129,60 @@ export function infoVariables(info: DebugInfo, view: ThreadView): string {
 
 export function variableTree(info: DebugInfo, view: ThreadView, maxChildren?: number): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
   return guarded(() => variableTreeImpl(info, view, maxChildren));
+}
+
+/**
+ * gdb's "Value returned is $N = ..." after `finish`: `bytes` (the callee's return slot just before
+ * its `ret`) shown in the DWARF return type of `fn`; undefined for a void function or without
+ * debug information.
+ */
+export function printReturnValue(info: DebugInfo, view: ThreadView, fn: string, bytes: Uint8Array, history?: ValueHistory): string | undefined {
+  try {
+    const f = info.scopes.functions().find((x) => x.linkageName === fn || x.name === fn);
+    if (!f) return undefined;
+    const type = info.scopes.types.typeOfAttr(f.die);
+    const size = sizeOf(type);
+    if (type.kind === 'void' || !size || size > bytes.length) return undefined;
+    const v = bytesValue(type, bytes.slice(0, size));
+    const text = formatTop(formatEnv(info, view), v);
+    const n = history ? history.record(view, v) : 1;
+    return `$${n} = ${text}`;
+  } catch (e) {
+    if (e instanceof PrintError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * gdb's `whatis EXPR` (the type as named) and `ptype EXPR` (typedefs resolved and one level of
+ * struct/union/enum spelled out).
+ */
+export function describeType(info: DebugInfo, view: ThreadView, expr: string, expand: boolean, history?: ValueHistory): string {
+  return guarded(() => {
+    const v = evaluateChecked(info, view, expr, history);
+    if (!expand) return `type = ${displayType(v.type)}`;
+    return `type = ${spellType(v.type)}`;
+  });
+}
+
+function spellType(t: DwarfType): string {
+  const r = resolveType(t);
+  // pointers to an aggregate keep the aggregate spelled out, as gdb's ptype does
+  let stars = '';
+  let base: DwarfType = r;
+  while (base.kind === 'pointer') { stars += ' *'; base = resolveType(base.target); }
+  if (base.kind === 'struct' || base.kind === 'class' || base.kind === 'union') {
+    const body = base.members.map((m) => {
+      // C declarators put array bounds after the name: `short hist[4];`
+      const t = displayType(m.type);
+      const arr = /^(.*?) ?((?:\[\d*\])+)$/.exec(t);
+      const decl = arr ? `${arr[1]} ${m.name ?? ''}${arr[2]}` : `${t} ${m.name ?? ''}`;
+      return `    ${decl}${m.bitSize !== undefined ? ` : ${m.bitSize}` : ''};`;
+    }).join('\n');
+    return `${base.kind} ${base.name ?? ''} {\n${body}\n}${stars}`.replace(/ +\{/, ' {');
+  }
+  if (base.kind === 'enum') {
+    return `enum ${base.name ?? ''} {${base.enumerators.map((e) => e.name).join(', ')}}${stars}`;
+  }
+  return displayType(r);
 }
