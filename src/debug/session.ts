@@ -219,6 +219,19 @@ export class Session implements DebugSession {
 
   get selectedFrame(): number { return this.frameLevel; }
 
+  /**
+   * At a fault inside a helper without source (`__trap`, `__assertfail`), select the innermost
+   * frame that has a source line: the user's call site, as a CUDA programmer expects.
+   */
+  private selectUserFrame(): void {
+    const w = this.focusedWarp();
+    if (!w) return;
+    const frames = laneFrames(this.machine, w, this.focusLane).frames;
+    if (frames.length < 2 || frames[0]!.file !== undefined) return;
+    const user = frames.findIndex((f) => f.file !== undefined);
+    if (user > 0) this.frameLevel = user;
+  }
+
   // ---- state queries -------------------------------------------------------------------------------
 
   private laneState(w: Warp | undefined, lane: number): LaneState {
@@ -233,7 +246,8 @@ export class Session implements DebugSession {
     const w = this.focusedWarp();
     const lane = this.focusLane;
     const frames: FrameInfo[] = w ? laneFrames(this.machine, w, lane).frames : [];
-    const top = frames[0];
+    // the selected frame (`frame N`, `up`, `down`) is what the header and the panes show
+    const top = frames[Math.min(this.frameLevel, Math.max(0, frames.length - 1))];
     const fn = top?.function ?? this.machine.kernel.name;
     const pc = top?.pc ?? 0;
     const prog = this.program.functions.get(fn);
@@ -371,7 +385,9 @@ export class Session implements DebugSession {
     const m = this.trace.fault;
     if (m) {
       if (m.block && m.thread) this.setFocus(m.block, m.thread);
-      return this.moveTo(this.total, 'fault', `Program stopped: ${formatFault(m)}`);
+      const st = this.moveTo(this.total, 'fault', `Program stopped: ${formatFault(m)}`);
+      this.selectUserFrame();
+      return st;
     }
     return this.moveTo(this.total, 'end', `The kernel finished after ${this.total} warp-steps. Use reverse-continue or goto to travel back.`);
   }

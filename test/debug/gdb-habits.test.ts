@@ -125,3 +125,28 @@ test('ptype spells out structs (bit fields, arrays) and x/s reads a C string', (
   // thread 0: label[k] = 'a' + k for k < 7, label[7] = 0
   expect(run(s, 'x/s label')).toMatch(/^local 0x[0-9a-f]+:\t"abcdefg"$/);
 });
+
+test('a stop at __trap() lands in the user frame at the call site, with its registers', () => {
+  const s = open('bug_trap');
+  const out = run(s, 'continue');
+  expect(out).toContain('trap instruction executed');
+  // thread 45 has the bad index; the kernel calls __trap() on line 8
+  expect(s.where().thread).toEqual([45, 0, 0]);
+  expect(s.where().line).toBe(8);
+  expect(s.selectedFrame).toBe(1);
+  expect(run(s, 'info registers')).toMatch(/%r\d+\s+0x2d\s+45/); // i = 45 is in a register
+  run(s, 'down');
+  expect(s.where().function).toBe('__trap');
+});
+
+test('frame N and up move where the session says it is (header, Source and PTX panes)', () => {
+  const s = open('saxpy');
+  run(s, 'break axpy');
+  run(s, 'continue');
+  expect(s.where().line).toBe(4);
+  run(s, 'up');
+  expect(s.where().function).toBe('_Z5saxpyifPKfPf');
+  expect(s.where().line).toBe(15); // y[i] = axpy(a, xi, yi);
+  run(s, 'frame 0');
+  expect(s.where().line).toBe(4);
+});
