@@ -133,6 +133,11 @@ export function dwarfCommand(ptxPath: string, options: DwarfOptions = {}): Dwarf
   } catch (e) {
     return { text: '', warnings: [`${ptxPath}: cannot read: ${e instanceof Error ? e.message : String(e)}`] };
   }
+  return dwarfDump(source, ptxPath, options);
+}
+
+/** The DIE tree of PTX text already read (the CLI reads files with a size bound). */
+export function dwarfDump(source: string, ptxPath: string, options: DwarfOptions = {}): DwarfCommandResult {
   const { module, diagnostics } = parsePtx(source, ptxPath);
   const warnings: string[] = diagnostics.map((d) => `${ptxPath}: ${d.severity}: ${d.message}`);
   const dwarf = Dwarf.fromModule(module, options);

@@ -13,7 +13,7 @@ export {
   type AssembledSections, type InstructionRef, type SymbolResolver, type VariableRef,
 } from './assemble.js';
 export * from './constants.js';
-export { dumpDebugInfo, dwarfCommand, formatAttributeValue, type DwarfCommandResult } from './dump.js';
+export { dumpDebugInfo, dwarfCommand, dwarfDump, formatAttributeValue, type DwarfCommandResult } from './dump.js';
 export { Dwarf, type AttrValue, type DwarfOptions, type LocationDescription } from './dwarf.js';
 export {
   decodeExpression, evaluate, expressionFromBytes, formatOperation, formatOperations, ptxRegisterName, ptxRegisterValue,

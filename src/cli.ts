@@ -6,11 +6,12 @@ import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { checkCommand } from './cli/check.js';
-import { UsageError } from './cli/common.js';
+import { readPtxText, UsageError } from './cli/common.js';
+import { ptxInput } from './cli/cuda.js';
 import { infoCommand } from './cli/info.js';
 import { runCommand } from './cli/run.js';
 import { racesCommand } from './cli/races.js';
-import { dwarfCommand } from '../dwarf/index.js';
+import { dwarfDump } from '../dwarf/index.js';
 import { debugCommand, recordCommand, replayCommand, type DebugOptions } from './cli/debug.js';
 
 function version(): string {
@@ -84,7 +85,8 @@ await yargs(hideBin(process.argv))
     .option('o', { alias: 'output', type: 'string', demandOption: true, describe: 'trace file to write (.ptxtrace)' })
     .option('schedule', debugOptions.schedule)
     .option('seed', debugOptions.seed)
-    .option('max-steps', debugOptions['max-steps']),
+    .option('max-steps', debugOptions['max-steps'])
+    .option('arch', debugOptions.arch),
     (a) => guard(() => recordCommand(a.file, a.o, debugOpts(a))))
   .command('replay <trace>', 'open the debugger on a recorded trace file', (y) => y
     .positional('trace', { type: 'string', demandOption: true })
@@ -93,10 +95,10 @@ await yargs(hideBin(process.argv))
     .option('ex', debugOptions.ex)
     .option('source-dir', debugOptions['source-dir']),
     (a) => guard(() => replayCommand(a.trace, debugOpts(a))))
-  .command('check <files..>', 'parse and resolve PTX; print located diagnostics', (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
-    (a) => guard(() => checkCommand(a.files as string[])))
-  .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }),
-    (a) => guard(() => infoCommand(a.file, a.json)))
+  .command('check <files..>', 'parse and resolve PTX (or .cu); print located diagnostics', (y) => y.positional('files', { type: 'string', array: true, demandOption: true }).option('arch', debugOptions.arch),
+    (a) => guard(() => checkCommand((a.files as string[]).map((f) => ptxInput(f, a.arch, {}).ptxPath), a.files as string[])))
+  .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }).option('arch', debugOptions.arch),
+    (a) => guard(() => infoCommand(ptxInput(a.file, a.arch, {}).ptxPath, a.json)))
   .command('run <file>', 'run a launch; write buffers to --out, printf output to stdout', (y) => y
     .positional('file', { type: 'string', demandOption: true })
     .options(launchOptions)
@@ -105,11 +107,12 @@ await yargs(hideBin(process.argv))
     .option('print', { type: 'boolean', default: false, describe: 'print the first elements of every buffer to stderr' })
     .option('schedule', { choices: ['rr', 'random'] as const, default: 'rr' as const, describe: 'warp scheduling policy' })
     .option('seed', { type: 'number', default: 1, describe: 'seed for --schedule random' })
-    .option('max-steps', { type: 'number', describe: 'stop after this many warp-steps (default 200000000)' }),
-    (a) => guard(() => runCommand(a.file, {
-      launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined,
-      out: a.out, stats: a.stats, print: a.print, schedule: a.schedule, seed: a.seed, maxSteps: a['max-steps'],
-    })))
+    .option('max-steps', { type: 'number', describe: 'stop after this many warp-steps (default 200000000)' })
+    .option('arch', debugOptions.arch),
+    (a) => guard(() => {
+      const input = ptxInput(a.file, a.arch, { launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined });
+      return runCommand(input.ptxPath, { ...input.flags, out: a.out, stats: a.stats, print: a.print, schedule: a.schedule, seed: a.seed, maxSteps: a['max-steps'] });
+    }))
   .command('races <file>', 'run a launch under the race checker: data races, benign races, barrier errors', (y) => y
     .positional('file', { type: 'string', demandOption: true })
     .options(launchOptions)
@@ -117,14 +120,16 @@ await yargs(hideBin(process.argv))
     .option('schedule', { choices: ['rr', 'random'] as const, default: 'rr' as const, describe: 'warp scheduling policy for a single run' })
     .option('seed', { type: 'number', default: 1, describe: 'seed for --schedule random; first seed for --schedules' })
     .option('schedules', { type: 'number', describe: 'rerun under N random schedules (seeds seed..seed+N-1) and merge the findings' })
-    .option('max-steps', { type: 'number', describe: 'stop after this many warp-steps (default 200000000)' }),
-    (a) => guard(() => racesCommand(a.file, {
-      launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined,
-      json: a.json, schedule: a.schedule, seed: a.seed, schedules: a.schedules, maxSteps: a['max-steps'],
-    })))
-  .command('dwarf <file>', 'print the DWARF DIE tree of a -G PTX file (llvm-dwarfdump style)', (y) => y.positional('file', { type: 'string', demandOption: true }),
+    .option('max-steps', { type: 'number', describe: 'stop after this many warp-steps (default 200000000)' })
+    .option('arch', debugOptions.arch),
     (a) => guard(() => {
-      const r = dwarfCommand(a.file);
+      const input = ptxInput(a.file, a.arch, { launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined });
+      return racesCommand(input.ptxPath, { ...input.flags, json: a.json, schedule: a.schedule, seed: a.seed, schedules: a.schedules, maxSteps: a['max-steps'] });
+    }))
+  .command('dwarf <file>', 'print the DWARF DIE tree of a -G PTX file (llvm-dwarfdump style)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('arch', debugOptions.arch),
+    (a) => guard(() => {
+      const path = ptxInput(a.file, a.arch, {}).ptxPath;
+      const r = dwarfDump(readPtxText(path), path);
       process.stdout.write(r.text.endsWith('\n') ? r.text : r.text + '\n');
       for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);
       return 0;

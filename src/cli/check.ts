@@ -6,7 +6,8 @@ import { unsupportedInstructions } from '../exec/support.js';
 import { renderDiagnostics } from '../ptx/index.js';
 import { readPtx } from './common.js';
 
-export function checkCommand(files: readonly string[]): number {
+/** `labels`: the names the user gave (a `.cu` is checked through its compiled PTX). */
+export function checkCommand(files: readonly string[], labels: readonly string[] = files): number {
   let bad = 0;
   for (const f of files) {
     const read = readPtx(f);
@@ -16,6 +17,6 @@ export function checkCommand(files: readonly string[]): number {
       process.stderr.write(renderDiagnostics(loaded) + '\n');
     }
   }
-  if (bad === 0) process.stdout.write(`${files.length === 1 ? files[0] : `${files.length} files`}: ok\n`);
+  if (bad === 0) process.stdout.write(`${files.length === 1 ? labels[0] : `${files.length} files`}: ok\n`);
   return bad ? 1 : 0;
 }

@@ -5,15 +5,18 @@ import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
 export class UsageError extends Error {}
 
-export function readPtx(path: string): LoadedPtx {
-  let text: string;
+/** A source file's text, bounded; unreadable files are usage errors (exit 2, like everywhere). */
+export function readPtxText(path: string): string {
   try {
-    text = readBoundedText(path, MAX_SOURCE_BYTES);
+    return readBoundedText(path, MAX_SOURCE_BYTES);
   } catch (e) {
     if (e instanceof ReadError) throw new UsageError(e.message);
     throw e;
   }
-  return loadPtx(text, path);
+}
+
+export function readPtx(path: string): LoadedPtx {
+  return loadPtx(readPtxText(path), path);
 }
 
 /** Load a PTX file or print its diagnostics and return undefined. */

@@ -2,17 +2,16 @@
  * `ptxdbg FILE` (the debugger: TUI, or batch mode with --batch / -x / --ex / piped stdin),
  * `ptxdbg record` and `ptxdbg replay`.
  */
-import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { basename, dirname, join, resolve } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { executeCommand } from '../debug/commands.js';
+import { EXIT_FINDINGS, EXIT_USAGE, exitForSession } from './exit.js';
 import { openSession, type Session, SessionError, type SessionOptions } from '../debug/session.js';
 import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
+import { ptxInput } from './cuda.js';
 import { UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
-import { MAX_SOURCE_BYTES, readBounded, readBoundedText, ReadError } from '../io/bounded.js';
+import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
 export interface DebugOptions extends LaunchFlags {
   batch?: boolean | undefined;
@@ -23,34 +22,6 @@ export interface DebugOptions extends LaunchFlags {
   maxSteps?: number | undefined;
   sourceDir?: string | undefined;
   arch?: string | undefined;
-}
-
-/** `kernel.cu`: compile with nvcc -G -ptx into a cache keyed by the source's hash. */
-export function compileCuda(cuPath: string, arch: string): string {
-  let src: Buffer;
-  try {
-    src = readBounded(cuPath, MAX_SOURCE_BYTES);
-  } catch (e) {
-    if (e instanceof ReadError) throw new UsageError(e.message);
-    throw e;
-  }
-  const probe = spawnSync('nvcc', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new UsageError(`nvcc is not on the PATH, so ${cuPath} cannot be compiled here. Compile it elsewhere with\n  nvcc -G -ptx -arch=${arch} ${basename(cuPath)} -o ${basename(cuPath).replace(/\.cu$/, '.ptx')}\nand open the .ptx file: ptxdbg ${basename(cuPath).replace(/\.cu$/, '.ptx')}`);
-  }
-  const key = createHash('sha256').update(src).update(arch).digest('hex').slice(0, 16);
-  const cacheRoot = process.env['PTXDBG_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir() || tmpdir(), '.cache'), 'ptxdbg');
-  const dir = join(cacheRoot, key);
-  const out = join(dir, basename(cuPath).replace(/\.cu$/, '') + '.ptx');
-  if (existsSync(out)) return out;
-  mkdirSync(dir, { recursive: true });
-  const tmp = `${out}.tmp-${process.pid}`;
-  const r = spawnSync('nvcc', ['-G', '-ptx', `-arch=${arch}`, resolve(cuPath), '-o', tmp], { encoding: 'utf8', cwd: dirname(resolve(cuPath)) });
-  if (r.status !== 0) throw new UsageError(`nvcc failed on ${cuPath}:\n${(r.stderr || r.stdout || String(r.error)).trim()}`);
-  renameSync(tmp, out);
-  // keep a copy of the source next to the PTX so the Source pane finds it
-  writeFileSync(join(dir, basename(cuPath)), src);
-  return out;
 }
 
 function sessionOptions(file: string, o: DebugOptions): SessionOptions {
@@ -87,31 +58,26 @@ export function runBatch(s: Session, commands: readonly string[], write: (t: str
 }
 
 export async function debugCommand(file: string, o: DebugOptions): Promise<number> {
-  let ptx = file;
-  if (file.endsWith('.cu')) {
-    ptx = compileCuda(file, o.arch ?? 'sm_80');
-    // the launch file sits next to the .cu, not next to the cached PTX
-    if (!o.launch && !o.grid && !o.block && !o.arg?.length) {
-      const stem = basename(file).replace(/\.cu$/, '');
-      const found = [join(dirname(file), `${stem}.launch.json`), join(dirname(file), 'launch.json')].find((p) => existsSync(p));
-      if (found) o = { ...o, launch: found };
-    }
-  }
+  const input = ptxInput(file, o.arch, o);
+  const ptx = input.ptxPath;
+  o = { ...o, ...input.flags };
   const commands = [...readCommandFiles(o.commandFiles ?? []), ...(o.ex ?? [])];
   const batch = o.batch || !process.stdout.isTTY || !process.stdin.isTTY;
   let session: Session | undefined;
   let error: string | undefined;
+  let errorCode = EXIT_FINDINGS;
   try {
     session = openSession(sessionOptions(ptx, o));
     if (o.sourceDir) session.setSourceDir(o.sourceDir);
   } catch (e) {
     if (!(e instanceof SessionError)) throw e;
     error = e.message;
+    errorCode = exitForSession(e.kind);
   }
   if (batch) {
     if (!session) {
       process.stderr.write(`ptxdbg: ${error}\n`);
-      return 1;
+      return errorCode;
     }
     if (!o.batch && !commands.length && !process.stdin.isTTY) commands.push(...readFileSync(0, 'utf8').split('\n'));
     return runBatch(session, commands, (t) => process.stdout.write(t));
@@ -123,11 +89,14 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
 
 export function recordCommand(file: string, out: string, o: DebugOptions): number {
   const t0 = performance.now();
+  const input = ptxInput(file, o.arch, o);
+  file = input.ptxPath;
+  o = { ...o, ...input.flags };
   let s: Session;
   try {
     s = openSession(sessionOptions(file, o));
   } catch (e) {
-    if (e instanceof SessionError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return 1; }
+    if (e instanceof SessionError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return exitForSession(e.kind); }
     throw e;
   }
   let bytes: number;
@@ -146,12 +115,12 @@ export function recordCommand(file: string, out: string, o: DebugOptions): numbe
  * A session re-executed from a trace file and checked against its step log, or a message saying
  * why the file cannot be used (truncated, corrupted, recorded by another build).
  */
-export function openReplay(tracePath: string): { session: Session; file: TraceFile } | { error: string } {
+export function openReplay(tracePath: string): { session: Session; file: TraceFile } | { error: string; code: number } {
   let f: TraceFile;
   try {
     f = readTraceFile(tracePath);
   } catch (e) {
-    if (e instanceof TraceFileError) return { error: e.message };
+    if (e instanceof TraceFileError) return { error: e.message, code: e.kind === 'unreadable' ? EXIT_USAGE : EXIT_FINDINGS };
     throw e;
   }
   const h = f.header;
@@ -159,11 +128,11 @@ export function openReplay(tracePath: string): { session: Session; file: TraceFi
   try {
     s = openSession({ ptxPath: h.ptxPath, ptxText: f.ptxText, launchObject: f.launch, schedule: h.schedule, seed: h.seed, maxSteps: h.maxSteps, interval: h.interval });
   } catch (e) {
-    if (e instanceof SessionError) return { error: `${tracePath}: the recorded kernel no longer loads: ${e.message}` };
+    if (e instanceof SessionError) return { error: `${tracePath}: the recorded kernel no longer loads: ${e.message}`, code: EXIT_FINDINGS };
     throw e;
   }
   const diff = compareWithFile(s.trace, f);
-  if (diff) return { error: `${tracePath} does not match its re-execution (${diff}); it was recorded by a different ptxdbg build. Record it again.` };
+  if (diff) return { error: `${tracePath} does not match its re-execution (${diff}); it was recorded by a different ptxdbg build. Record it again.`, code: EXIT_FINDINGS };
   return { session: s, file: f };
 }
 
@@ -171,7 +140,7 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
   const r = openReplay(tracePath);
   if ('error' in r) {
     process.stderr.write(`ptxdbg: ${r.error}\n`);
-    return 1;
+    return r.code;
   }
   const { session: s, file: f } = r;
   const h = f.header;

@@ -36,7 +36,17 @@ import { Access } from '../exec/probe.js';
 import { ptxText } from '../exec/machine.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
-export class SessionError extends Error {}
+/**
+ * What went wrong, so every front end maps it to the same exit code: `input` (a file that cannot
+ * be read), `ptx` (invalid PTX), `launch` (a bad launch), `command` (a debugger command refused).
+ */
+export type SessionErrorKind = 'input' | 'ptx' | 'launch' | 'command';
+
+export class SessionError extends Error {
+  constructor(message: string, readonly kind: SessionErrorKind = 'command') {
+    super(message);
+  }
+}
 
 export interface SessionOptions extends LaunchFlags {
   ptxPath: string;
@@ -77,18 +87,18 @@ export function openSession(o: SessionOptions): Session {
     try {
       text = readBoundedText(o.ptxPath, MAX_SOURCE_BYTES);
     } catch (e) {
-      if (e instanceof ReadError) throw new SessionError(e.message);
+      if (e instanceof ReadError) throw new SessionError(e.message, 'input');
       throw e;
     }
   }
   const loaded = loadPtx(text, o.ptxPath);
-  if (!loaded.program) throw new SessionError(renderDiagnostics(loaded));
+  if (!loaded.program) throw new SessionError(renderDiagnostics(loaded), 'ptx');
   const program = loaded.program;
   let launch: Launch;
   try {
     launch = o.launchObject ?? resolveLaunch(o.ptxPath, program, { ...o, launch: o.launch ?? o.launchPath });
   } catch (e) {
-    if (e instanceof LaunchError || e instanceof UsageError) throw new SessionError(`bad launch: ${e.message}`);
+    if (e instanceof LaunchError || e instanceof UsageError) throw new SessionError(`bad launch: ${e.message}`, 'launch');
     throw e;
   }
   const opts: RunOptions = {
@@ -101,7 +111,7 @@ export function openSession(o: SessionOptions): Session {
   try {
     machine = new Machine(program, launch, opts);
   } catch (e) {
-    throw new SessionError(`cannot launch: ${(e as Error).message}`);
+    throw new SessionError(`cannot launch: ${(e as Error).message}`, 'launch');
   }
   const trace = Trace.record(machine, { interval: o.interval ?? DEFAULT_INTERVAL });
   return new Session(o.ptxPath, text, program, launch, opts, trace);

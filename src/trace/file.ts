@@ -19,7 +19,12 @@ import type { Trace } from './trace.js';
 const MAGIC = 'PTXDBGTR';
 export const TRACE_VERSION = 1;
 
-export class TraceFileError extends Error {}
+export class TraceFileError extends Error {
+  /** `unreadable`: the file could not be read at all (missing, a directory); else it is not a valid trace. */
+  constructor(message: string, readonly kind: 'unreadable' | 'invalid' = 'invalid') {
+    super(message);
+  }
+}
 
 interface Header {
   ptxPath: string;
@@ -126,7 +131,7 @@ export function readTraceFile(path: string): TraceFile {
   try {
     bytes = readBounded(path, MAX_TRACE_BYTES);
   } catch (e) {
-    if (e instanceof ReadError) throw new TraceFileError(e.message);
+    if (e instanceof ReadError) throw new TraceFileError(e.message, 'unreadable');
     throw e;
   }
   const bad = (why: string): TraceFileError => new TraceFileError(`${path}: not a usable ptxdbg trace: ${why}`);

@@ -1,0 +1,17 @@
+/**
+ * Exit codes, the same for every subcommand (README, CLI reference): 0 success; 1 invalid PTX,
+ * races or barrier errors found, or a failed debugger command in batch mode; 2 bad usage, a file
+ * that cannot be read, or a bad launch; 3 the kernel faulted. 70 (internal error) is a bug.
+ */
+import type { SessionErrorKind } from '../debug/session.js';
+
+export const EXIT_OK = 0;
+export const EXIT_FINDINGS = 1;
+export const EXIT_USAGE = 2;
+export const EXIT_FAULT = 3;
+export const EXIT_INTERNAL = 70;
+
+/** The exit code for a session that could not be opened. */
+export function exitForSession(kind: SessionErrorKind): number {
+  return kind === 'ptx' || kind === 'command' ? EXIT_FINDINGS : EXIT_USAGE;
+}
