@@ -78,7 +78,13 @@ export class Controller {
     this.layout = computeLayout(cols, rows);
     this.follow(true);
     const f = session.faultMessage;
-    this.message = f ? { text: `run ended with a fault at step ${session.faultStep}: ${firstLine(f)}`, tone: 'error' } : { text: `${session.total} steps recorded. ? for help, : for commands.`, tone: 'info' };
+    // a step limit says where the warps spin (exec/spin.ts) next to the first line
+    const spin = f?.split('\n').find((l) => l.trim().startsWith('spinning at'))?.trim();
+    this.message = f
+      ? { text: `run ended with a fault at step ${session.faultStep}: ${firstLine(f)}${spin ? ` — ${spin}` : ''}`, tone: 'error' }
+      : session.interrupted
+        ? { text: `recording stopped (Ctrl-C) after ${session.total} steps, before the kernel finished. ? for help, : for commands.`, tone: 'info' }
+        : { text: `${session.total} steps recorded. ? for help, : for commands.`, tone: 'info' };
   }
 
   // ---- store protocol (useSyncExternalStore) ----

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { executeCommand } from '../debug/commands.js';
 import { EXIT_FINDINGS, EXIT_USAGE, exitForSession } from './exit.js';
-import { openSession, type Session, SessionError, type SessionOptions } from '../debug/session.js';
+import { openSession, openSessionAsync, type Session, SessionError, type SessionOptions } from '../debug/session.js';
 import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
 import { ptxInput } from './cuda.js';
 import { UsageError } from './common.js';
@@ -67,8 +67,10 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
   let error: string | undefined;
   let errorCode = EXIT_FINDINGS;
   try {
-    session = openSession(sessionOptions(ptx, o));
+    session = await recordWithProgress(sessionOptions(ptx, o));
     if (o.sourceDir) session.setSourceDir(o.sourceDir);
+    const atEnd = session.openAtEnd();
+    if (atEnd && batch) process.stdout.write(`${atEnd.message}\n`);
   } catch (e) {
     if (!(e instanceof SessionError)) throw e;
     error = e.message;
@@ -85,6 +87,32 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
   if (session) for (const c of commands) executeCommand(session, c);
   const { runTui } = await import('../../tui/index.js');
   return runTui({ session, error, title: ptx, sourceDir: o.sourceDir });
+}
+
+/**
+ * Record a launch for the debugger: after a second, a progress line on stderr (when it is a
+ * terminal); Ctrl-C stops the recording and the debugger opens on what was recorded (rr's habit).
+ */
+async function recordWithProgress(opts: SessionOptions): Promise<Session> {
+  const ctl = new AbortController();
+  const onInt = (): void => ctl.abort();
+  process.on('SIGINT', onInt);
+  const tty = process.stderr.isTTY === true;
+  let shown = false;
+  try {
+    return await openSessionAsync(opts, {
+      signal: ctl.signal,
+      onProgress: (p) => {
+        if (!tty || p.wallMs < 1000) return;
+        shown = true;
+        const rate = p.threadInstructions / (p.wallMs / 1000);
+        process.stderr.write(`\rrecording: ${(p.steps / 1e6).toFixed(1)} M warp-steps, ${(p.threadInstructions / 1e6).toFixed(0)} M thread-instructions, ${(rate / 1e6).toFixed(0)} M/s, ${(p.bytes / 2 ** 20).toFixed(0)} MiB   (Ctrl-C: stop and debug what is recorded) `);
+      },
+    });
+  } finally {
+    process.off('SIGINT', onInt);
+    if (shown) process.stderr.write('\n');
+  }
 }
 
 export function recordCommand(file: string, out: string, o: DebugOptions): number {

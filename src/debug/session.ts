@@ -15,7 +15,7 @@ import { loadPtx, renderDiagnostics } from '../ptx/index.js';
 import type { Program } from '../ptx/resolve.js';
 import { resolveLaunch, formatFault, type LaunchFlags } from '../cli/run.js';
 import { UsageError } from '../cli/common.js';
-import { DEFAULT_INTERVAL, Trace } from '../trace/trace.js';
+import { DEFAULT_INTERVAL, type RecordProgress, Trace } from '../trace/trace.js';
 import { BreakpointError, conditionHolds, type Condition, resolveSpec } from './breakpoints.js';
 import { CodeIndex } from './code-index.js';
 import { executeCommand, COMMAND_NAMES } from './commands.js';
@@ -82,6 +82,22 @@ interface Wp extends WatchpointInfo {
 
 /** Load PTX and launch, record the run, and open a session at step 0. Throws SessionError. */
 export function openSession(o: SessionOptions): Session {
+  const p = prepareSession(o);
+  const trace = Trace.record(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL });
+  return new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+}
+
+/**
+ * Like openSession, recording with progress reports and stoppable (Ctrl-C): a stopped recording
+ * opens on the steps recorded so far.
+ */
+export async function openSessionAsync(o: SessionOptions, rec: { onProgress?: (p: RecordProgress) => void; signal?: AbortSignal } = {}): Promise<Session> {
+  const p = prepareSession(o);
+  const trace = await Trace.recordAsync(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL, ...rec });
+  return new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+}
+
+function prepareSession(o: SessionOptions): { text: string; program: Program; launch: Launch; opts: RunOptions; machine: Machine } {
   let text = o.ptxText;
   if (text === undefined) {
     try {
@@ -113,8 +129,7 @@ export function openSession(o: SessionOptions): Session {
   } catch (e) {
     throw new SessionError(`cannot launch: ${(e as Error).message}`, 'launch');
   }
-  const trace = Trace.record(machine, { interval: o.interval ?? DEFAULT_INTERVAL });
-  return new Session(o.ptxPath, text, program, launch, opts, trace);
+  return { text, program, launch, opts, machine };
 }
 
 export class Session implements DebugSession {
@@ -151,6 +166,8 @@ export class Session implements DebugSession {
   }
 
   get total(): number { return this.trace.total; }
+  /** The recording was stopped (Ctrl-C) before the kernel finished. */
+  get interrupted(): boolean { return this.trace.interrupted; }
   get faultMessage(): string | undefined { return this.trace.fault ? formatFault(this.trace.fault) : undefined; }
   get faultStep(): number { return this.trace.fault ? this.trace.total : -1; }
 
@@ -391,6 +408,16 @@ export class Session implements DebugSession {
     return { reason, message, step: this.position() };
   }
 
+  /**
+   * Start at the end when that is where the story is: a run stopped by the step limit (the
+   * spinning warp in view, the hints in the message) or a recording stopped by Ctrl-C.
+   */
+  openAtEnd(): Stop | undefined {
+    if (!this.trace.interrupted && this.trace.fault?.kind !== 'step-limit') return undefined;
+    this.beginMove();
+    return this.endStop();
+  }
+
   private endStop(): Stop {
     const m = this.trace.fault;
     if (m) {
@@ -399,6 +426,7 @@ export class Session implements DebugSession {
       this.selectUserFrame();
       return st;
     }
+    if (this.trace.interrupted) return this.moveTo(this.total, 'end', `The recording was stopped after ${this.total} warp-steps, before the kernel finished. Use reverse-continue or goto to travel back.`);
     return this.moveTo(this.total, 'end', `The kernel finished after ${this.total} warp-steps. Use reverse-continue or goto to travel back.`);
   }
 

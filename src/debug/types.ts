@@ -162,6 +162,8 @@ export interface DebugSession {
   readonly total: number;
   /** Message of the fault that ended the run, if any, and its step. */
   readonly faultMessage: string | undefined;
+  /** The recording was stopped (Ctrl-C) before the kernel finished. */
+  readonly interrupted: boolean;
   readonly faultStep: number;
   /** Current position. */
   position(): number;
