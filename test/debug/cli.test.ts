@@ -96,7 +96,7 @@ describe('bad trace files give a clear error, never a wrong state', () => {
 
   test('a missing file', () => {
     const r = cli('replay', join(tmp, 'nope.ptxtrace'), '--batch');
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2); // a file that cannot be read: 2, as in every subcommand
     expect(r.err).toMatch(/cannot read .*: no such file/);
   });
 });
