@@ -104,6 +104,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
   try {
     session = openSession(sessionOptions(ptx, o));
     if (o.sourceDir) session.setSourceDir(o.sourceDir);
+    if (session.loadWarnings) process.stderr.write(session.loadWarnings + '\n');
   } catch (e) {
     if (!(e instanceof SessionError)) throw e;
     error = e.message;

@@ -12,6 +12,7 @@ import { coordsOf, type Launch, LaunchError, linearOf } from '../exec/launch.js'
 import { lowestLane } from '../exec/int64.js';
 import { WarpState, type Warp } from '../exec/state.js';
 import { loadPtx, renderDiagnostics } from '../ptx/index.js';
+import { unsupportedInstructions } from '../exec/support.js';
 import type { Program } from '../ptx/resolve.js';
 import { resolveLaunch, formatFault, type LaunchFlags } from '../cli/run.js';
 import { UsageError } from '../cli/common.js';
@@ -97,7 +98,12 @@ export function openSession(o: SessionOptions): Session {
     throw new SessionError(`cannot launch: ${(e as Error).message}`);
   }
   const trace = Trace.record(machine, { interval: o.interval ?? DEFAULT_INTERVAL });
-  return new Session(o.ptxPath, text, program, launch, opts, trace);
+  const s = new Session(o.ptxPath, text, program, launch, opts, trace);
+  // what `check` reports as errors, the debugger reports at load as warnings: the run stops at
+  // such an instruction only if a thread reaches it
+  const unsupported = unsupportedInstructions(program).map((d) => ({ ...d, severity: 'warning' as const }));
+  if (unsupported.length) s.loadWarnings = renderDiagnostics({ ...loaded, diagnostics: unsupported });
+  return s;
 }
 
 export class Session implements DebugSession {
@@ -116,6 +122,8 @@ export class Session implements DebugSession {
   private prevRegsKey = '';
   /** Text-command state (value history, etc.) kept by commands.ts. */
   readonly commandState = new Map<string, unknown>();
+  /** Located warnings found at load (instructions the interpreter cannot execute), or ''. */
+  loadWarnings = '';
   /** The CUDA sources named by `.file` (see sources.ts). */
   sources: SourceCache;
 
