@@ -204,3 +204,64 @@ test('the debugger at load reports what it cannot execute as located warnings (c
   expect(s.loadWarnings).toMatch(/^u\.ptx:9:\d+: warning: not supported by the interpreter: .*redux/m);
   expect(s.machine.fault).toBeUndefined();
 });
+
+describe('bar.sync and independent thread scheduling', () => {
+  test('bar.sync waits for the non-exited threads only: threads that exit early are excused', () => {
+    // 64 threads; t >= 40 store 5 and exit (warp 1 diverges: lanes 0-7 stay, 8-31 exit);
+    // t < 40 store s[t] = t, bar.sync, then out[t] = s[39 - t] + 100 = 139 - t
+    const { out, res } = runModule(`.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>; .reg .pred %p; .reg .b64 %rd<4>;
+  .shared .align 4 .u32 s[64];
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  setp.ge.u32 %p, %r1, 40;
+  @%p bra $OUT;
+  shl.b32 %r2, %r1, 2;
+  mov.u32 %r3, s;
+  add.u32 %r4, %r3, %r2;
+  st.shared.u32 [%r4], %r1;
+  bar.sync 0;
+  sub.u32 %r5, 39, %r1;
+  shl.b32 %r5, %r5, 2;
+  add.u32 %r5, %r3, %r5;
+  ld.shared.u32 %r6, [%r5];
+  add.u32 %r6, %r6, 100;
+  st.global.u32 [%rd3], %r6;
+  ret;
+$OUT:
+  st.global.u32 [%rd3], 5;
+  exit;
+}
+`, 64, 64);
+    expect(res.fault?.message).toBeUndefined();
+    expect(out).toEqual(Array.from({ length: 64 }, (_, t) => (t < 40 ? 139 - t : 5)));
+  });
+
+  test('a barrier skipped by threads that stay alive is reported, located at the barrier', () => {
+    // lanes 16-31 of warp 0 jump over bar.sync and stay alive; warp 1 skips it too and exits
+    const { res } = runModule(`.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .pred %p; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p, %r1, 16;
+  @%p bra $SKIP;
+  bar.sync 0;
+$SKIP:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r1;
+  ret;
+}
+`, 64, 64);
+    expect(res.fault?.kind).toBe('deadlock');
+    // instruction 5 is the bar.sync (line 13 of the module)
+    expect(res.fault?.pc).toBe(5);
+    expect(res.fault?.ptx).toBe('bar.sync 0;');
+  });
+});
