@@ -71,6 +71,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
     if (o.sourceDir) session.setSourceDir(o.sourceDir);
     const atEnd = session.openAtEnd();
     if (atEnd && batch) process.stdout.write(`${atEnd.message}\n`);
+    if (session.loadWarnings) process.stderr.write(session.loadWarnings + '\n');
   } catch (e) {
     if (!(e instanceof SessionError)) throw e;
     error = e.message;

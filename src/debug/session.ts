@@ -12,6 +12,7 @@ import { coordsOf, type Launch, LaunchError, linearOf } from '../exec/launch.js'
 import { lowestLane } from '../exec/int64.js';
 import { WarpState, type Warp } from '../exec/state.js';
 import { loadPtx, renderDiagnostics } from '../ptx/index.js';
+import { unsupportedInstructions } from '../exec/support.js';
 import type { Program } from '../ptx/resolve.js';
 import { resolveLaunch, formatFault, type LaunchFlags } from '../cli/run.js';
 import { UsageError } from '../cli/common.js';
@@ -84,7 +85,9 @@ interface Wp extends WatchpointInfo {
 export function openSession(o: SessionOptions): Session {
   const p = prepareSession(o);
   const trace = Trace.record(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL });
-  return new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+  s.loadWarnings = p.loadWarnings ?? '';
+  return s;
 }
 
 /**
@@ -94,10 +97,12 @@ export function openSession(o: SessionOptions): Session {
 export async function openSessionAsync(o: SessionOptions, rec: { onProgress?: (p: RecordProgress) => void; signal?: AbortSignal } = {}): Promise<Session> {
   const p = prepareSession(o);
   const trace = await Trace.recordAsync(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL, ...rec });
-  return new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+  s.loadWarnings = p.loadWarnings ?? '';
+  return s;
 }
 
-function prepareSession(o: SessionOptions): { text: string; program: Program; launch: Launch; opts: RunOptions; machine: Machine } {
+function prepareSession(o: SessionOptions): { text: string; program: Program; launch: Launch; opts: RunOptions; machine: Machine; loadWarnings: string | undefined } {
   let text = o.ptxText;
   if (text === undefined) {
     try {
@@ -129,7 +134,11 @@ function prepareSession(o: SessionOptions): { text: string; program: Program; la
   } catch (e) {
     throw new SessionError(`cannot launch: ${(e as Error).message}`, 'launch');
   }
-  return { text, program, launch, opts, machine };
+  // what `check` reports as errors, the debugger reports at load as warnings: the run stops at
+  // such an instruction only if a thread reaches it
+  const unsupported = unsupportedInstructions(program).map((d) => ({ ...d, severity: 'warning' as const }));
+  const loadWarnings = unsupported.length ? renderDiagnostics({ ...loaded, diagnostics: unsupported }) : undefined;
+  return { text, program, launch, opts, machine, loadWarnings };
 }
 
 export class Session implements DebugSession {
@@ -148,6 +157,8 @@ export class Session implements DebugSession {
   private prevRegsKey = '';
   /** Text-command state (value history, etc.) kept by commands.ts. */
   readonly commandState = new Map<string, unknown>();
+  /** Located warnings found at load (instructions the interpreter cannot execute), or ''. */
+  loadWarnings = '';
   /** The CUDA sources named by `.file` (see sources.ts). */
   sources: SourceCache;
 

@@ -111,6 +111,12 @@ class FnCompiler {
     return b;
   }
 
+  /** The constant pattern held by slot `base` (made by constBits). */
+  constAt(base: number): { lo: number; hi: number } {
+    const c = this.consts.find((x) => x.base === base);
+    return c ?? { lo: 0, hi: 0 };
+  }
+
   scratch(): number {
     if (this.scratchBase < 0) this.scratchBase = this.newSlot();
     return this.scratchBase;
@@ -189,7 +195,35 @@ export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
     }
     return c;
   });
-  return { prog: fn, name: fn.name, code, template: fc.template(), specials: fc.specials, frameSize: fn.frameSize, gbase: 0 };
+  const regInit = registerInitializers(fn, fc);
+  return { prog: fn, name: fn.name, code, template: fc.template(), specials: fc.specials, frameSize: fn.frameSize, regInit, gbase: 0 };
+}
+
+/** The values of initialized registers, encoded as their type's bit pattern (a predicate: 0/1). */
+function registerInitializers(fn: ProgFunction, fc: FnCompiler): CFunction['regInit'] {
+  const out: { base: number; lo: number; hi: number }[] = [];
+  for (const r of fn.regs) {
+    const init = r.init;
+    if (init === undefined || (init.kind !== 'int' && init.kind !== 'float')) continue;
+    if (r.type === 'pred') {
+      out.push({ base: r.slot * 64, lo: (init.kind === 'int' ? init.value !== 0n : init.value !== 0) ? 1 : 0, hi: 0 });
+      continue;
+    }
+    const slot = fc.imm(init.kind === 'int' ? { kind: 'int', value: init.value, span: init.span } : { kind: 'float', value: init.value, f32Bits: init.f32Bits, span: init.span }, r.type);
+    const c = fc.constAt(slot);
+    const size = typeSize(r.type);
+    // narrow integer registers hold the value truncated to their width
+    const lo = size >= 4 ? c.lo : c.lo & (size === 2 ? 0xffff : 0xff);
+    out.push({ base: r.slot * 64, lo, hi: size === 8 ? c.hi : 0 });
+  }
+  return out;
+}
+
+/** Give a fresh or reused frame's initialized registers their initial values. */
+export function initRegisters(fn: CFunction, u32: Uint32Array): void {
+  for (const r of fn.regInit) {
+    for (let l = 0; l < 32; l++) { u32[r.base + 2 * l] = r.lo; u32[r.base + 2 * l + 1] = r.hi; }
+  }
 }
 
 // ---- operand helpers ----------------------------------------------------------------------------
@@ -391,10 +425,16 @@ function compileCall(ctx: Ctx, c: CInstr): void {
   let retList: ROperand | undefined;
   if (ops[0]?.kind === 'list' && ops.length >= 2 && ops[1]?.kind !== 'list') retList = ops[i++];
   const target = ops[i++];
-  const argList = ops[i]?.kind === 'list' ? ops[i++] : undefined;
+  let argList = ops[i]?.kind === 'list' ? ops[i++] : undefined;
+  // `call f, (1)`: a one-immediate argument list reads as a parenthesized constant
+  const lone = ops[i];
+  if (argList === undefined && (lone?.kind === 'int' || lone?.kind === 'float')) { argList = { kind: 'list', items: [lone], span: lone.span }; i++; }
   const toRefs = (l: ROperand | undefined): ArgRef[] => {
     if (!l || l.kind !== 'list') return [];
-    return l.items.map((it): ArgRef => {
+    // a vector register argument passes its components one by one (the callee's vector
+    // parameter is declared as that many component parameters)
+    const items = l.items.flatMap((it) => (it.kind === 'vec' ? it.items : [it]));
+    return items.map((it): ArgRef => {
       if (it.kind === 'var' && it.v.storage === 'frame') return { kind: 'frame', offset: it.v.frameOffset, size: it.v.size };
       if (it.kind === 'reg') return { kind: 'reg', base: it.reg.slot * 64, size: Math.max(4, typeSize(it.reg.type)) };
       if (it.kind === 'int' || it.kind === 'float') return { kind: 'reg', base: ctx.fc.imm(it, 'b64'), size: 8 };
@@ -630,6 +670,11 @@ function compileAlu(ctx: Ctx, t: string): Exec {
       return bind(lanes('i', [v, v, v], `d = (${prod}${add}) | 0;`), D(), A(), B(), op === 'mad24' ? C() : 0);
     }
     case 'sad':
+      if (isF) {
+        // ISA 1.1 SAD on .f32/.f64: d = c + |a - b|, each operation rounded to the type
+        const r = t === 'f32' ? 'Math.fround' : '';
+        return bind(lanes(v, [v, v, v], `d = ${r}(c + Math.abs(${r}(a - b)));`), D(), A(), B(), C());
+      }
       // d = |a - b| + c, the difference taken in the type's signedness, the sum wrapping
       if (is64) {
         return bind(lanes('l', ['l', 'l', 'l'], `if (K.i64.cmp64(alo, ahi, blo, bhi, ${SIGNED.has(t)}) >= 0) K.i64.sub64(alo, ahi, blo, bhi); else K.i64.sub64(blo, bhi, alo, ahi);

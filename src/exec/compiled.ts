@@ -81,6 +81,8 @@ export interface CFunction {
   readonly template: ArrayBuffer;
   readonly specials: readonly SpecialSlot[];
   readonly frameSize: number;
+  /** Initialized registers (ISA 1.1 `.reg .u32 r = 7;`): slot base and value, set on every entry. */
+  readonly regInit: readonly { readonly base: number; readonly lo: number; readonly hi: number }[];
   /** Global index of instruction 0 (set by the machine; the trace logs gbase + pc). */
   gbase: number;
 }

@@ -7,7 +7,7 @@
  */
 import { isUnsizedParam, type Program, type ProgFunction, type VarInfo } from '../ptx/resolve.js';
 import { typeSize } from '../ptx/types.js';
-import { compileFunction, type Layout } from './compile.js';
+import { compileFunction, initRegisters, type Layout } from './compile.js';
 import { type CFunction, type CInstr, Ctl } from './compiled.js';
 import { Fault } from './fault.js';
 import { lowestLane, popc32 } from './int64.js';
@@ -15,7 +15,7 @@ import { Bank, CONST_HI, GLOBAL_HI, GlobalArena, LOCAL_HI, type Allocation } fro
 import { Cta, Frame, localRead, localWritten, type MemoryContext, Warp, WarpState } from './state.js';
 import { systemCall } from './syscalls.js';
 import { coordsOf, type Launch, LaunchError, MAX_DEVICE_BYTES } from './launch.js';
-import { sharedUsedBy } from './reach.js';
+import { sharedUsedBy, usesReservedSmem } from './reach.js';
 import { describeGlobalOffset, type ElementInfo } from './fault-site.js';
 import { initializerSlots } from './initializer.js';
 import * as fp from './float/index.js';
@@ -68,6 +68,11 @@ export interface RunResult {
 }
 
 const QUANTUM = 256;
+/**
+ * Bytes of reserved shared memory a CTA gets when its kernel names %reserved_smem_offset_*
+ * (sm_80+ reserve 1 KiB per CTA for the system); offset_0 is its first half, offset_1 its second.
+ */
+const RESERVED_SMEM = 1024;
 /** Uniform backward branches a diverged warp takes before it switches paths (see yieldPath). */
 const SPIN_QUANTUM = 256;
 
@@ -96,6 +101,8 @@ export class Machine implements Layout {
   readonly globalBase = new Map<string, number>();
   instructionCount = 0;
   private readonly sharedSize: number;
+  /** Start of the reserved shared region (-1 when the kernel does not use one). */
+  private readonly reservedBase: number = -1;
   readonly kernel: ProgFunction;
   stdout = '';
   warpSteps = 0;
@@ -174,6 +181,12 @@ export class Machine implements Layout {
     sh = Math.ceil(sh / 16) * 16;
     for (const v of dynamic) this.sharedOff.set(v, sh);
     this.sharedSize = sh + launch.sharedBytes;
+    // cooperative groups' reserved shared memory (%reserved_smem_offset_*): real storage of its
+    // own after the kernel's static and dynamic shared memory, so writes there clobber nothing
+    if (usesReservedSmem(program, launch.kernel)) {
+      this.reservedBase = Math.ceil(this.sharedSize / 16) * 16;
+      this.sharedSize = this.reservedBase + RESERVED_SMEM;
+    }
 
     // kernel parameters
     let psize = 16;
@@ -265,6 +278,7 @@ export class Machine implements Layout {
     let pool = w.pool.get(fn);
     if (!pool) { pool = []; w.pool.set(fn, pool); }
     const f = pool.pop() ?? this.initFrame(w, fn);
+    if (fn.regInit.length !== 0) initRegisters(fn, f.u32);
     f.depth = 0;
     f.returned = 0;
     return f;
@@ -296,6 +310,10 @@ export class Machine implements Layout {
           case 'lanemask_gt': v = l === 31 ? 0 : (0xffffffff << (l + 1)) >>> 0; break;
           case 'dynamic_smem_size': v = this.launch.sharedBytes; break;
           case 'total_smem_size': case 'aggr_smem_size': v = this.sharedSize; break;
+          case 'reserved_smem_offset_begin': case 'reserved_smem_offset_0': v = this.reservedBase; break;
+          case 'reserved_smem_offset_1': v = this.reservedBase + RESERVED_SMEM / 2; break;
+          case 'reserved_smem_offset_end': v = this.reservedBase + RESERVED_SMEM; break;
+          case 'reserved_smem_offset_cap': v = RESERVED_SMEM; break;
           default: v = 0;
         }
         u[s.base + 2 * l] = v >>> 0;

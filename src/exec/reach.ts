@@ -7,13 +7,24 @@
 import type { Program, ROperand, VarInfo } from '../ptx/resolve.js';
 
 export function sharedUsedBy(program: Program, kernel: string): Set<VarInfo> {
+  return reach(program, kernel).shared;
+}
+
+/** Whether the kernel (or a function it reaches) reads a `%reserved_smem_offset_*` register. */
+export function usesReservedSmem(program: Program, kernel: string): boolean {
+  return reach(program, kernel).reserved;
+}
+
+function reach(program: Program, kernel: string): { shared: Set<VarInfo>; reserved: boolean } {
   const used = new Set<VarInfo>();
+  let reserved = false;
   const seen = new Set<string>();
   const work = [kernel];
   const visit = (o: ROperand | undefined): void => {
     if (o === undefined) return;
     switch (o.kind) {
       case 'var': if (o.v.space === 'shared') used.add(o.v); return;
+      case 'special': if (o.name.startsWith('reserved_smem_offset_')) reserved = true; return;
       case 'func': if (!seen.has(o.name)) work.push(o.name); return;
       case 'addr': visit(o.base); return;
       case 'vec': case 'list': for (const i of o.items) visit(i); return;
@@ -30,5 +41,5 @@ export function sharedUsedBy(program: Program, kernel: string): Set<VarInfo> {
     if (!fn) continue;
     for (const ins of fn.instrs) for (const o of ins.operands) visit(o);
   }
-  return used;
+  return { shared: used, reserved };
 }

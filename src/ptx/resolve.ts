@@ -6,7 +6,7 @@
  * instruction. Problems are located diagnostics; resolution never throws on bad input.
  */
 import type {
-  FunctionDecl, Instruction, Operand, PtxModule, Span, Statement, StateSpace, StructDecl, VarDecl,
+  FunctionDecl, Initializer, Instruction, Operand, PtxModule, Span, Statement, StateSpace, StructDecl, VarDecl,
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { checkDeclarationLimits } from './limits.js';
@@ -18,6 +18,8 @@ export interface RegInfo {
   readonly type: string;
   /** Slot index in the frame's register file. */
   readonly slot: number;
+  /** ISA 1.1 register initializer (`.reg .pred p = 1;`): the value at function entry, every lane. */
+  readonly init?: Initializer;
 }
 
 /** A variable with storage: module-level (global/const/shared/kernel param) or in a frame. */
@@ -292,8 +294,11 @@ function resolveFunction(
     const comps = vectorRegs.get(reg);
     return comps ? { kind: 'vec', items: comps.map((c) => ({ kind: 'reg', reg: c, span })), span } : undefined;
   };
-  const declareReg = (scope: Scope, name: string, type: string, span: Span): RegInfo => {
-    const reg: RegInfo = { name, type, slot: regs.length };
+  const declareReg = (scope: Scope, name: string, type: string, span: Span, init?: Initializer): RegInfo => {
+    const reg: RegInfo = init === undefined || init.kind === 'list' || init.kind === 'sym' ? { name, type, slot: regs.length } : { name, type, slot: regs.length, init };
+    if (init !== undefined && (init.kind === 'sym' || (init.kind === 'list' && init.items.some((x) => x.kind !== 'int' && x.kind !== 'float')))) {
+      err(`register '${name}' can only be initialized with constants`, span);
+    }
     regs.push(reg);
     if (scope.names.has(name) && scope.names.get(name)?.kind === 'reg') err(`register '${name}' declared twice in the same scope`, span);
     scope.names.set(name, { kind: 'reg', reg });
@@ -302,11 +307,13 @@ function resolveFunction(
   const declareVar = (scope: Scope, d: VarDecl): void => {
     if (d.space === 'reg') {
       const one = (name: string): void => {
-        if (d.vector <= 1) { declareReg(scope, name, d.type, d.span); return; }
+        if (d.vector <= 1) { declareReg(scope, name, d.type, d.span, d.init); return; }
         // `.reg .v4 .f32 v`: components v.x .. v.w (also .r .g .b .a) are registers of their own;
         // the whole vector, named as an operand, stands for the brace list of its components
         const base = declareReg(scope, name, d.type, d.span);
-        const comps = ['x', 'y', 'z', 'w'].slice(0, d.vector).map((c) => declareReg(scope, `${name}.${c}`, d.type, d.span));
+        // a scalar initializer is spread over the components (ISA 1.1, Table 10)
+        const compInit = (i: number): Initializer | undefined => (d.init?.kind === 'list' ? d.init.items[i] : d.init);
+        const comps = ['x', 'y', 'z', 'w'].slice(0, d.vector).map((c, i) => declareReg(scope, `${name}.${c}`, d.type, d.span, compInit(i)));
         // ISA 1.1 also names them .0-.3; later PTX .r .g .b .a
         ['r', 'g', 'b', 'a'].slice(0, d.vector).forEach((c, i) => scope.names.set(`${name}.${c}`, { kind: 'reg', reg: comps[i]! }));
         comps.forEach((reg, i) => scope.names.set(`${name}.${i}`, { kind: 'reg', reg }));
@@ -346,6 +353,18 @@ function resolveFunction(
   const retRegs: (RegInfo | undefined)[] = [];
   const bindParam = (p: VarDecl, out: VarInfo[], regOut: (RegInfo | undefined)[]): void => {
     if (p.space === 'reg') {
+      if (p.vector > 1) {
+        // `.reg .v2 .u32 a` (ISA 1.x): the vector's components are passed one by one, as the
+        // caller's vector operand is the brace list of its components (see compileCall)
+        declareVar(fnScope, p);
+        for (const c of ['x', 'y', 'z', 'w'].slice(0, p.vector)) {
+          const sym = fnScope.names.get(`${p.name}.${c}`);
+          if (sym?.kind !== 'reg') continue;
+          regOut.push(sym.reg);
+          out.push(makeVar({ ...p, name: `${p.name}.${c}`, vector: 1 }, structs, 'frame'));
+        }
+        return;
+      }
       const r = declareReg(fnScope, p.name, p.type, p.span);
       regOut.push(r);
       out.push(makeVar(p, structs, 'frame'));

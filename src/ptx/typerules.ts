@@ -30,7 +30,8 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
   ['testp', one('f32', 'f64')],
   ['copysign', one('f32', 'f64')],
   ['setp', one(...BITS, ...INT, 'f32', 'f64', ...HALF)],
-  ['sad', one(...INT)],
+  // ISA 1.1 defines sad on .f32/.f64 too (current ptxas refuses them; we follow the ISA text)
+  ['sad', one(...INT, 'f32', 'f64')],
   ['mul24', one('u32', 's32')],
   ['mad24', one('u32', 's32')],
   ['popc', one('b32', 'b64')],

@@ -4,8 +4,8 @@
  *
  * A release by thread t is an atomic-class write with .release/.acq_rel semantics, or any
  * atomic-class write after a fence by t (the fence is then the release point). An acquire is an
- * atomic-class read with .acquire/.acq_rel, an atomic read-modify-write by a thread that has
- * fenced (the `__threadfence(); atomicInc()` last-block idiom), or a fence after an atomic-class
+ * atomic-class read with .acquire/.acq_rel, an atomic read-modify-write (the lock idiom, and the
+ * `__threadfence(); atomicInc()` last-block idiom), or a fence after an atomic-class
  * read (the read's location is remembered per thread). The location keeps the join of what was
  * released there (a release sequence of RMWs accumulates), per CTA for other CTAs and as a thread
  * clock for the releasing CTA. Across CTAs the knowledge is kept per CTA, not per thread: coarse,
@@ -34,7 +34,11 @@ export class ReleaseAcquire {
       if (relIntra > 0 || relCross > 0) this.publish(this.location(cs, sp, word, true)!, cs, t, relIntra, relCross);
     }
     if (acc !== Access.Write) {
-      if ((fl & F_ACQUIRE) !== 0 || (acc === Access.Atomic && fence > 0)) {
+      // an atomic read-modify-write of a released location acquires it too, fenced or not: the
+      // lock idiom (`while (atomicCAS(lock, 0, 1)) {}` ... `__threadfence(); atomicExch(lock, 0)`)
+      // orders each critical section after the previous holder's, including between lanes of
+      // one warp under independent thread scheduling (coarse: it can only hide races)
+      if ((fl & F_ACQUIRE) !== 0 || acc === Access.Atomic) {
         const o = this.location(cs, sp, word, false);
         if (o !== undefined) this.acquire(o, cs, t);
       }

@@ -11,11 +11,7 @@ import { CONFORMANCE, missingTool, ROOT, SHARED, testIf } from '../helpers.js';
 const RUNNER = join(SHARED, 'tools', 'run-cases.py');
 
 /** Samples that do not pass yet, each with the reason (kept short and honest). */
-const KNOWN_FAILING: Record<string, string> = {
-  // runs and gives the right result (test/exec/its.test.ts); `races` does not yet model a lock
-  // (atomicCAS acquire, fence + atomicExch release) and reports the protected accesses
-  its_spinlock: 'race checker has no lock (CAS/exch + fence) ordering yet',
-};
+const KNOWN_FAILING: Record<string, string> = {};
 
 function cases(dir: string): string[] {
   return readdirSync(dir).filter((n) => existsSync(join(dir, n, 'case.json')) && !(n in KNOWN_FAILING)).sort();
