@@ -125,8 +125,24 @@ function watch(s: Session, args: string, name: string): string {
     const wp = s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size));
     return `${what} ${wp.id}: ${space} 0x${address.toString(16)}, ${size} bytes`;
   }
-  const v = evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
-  if (v.address === undefined || v.space === undefined) throw new SessionError(`Cannot watch constant value \`${expr}' (it is not in memory).`);
+  // a register (`$r5`), or a local that lives in one: watch the register of the focused thread
+  const regName = /^[$%][a-z]+\d*$/i.test(expr) && s.threadView().registerType(expr.replace(/^\$/, '%')) !== undefined ? expr.replace(/^\$/, '%') : undefined;
+  const v = regName ? undefined : evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
+  const reg = regName ?? v?.register;
+  if (reg !== undefined) {
+    if (kind !== 'write') throw new SessionError(`${name} needs memory: ${expr} lives in register ${reg} (use watch to stop when it changes)`);
+    const rtype = s.threadView().registerType(reg) ?? 'b32';
+    const format = v ? formatterFor(v.type, v.size) : undefined;
+    const wp = s.addRegisterWatchpoint(expr, reg, (hex) => {
+      const b = Uint8Array.from(hex.match(/../g) ?? [], (x) => parseInt(x, 16));
+      if (format) return format(b);
+      let bits = 0n;
+      for (let i = b.length - 1; i >= 0; i--) bits = (bits << 8n) | BigInt(b[i]!);
+      return regText(rtype, bits);
+    });
+    return `Watchpoint ${wp.id}: ${expr} (in registers of block (${wp.block.join(',')}) thread (${wp.thread.join(',')}), re-evaluated at each of its steps)`;
+  }
+  if (!v || v.address === undefined || v.space === undefined) throw new SessionError(`Cannot watch constant value \`${expr}' (it is not in memory or a register).`);
   if (v.space !== 'global' && v.space !== 'shared' && v.space !== 'local') throw new SessionError(`cannot watch ${v.space} memory (read-only)`);
   const addr = Number(v.address & 0xffffffffn);
   if (!s.threadView().readMemory(v.space, v.address, Math.max(1, v.size))) throw new SessionError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`);
@@ -268,7 +284,8 @@ function infoCmd(s: Session, args: string): string {
     }
     case 'breakpoints': case 'break': case 'b': case 'watchpoints': {
       const rows = [...s.breakpoints().map((b) => `${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.locations.length} location${b.locations.length === 1 ? '' : 's'}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`),
-        ...s.watchpoints().map((w) => `${String(w.id).padEnd(4)}${w.kind === 'write' ? 'watchpoint ' : w.kind === 'read' ? 'rwatch     ' : 'awatch     '}  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (${w.space} 0x${w.address.toString(16)}, ${w.size} bytes${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`)];
+        ...s.watchpoints().map((w) => `${String(w.id).padEnd(4)}${w.kind === 'write' ? 'watchpoint ' : w.kind === 'read' ? 'rwatch     ' : 'awatch     '}  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (${w.space} 0x${w.address.toString(16)}, ${w.size} bytes${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`),
+        ...s.registerWatchpoints().map((w) => `${String(w.id).padEnd(4)}watchpoint  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (in registers of block (${w.block.join(',')}) thread (${w.thread.join(',')})${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`)];
       return rows.length ? ['Num Type        Enb What', ...rows].join('\n') : 'No breakpoints or watchpoints.';
     }
     case 'threads': case 'warps': case 'lanes': {

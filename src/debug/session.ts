@@ -22,7 +22,7 @@ import { CodeIndex } from './code-index.js';
 import { executeCommand, COMMAND_NAMES } from './commands.js';
 import { FinishedThreadView, laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
-import { memoryOrigin, type OriginHop, type OriginSource, registerOrigin } from './origin.js';
+import { memoryOrigin, type OriginHop, type OriginSource, registerOrigin, writesRegister } from './origin.js';
 import { describeGlobalOffset, type ElementInfo } from '../exec/fault-site.js';
 import { GLOBAL_HI } from '../exec/memory.js';
 import { typeSize } from '../ptx/types.js';
@@ -73,6 +73,27 @@ interface Bp extends BreakpointInfo {
   readonly temporary: boolean;
   /** Hits still to pass over (gdb's `ignore N COUNT`, `continue N`). */
   ignore: number;
+}
+
+/** A watchpoint on a register of one thread (a local that lives in a register, or `$r5`). */
+export interface RegisterWatchInfo {
+  readonly id: number;
+  readonly expr: string;
+  readonly register: string;
+  readonly function: string;
+  readonly block: Dim3;
+  readonly thread: Dim3;
+  enabled: boolean;
+  hits: number;
+}
+
+interface RegWp extends RegisterWatchInfo {
+  readonly key: number;
+  readonly lane: number;
+  /** Call depth of the frame the watch was set in (frames of the thread at that moment). */
+  readonly depth: number;
+  /** Renders the value's bytes (hex string of little-endian bytes) in the expression's type. */
+  readonly format: (hexBytes: string) => string;
 }
 
 interface Wp extends WatchpointInfo {
@@ -391,6 +412,80 @@ export class Session implements DebugSession {
 
   breakpoints(): readonly BreakpointInfo[] { return this.bps; }
   watchpoints(): readonly WatchpointInfo[] { return this.wps; }
+  registerWatchpoints(): readonly RegisterWatchInfo[] { return this.rwps; }
+
+  private readonly rwps: RegWp[] = [];
+
+  /**
+   * Watch a value of the focused thread that lives in registers (a -G local moves between
+   * registers, so the expression is re-evaluated in its frame): stop when it changes.
+   */
+  addRegisterWatchpoint(expr: string, register: string, format: (hexBytes: string) => string): RegisterWatchInfo {
+    const w = this.focusedWarp();
+    const depth = w ? laneFrames(this.machine, w, this.focusLane).frames.length : 0;
+    const wp: RegWp = {
+      id: this.nextId++, expr, register, function: this.where().function, block: this.focusBlock(), thread: this.focusThread(),
+      enabled: true, hits: 0, key: this.focusKey, lane: this.focusLane, depth, format,
+    };
+    this.rwps.push(wp);
+    return wp;
+  }
+
+  /**
+   * The watched value at position `q`: the expression evaluated for the watch's thread in its
+   * frame (same function, same call depth); undefined where that frame is not the innermost.
+   */
+  private watchedValue(q: number, wp: RegWp): string | undefined {
+    this.trace.goto(q);
+    const w = this.machine.resident.find((c) => c.id === Math.floor(wp.key / 32))?.warps[wp.key % 32];
+    if (!w) return undefined;
+    const frames = laneFrames(this.machine, w, wp.lane).frames;
+    if (frames.length !== wp.depth || frames[0]!.function !== wp.function) return undefined;
+    const view = new MachineThreadView(this.machine, w, wp.lane, 0);
+    try {
+      const v = evaluateExpression(this.debugInfo, view, wp.expr);
+      return v.bytes ? Array.from(v.bytes, (b) => b.toString(16).padStart(2, '0')).join('') : undefined;
+    } catch (e) {
+      if (e instanceof PrintError) return undefined;
+      throw e;
+    }
+  }
+
+  /**
+   * The nearest change of a watched local from p toward `bound` (gdb's software watchpoint): the
+   * thread's step after which the expression, evaluated in the watch's frame, differs.
+   */
+  private findRegisterWatch(p: number, reverse: boolean, bound: number): { wp: RegWp; step: number; before: string | undefined; after: string | undefined } | undefined {
+    let best: { wp: RegWp; step: number; before: string | undefined; after: string | undefined } | undefined;
+    for (const wp of this.rwps) {
+      if (!wp.enabled) continue;
+      const tl = new ThreadTimeline(this.trace.log, this.trace.logged, wp.key, wp.lane, this.code);
+      // positions after each of the thread's steps, in order, from `from` (exclusive) to `to`
+      const scan = (from: number, to: number, last: boolean): { step: number; before: string | undefined; after: string | undefined } | undefined => {
+        let found: { step: number; before: string | undefined; after: string | undefined } | undefined;
+        let prev = this.watchedValue(from, wp);
+        for (let i = tl.indexAtOrAfter(from); i < tl.length; i++) {
+          const step = tl.steps[i]!;
+          if (step >= to || step + 1 > this.total) break;
+          const now = this.watchedValue(step + 1, wp);
+          if (now !== undefined && prev !== undefined && now !== prev) {
+            found = { step, before: prev, after: now };
+            if (!last) return found;
+          }
+          if (now !== undefined) prev = now;
+        }
+        return found;
+      };
+      let hit: { step: number; before: string | undefined; after: string | undefined } | undefined;
+      if (!reverse) hit = scan(p, bound, false);
+      else {
+        const K = this.trace.interval;
+        for (let i = Math.floor(Math.max(0, p - 1) / K); i >= 0 && (i + 1) * K > bound && !hit; i--) hit = scan(Math.max(bound, i * K), Math.min(p, (i + 1) * K), true);
+      }
+      if (hit && (!best || (reverse ? hit.step > best.step : hit.step < best.step))) best = { wp, ...hit };
+    }
+    return best;
+  }
 
   marks(): readonly TimelineMark[] {
     const out: TimelineMark[] = [...this.hitMarks];
@@ -677,19 +772,21 @@ export class Session implements DebugSession {
 
   deleteBreakpoint(id: number | undefined): string {
     if (id === undefined) {
-      const n = this.bps.length, k = this.wps.length;
-      this.bps.length = 0; this.wps.length = 0;
+      const n = this.bps.length, k = this.wps.length + this.rwps.length;
+      this.bps.length = 0; this.wps.length = 0; this.rwps.length = 0;
       return `Deleted ${n} breakpoint${n === 1 ? '' : 's'} and ${k} watchpoint${k === 1 ? '' : 's'}.`;
     }
     const i = this.bps.findIndex((b) => b.id === id);
     if (i >= 0) { this.bps.splice(i, 1); return `Deleted breakpoint ${id}.`; }
+    const r = this.rwps.findIndex((w) => w.id === id);
+    if (r >= 0) { this.rwps.splice(r, 1); return `Deleted watchpoint ${id}.`; }
     const j = this.wps.findIndex((w) => w.id === id);
     if (j >= 0) { this.wps.splice(j, 1); return `Deleted watchpoint ${id}.`; }
     throw new SessionError(`No breakpoint number ${id}.`);
   }
 
   enableBreakpoint(id: number, on: boolean): void {
-    const b = this.bps.find((x) => x.id === id) ?? this.wps.find((x) => x.id === id);
+    const b = this.bps.find((x) => x.id === id) ?? this.wps.find((x) => x.id === id) ?? this.rwps.find((x) => x.id === id);
     if (!b) throw new SessionError(`No breakpoint number ${id}.`);
     b.enabled = on;
   }
@@ -891,6 +988,25 @@ export class Session implements DebugSession {
     if (this.wps.some((w) => w.enabled)) {
       const bound = bp ? (reverse ? bp.step : bp.step + 1) : reverse ? 0 : this.total;
       wt = this.findWatch(p, reverse, bound);
+    }
+    if (this.rwps.some((w) => w.enabled)) {
+      // a register change before the breakpoint / memory watch wins
+      const near = wt ? wt.ev.step : bp?.step;
+      const bound = near !== undefined ? (reverse ? near : near + 1) : reverse ? 0 : this.total;
+      const rw = this.findRegisterWatch(p, reverse, bound);
+      if (rw && (near === undefined || (reverse ? rw.step > near : rw.step < near) || (!wt && bp && rw.step === bp.step))) {
+        for (const h of passed) {
+          if (reverse ? h.step <= rw.step : h.step >= rw.step) continue;
+          h.bp.ignore--;
+          h.bp.hits++;
+        }
+        this.focusKeyLane(rw.wp.key, rw.wp.lane);
+        rw.wp.hits++;
+        this.hitMarks.push({ step: rw.step, kind: 'watch' });
+        const st = this.moveTo(reverse ? rw.step : rw.step + 1, 'watchpoint', '');
+        const fmt = (b: string | undefined): string => (b === undefined ? '<unavailable>' : rw.wp.format(b));
+        return { ...st, message: `Watchpoint ${rw.wp.id}: ${rw.wp.expr}\n\nOld value = ${fmt(rw.before)}\nNew value = ${fmt(rw.after)}\n${reverse ? 'written by' : 'after the write by'} ${this.describeStep(rw.step, rw.wp.lane)}` };
+      }
     }
     const stopStep = wt && (!bp || (reverse ? wt.ev.step >= bp.step : wt.ev.step < bp.step)) ? wt.ev.step : bp?.step;
     // ignored hits count only when they come before where this continue stops
