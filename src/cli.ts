@@ -10,7 +10,7 @@ import { UsageError } from './cli/common.js';
 import { infoCommand } from './cli/info.js';
 import { runCommand } from './cli/run.js';
 import { racesCommand } from './cli/races.js';
-import { dwarfCommand } from '../dwarf/index.js';
+import { dwarfCommand } from './dwarf/index.js';
 import { debugCommand, recordCommand, replayCommand, type DebugOptions } from './cli/debug.js';
 
 function version(): string {

@@ -7,8 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
-import { executeCommand } from '../debug/commands.js';
-import { openSession, type Session, SessionError, type SessionOptions } from '../debug/session.js';
+import { executeCommand } from '../frontends/gdb/commands.js';
+import { openSession, type Session, SessionError, type SessionOptions } from '../engine/session.js';
 import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
 import { UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
@@ -117,7 +117,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
     return runBatch(session, commands, (t) => process.stdout.write(t));
   }
   if (session) for (const c of commands) executeCommand(session, c);
-  const { runTui } = await import('../../tui/index.js');
+  const { runTui } = await import('../frontends/tui/index.js');
   return runTui({ session, error, title: ptx, sourceDir: o.sourceDir });
 }
 
@@ -188,6 +188,6 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
     return runBatch(s, commands, (t) => process.stdout.write(t));
   }
   for (const c of commands) executeCommand(s, c);
-  const { runTui } = await import('../../tui/index.js');
+  const { runTui } = await import('../frontends/tui/index.js');
   return runTui({ session: s, title: `${h.ptxPath} (replay of ${tracePath})`, sourceDir: o.sourceDir });
 }

@@ -3,8 +3,8 @@
  * reported step, where it is about to execute the reported line.
  */
 import { join } from 'node:path';
-import { sessionRaces } from '../../src/debug/races.js';
-import { openSession } from '../../src/debug/session.js';
+import { sessionRaces } from '../../src/engine/races.js';
+import { openSession } from '../../src/engine/session.js';
 import { ROOT } from '../helpers.js';
 
 describe.each(['race_shared_raw', 'race_shared_waw', 'race_global_cross_block', 'race_intra_warp'])('%s', (name) => {

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSession, type Session } from '../../src/debug/session.js';
+import { openSession, type Session } from '../../src/engine/session.js';
 import { ROOT } from '../helpers.js';
 
 function open(name: string, extra: Record<string, unknown> = {}): Session {

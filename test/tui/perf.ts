@@ -9,8 +9,8 @@
 import { existsSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { join } from 'node:path';
-import { openSession } from '../../src/debug/session.js';
-import { runTui } from '../../tui/index.js';
+import { openSession } from '../../src/engine/session.js';
+import { runTui } from '../../src/frontends/tui/index.js';
 import { ROOT } from '../helpers.js';
 
 const blocks = Number(process.argv[2] ?? 3072);

@@ -1,0 +1,759 @@
+/**
+ * The debugger engine: a recorded run plus a position in it, a focused thread, breakpoints and
+ * watchpoints, and navigation in both directions.
+ *
+ * The whole launch is recorded first (like rr's record phase); every command then moves the
+ * position inside the recording. Forward and backward are the same operation: find the target
+ * step from the step log (or by replaying intervals for memory watches), then `Trace.goto` it.
+ * Front ends talk to the `DebugSession` interface (types.ts); text commands live in commands.ts.
+ */
+import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../exec/machine.js';
+import { coordsOf, type Launch, LaunchError, linearOf } from '../exec/launch.js';
+import { lowestLane } from '../exec/int64.js';
+import { WarpState, type Warp } from '../exec/state.js';
+import { loadPtx, renderDiagnostics } from '../ptx/index.js';
+import type { Program } from '../ptx/resolve.js';
+import { resolveLaunch, formatFault, type LaunchFlags } from '../cli/run.js';
+import { UsageError } from '../cli/common.js';
+import { DEFAULT_INTERVAL, Trace } from '../trace/trace.js';
+import { BreakpointError, conditionHolds, type Condition, resolveSpec } from './breakpoints.js';
+import { CodeIndex } from './code-index.js';
+import { executeCommand, COMMAND_NAMES } from '../frontends/gdb/commands.js';
+import { laneFrames, MachineThreadView } from './threadview.js';
+import { baseName, SourceCache } from './sources.js';
+import { ThreadTimeline } from './timeline.js';
+import type {
+  BreakpointInfo, CommandResult, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
+  WarpInfo, WatchKind, WatchpointInfo, Where,
+} from './types.js';
+import { collectAccesses, sameBytes, type AccessEvent, type WatchTarget } from './watch.js';
+import { Access } from '../exec/probe.js';
+import { ptxText } from '../exec/machine.js';
+import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
+
+export class SessionError extends Error {}
+
+export interface SessionOptions extends LaunchFlags {
+  ptxPath: string;
+  /** PTX text (read from ptxPath when absent). */
+  ptxText?: string | undefined;
+  /** Launch file (same as the `launch` flag). */
+  launchPath?: string | undefined;
+  /** A launch object (overrides the launch flags), e.g. from a trace file. */
+  launchObject?: Launch | undefined;
+  schedule?: 'rr' | 'random' | undefined;
+  seed?: number | undefined;
+  maxSteps?: number | undefined;
+  /** Checkpoint interval in warp-steps (power of two). */
+  interval?: number | undefined;
+}
+
+/** Default recording limit: a runaway loop stops here instead of filling memory. */
+export const SESSION_MAX_STEPS = 50_000_000;
+
+interface Bp extends BreakpointInfo {
+  readonly globals: Set<number>;
+  readonly cond: Condition | undefined;
+  readonly temporary: boolean;
+}
+
+interface Wp extends WatchpointInfo {
+  readonly target: WatchTarget;
+  /** Renders the watched bytes in the expression's type. */
+  readonly format: (b: Uint8Array) => string;
+}
+
+/** Load PTX and launch, record the run, and open a session at step 0. Throws SessionError. */
+export function openSession(o: SessionOptions): Session {
+  let text = o.ptxText;
+  if (text === undefined) {
+    try {
+      text = readBoundedText(o.ptxPath, MAX_SOURCE_BYTES);
+    } catch (e) {
+      if (e instanceof ReadError) throw new SessionError(e.message);
+      throw e;
+    }
+  }
+  const loaded = loadPtx(text, o.ptxPath);
+  if (!loaded.program) throw new SessionError(renderDiagnostics(loaded));
+  const program = loaded.program;
+  let launch: Launch;
+  try {
+    launch = o.launchObject ?? resolveLaunch(o.ptxPath, program, { ...o, launch: o.launch ?? o.launchPath });
+  } catch (e) {
+    if (e instanceof LaunchError || e instanceof UsageError) throw new SessionError(`bad launch: ${e.message}`);
+    throw e;
+  }
+  const opts: RunOptions = {
+    ...DEFAULT_RUN_OPTIONS,
+    schedule: o.schedule ?? 'rr',
+    seed: o.seed ?? 1,
+    maxSteps: o.maxSteps ?? SESSION_MAX_STEPS,
+  };
+  let machine: Machine;
+  try {
+    machine = new Machine(program, launch, opts);
+  } catch (e) {
+    throw new SessionError(`cannot launch: ${(e as Error).message}`);
+  }
+  const trace = Trace.record(machine, { interval: o.interval ?? DEFAULT_INTERVAL });
+  return new Session(o.ptxPath, text, program, launch, opts, trace);
+}
+
+export class Session implements DebugSession {
+  readonly code: CodeIndex;
+  readonly machine: Machine;
+  /** Focused thread: CTA linear id and linear thread index in the CTA. */
+  private focusCta = 0;
+  private focusTid = 0;
+  private frameLevel = 0;
+  private timeline: ThreadTimeline | undefined;
+  private readonly bps: Bp[] = [];
+  private readonly wps: Wp[] = [];
+  private nextId = 1;
+  private readonly hitMarks: TimelineMark[] = [];
+  private prevRegs = new Map<string, bigint>();
+  private prevRegsKey = '';
+  /** Text-command state (value history, etc.) kept by commands.ts. */
+  readonly commandState = new Map<string, unknown>();
+  /** The CUDA sources named by `.file` (see sources.ts). */
+  sources: SourceCache;
+
+  constructor(
+    readonly ptxPath: string,
+    readonly ptxText: string,
+    readonly program: Program,
+    readonly launch: Launch,
+    readonly options: RunOptions,
+    readonly trace: Trace,
+  ) {
+    this.machine = trace.machine;
+    this.code = new CodeIndex(this.machine);
+    this.sources = new SourceCache(ptxPath, undefined);
+    trace.goto(0);
+  }
+
+  get total(): number { return this.trace.total; }
+  get faultMessage(): string | undefined { return this.trace.fault ? formatFault(this.trace.fault) : undefined; }
+  get faultStep(): number { return this.trace.fault ? this.trace.total : -1; }
+
+  position(): number {
+    return this.machine.warpSteps;
+  }
+
+  // ---- focus ---------------------------------------------------------------------------------------
+
+  focusBlockId(): number { return this.focusCta; }
+
+  /** Also look for CUDA sources in `dir`. */
+  setSourceDir(dir: string): void {
+    this.sources = new SourceCache(this.ptxPath, dir);
+  }
+
+  get focusKey(): number { return this.focusCta * 32 + (this.focusTid >>> 5); }
+  get focusLane(): number { return this.focusTid & 31; }
+
+  focusBlock(): Dim3 {
+    return coordsOf(this.focusCta, this.launch.grid);
+  }
+
+  focusThread(): Dim3 {
+    return coordsOf(this.focusTid, this.launch.block);
+  }
+
+  /** Focus a thread by block and thread coordinates; returns an error message or undefined. */
+  setFocus(block: Dim3 | undefined, thread: Dim3 | undefined): string | undefined {
+    const [gx, gy, gz] = this.launch.grid;
+    const [bx, by, bz] = this.launch.block;
+    const b = block ?? this.focusBlock();
+    const t = thread ?? this.focusThread();
+    if (b[0] >= gx || b[1] >= gy || b[2] >= gz || b.some((x) => x < 0)) return `block (${b.join(',')}) is outside the grid (${gx},${gy},${gz})`;
+    if (t[0] >= bx || t[1] >= by || t[2] >= bz || t.some((x) => x < 0)) return `thread (${t.join(',')}) is outside the block (${bx},${by},${bz})`;
+    const cta = linearOf(b, this.launch.grid);
+    const tid = linearOf(t, this.launch.block);
+    if (cta !== this.focusCta || tid !== this.focusTid) {
+      this.focusCta = cta;
+      this.focusTid = tid;
+      this.timeline = undefined;
+      this.frameLevel = 0;
+    }
+    return undefined;
+  }
+
+  private focusKeyLane(key: number, lane: number): void {
+    const cta = key >>> 5;
+    const tid = (key & 31) * 32 + lane;
+    if (cta !== this.focusCta || tid !== this.focusTid) {
+      this.focusCta = cta;
+      this.focusTid = tid;
+      this.timeline = undefined;
+      this.frameLevel = 0;
+    }
+  }
+
+  private thread(): ThreadTimeline {
+    if (!this.timeline) this.timeline = new ThreadTimeline(this.trace.log, this.trace.logged, this.focusKey, this.focusLane, this.code);
+    return this.timeline;
+  }
+
+  /** The focused warp in the machine's current state, if its block is resident. */
+  focusedWarp(): Warp | undefined {
+    const c = this.machine.resident.find((x) => x.id === this.focusCta);
+    return c?.warps[this.focusTid >>> 5];
+  }
+
+  selectFrame(level: number): string | undefined {
+    const w = this.focusedWarp();
+    const n = w ? laneFrames(this.machine, w, this.focusLane).frames.length : 0;
+    if (level < 0 || level >= n) return n === 0 ? 'No stack.' : `No frame at level ${level}.`;
+    this.frameLevel = level;
+    return undefined;
+  }
+
+  get selectedFrame(): number { return this.frameLevel; }
+
+  // ---- state queries -------------------------------------------------------------------------------
+
+  private laneState(w: Warp | undefined, lane: number): LaneState {
+    if (!w) return this.focusCta >= this.machine.nextCta ? 'not-started' : 'retired';
+    if ((w.exited >>> lane) & 1) return 'exited';
+    if (w.state === WarpState.AtBarrier) return 'barrier';
+    if (w.state === WarpState.Exited) return 'exited';
+    return (w.mask >>> lane) & 1 ? 'active' : 'inactive';
+  }
+
+  where(): Where {
+    const w = this.focusedWarp();
+    const lane = this.focusLane;
+    const frames: FrameInfo[] = w ? laneFrames(this.machine, w, lane).frames : [];
+    const top = frames[0];
+    const fn = top?.function ?? this.machine.kernel.name;
+    const pc = top?.pc ?? 0;
+    const prog = this.program.functions.get(fn);
+    const ins = prog?.instrs[pc];
+    return {
+      step: this.position(),
+      total: this.total,
+      block: this.focusBlock(),
+      thread: this.focusThread(),
+      warp: this.focusTid >>> 5,
+      lane,
+      state: this.laneState(w, lane),
+      function: fn,
+      pc,
+      ptx: ins ? ptxText(this.ptxText, ins.src.span) : '',
+      file: top?.file,
+      line: top?.line ?? 0,
+      frames,
+      activeMask: w ? w.mask : 0,
+    };
+  }
+
+  warps(): WarpInfo[] {
+    const out: WarpInfo[] = [];
+    for (const c of this.machine.resident) {
+      for (const w of c.warps) {
+        const lanes: LaneState[] = [];
+        for (let l = 0; l < w.nlanes; l++) {
+          lanes.push((w.exited >>> l) & 1 ? 'exited' : w.state === WarpState.AtBarrier ? 'barrier' : w.state === WarpState.Exited ? 'exited' : (w.mask >>> l) & 1 ? 'active' : 'inactive');
+        }
+        const prog = w.frame.fn.prog;
+        const fi = prog.locFile[w.pc] ?? -1;
+        out.push({
+          block: [...c.ctaid] as Dim3, warp: w.tidBase >>> 5, function: w.frame.fn.name, pc: w.pc,
+          file: fi >= 0 ? this.program.files.get(fi) : undefined, line: prog.locLine[w.pc] ?? 0, lanes,
+        });
+      }
+    }
+    return out;
+  }
+
+  threadView(): ThreadView {
+    const w = this.focusedWarp();
+    if (!w || laneFrames(this.machine, w, this.focusLane).frames.length === 0) return new NoThreadView(this.program, this.focusBlock(), this.focusThread());
+    return new MachineThreadView(this.machine, w, this.focusLane, this.frameLevel);
+  }
+
+  registers(): RegisterValue[] {
+    const v = this.threadView();
+    const key = `${this.focusCta}/${this.focusTid}/${v.function}`;
+    const out: RegisterValue[] = [];
+    for (const name of v.registerNames()) {
+      const bits = v.readRegister(name) ?? 0n;
+      const prev = key === this.prevRegsKey ? this.prevRegs.get(name) : undefined;
+      out.push({ name, type: v.registerType(name) ?? 'b32', bits, changed: prev !== undefined && prev !== bits });
+    }
+    return out;
+  }
+
+  /** Remember register values at a stop, so the next stop can highlight what changed. */
+  private noteRegisters(): void {
+    const v = this.threadView();
+    this.prevRegsKey = `${this.focusCta}/${this.focusTid}/${v.function}`;
+    this.prevRegs = new Map(v.registerNames().map((n) => [n, v.readRegister(n) ?? 0n]));
+  }
+
+  output(): string {
+    return this.machine.stdout;
+  }
+
+  breakpoints(): readonly BreakpointInfo[] { return this.bps; }
+  watchpoints(): readonly WatchpointInfo[] { return this.wps; }
+
+  marks(): readonly TimelineMark[] {
+    const out: TimelineMark[] = [...this.hitMarks];
+    if (this.trace.fault) out.push({ step: this.total, kind: 'fault' });
+    const races = this.commandState.get('raceMarks') as TimelineMark[] | undefined;
+    if (races) out.push(...races);
+    return out;
+  }
+
+  execute(line: string): CommandResult {
+    return executeCommand(this, line);
+  }
+
+  commandNames(): readonly string[] { return COMMAND_NAMES; }
+
+  // ---- moving ---------------------------------------------------------------------------------------
+
+  /** Called first by every navigation command: the stop it makes highlights changes since here. */
+  private beginMove(): void {
+    this.noteRegisters();
+  }
+
+  private moveTo(step: number, reason: Stop['reason'], message: string): Stop {
+    this.trace.goto(Math.max(0, Math.min(this.total, step)));
+    this.frameLevel = 0;
+    return { reason, message, step: this.position() };
+  }
+
+  private endStop(): Stop {
+    const m = this.trace.fault;
+    if (m) {
+      if (m.block && m.thread) this.setFocus(m.block, m.thread);
+      return this.moveTo(this.total, 'fault', `Program stopped: ${formatFault(m)}`);
+    }
+    return this.moveTo(this.total, 'end', `The kernel finished after ${this.total} warp-steps. Use reverse-continue or goto to travel back.`);
+  }
+
+  goto(step: number): Stop {
+    this.beginMove();
+    if (!Number.isInteger(step) || step < 0 || step > this.total) throw new SessionError(`step ${step} is outside the recording (0..${this.total})`);
+    if (step === this.total) {
+      const s = this.endStop();
+      return { ...s, reason: s.reason === 'fault' ? 'fault' : 'goto' };
+    }
+    return this.moveTo(step, 'goto', `Now at step ${step} of ${this.total}.`);
+  }
+
+  /** stepi / reverse-stepi: the focused thread's next / previous instruction. */
+  stepInstruction(reverse: boolean, over = false): Stop {
+    this.beginMove();
+    const tl = this.thread();
+    const i0 = tl.indexAtOrAfter(this.position());
+    if (!reverse) {
+      if (i0 >= tl.length) return this.noThread();
+      let i = i0 + 1;
+      // nexti: a call is one instruction, so skip the callee's steps
+      if (over) while (i < tl.length && tl.depth[i]! > tl.depth[i0]!) i++;
+      if (i >= tl.length) return this.afterLast(tl);
+      return this.moveTo(tl.steps[i]!, 'step', '');
+    }
+    if (i0 === 0) return this.moveTo(tl.length ? tl.steps[0]! : 0, 'start', 'The thread is at its first instruction; nothing earlier to go back to.');
+    return this.moveTo(tl.steps[i0 - 1]!, 'step', '');
+  }
+
+  /** After the thread's last instruction: it has exited (or the run stopped). */
+  /** Did the focused thread exit before the recording ended? (A fault or deadlock can end it first.) */
+  private threadExited(): boolean {
+    if (!this.trace.fault) return true;
+    const p = this.position();
+    this.trace.goto(this.total);
+    const w = this.focusedWarp();
+    const gone = !w || ((w.exited >>> this.focusLane) & 1) === 1 || w.state === WarpState.Exited;
+    this.trace.goto(p);
+    return gone;
+  }
+
+  private afterLast(tl: ThreadTimeline): Stop {
+    const last = tl.steps[tl.length - 1]!;
+    if (this.trace.fault && (last === this.total || !this.threadExited())) return this.endStop();
+    const s = this.moveTo(last + 1, 'exited', '');
+    return { ...s, message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.` };
+  }
+
+  private noThread(): Stop {
+    const tl = this.thread();
+    if (tl.length > 0 && this.trace.fault && !this.threadExited()) return this.endStop();
+    if (tl.length === 0) return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) never executed in this recording.`, step: this.position() };
+    return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.`, step: this.position() };
+  }
+
+  /**
+   * step/next (forward): run the focused thread until it reaches a different source line (or the
+   * start of the same line again, as in a loop) at the same call depth; `into` also stops in a
+   * callee; leaving the function stops in the caller.
+   */
+  stepLine(into: boolean, reverse: boolean): Stop {
+    this.beginMove();
+    const tl = this.thread();
+    const code = this.code;
+    const i0 = tl.indexAtOrAfter(this.position());
+    if (!reverse) {
+      if (i0 >= tl.length) return this.noThread();
+      const d0 = tl.depth[i0]!;
+      const line0 = code.line[tl.locs[i0]!]!;
+      let entryLine = -1;
+      for (let i = i0 + 1; i < tl.length; i++) {
+        const d = tl.depth[i]!;
+        const g = tl.locs[i]!;
+        const line = code.line[g]!;
+        if (d < d0) return this.moveTo(tl.steps[i]!, 'step', '');
+        if (d > d0) {
+          // stepping into a callee stops after its prologue: the first line that is not the
+          // function's own declaration line (gdb's prologue skip)
+          if (!into || d !== d0 + 1) continue;
+          if (code.pc[g] === 0) {
+            entryLine = line;
+            if (!code.hasBodyLine[code.fnIndex[g]!]) return this.moveTo(tl.steps[i]!, 'step', '');
+          }
+          if (line !== 0 && code.lineStart[g] && line !== entryLine) return this.moveTo(tl.steps[i]!, 'step', '');
+          continue;
+        }
+        if (line === 0) continue;
+        if (line !== line0 || (code.lineStart[g] && g <= tl.locs[i - 1]! && code.fnIndex[g] === code.fnIndex[tl.locs[i - 1]!])) {
+          return this.moveTo(tl.steps[i]!, 'step', '');
+        }
+      }
+      return this.afterLast(tl);
+    }
+    // reverse: to the beginning of the current line if we are inside it, else of the previous one
+    if (i0 === 0 || tl.length === 0) return this.moveTo(tl.length ? tl.steps[0]! : 0, 'start', 'The thread is at its first line; nothing earlier to go back to.');
+    const atEnd = i0 >= tl.length;
+    const d0 = atEnd ? tl.depth[tl.length - 1]! : tl.depth[i0]!;
+    // the entry just before the current one (skipping callees for reverse-next)
+    let j = i0 - 1;
+    if (!into) while (j > 0 && tl.depth[j]! > d0) j--;
+    // walk back to the first instruction of that run of lineJ; deeper entries are a callee that
+    // ran within the line: reverse-next passes over it, reverse-step enters it (its last line)
+    let start = j;
+    let dj = tl.depth[j]!;
+    let lineJ = code.line[tl.locs[j]!]!;
+    while (!code.lineStart[tl.locs[start]!]) {
+      let k = start - 1;
+      if (k >= 0 && into && tl.depth[k]! > dj) { start = k; dj = tl.depth[k]!; lineJ = code.line[tl.locs[k]!]!; continue; }
+      while (k >= 0 && tl.depth[k]! > dj) k--;
+      if (k < 0 || tl.depth[k]! < dj || code.line[tl.locs[k]!] !== lineJ) break;
+      start = k;
+    }
+    // a function's prologue (its declaration line at entry) is not a place to stop: go on to
+    // the caller's line
+    const g0 = tl.locs[start]!;
+    if (code.pc[g0] === 0 && code.hasBodyLine[code.fnIndex[g0]!] && dj > 1) {
+      let k = start - 1;
+      while (k >= 0 && tl.depth[k]! >= dj) k--;
+      if (k >= 0) {
+        const dk = tl.depth[k]!;
+        const lk = code.line[tl.locs[k]!]!;
+        let st = k;
+        while (!code.lineStart[tl.locs[st]!]) {
+          let q = st - 1;
+          while (q >= 0 && tl.depth[q]! > dk) q--;
+          if (q < 0 || tl.depth[q]! < dk || code.line[tl.locs[q]!] !== lk) break;
+          st = q;
+        }
+        start = st;
+      }
+    }
+    return this.moveTo(tl.steps[start]!, 'step', '');
+  }
+
+  /** finish: run until the current function returns; reverse: back to its call site. */
+  finish(reverse: boolean): Stop {
+    this.beginMove();
+    const tl = this.thread();
+    const i0 = tl.indexAtOrAfter(this.position());
+    if (i0 >= tl.length && !reverse) return this.noThread();
+    const d0 = i0 < tl.length ? tl.depth[i0]! : tl.depth[Math.max(0, tl.length - 1)]!;
+    if (d0 <= 1) return { reason: 'no-move', message: '"finish" not meaningful in the outermost frame.', step: this.position() };
+    if (!reverse) {
+      for (let i = i0 + 1; i < tl.length; i++) if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${this.where().function}`);
+      return this.afterLast(tl);
+    }
+    for (let i = i0 - 1; i >= 0; i--) if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', 'Run back to call of #0');
+    return this.moveTo(tl.steps[0]!, 'start', '');
+  }
+
+  // ---- breakpoints and watchpoints ---------------------------------------------------------------
+
+  addBreakpoint(text: string, temporary = false): BreakpointInfo {
+    const where = this.where();
+    let r;
+    try {
+      r = resolveSpec(text, this.code, this.ptxText, { file: where.file, fn: where.function });
+    } catch (e) {
+      if (e instanceof BreakpointError) throw new SessionError(e.message);
+      throw e;
+    }
+    const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
+    const bp: Bp = {
+      id: this.nextId++, spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
+      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary,
+    };
+    this.bps.push(bp);
+    return bp;
+  }
+
+  deleteBreakpoint(id: number | undefined): string {
+    if (id === undefined) {
+      const n = this.bps.length, k = this.wps.length;
+      this.bps.length = 0; this.wps.length = 0;
+      return `Deleted ${n} breakpoint${n === 1 ? '' : 's'} and ${k} watchpoint${k === 1 ? '' : 's'}.`;
+    }
+    const i = this.bps.findIndex((b) => b.id === id);
+    if (i >= 0) { this.bps.splice(i, 1); return `Deleted breakpoint ${id}.`; }
+    const j = this.wps.findIndex((w) => w.id === id);
+    if (j >= 0) { this.wps.splice(j, 1); return `Deleted watchpoint ${id}.`; }
+    throw new SessionError(`No breakpoint number ${id}.`);
+  }
+
+  enableBreakpoint(id: number, on: boolean): void {
+    const b = this.bps.find((x) => x.id === id) ?? this.wps.find((x) => x.id === id);
+    if (!b) throw new SessionError(`No breakpoint number ${id}.`);
+    b.enabled = on;
+  }
+
+  addWatchpoint(expr: string, kind: WatchKind, space: 'global' | 'shared' | 'local', address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo {
+    if (size <= 0 || size > 4096) throw new SessionError(`cannot watch ${size} bytes (1..4096)`);
+    const target: WatchTarget = { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
+    const wp: Wp = {
+      id: this.nextId++, expr, kind, space, address, size,
+      block: space === 'global' ? undefined : this.focusBlock(), thread: space === 'local' ? this.focusThread() : undefined, target, format,
+      enabled: true, hits: 0,
+    };
+    this.wps.push(wp);
+    return wp;
+  }
+
+  /** Does a step of warp `key` with active `mask` hit breakpoint bp? Returns the lane (lowest), or -1. */
+  private hitLane(bp: Bp, key: number, mask: number): number {
+    if (!bp.cond) return lowestLane(mask);
+    const block = coordsOf(key >>> 5, this.launch.grid);
+    for (let l = 0; l < 32; l++) {
+      if (!((mask >>> l) & 1)) continue;
+      if (conditionHolds(bp.cond, block, coordsOf((key & 31) * 32 + l, this.launch.block))) return l;
+    }
+    return -1;
+  }
+
+  /** First (forward) or last (reverse) breakpoint hit strictly after / before position p. */
+  private findBreakpoint(p: number, reverse: boolean, limit: number, inclusive = false): { step: number; bp: Bp; key: number; lane: number } | undefined {
+    const active = this.bps.filter((b) => b.enabled);
+    if (!active.length) return undefined;
+    const log = this.trace.log;
+    const any = new Uint8Array(this.code.line.length);
+    for (const b of active) for (const g of b.globals) any[g] = 1;
+    const end = this.trace.logged;
+    if (!reverse) {
+      const from = inclusive ? p : p + 1;
+      let seg = log.segmentOf(Math.min(from, Math.max(0, end - 1)));
+      for (let s = from; s < Math.min(end, limit); s++) {
+        while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
+        if (!any[log.loc(s)]) continue;
+        const r = this.matchAt(active, s, log.segWarp[seg]!);
+        if (r) return r;
+      }
+      return undefined;
+    }
+    let seg = log.segmentOf(Math.max(0, p - 1));
+    for (let s = Math.min(p - 1, end - 1); s >= Math.max(0, limit); s--) {
+      while (seg > 0 && log.segStep[seg]! > s) seg--;
+      if (!any[log.loc(s)]) continue;
+      const r = this.matchAt(active, s, log.segWarp[seg]!);
+      if (r) return r;
+    }
+    return undefined;
+  }
+
+  private matchAt(active: Bp[], s: number, key: number): { step: number; bp: Bp; key: number; lane: number } | undefined {
+    const g = this.trace.log.loc(s);
+    const mask = this.trace.log.mask(s);
+    for (const b of active) {
+      if (!b.globals.has(g)) continue;
+      const lane = this.hitLane(b, key, mask);
+      if (lane >= 0) return { step: s, bp: b, key, lane };
+    }
+    return undefined;
+  }
+
+  /**
+   * The nearest watch trigger from position p toward `bound`: a value-changing write (watch) or an
+   * access (rwatch/awatch). Intervals are replayed outward from p, so the search stops at the
+   * first interval that has one.
+   */
+  private findWatch(p: number, reverse: boolean, bound: number): { ev: AccessEvent; wp: Wp } | undefined {
+    const active = this.wps.filter((w) => w.enabled);
+    const K = this.trace.interval;
+    // several lanes writing in one step: lanes go in order, so the last one's value is what stays
+    const lastPerStep = (evs: AccessEvent[]): AccessEvent[] => {
+      const out: AccessEvent[] = [];
+      for (const e of evs) {
+        const prev = out[out.length - 1];
+        if (prev && prev.step === e.step && prev.acc !== Access.Read && e.acc !== Access.Read) out[out.length - 1] = { ...e, before: prev.before };
+        else out.push(e);
+      }
+      return out;
+    };
+    const qualifying = (wp: Wp, from: number, to: number): AccessEvent[] =>
+      lastPerStep(collectAccesses(this.trace, wp.target, wp.kind, from, to)).filter((e) => wp.kind !== 'write' || !sameBytes(e.before, e.after));
+    if (!reverse) {
+      for (let i = Math.floor(p / K); i * K < bound; i++) {
+        let best: { ev: AccessEvent; wp: Wp } | undefined;
+        for (const wp of active) {
+          const ev = qualifying(wp, Math.max(p, i * K), Math.min(bound, (i + 1) * K)).find((e) => e.step >= p);
+          if (ev && (!best || ev.step < best.ev.step)) best = { ev, wp };
+        }
+        if (best) return best;
+      }
+      return undefined;
+    }
+    for (let i = Math.floor(Math.max(0, p - 1) / K); i >= 0 && (i + 1) * K > bound; i--) {
+      let best: { ev: AccessEvent; wp: Wp } | undefined;
+      for (const wp of active) {
+        const ev = qualifying(wp, Math.max(bound, i * K), Math.min(p, (i + 1) * K)).filter((e) => e.step < p).pop();
+        if (ev && (!best || ev.step > best.ev.step)) best = { ev, wp };
+      }
+      if (best) return best;
+    }
+    return undefined;
+  }
+
+  /** continue / reverse-continue; `fromHere` also counts a hit at the current step (run, start). */
+  cont(reverse: boolean, fromHere = false): Stop {
+    this.beginMove();
+    const p = this.position();
+    const bp = this.findBreakpoint(p, reverse, reverse ? 0 : this.trace.logged, fromHere && !reverse);
+    let wt: { ev: AccessEvent; wp: Wp } | undefined;
+    if (this.wps.some((w) => w.enabled)) {
+      const bound = bp ? (reverse ? bp.step : bp.step + 1) : reverse ? 0 : this.total;
+      wt = this.findWatch(p, reverse, bound);
+    }
+    if (wt && (!bp || (reverse ? wt.ev.step >= bp.step : wt.ev.step < bp.step))) {
+      this.focusKeyLane(wt.ev.warpKey, wt.ev.lane);
+      // forward: stop after the access (gdb shows old and new); reverse: stop at the accessing step
+      const target = reverse ? wt.ev.step : wt.ev.step + 1;
+      this.hitMarks.push({ step: wt.ev.step, kind: 'watch' });
+      const s = this.moveTo(target, 'watchpoint', '');
+      const kind = wt.wp.kind === 'write' ? 'Hardware watchpoint' : wt.wp.kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
+      const fmt = (b: Uint8Array | undefined): string => (b ? wt!.wp.format(b) : '<unavailable>');
+      const at = this.describeStep(wt.ev.step, wt.ev.lane);
+      const isRead = wt.ev.acc === Access.Read;
+      const body = isRead ? `Value = ${fmt(wt.ev.before)}` : `Old value = ${fmt(wt.ev.before)}\nNew value = ${fmt(wt.ev.after)}`;
+      const verb = isRead ? (reverse ? 'read by' : 'after the read by') : reverse ? 'written by' : 'after the write by';
+      wt.wp.hits++;
+      return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}` };
+    }
+    if (bp) {
+      this.focusKeyLane(bp.key, bp.lane);
+      bp.bp.hits++;
+      this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
+      if (bp.bp.temporary) this.bps.splice(this.bps.indexOf(bp.bp), 1);
+      const s = this.moveTo(bp.step, 'breakpoint', '');
+      const w = this.where();
+      return { ...s, message: `${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+    }
+    if (reverse) return this.moveTo(0, 'start', 'No more reverse-execution history: at the start of the recording.');
+    return this.endStop();
+  }
+
+  /** "block (0,0,0) thread (3,0,0) at kernel.cu:12 (step 1234)" for a logged step's lowest active lane. */
+  describeStep(s: number, lane?: number): string {
+    const key = this.trace.log.warpAt(s);
+    const g = this.trace.log.loc(s);
+    const l = lane ?? Math.max(0, lowestLane(this.trace.log.mask(s)));
+    const block = coordsOf(key >>> 5, this.launch.grid);
+    const thread = coordsOf((key & 31) * 32 + l, this.launch.block);
+    const f = this.code.fileName(g);
+    return `block (${block.join(',')}) thread (${thread.join(',')}) at ${f ? `${baseName(f)}:${this.code.line[g]}` : `${this.code.fnName(g)} pc ${this.code.pc[g]}`} (step ${s})`;
+  }
+
+  /** Writes to a memory range over the whole recording (oldest first). */
+  memoryHistory(target: WatchTarget, kind: WatchKind): AccessEvent[] {
+    const p = this.position();
+    try {
+      return collectAccesses(this.trace, target, kind, 0, this.total);
+    } finally {
+      this.trace.goto(p);
+    }
+  }
+
+  /** Values of a register of the focused thread after each of its steps that changed it. */
+  registerHistory(name: string, limit: number): { step: number; value: bigint; line: number; file: string | undefined }[] {
+    const tl = this.thread();
+    const p = this.position();
+    const fn = this.where().function;
+    const prog = this.program.functions.get(fn);
+    const out: { step: number; value: bigint; line: number; file: string | undefined }[] = [];
+    if (!prog) return out;
+    // the instructions that write the register (first operand, or an element of a vector one)
+    const writers = new Set<number>();
+    const base = this.code.global(fn, 0);
+    prog.instrs.forEach((ins, pc) => {
+      if (/^(st|bar|barrier|bra|call|ret|exit|red|prefetch|membar|fence|trap)$/.test(ins.opcode)) return;
+      const d = ins.operands[0];
+      const hit = d?.kind === 'reg' ? d.reg.name === name : d?.kind === 'vec' ? d.items.some((x) => x.kind === 'reg' && x.reg.name === name) : false;
+      if (hit) writers.add(base + pc);
+    });
+    try {
+      for (let i = 0; i < tl.length && out.length < limit; i++) {
+        const g = tl.locs[i]!;
+        if (!writers.has(g)) continue;
+        const step = tl.steps[i]!;
+        // a guarded write happens only where the thread's guard predicate holds
+        const guard = prog.instrs[this.code.pc[g]!]!.guard;
+        if (guard) {
+          this.trace.goto(step);
+          const w = this.focusedWarp();
+          if (!w) continue;
+          const gv = new MachineThreadView(this.machine, w, this.focusLane, 0).readRegister(guard.reg.name);
+          if ((gv !== 0n) === guard.negate) continue;
+        }
+        if (step + 1 > this.total) break;
+        this.trace.goto(step + 1);
+        const w = this.focusedWarp();
+        if (!w) continue;
+        const v = new MachineThreadView(this.machine, w, this.focusLane, 0);
+        const val = v.function === fn ? v.readRegister(name) : undefined;
+        if (val !== undefined) out.push({ step, value: val, line: this.code.line[g]!, file: this.code.fileName(g) });
+      }
+    } finally {
+      this.trace.goto(p);
+    }
+    return out;
+  }
+
+  /** The thread, block and location of logged step s for lane `lane` (for race travel). */
+  focusStep(s: number, block: Dim3, thread: Dim3): Stop {
+    this.beginMove();
+    const err = this.setFocus(block, thread);
+    if (err) throw new SessionError(err);
+    return this.moveTo(s, 'goto', `Now at step ${s}: ${this.describeStep(s, this.focusLane)}`);
+  }
+
+}
+
+/** A view for a thread that is not resident (not started, exited, retired): nothing to read. */
+class NoThreadView implements ThreadView {
+  readonly frames: readonly FrameInfo[] = [];
+  readonly function: string;
+  readonly pc = 0;
+  constructor(readonly program: Program, readonly block: Dim3, readonly thread: Dim3) {
+    this.function = [...program.functions.values()].find((f) => f.isEntry)?.name ?? '';
+  }
+  registerNames(): string[] { return []; }
+  registerType(): string | undefined { return undefined; }
+  readRegister(): bigint | undefined { return undefined; }
+  readSpecial(): number | undefined { return undefined; }
+  readMemory(): Uint8Array | undefined { return undefined; }
+  symbolAddress(): undefined { return undefined; }
+}
