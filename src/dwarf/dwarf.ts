@@ -60,6 +60,8 @@ export interface DwarfOptions {
   readonly warnings?: Warnings;
 }
 
+const decoded = new WeakMap<PtxModule, Dwarf>();
+
 export class Dwarf {
   readonly warnings: Warnings;
   private unitList: Unit[] | undefined;
@@ -76,6 +78,16 @@ export class Dwarf {
   }
 
   /** Assemble and wrap the DWARF sections of a parsed module. Never throws. */
+  /**
+   * The module's DWARF with default options, decoded once per module: the debugger, the race
+   * checker's variable names and every front end share this one decode.
+   */
+  static of(module: PtxModule): Dwarf {
+    let d = decoded.get(module);
+    if (!d) { d = Dwarf.fromModule(module); decoded.set(module, d); }
+    return d;
+  }
+
   static fromModule(module: PtxModule, options: DwarfOptions = {}): Dwarf {
     const warnings = options.warnings ?? new Warnings();
     const resolver = options.resolver ?? defaultResolver;

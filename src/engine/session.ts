@@ -5,7 +5,8 @@
  * The whole launch is recorded first (like rr's record phase); every command then moves the
  * position inside the recording. Forward and backward are the same operation: find the target
  * step from the step log (or by replaying intervals for memory watches), then `Trace.goto` it.
- * Front ends talk to the `DebugSession` interface (types.ts); text commands live in commands.ts.
+ * Front ends talk to the `DebugSession` interface (types.ts); the gdb command language lives in
+ * src/frontends/gdb and is one front end among others.
  */
 import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../exec/machine.js';
 import { coordsOf, type Launch, LaunchError, linearOf } from '../exec/launch.js';
@@ -13,17 +14,19 @@ import { lowestLane } from '../exec/int64.js';
 import { WarpState, type Warp } from '../exec/state.js';
 import { loadPtx, renderDiagnostics } from '../ptx/index.js';
 import type { Program } from '../ptx/resolve.js';
-import { resolveLaunch, formatFault, type LaunchFlags } from '../cli/run.js';
-import { UsageError } from '../cli/common.js';
+import { resolveLaunch, type LaunchFlags } from './load.js';
+import { formatFault } from './fault.js';
+import { EngineError, SessionError } from './errors.js';
+import { DebugInfo } from './print/debuginfo.js';
+import type { RaceReport } from '../races/index.js';
 import { DEFAULT_INTERVAL, Trace } from '../trace/trace.js';
 import { BreakpointError, conditionHolds, type Condition, resolveSpec } from './breakpoints.js';
 import { CodeIndex } from './code-index.js';
-import { executeCommand, COMMAND_NAMES } from '../frontends/gdb/commands.js';
 import { laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
 import { ThreadTimeline } from './timeline.js';
 import type {
-  BreakpointInfo, CommandResult, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
+  BreakpointInfo, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
   WarpInfo, WatchKind, WatchpointInfo, Where,
 } from './types.js';
 import { collectAccesses, sameBytes, type AccessEvent, type WatchTarget } from './watch.js';
@@ -31,7 +34,7 @@ import { Access } from '../exec/probe.js';
 import { ptxText } from '../exec/machine.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
-export class SessionError extends Error {}
+export { SessionError };
 
 export interface SessionOptions extends LaunchFlags {
   ptxPath: string;
@@ -70,18 +73,18 @@ export function openSession(o: SessionOptions): Session {
     try {
       text = readBoundedText(o.ptxPath, MAX_SOURCE_BYTES);
     } catch (e) {
-      if (e instanceof ReadError) throw new SessionError(e.message);
+      if (e instanceof ReadError) throw new EngineError(e.message, 'read-failed');
       throw e;
     }
   }
   const loaded = loadPtx(text, o.ptxPath);
-  if (!loaded.program) throw new SessionError(renderDiagnostics(loaded));
+  if (!loaded.program) throw new EngineError(renderDiagnostics(loaded), 'bad-ptx');
   const program = loaded.program;
   let launch: Launch;
   try {
     launch = o.launchObject ?? resolveLaunch(o.ptxPath, program, { ...o, launch: o.launch ?? o.launchPath });
   } catch (e) {
-    if (e instanceof LaunchError || e instanceof UsageError) throw new SessionError(`bad launch: ${e.message}`);
+    if (e instanceof LaunchError || e instanceof EngineError) throw new EngineError(`bad launch: ${e.message}`, 'bad-launch');
     throw e;
   }
   const opts: RunOptions = {
@@ -94,7 +97,7 @@ export function openSession(o: SessionOptions): Session {
   try {
     machine = new Machine(program, launch, opts);
   } catch (e) {
-    throw new SessionError(`cannot launch: ${(e as Error).message}`);
+    throw new EngineError(`cannot launch: ${(e as Error).message}`, 'cannot-launch');
   }
   const trace = Trace.record(machine, { interval: o.interval ?? DEFAULT_INTERVAL });
   return new Session(o.ptxPath, text, program, launch, opts, trace);
@@ -114,8 +117,9 @@ export class Session implements DebugSession {
   private readonly hitMarks: TimelineMark[] = [];
   private prevRegs = new Map<string, bigint>();
   private prevRegsKey = '';
-  /** Text-command state (value history, etc.) kept by commands.ts. */
-  readonly commandState = new Map<string, unknown>();
+  /** The race report of this run and its timeline marks, computed on first use (see races.ts). */
+  raceReport: RaceReport | undefined;
+  raceMarks: readonly TimelineMark[] = [];
   /** The CUDA sources named by `.file` (see sources.ts). */
   sources: SourceCache;
 
@@ -303,16 +307,12 @@ export class Session implements DebugSession {
   marks(): readonly TimelineMark[] {
     const out: TimelineMark[] = [...this.hitMarks];
     if (this.trace.fault) out.push({ step: this.total, kind: 'fault' });
-    const races = this.commandState.get('raceMarks') as TimelineMark[] | undefined;
-    if (races) out.push(...races);
+    out.push(...this.raceMarks);
     return out;
   }
 
-  execute(line: string): CommandResult {
-    return executeCommand(this, line);
-  }
-
-  commandNames(): readonly string[] { return COMMAND_NAMES; }
+  /** The program's decoded DWARF (decoded once per program, shared by every front end). */
+  debugInfo(): DebugInfo { return DebugInfo.fromProgram(this.program); }
 
   // ---- moving ---------------------------------------------------------------------------------------
 
@@ -338,7 +338,7 @@ export class Session implements DebugSession {
 
   goto(step: number): Stop {
     this.beginMove();
-    if (!Number.isInteger(step) || step < 0 || step > this.total) throw new SessionError(`step ${step} is outside the recording (0..${this.total})`);
+    if (!Number.isInteger(step) || step < 0 || step > this.total) throw new EngineError(`step ${step} is outside the recording (0..${this.total})`, 'out-of-range');
     if (step === this.total) {
       const s = this.endStop();
       return { ...s, reason: s.reason === 'fault' ? 'fault' : 'goto' };
@@ -492,7 +492,7 @@ export class Session implements DebugSession {
     try {
       r = resolveSpec(text, this.code, this.ptxText, { file: where.file, fn: where.function });
     } catch (e) {
-      if (e instanceof BreakpointError) throw new SessionError(e.message);
+      if (e instanceof BreakpointError) throw new EngineError(e.message, 'bad-breakpoint');
       throw e;
     }
     const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
@@ -514,17 +514,17 @@ export class Session implements DebugSession {
     if (i >= 0) { this.bps.splice(i, 1); return `Deleted breakpoint ${id}.`; }
     const j = this.wps.findIndex((w) => w.id === id);
     if (j >= 0) { this.wps.splice(j, 1); return `Deleted watchpoint ${id}.`; }
-    throw new SessionError(`No breakpoint number ${id}.`);
+    throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
   }
 
   enableBreakpoint(id: number, on: boolean): void {
     const b = this.bps.find((x) => x.id === id) ?? this.wps.find((x) => x.id === id);
-    if (!b) throw new SessionError(`No breakpoint number ${id}.`);
+    if (!b) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
     b.enabled = on;
   }
 
   addWatchpoint(expr: string, kind: WatchKind, space: 'global' | 'shared' | 'local', address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo {
-    if (size <= 0 || size > 4096) throw new SessionError(`cannot watch ${size} bytes (1..4096)`);
+    if (size <= 0 || size > 4096) throw new EngineError(`cannot watch ${size} bytes (1..4096)`, 'bad-watch');
     const target: WatchTarget = { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
     const wp: Wp = {
       id: this.nextId++, expr, kind, space, address, size,
@@ -736,7 +736,7 @@ export class Session implements DebugSession {
   focusStep(s: number, block: Dim3, thread: Dim3): Stop {
     this.beginMove();
     const err = this.setFocus(block, thread);
-    if (err) throw new SessionError(err);
+    if (err) throw new EngineError(err, 'out-of-range');
     return this.moveTo(s, 'goto', `Now at step ${s}: ${this.describeStep(s, this.focusLane)}`);
   }
 

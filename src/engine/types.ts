@@ -177,8 +177,4 @@ export interface DebugSession {
   breakpoints(): readonly BreakpointInfo[];
   watchpoints(): readonly WatchpointInfo[];
   marks(): readonly TimelineMark[];
-  /** Run one gdb/cuda-gdb/rr style command (`next`, `break k.cu:12`, `print x`, `goto 100`...). */
-  execute(line: string): CommandResult;
-  /** Command names for completion. */
-  commandNames(): readonly string[];
 }

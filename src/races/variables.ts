@@ -62,7 +62,7 @@ export class AddressNamer {
     if (this.bySymbol) return this.bySymbol;
     const map = new Map<string, VariableInfo>();
     try {
-      const dwarf = Dwarf.fromModule(this.machine.program.module);
+      const dwarf = Dwarf.of(this.machine.program.module);
       const scopes = new ScopeIndex(dwarf);
       const add = (v: VariableInfo): void => {
         const loc = v.location;

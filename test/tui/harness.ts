@@ -8,7 +8,7 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import xterm from '@xterm/headless';
-import type { DebugSession } from '../../src/engine/types.js';
+import type { Session as DebugSession } from '../../src/engine/session.js';
 import { runTui } from '../../src/frontends/tui/index.js';
 
 const { Terminal } = xterm;

@@ -21,6 +21,8 @@ const TYPE_TAGS: ReadonlySet<number> = new Set([
   DW_TAG.base_type, DW_TAG.structure_type, DW_TAG.class_type, DW_TAG.union_type, DW_TAG.enumeration_type, DW_TAG.typedef,
 ]);
 
+const built = new WeakMap<Program, DebugInfo>();
+
 export class DebugInfo {
   private typeIndex: Map<string, DwarfType> | undefined;
   private enumIndex: Map<string, { type: EnumType; value: bigint }> | undefined;
@@ -31,9 +33,15 @@ export class DebugInfo {
 
   private constructor(readonly program: Program, readonly dwarf: Dwarf, readonly scopes: ScopeIndex) {}
 
+  /** The program's debug information, built once per program and shared. */
   static fromProgram(program: Program): DebugInfo {
-    const dwarf = Dwarf.fromModule(program.module);
-    return new DebugInfo(program, dwarf, new ScopeIndex(dwarf));
+    let d = built.get(program);
+    if (!d) {
+      const dwarf = Dwarf.of(program.module);
+      d = new DebugInfo(program, dwarf, new ScopeIndex(dwarf));
+      built.set(program, d);
+    }
+    return d;
   }
 
   /** DWARF problems found so far (decoding is lazy: the list grows as scopes are visited). */

@@ -11,7 +11,7 @@ import type { Session } from '../../engine/session.js';
 import { SessionError } from '../../engine/session.js';
 import type { CommandResult, Dim3, Stop, WatchKind } from '../../engine/types.js';
 import { LineMap } from '../../ptx/diagnostics.js';
-import { raceCommand, infoRaces } from '../../engine/races.js';
+import { raceCommand, infoRaces } from './races.js';
 import { baseName } from '../../engine/sources.js';
 
 type Handler = (s: Session, args: string, name: string) => string | Stop;
@@ -24,14 +24,15 @@ interface Cmd {
 }
 
 function debugInfo(s: Session): DebugInfo {
-  let d = s.commandState.get('debugInfo') as DebugInfo | undefined;
-  if (!d) { d = DebugInfo.fromProgram(s.program); s.commandState.set('debugInfo', d); }
-  return d;
+  return s.debugInfo();
 }
 
+/** The `$1, $2...` value history of each session's console. */
+const histories = new WeakMap<Session, ValueHistory>();
+
 function history(s: Session): ValueHistory {
-  let h = s.commandState.get('history') as ValueHistory | undefined;
-  if (!h) { h = new ValueHistory(); s.commandState.set('history', h); }
+  let h = histories.get(s);
+  if (!h) { h = new ValueHistory(); histories.set(s, h); }
   return h;
 }
 

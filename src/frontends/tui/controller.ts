@@ -4,7 +4,8 @@
  * render never runs a debugger command and the logic can be followed without the view.
  */
 import type { Key } from 'ink';
-import type { DebugSession } from '../../engine/types.js';
+import type { Session as DebugSession } from '../../engine/session.js';
+import { consoleOf } from '../gdb/console.js';
 import { formatForType, MEM_FORMATS, type MemFormat } from './format.js';
 import { LineEditor } from './lineeditor.js';
 import { resolveTarget } from './memtarget.js';
@@ -240,7 +241,7 @@ export class Controller {
     let moved = false;
     let quit = false;
     try {
-      const r = this.session.execute(cmd);
+      const r = consoleOf(this.session).execute(cmd);
       ({ output, error, moved, quit } = r);
     } catch (e) {
       output = e instanceof Error ? e.message : String(e);
@@ -559,7 +560,7 @@ export class Controller {
   }
 
   private editKey(k: KeyPress): void {
-    const r = this.line.key(k, this.mode === 'command' ? this.session.commandNames() : []);
+    const r = this.line.key(k, this.mode === 'command' ? consoleOf(this.session).commandNames() : []);
     switch (r.kind) {
       case 'edit': return;
       case 'cancel': this.mode = 'normal'; return;

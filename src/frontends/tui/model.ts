@@ -6,8 +6,10 @@
  */
 import { LineMap } from '../../ptx/diagnostics.js';
 import type {
-  BreakpointInfo, DebugSession, RegisterValue, TimelineMark, WarpInfo, Where,
+  BreakpointInfo, RegisterValue, TimelineMark, WarpInfo, Where,
 } from '../../engine/types.js';
+import type { Session as DebugSession } from '../../engine/session.js';
+import { consoleOf } from '../gdb/console.js';
 import { SourceCache, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 
@@ -152,7 +154,7 @@ export class Model {
   commandText(cmd: string): { text: string; error: boolean } {
     return this.cached(`cmd:${cmd}`, () => {
       try {
-        const r = this.session.execute(cmd);
+        const r = consoleOf(this.session).execute(cmd);
         // Some reports add timeline marks (`info races`): recompute those.
         this.forget('marks');
         this.forget('buckets:');
