@@ -11,7 +11,7 @@ import { ptxInput } from './cli/cuda.js';
 import { infoCommand } from './cli/info.js';
 import { runCommand } from './cli/run.js';
 import { racesCommand } from './cli/races.js';
-import { dwarfDump } from '../dwarf/index.js';
+import { dwarfDump } from './dwarf/index.js';
 import { debugCommand, recordCommand, replayCommand, type DebugOptions } from './cli/debug.js';
 
 function version(): string {

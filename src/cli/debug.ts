@@ -4,9 +4,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { executeCommand } from '../debug/commands.js';
+import { executeCommand } from '../frontends/gdb/commands.js';
 import { EXIT_FINDINGS, EXIT_USAGE, exitForSession } from './exit.js';
-import { openSession, openSessionAsync, type Session, SessionError, type SessionOptions } from '../debug/session.js';
+import { openSession, openSessionAsync, type Session, SessionError, type SessionOptions } from '../engine/session.js';
 import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
 import { ptxInput } from './cuda.js';
 import { UsageError } from './common.js';
@@ -75,7 +75,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
   } catch (e) {
     if (!(e instanceof SessionError)) throw e;
     error = e.message;
-    errorCode = exitForSession(e.kind);
+    errorCode = exitForSession(e.code);
   }
   if (batch) {
     if (!session) {
@@ -86,7 +86,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
     return runBatch(session, commands, (t) => process.stdout.write(t));
   }
   if (session) for (const c of commands) executeCommand(session, c);
-  const { runTui } = await import('../../tui/index.js');
+  const { runTui } = await import('../frontends/tui/index.js');
   return runTui({ session, error, title: ptx, sourceDir: o.sourceDir });
 }
 
@@ -125,7 +125,7 @@ export function recordCommand(file: string, out: string, o: DebugOptions): numbe
   try {
     s = openSession(sessionOptions(file, o));
   } catch (e) {
-    if (e instanceof SessionError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return exitForSession(e.kind); }
+    if (e instanceof SessionError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return exitForSession(e.code); }
     throw e;
   }
   let bytes: number;
@@ -186,6 +186,6 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
     return runBatch(s, commands, (t) => process.stdout.write(t));
   }
   for (const c of commands) executeCommand(s, c);
-  const { runTui } = await import('../../tui/index.js');
+  const { runTui } = await import('../frontends/tui/index.js');
   return runTui({ session: s, title: `${h.ptxPath} (replay of ${tracePath})`, sourceDir: o.sourceDir });
 }

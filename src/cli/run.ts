@@ -2,81 +2,21 @@
  * `ptxdbg run`: execute one launch per the conformance contract. stdout carries only the
  * kernel's printf output; reports and statistics go to stderr.
  */
-import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DEFAULT_RUN_OPTIONS, type FaultReport, Machine, type RunOptions } from '../exec/machine.js';
-import { defaultLaunch, elemSize, type Launch, LaunchError, parseLaunch, readLaunchFile } from '../exec/launch.js';
+import { elemSize, type Launch, LaunchError } from '../exec/launch.js';
+import { EngineError } from '../engine/errors.js';
+import { resolveLaunch, type LaunchFlags } from '../engine/load.js';
+import { formatFault } from '../engine/fault.js';
 import type { Program } from '../ptx/resolve.js';
-import { checkLaunchLimits } from '../exec/limits.js';
 import { runObservingSpins } from '../exec/spin.js';
 import { requireProgram, UsageError } from './common.js';
 
-export interface LaunchFlags {
-  launch?: string | undefined;
-  kernel?: string | undefined;
-  grid?: string | undefined;
-  block?: string | undefined;
-  shared?: number | undefined;
-  arg?: readonly string[] | undefined;
-}
-
-function triple(s: string, what: string): [number, number, number] {
-  const parts = s.split(/[x,]/).map((x) => Number(x));
-  if (parts.length < 1 || parts.length > 3 || parts.some((x) => !Number.isInteger(x) || x < 1)) throw new UsageError(`--${what} must look like 4 or 4x2 or 4,2,1`);
-  return [parts[0]!, parts[1] ?? 1, parts[2] ?? 1];
-}
-
-/** Decide the launch: --launch file, <name>.launch.json next to the PTX, flags, or the default. */
-export function resolveLaunch(ptxPath: string, program: Program, flags: LaunchFlags): Launch {
-  const launch = launchFromFlags(ptxPath, program, flags);
-  const fn = program.functions.get(launch.kernel);
-  if (fn) checkLaunchLimits(fn, launch.block);
-  return launch;
-}
-
-function launchFromFlags(ptxPath: string, program: Program, flags: LaunchFlags): Launch {
-  let launchPath = flags.launch;
-  if (!launchPath && !flags.grid && !flags.block && !flags.arg?.length) {
-    const stem = basename(ptxPath).replace(/\.ptx$/, '').replace(/\.(G|O3)$/, '');
-    for (const cand of [join(dirname(ptxPath), `${stem}.launch.json`), join(dirname(ptxPath), 'launch.json')]) {
-      if (existsSync(cand)) { launchPath = cand; break; }
-    }
-  }
-  if (launchPath) return readLaunchFile(launchPath, program);
-  const base = defaultLaunch(program, flags.kernel);
-  if (flags.grid) base.grid = triple(flags.grid, 'grid');
-  if (flags.block) base.block = triple(flags.block, 'block');
-  if (flags.shared !== undefined) base.sharedBytes = flags.shared;
-  if (flags.arg?.length) {
-    // --arg name=type:value | type[count] | type[count]@file
-    const json = {
-      kernel: base.kernel, grid: base.grid, block: base.block, sharedBytes: base.sharedBytes,
-      args: flags.arg.map((a, i) => {
-        const m = /^(?:(\w+)=)?(\w+)(?:\[(\d+)\](?:@(.+))?|:(.+))$/.exec(a);
-        if (!m) throw new UsageError(`--arg ${a}: expected type:value (u32:100), type[count] (f32[1024]) or type[count]@file`);
-        const [, name, type, count, file, value] = m;
-        if (count !== undefined) return { name: name ?? `arg${i}`, type, count: Number(count), ...(file ? { file } : {}) };
-        return { name: name ?? `arg${i}`, type, value: Number(value) };
-      }),
-    };
-    return parseLaunch(json, program, process.cwd(), '--arg');
-  }
-  return base;
-}
-
-export function formatFault(f: FaultReport): string {
-  const where = f.file ? `${f.file.split('/').pop()}:${f.line}` : `instruction ${f.pc}`;
-  const lines = [
-    `ptxdbg: ${f.kind === 'assert' ? 'assertion failed' : f.kind}: ${f.message}`,
-    f.block ? `  in block (${f.block.join(',')}) thread (${f.thread!.join(',')}), warp ${f.warp} lane ${f.lane}` : '',
-    `  at ${where} in ${f.function}, PTX instruction ${f.pc}: ${f.ptx}`,
-  ];
-  for (const c of f.callers) {
-    lines.push(`  called from ${c.file ? `${c.file.split('/').pop()}:${c.line}` : `instruction ${c.pc}`} in ${c.function}`);
-  }
-  for (const h of f.hints ?? []) lines.push(`  ${h}`);
-  return lines.filter(Boolean).join('\n');
-}
+// Launch resolution and fault text are the engine's (every front end needs them); re-exported
+// here for the subcommands that import them from this module.
+export { resolveLaunch, type LaunchFlags } from '../engine/load.js';
+export { formatFault } from '../engine/fault.js';
 
 export interface RunCommandOptions extends LaunchFlags {
   out?: string | undefined;
@@ -94,7 +34,7 @@ export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: P
   try {
     return { program, launch: resolveLaunch(ptxPath, program, flags) };
   } catch (e) {
-    if (e instanceof LaunchError || e instanceof UsageError) {
+    if (e instanceof LaunchError || e instanceof UsageError || e instanceof EngineError) {
       process.stderr.write(`ptxdbg: bad launch: ${e.message}\n`);
       return 2;
     }

@@ -4,7 +4,7 @@
  * the DWARF type: `tile[3][17]`, `cells[2].count`. Launch buffers have no DWARF variable and are
  * named by the launch (`total[0]`). Built lazily: only a run that reports something pays for DWARF.
  */
-import { Dwarf, resolveType, ScopeIndex, sizeOf, type DwarfType, type Scope, type VariableInfo } from '../../dwarf/index.js';
+import { Dwarf, resolveType, ScopeIndex, sizeOf, type DwarfType, type Scope, type VariableInfo } from '../dwarf/index.js';
 import { type ElemType, elemSize } from '../exec/launch.js';
 import type { Machine } from '../exec/machine.js';
 import type { VarInfo } from '../ptx/resolve.js';
@@ -62,7 +62,7 @@ export class AddressNamer {
     if (this.bySymbol) return this.bySymbol;
     const map = new Map<string, VariableInfo>();
     try {
-      const dwarf = Dwarf.fromModule(this.machine.program.module);
+      const dwarf = Dwarf.of(this.machine.program.module);
       const scopes = new ScopeIndex(dwarf);
       const add = (v: VariableInfo): void => {
         const loc = v.location;

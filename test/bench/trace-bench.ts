@@ -6,7 +6,7 @@
  */
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
-import { Session } from '../../src/debug/session.js';
+import { Session } from '../../src/engine/session.js';
 import { Trace } from '../../src/trace/trace.js';
 import { KERNELS } from './kernels.js';
 

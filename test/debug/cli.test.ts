@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSession } from '../../src/debug/session.js';
+import { openSession } from '../../src/engine/session.js';
 import { writeTraceFile } from '../../src/trace/file.js';
 import { ROOT } from '../helpers.js';
 

@@ -5,7 +5,8 @@
  * the barrier before warp 1 starts).
  */
 import { join } from 'node:path';
-import { openSession, type Session } from '../../src/debug/session.js';
+import { openSession, type Session } from '../../src/engine/session.js';
+import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { ROOT } from '../helpers.js';
 
 function open(): Session {
@@ -13,7 +14,7 @@ function open(): Session {
   return openSession({ ptxPath: join(dir, 'kernel.G.ptx'), launch: join(dir, 'launch.json'), interval: 8 });
 }
 const run = (s: Session, cmd: string): string => {
-  const r = s.execute(cmd);
+  const r = consoleOf(s).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };

@@ -6,7 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSession, type Session } from '../../src/debug/session.js';
+import { openSession, type Session } from '../../src/engine/session.js';
+import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { ROOT } from '../helpers.js';
 
 function open(name: string): Session {
@@ -14,7 +15,7 @@ function open(name: string): Session {
   return openSession({ ptxPath: join(dir, 'kernel.G.ptx'), launch: join(dir, 'launch.json') });
 }
 const run = (s: Session, cmd: string): string => {
-  const r = s.execute(cmd);
+  const r = consoleOf(s).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };
@@ -42,7 +43,7 @@ describe('saxpy: axpy(a, x, y) = a*x + y called by thread 0 with x[0], y[0]', ()
     // axpy's body: ld.param x3 (0-2), then the mul of line 4 at instruction 3
     expect(run(s, 'print $pc')).toBe('$1 = 3');
     expect(run(s, 'whatis a')).toBe('type = float');
-    expect(s.execute('print $_exitcode').output).toBe('$_exitcode is void (not set yet).');
+    expect(consoleOf(s).execute('print $_exitcode').output).toBe('$_exitcode is void (not set yet).');
     run(s, 'goto end');
     expect(run(s, 'print $_exitcode')).toBe('$2 = 0'); // the kernel finished without a fault
   });
@@ -88,9 +89,9 @@ describe('saxpy: axpy(a, x, y) = a*x + y called by thread 0 with x[0], y[0]', ()
   test('an empty line repeats the last stepping command at an interactive prompt only', () => {
     run(s, 'next'); // line 5
     expect(s.where().line).toBe(5);
-    s.execute('', { repeatOnEmpty: true }); // line 6
+    consoleOf(s).execute('', { repeatOnEmpty: true }); // line 6
     expect(s.where().line).toBe(6);
-    s.execute('');
+    consoleOf(s).execute('');
     expect(s.where().line).toBe(6);
   });
 });

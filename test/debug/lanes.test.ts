@@ -2,11 +2,12 @@
 import { join } from 'node:path';
 import { parseLaunch } from '../../src/exec/launch.js';
 import { loadPtx } from '../../src/ptx/index.js';
-import { openSession, type Session } from '../../src/debug/session.js';
+import { openSession, type Session } from '../../src/engine/session.js';
+import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { ROOT } from '../helpers.js';
 
 const run = (s: Session, cmd: string): string => {
-  const r = s.execute(cmd);
+  const r = consoleOf(s).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };

@@ -6,9 +6,9 @@
  */
 import { join } from 'node:path';
 import { GLOBAL_HI } from '../../src/exec/memory.js';
-import { genericOf } from '../../src/debug/threadview.js';
-import { evaluateExpression, printExpression, PrintError, ValueHistory } from '../../src/debug/print/index.js';
-import type { ThreadView } from '../../src/debug/types.js';
+import { genericOf } from '../../src/engine/threadview.js';
+import { evaluateExpression, printExpression, PrintError, ValueHistory } from '../../src/engine/print/index.js';
+import type { ThreadView } from '../../src/engine/types.js';
 import { f32File, loadSample, stopAt, type Loaded, type Stopped } from './printHarness.js';
 
 const s: Loaded = loadSample('vars_structs');

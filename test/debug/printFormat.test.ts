@@ -3,8 +3,8 @@
  * are what GNU gdb 13.1 prints for the same C expressions (`gdb -batch -ex 'print (float)0.1'`...,
  * language c++) and, for %g corner cases, what C's printf gives (python3 '%.17g' % x), so the formats match gdb's, not just our own idea of them.
  */
-import { formatFloat, formatG, printExpression, PrintError } from '../../src/debug/print/index.js';
-import type { ThreadView } from '../../src/debug/types.js';
+import { formatFloat, formatG, printExpression, PrintError } from '../../src/engine/print/index.js';
+import type { ThreadView } from '../../src/engine/types.js';
 import { loadSample, stopAt } from './printHarness.js';
 
 const f32bits = (x: number): bigint => BigInt(new Uint32Array(new Float32Array([x]).buffer)[0]!);

@@ -10,8 +10,8 @@ import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import type { Warp } from '../../src/exec/state.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import type { Program } from '../../src/ptx/resolve.js';
-import { laneFrames, MachineThreadView } from '../../src/debug/threadview.js';
-import { DebugInfo } from '../../src/debug/print/index.js';
+import { laneFrames, MachineThreadView } from '../../src/engine/threadview.js';
+import { DebugInfo } from '../../src/engine/print/index.js';
 import { ROOT } from '../helpers.js';
 
 export interface Loaded {

@@ -5,11 +5,11 @@
  */
 import { join } from 'node:path';
 import { GLOBAL_HI } from '../../src/exec/memory.js';
-import { genericOf } from '../../src/debug/threadview.js';
+import { genericOf } from '../../src/engine/threadview.js';
 import {
   evaluateExpression, infoArgs, infoLocals, infoVariables, printExpression, PrintError, variableTree, type VarNode,
-} from '../../src/debug/print/index.js';
-import type { ThreadView } from '../../src/debug/types.js';
+} from '../../src/engine/print/index.js';
+import type { ThreadView } from '../../src/engine/types.js';
 import { f32File, loadSample, stopAt, type Loaded, type Stopped } from './printHarness.js';
 
 const s: Loaded = loadSample('vars_structs');

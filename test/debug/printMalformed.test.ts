@@ -4,8 +4,8 @@
  * place), undamaged ones still print, and the DWARF warnings are surfaced.
  */
 import { join } from 'node:path';
-import { infoArgs, infoLocals, infoVariables, printExpression, PrintError, variableTree } from '../../src/debug/print/index.js';
-import type { ThreadView } from '../../src/debug/types.js';
+import { infoArgs, infoLocals, infoVariables, printExpression, PrintError, variableTree } from '../../src/engine/print/index.js';
+import type { ThreadView } from '../../src/engine/types.js';
 import { f32File, loadSample, stopAt, type Loaded } from './printHarness.js';
 
 const IN = f32File(join(loadSample('vars_structs').dir, 'in/in.bin'));

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { readLaunchFile } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
-import { MachineThreadView } from '../../src/debug/threadview.js';
-import { DebugInfo, infoArgs, infoLocals, infoVariables, printExpression, PrintError, variableTree } from '../../src/debug/print/index.js';
+import { MachineThreadView } from '../../src/engine/threadview.js';
+import { DebugInfo, infoArgs, infoLocals, infoVariables, printExpression, PrintError, variableTree } from '../../src/engine/print/index.js';
 import { CONFORMANCE, ROOT } from '../helpers.js';
 
 function caseDirs(): string[] {

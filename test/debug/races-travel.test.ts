@@ -3,8 +3,9 @@
  * reported step, where it is about to execute the reported line.
  */
 import { join } from 'node:path';
-import { sessionRaces } from '../../src/debug/races.js';
-import { openSession } from '../../src/debug/session.js';
+import { sessionRaces } from '../../src/engine/races.js';
+import { openSession } from '../../src/engine/session.js';
+import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { ROOT } from '../helpers.js';
 
 describe.each(['race_shared_raw', 'race_shared_waw', 'race_global_cross_block', 'race_intra_warp'])('%s', (name) => {
@@ -15,7 +16,7 @@ describe.each(['race_shared_raw', 'race_shared_waw', 'race_global_cross_block', 
     expect(rep.races.length).toBeGreaterThan(0);
     rep.races.slice(0, 3).forEach((r, i) => {
       r.accesses.forEach((a, k) => {
-        const out = s.execute(`race ${i + 1} ${k + 1}`);
+        const out = consoleOf(s).execute(`race ${i + 1} ${k + 1}`);
         expect(out.error).toBe(false);
         const w = s.where();
         expect(s.position()).toBe(a.step);
@@ -28,6 +29,6 @@ describe.each(['race_shared_raw', 'race_shared_waw', 'race_global_cross_block', 
     // the timeline shows both accesses of every race
     const marks = s.marks().filter((m) => m.kind === 'race').map((m) => m.step);
     for (const r of rep.races) for (const a of r.accesses) expect(marks).toContain(a.step);
-    expect(s.execute(`race ${rep.races.length + 1}`).error).toBe(true);
+    expect(consoleOf(s).execute(`race ${rep.races.length + 1}`).error).toBe(true);
   });
 });

@@ -5,7 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSession, type Session } from '../../src/debug/session.js';
+import { openSession, type Session } from '../../src/engine/session.js';
+import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { ROOT } from '../helpers.js';
 
 function open(name: string, extra: Record<string, unknown> = {}): Session {
@@ -24,7 +25,7 @@ function readF32(rel: string): Float32Array {
 }
 
 const run = (s: Session, cmd: string): string => {
-  const r = s.execute(cmd);
+  const r = consoleOf(s).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };
@@ -253,7 +254,7 @@ describe('barriers_named (bar.sync between warps)', () => {
 describe('trace-file errors', () => {
   test('goto outside the recording is an error message, not a crash', () => {
     const s = open('saxpy');
-    const r = s.execute(`goto ${s.total + 5}`);
+    const r = consoleOf(s).execute(`goto ${s.total + 5}`);
     expect(r.error).toBe(true);
     expect(r.output).toMatch(/outside the recording/);
   });

@@ -6,12 +6,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openSession } from '../../src/debug/session.js';
+import { openSession } from '../../src/engine/session.js';
+import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { ROOT } from '../helpers.js';
 
 const input = new Int32Array(new Uint8Array(readFileSync(join(ROOT, 'samples', 'sync_warp_reduce', 'in', 'in.bin'))).buffer);
 const run = (s: ReturnType<typeof openSession>, cmd: string): string => {
-  const r = s.execute(cmd);
+  const r = consoleOf(s).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };

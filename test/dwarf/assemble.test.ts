@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parsePtx } from '../../src/ptx/parser.js';
-import { assembleSections, splitDefaultAddress, SymbolTable, type SymbolResolver } from '../../dwarf/assemble.js';
-import { dwarfCommand } from '../../dwarf/dump.js';
-import { Dwarf } from '../../dwarf/dwarf.js';
-import { Warnings } from '../../dwarf/reader.js';
+import { assembleSections, splitDefaultAddress, SymbolTable, type SymbolResolver } from '../../src/ptx/dwarf-sections.js';
+import { dwarfCommand } from '../../src/dwarf/dump.js';
+import { Dwarf } from '../../src/dwarf/dwarf.js';
+import { Warnings } from '../../src/dwarf/reader.js';
 import { ROOT } from '../helpers.js';
 import { join } from 'node:path';
 

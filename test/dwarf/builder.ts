@@ -1,6 +1,6 @@
 /** Test helper: build small DWARF sections by hand. */
-import { Dwarf } from '../../dwarf/dwarf.js';
-import { sectionFromBytes, type SectionData } from '../../dwarf/reader.js';
+import { Dwarf } from '../../src/dwarf/dwarf.js';
+import { sectionFromBytes, type SectionData } from '../../src/dwarf/reader.js';
 
 export function uleb(n: number | bigint): number[] {
   let v = BigInt(n);

@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { parsePtx } from '../../src/ptx/parser.js';
-import { DW_AT, DW_FORM, DW_TAG } from '../../dwarf/constants.js';
-import { dumpDebugInfo, dwarfCommand } from '../../dwarf/dump.js';
-import { Dwarf } from '../../dwarf/dwarf.js';
-import { sectionFromBytes, type SectionData } from '../../dwarf/reader.js';
-import { ScopeIndex } from '../../dwarf/scope.js';
+import { DW_AT, DW_FORM, DW_TAG } from '../../src/dwarf/constants.js';
+import { dumpDebugInfo, dwarfCommand } from '../../src/dwarf/dump.js';
+import { Dwarf } from '../../src/dwarf/dwarf.js';
+import { sectionFromBytes, type SectionData } from '../../src/dwarf/reader.js';
+import { ScopeIndex } from '../../src/dwarf/scope.js';
 import { abbrevBytes, dwarfFrom, InfoBuilder } from './builder.js';
 import { ROOT } from '../helpers.js';
 

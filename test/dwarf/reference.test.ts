@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE, ROOT } from '../helpers.js';
 import { parsePtx } from '../../src/ptx/parser.js';
-import { Dwarf } from '../../dwarf/dwarf.js';
+import { Dwarf } from '../../src/dwarf/dwarf.js';
 import { countDies, diffTrees, ourTrees, parseLlvmDump } from './llvmdump.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { parsePtx } from '../../src/ptx/parser.js';
-import { defaultResolver, type SymbolResolver } from '../../dwarf/assemble.js';
-import { Dwarf } from '../../dwarf/dwarf.js';
-import { formatOperations } from '../../dwarf/expr.js';
-import { ScopeIndex } from '../../dwarf/scope.js';
+import { defaultResolver, type SymbolResolver } from '../../src/ptx/dwarf-sections.js';
+import { Dwarf } from '../../src/dwarf/dwarf.js';
+import { formatOperations } from '../../src/dwarf/expr.js';
+import { ScopeIndex } from '../../src/dwarf/scope.js';
 import { ROOT } from '../helpers.js';
 import { join } from 'node:path';
 

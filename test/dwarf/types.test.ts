@@ -1,7 +1,7 @@
-import { DW_AT, DW_ATE, DW_FORM, DW_TAG } from '../../dwarf/constants.js';
-import type { Dwarf } from '../../dwarf/dwarf.js';
-import { sizeOf, typeName, TypeTable, type DwarfType } from '../../dwarf/types.js';
-import { unitOffset } from '../../dwarf/reader.js';
+import { DW_AT, DW_ATE, DW_FORM, DW_TAG } from '../../src/dwarf/constants.js';
+import type { Dwarf } from '../../src/dwarf/dwarf.js';
+import { sizeOf, typeName, TypeTable, type DwarfType } from '../../src/dwarf/types.js';
+import { unitOffset } from '../../src/dwarf/reader.js';
 import { abbrevBytes, dwarfFrom, InfoBuilder, type AbbrevDecl } from './builder.js';
 
 const A: AbbrevDecl[] = [

@@ -197,7 +197,7 @@ test('an initialized register starts at its value on every call (frames are reus
 });
 
 test('the debugger at load reports what it cannot execute as located warnings (check reports them as errors)', async () => {
-  const { openSession } = await import('../../src/debug/session.js');
+  const { openSession } = await import('../../src/engine/session.js');
   // the guarded redux.f32 is never reached by the 32 threads (tid <= 31), so the run succeeds
   const text = `${HEAD}.visible .entry k(.param .u64 out)\n{\n  .reg .b32 %r<4>; .reg .pred %p;\n  mov.u32 %r1, %tid.x;\n  setp.gt.u32 %p, %r1, 100;\n  @%p redux.sync.min.f32 %r2, %r1, 0xffffffff;\n  ret;\n}\n`;
   const s = openSession({ ptxPath: 'u.ptx', ptxText: text, block: '32' });

@@ -13,8 +13,8 @@ import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { unsupportedInstructions } from '../../src/exec/support.js';
 import { formatDiagnostics } from '../../src/ptx/diagnostics.js';
 import { loadPtx } from '../../src/ptx/index.js';
-import { MAX_NESTING, parseExpression } from '../../src/debug/print/parser.js';
-import { PrintError } from '../../src/debug/print/errors.js';
+import { MAX_NESTING, parseExpression } from '../../src/engine/print/parser.js';
+import { PrintError } from '../../src/engine/print/errors.js';
 import { ptxFilesUnder, ROOT } from '../helpers.js';
 
 const HEAD = '.version 8.0\n.target sm_80\n.address_size 64\n';

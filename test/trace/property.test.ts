@@ -12,7 +12,7 @@ import { loadPtx } from '../../src/ptx/index.js';
 import { compareWithFile, readTraceFile, writeTraceFile } from '../../src/trace/file.js';
 import { stateHash } from '../../src/trace/hash.js';
 import { Trace } from '../../src/trace/trace.js';
-import { openSession } from '../../src/debug/session.js';
+import { openSession } from '../../src/engine/session.js';
 import { ROOT } from '../helpers.js';
 
 const CASES = ['divergence_stress', 'its_early_return_work', 'local_mem_calls', 'barriers_named', 'recursion_fnptr', 'malloc_printf', 'warp_intrinsics', 'clock_timer', 'bug_deadlock', 'bug_null_deref'];

@@ -8,8 +8,8 @@
  */
 import { PassThrough, Writable } from 'node:stream';
 import xterm from '@xterm/headless';
-import type { DebugSession } from '../../src/debug/types.js';
-import { runTui } from '../../tui/index.js';
+import type { Session as DebugSession } from '../../src/engine/session.js';
+import { runTui } from '../../src/frontends/tui/index.js';
 
 const { Terminal } = xterm;
 type XTerminal = InstanceType<typeof Terminal>;

@@ -9,8 +9,9 @@
 import { existsSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { join } from 'node:path';
-import { openSession } from '../../src/debug/session.js';
-import { runTui } from '../../tui/index.js';
+import { openSession } from '../../src/engine/session.js';
+import { consoleOf } from '../../src/frontends/gdb/console.js';
+import { runTui } from '../../src/frontends/tui/index.js';
 import { ROOT } from '../helpers.js';
 
 const blocks = Number(process.argv[2] ?? 3072);
@@ -99,7 +100,7 @@ for (const [a, b] of [['next', 'reverse-next'], ['step', 'reverse-step'], ['step
   for (let i = 0; i < 10; i++) {
     for (const [cmd, ts] of [[a, ta], [b, tb]] as const) {
       const t = performance.now();
-      session.execute(cmd);
+      consoleOf(session).execute(cmd);
       session.where(); session.warps(); session.registers(); session.output();
       ts.push(performance.now() - t);
     }

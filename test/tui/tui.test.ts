@@ -5,7 +5,7 @@
 import './env.js';
 import { jest } from '@jest/globals';
 import { join } from 'node:path';
-import { openSession } from '../../src/debug/session.js';
+import { openSession } from '../../src/engine/session.js';
 import { ROOT } from '../helpers.js';
 import { KEY, rowOf, TuiHarness } from './harness.js';
 

@@ -1,0 +1,64 @@
+/**
+ * Loading for every front end: the launch decided from a launch file, the `<name>.launch.json`
+ * next to the PTX, flags, or the kernel's default.
+ */
+import { basename, dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { defaultLaunch, type Launch, parseLaunch, readLaunchFile } from '../exec/launch.js';
+import { checkLaunchLimits } from '../exec/limits.js';
+import type { Program } from '../ptx/resolve.js';
+import { EngineError } from './errors.js';
+
+export interface LaunchFlags {
+  launch?: string | undefined;
+  kernel?: string | undefined;
+  grid?: string | undefined;
+  block?: string | undefined;
+  shared?: number | undefined;
+  arg?: readonly string[] | undefined;
+}
+
+function triple(s: string, what: string): [number, number, number] {
+  const parts = s.split(/[x,]/).map((x) => Number(x));
+  if (parts.length < 1 || parts.length > 3 || parts.some((x) => !Number.isInteger(x) || x < 1)) throw new EngineError(`--${what} must look like 4 or 4x2 or 4,2,1`, 'bad-launch');
+  return [parts[0]!, parts[1] ?? 1, parts[2] ?? 1];
+}
+
+/** Decide the launch: --launch file, <name>.launch.json next to the PTX, flags, or the default. */
+export function resolveLaunch(ptxPath: string, program: Program, flags: LaunchFlags): Launch {
+  const launch = launchFromFlags(ptxPath, program, flags);
+  const fn = program.functions.get(launch.kernel);
+  if (fn) checkLaunchLimits(fn, launch.block);
+  return launch;
+}
+
+function launchFromFlags(ptxPath: string, program: Program, flags: LaunchFlags): Launch {
+  let launchPath = flags.launch;
+  if (!launchPath && !flags.grid && !flags.block && !flags.arg?.length) {
+    const stem = basename(ptxPath).replace(/\.ptx$/, '').replace(/\.(G|O3)$/, '');
+    for (const cand of [join(dirname(ptxPath), `${stem}.launch.json`), join(dirname(ptxPath), 'launch.json')]) {
+      if (existsSync(cand)) { launchPath = cand; break; }
+    }
+  }
+  if (launchPath) return readLaunchFile(launchPath, program);
+  const base = defaultLaunch(program, flags.kernel);
+  if (flags.grid) base.grid = triple(flags.grid, 'grid');
+  if (flags.block) base.block = triple(flags.block, 'block');
+  if (flags.shared !== undefined) base.sharedBytes = flags.shared;
+  if (flags.arg?.length) {
+    // --arg name=type:value | type[count] | type[count]@file
+    const json = {
+      kernel: base.kernel, grid: base.grid, block: base.block, sharedBytes: base.sharedBytes,
+      args: flags.arg.map((a, i) => {
+        const m = /^(?:(\w+)=)?(\w+)(?:\[(\d+)\](?:@(.+))?|:(.+))$/.exec(a);
+        if (!m) throw new EngineError(`--arg ${a}: expected type:value (u32:100), type[count] (f32[1024]) or type[count]@file`, 'bad-launch');
+        const [, name, type, count, file, value] = m;
+        if (count !== undefined) return { name: name ?? `arg${i}`, type, count: Number(count), ...(file ? { file } : {}) };
+        return { name: name ?? `arg${i}`, type, value: Number(value) };
+      }),
+    };
+    return parseLaunch(json, program, process.cwd(), '--arg');
+  }
+  return base;
+}
+

@@ -1,0 +1,588 @@
+/**
+ * The UI's state and everything a key press does. React components only read from here
+ * (subscribed through useSyncExternalStore); all session calls happen in this class, so a
+ * render never runs a debugger command and the logic can be followed without the view.
+ */
+import type { Key } from 'ink';
+import type { Session as DebugSession } from '../../engine/session.js';
+import { consoleOf } from '../gdb/console.js';
+import { formatForType, MEM_FORMATS, type MemFormat } from './format.js';
+import { LineEditor } from './lineeditor.js';
+import { resolveTarget } from './memtarget.js';
+import { keyPresses, NAV_KEYS, type KeyPress } from './keys.js';
+import { computeLayout, type Layout, type PaneId, type Slot, slotOf } from './layout.js';
+import { Model } from './model.js';
+import { type CodeView, type CursorState, ptxView, sourceView } from './panes/code.js';
+import { bytesPerRow, type MemoryState } from './panes/memory.js';
+import { registerLineCount } from './panes/registers.js';
+import { effectiveTop, type StyledText, type Wrapped, wrapRows } from './panes/text.js';
+import { warpGeometry } from './panes/warps.js';
+import { baseName, firstLine, lines } from './text.js';
+import { centreOn, scrollTo } from './ui.js';
+import { type VarRow, variableData, variableRows } from './variables.js';
+
+export type Mode = 'normal' | 'command' | 'memory';
+export type Tone = 'info' | 'error' | 'stop';
+
+export interface Message {
+  readonly text: string;
+  readonly tone: Tone;
+}
+
+const CONSOLE_MAX = 5000;
+
+/**
+ * The line of a command's reply worth the message line: the stop reason ("Breakpoint 1, ...")
+ * rather than the position echo (`[step N/T] ...`, `fn at file:line`, the source line), which
+ * the panes show anyway.
+ */
+export function summary(text: readonly string[]): string {
+  const echo = (l: string): boolean => /^\[step \d+\/\d+\]/.test(l) || /^\d+\t/.test(l) || /^\S+ at \S+:\d+$/.test(l);
+  return text.find((l) => !echo(l) && l.trim() !== '') ?? text[0] ?? '';
+}
+
+export class Controller {
+  readonly model: Model;
+  layout: Layout;
+  focus: PaneId = 'source';
+  help = false;
+  /** First line of the help overlay shown (it scrolls on short terminals). */
+  helpTop = 0;
+  mode: Mode = 'normal';
+  /** The command line / address prompt (shown when `mode` is not normal). */
+  readonly line = new LineEditor();
+  message: Message = { text: '', tone: 'info' };
+  consoleRows: StyledText[] = [];
+  /** Source pane: cursor/scroll, and the file shown (kept when the thread has no line). */
+  src: CursorState = { cursor: 1, top: 0 };
+  srcFile: string | undefined;
+  ptx: CursorState = { cursor: 1, top: 0 };
+  vars = { cursor: 0, top: 0, expanded: new Set<string>() as ReadonlySet<string> };
+  /** Threads pane cursor; `follow` puts it on the focused thread (until the user moves it). */
+  warps = { warp: 0, lane: 0, top: 0, follow: true };
+  races = { cursor: 0, top: 0 };
+  /** First visible line of scroll-only panes; -1 follows the end. */
+  scroll: Record<'registers' | 'output' | 'console', number> = { registers: 0, output: -1, console: -1 };
+  memory: MemoryState = { space: 'global', address: undefined, format: 'hex', label: '' };
+  /** While picking a thread (`t`): the pane to return to, and what the Threads slot showed. */
+  picking: PaneId | undefined;
+  private pickingShown: PaneId | undefined;
+  onExit: (code: number) => void = () => {};
+
+  private racesChecked: 'no' | 'running' | 'done' = 'no';
+  private readonly shown = new Map<string, PaneId>();
+  private version = 0;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(readonly session: DebugSession, sourceDir: string | undefined, cols: number, rows: number) {
+    this.model = new Model(session, sourceDir);
+    this.layout = computeLayout(cols, rows);
+    this.follow(true);
+    const f = session.faultMessage;
+    // a step limit says where the warps spin (exec/spin.ts) next to the first line
+    const spin = f?.split('\n').find((l) => l.trim().startsWith('spinning at'))?.trim();
+    this.message = f
+      ? { text: `run ended with a fault at step ${session.faultStep}: ${firstLine(f)}${spin ? ` — ${spin}` : ''}`, tone: 'error' }
+      : session.interrupted
+        ? { text: `recording stopped (Ctrl-C) after ${session.total} steps, before the kernel finished. ? for help, : for commands.`, tone: 'info' }
+        : { text: `${session.total} steps recorded. ? for help, : for commands.`, tone: 'info' };
+  }
+
+  // ---- store protocol (useSyncExternalStore) ----
+
+  subscribe = (l: () => void): (() => void) => {
+    this.listeners.add(l);
+    return () => this.listeners.delete(l);
+  };
+
+  getVersion = (): number => this.version;
+
+  private changed(): void {
+    this.version++;
+    for (const l of this.listeners) l();
+  }
+
+  // ---- geometry ----
+
+  resize(cols: number, rows: number): void {
+    this.layout = computeLayout(cols, rows);
+    this.follow(false);
+    this.changed();
+  }
+
+  slotKey(s: Slot): string {
+    return s.panes.join(',');
+  }
+
+  /** The pane a slot shows: the focused one if it lives there, else the last one shown. */
+  visibleIn(s: Slot): PaneId {
+    if (s.panes.includes(this.focus)) return this.focus;
+    return this.shown.get(this.slotKey(s)) ?? s.panes[0]!;
+  }
+
+  isVisible(p: PaneId): boolean {
+    const s = slotOf(this.layout, p);
+    return s !== undefined && this.visibleIn(s) === p;
+  }
+
+  /** Body size (without the title line) of a pane's slot. */
+  paneSize(p: PaneId): { w: number; h: number } {
+    const s = slotOf(this.layout, p);
+    return s ? { w: s.w, h: Math.max(1, s.h - 1) } : { w: this.layout.cols, h: Math.max(1, this.layout.mainHeight - 1) };
+  }
+
+  private show(p: PaneId): void {
+    const s = slotOf(this.layout, p);
+    if (s) this.shown.set(this.slotKey(s), p);
+  }
+
+  private setFocus(p: PaneId): void {
+    this.focus = p;
+    this.show(p);
+  }
+
+  // ---- views shared with the panes ----
+
+  sourceView(): CodeView {
+    return sourceView(this.model, this.srcFile);
+  }
+
+  ptxView(): CodeView {
+    return ptxView(this.model);
+  }
+
+  varRows(): VarRow[] {
+    return variableRows(variableData(this.model), this.vars.expanded);
+  }
+
+  /** The Variables cursor, within the current rows (they change with the position). */
+  varCursor(rows: readonly VarRow[] = this.varRows()): number {
+    return Math.max(0, Math.min(this.vars.cursor, rows.length - 1));
+  }
+
+  /**
+   * The race report. The first `info races` runs the race checker over the whole recording
+   * (seconds on a long one), so it runs after a frame has been shown, not inside the render
+   * that first needs it; later calls only format the engine's cached report.
+   */
+  raceRows(): StyledText[] {
+    if (this.racesChecked !== 'done') {
+      if (this.racesChecked === 'no') {
+        this.racesChecked = 'running';
+        setTimeout(() => {
+          this.model.commandText('info races');
+          this.racesChecked = 'done';
+          this.model.forget('wrapped:races:');
+          this.changed();
+        }, 0);
+      }
+      return [{ text: 'checking the recording for races…', style: { dim: true } }];
+    }
+    const r = this.model.commandText('info races');
+    return lines(r.text).map((t) => ({ text: t, ...(r.error ? { style: { color: 'red' } } : {}) }));
+  }
+
+  /** A text pane's rows wrapped to its width. */
+  wrapped(p: 'races' | 'output' | 'console'): Wrapped {
+    const { w } = this.paneSize(p);
+    if (p === 'console') return wrapRows(this.consoleRows, w);
+    return this.model.cached(`wrapped:${p}:${w}`, () => wrapRows(p === 'races' ? this.raceRows() : lines(this.model.output()).map((t) => ({ text: t })), w));
+  }
+
+  /** First visible line of the Races pane, keeping the cursor's race line in view. */
+  racesTop(): number {
+    const wr = this.wrapped('races');
+    const { h } = this.paneSize('races');
+    const first = wr.first[this.races.cursor] ?? 0;
+    const last = (wr.first[this.races.cursor + 1] ?? wr.lines.length) - 1;
+    return scrollTo(scrollTo(this.races.top, last, h, wr.lines.length), first, h, wr.lines.length);
+  }
+
+  // ---- following the position ----
+
+  /** After the position or focus changed: put the code cursors on the current line. */
+  private follow(moved: boolean): void {
+    const w = this.model.where();
+    if (w.file !== undefined) this.srcFile = w.file;
+    const sv = this.sourceView();
+    const sh = this.paneSize('source').h;
+    // Keep a few lines of context around the current line (what runs next matters).
+    if (moved && sv.current > 0) this.src = { cursor: sv.current, top: centreOn(this.src.top, sv.current - 1, sh, sv.lines.length, 3) };
+    else this.src = { cursor: Math.min(Math.max(1, this.src.cursor), Math.max(1, sv.lines.length)), top: scrollTo(this.src.top, this.src.cursor - 1, sh, sv.lines.length) };
+    const pv = this.ptxView();
+    const ph = this.paneSize('ptx').h;
+    if (moved && pv.current > 0) this.ptx = { cursor: pv.current, top: centreOn(this.ptx.top, pv.current - 1, ph, pv.lines.length, 3) };
+    else this.ptx = { cursor: this.ptx.cursor, top: scrollTo(this.ptx.top, this.ptx.cursor - 1, ph, pv.lines.length) };
+    if (moved) this.warps = { ...this.warps, follow: true };
+  }
+
+  /** The Threads pane cursor (warp index into warps(), lane). */
+  warpCursor(): { warp: number; lane: number } {
+    if (!this.warps.follow) return this.warps;
+    const w = this.model.where();
+    const i = this.model.warps().findIndex((x) => x.block.join() === w.block.join() && x.warp === w.warp);
+    return i >= 0 ? { warp: i, lane: w.lane } : this.warps;
+  }
+
+  /** First visible line of the Threads pane: the stored one, moved to show the cursor's warp. */
+  warpTop(): number {
+    const ws = this.model.warps();
+    const { w, h } = this.paneSize('warps');
+    const geo = warpGeometry(ws, w);
+    const i = this.warpCursor().warp;
+    const first = geo.firstLine[i] ?? 0;
+    const last = first + Math.ceil(Math.max(1, ws[i]?.lanes.length ?? 1) / geo.perLine) - 1;
+    // Show the block header with the first warp of a block.
+    const firstInBlock = i === 0 || ws[i - 1]?.block.join() !== ws[i]?.block.join();
+    const top = scrollTo(this.warps.top, last, h, geo.lineCount);
+    return scrollTo(top, firstInBlock ? first - 1 : first, h, geo.lineCount);
+  }
+
+  // ---- running commands ----
+
+  /** Run one debugger command; record it in the Console; follow the position. */
+  run(cmd: string, fromCommandLine = false): void {
+    let output: string;
+    let error = false;
+    let moved = false;
+    let quit = false;
+    try {
+      const r = consoleOf(this.session).execute(cmd, { repeatOnEmpty: fromCommandLine });
+      ({ output, error, moved, quit } = r);
+    } catch (e) {
+      output = e instanceof Error ? e.message : String(e);
+      error = true;
+    }
+    this.model.invalidate();
+    this.log(cmd, output, error);
+    const text = lines(output);
+    const more = fromCommandLine && text.length > 1 && !this.isVisible('console');
+    this.message = { text: summary(text) + (more ? '  (more in Console)' : ''), tone: error ? 'error' : moved ? 'stop' : 'info' };
+    if (more) this.show('console');
+    this.follow(moved);
+    if (quit) this.onExit(0);
+  }
+
+  private log(cmd: string, output: string, error: boolean): void {
+    this.consoleRows.push({ text: `(ptxdbg) ${cmd}`, style: { color: 'cyan' } });
+    for (const l of lines(output)) this.consoleRows.push(error ? { text: l, style: { color: 'red' } } : { text: l });
+    if (this.consoleRows.length > CONSOLE_MAX) this.consoleRows = this.consoleRows.slice(-CONSOLE_MAX);
+    this.scroll.console = -1;
+  }
+
+  private say(text: string, tone: Tone = 'info'): void {
+    this.message = { text, tone };
+  }
+
+  // ---- keys ----
+
+  onKey(input: string, key: Key): void {
+    try {
+      for (const k of keyPresses(input, key)) this.press(k);
+    } catch (e) {
+      // A bug behind one key must not take the terminal down with it: report and carry on.
+      this.say(`internal error: ${e instanceof Error ? e.message : String(e)}`, 'error');
+      this.log('(key)', e instanceof Error ? e.stack ?? e.message : String(e), true);
+    }
+    this.changed();
+  }
+
+  press(k: KeyPress): void {
+    if (this.mode !== 'normal') { this.editKey(k); return; }
+    if (k.ctrl && k.ch === 'c') { this.onExit(130); return; }
+    if (this.help) {
+      // The help scrolls when the terminal is too short for it; any other key closes it.
+      const d = k.name === 'down' ? 1 : k.name === 'up' ? -1 : k.name === 'pageDown' ? 10 : k.name === 'pageUp' ? -10 : 0;
+      if (d) this.helpTop = Math.max(0, this.helpTop + d);
+      else this.help = false;
+      return;
+    }
+    if (k.name) { this.namedKey(k); return; }
+    if (k.ctrl) {
+      if (k.ch === 'l') this.follow(true);
+      return;
+    }
+    const ch = k.ch ?? '';
+    const nav = NAV_KEYS[ch];
+    if (nav) { this.run(nav); return; }
+    switch (ch) {
+      case 'q': this.onExit(0); return;
+      case '?': this.help = true; this.helpTop = 0; return;
+      case ':': this.enterInput('command'); return;
+      case 'b': this.toggleBreakpoint(); return;
+      case 'w': this.watchSelected(); return;
+      case 't': this.pickThread(); return;
+      case 'x': this.examineSelected(); return;
+      case '[': this.timeStep(-1); return;
+      case ']': this.timeStep(1); return;
+      case '{': this.markStep(-1); return;
+      case '}': this.markStep(1); return;
+      case '<': case '>': if (this.focus === 'memory') this.cycleFormat(ch === '>' ? 1 : -1); return;
+      default: return;
+    }
+  }
+
+  private namedKey(k: KeyPress): void {
+    switch (k.name) {
+      case 'tab': this.cycleFocus(1); return;
+      case 'backTab': this.cycleFocus(-1); return;
+      case 'escape': this.endPick(); return;
+      case 'enter': this.activate(); return;
+      default: this.move(k.name!); return;
+    }
+  }
+
+  private cycleFocus(d: number): void {
+    const order = this.layout.focusOrder;
+    const i = order.indexOf(this.focus);
+    this.setFocus(order[(i + d + order.length) % order.length]!);
+    this.picking = undefined;
+  }
+
+  /** Arrow/page keys in the focused pane. */
+  private move(name: NonNullable<KeyPress['name']>): void {
+    const { h } = this.paneSize(this.focus);
+    const delta = (n: number): number => {
+      switch (name) {
+        case 'up': return -1;
+        case 'down': return 1;
+        case 'pageUp': return -Math.max(1, h - 1);
+        case 'pageDown': return Math.max(1, h - 1);
+        case 'home': return -n;
+        case 'end': return n;
+        default: return 0;
+      }
+    };
+    switch (this.focus) {
+      case 'source': case 'ptx': {
+        const v = this.focus === 'source' ? this.sourceView() : this.ptxView();
+        const st = this.focus === 'source' ? this.src : this.ptx;
+        const cursor = Math.max(1, Math.min(v.lines.length, st.cursor + delta(v.lines.length)));
+        const next = { cursor, top: scrollTo(st.top, cursor - 1, h, v.lines.length) };
+        if (this.focus === 'source') this.src = next; else this.ptx = next;
+        return;
+      }
+      case 'variables': {
+        const rows = this.varRows();
+        if (name === 'right' || name === 'left') { this.expand(rows[this.varCursor(rows)], name === 'right'); return; }
+        const cursor = Math.max(0, Math.min(rows.length - 1, this.varCursor(rows) + delta(rows.length)));
+        this.vars = { ...this.vars, cursor, top: scrollTo(this.vars.top, cursor, h, rows.length) };
+        return;
+      }
+      case 'warps': this.moveWarpCursor(name, h); return;
+      case 'races': {
+        const n = this.raceRows().length;
+        const cursor = Math.max(0, Math.min(n - 1, this.races.cursor + delta(n)));
+        this.races = { ...this.races, cursor };
+        this.races = { cursor, top: this.racesTop() };
+        return;
+      }
+      case 'memory': {
+        if (this.memory.address === undefined) return;
+        if (name === 'left' || name === 'right') { this.cycleFormat(name === 'right' ? 1 : -1); return; }
+        const bpr = BigInt(bytesPerRow(this.memory, this.paneSize('memory').w));
+        const rowsMoved = name === 'home' || name === 'end' ? 0 : delta(0);
+        let a = this.memory.address + BigInt(rowsMoved) * bpr;
+        if (a < 0n) a = 0n;
+        this.memory = { ...this.memory, address: a };
+        return;
+      }
+      case 'registers': case 'output': case 'console': {
+        const count = this.focus === 'registers' ? registerLineCount(this.model.registers(), this.paneSize('registers').w)
+          : this.wrapped(this.focus).lines.length;
+        const cur = effectiveTop(this.scroll[this.focus], count, h);
+        let top = Math.max(0, Math.min(Math.max(0, count - h), cur + delta(count)));
+        if (this.focus !== 'registers' && top >= count - h) top = -1;
+        this.scroll = { ...this.scroll, [this.focus]: top };
+        return;
+      }
+    }
+  }
+
+  private moveWarpCursor(name: NonNullable<KeyPress['name']>, h: number): void {
+    const ws = this.model.warps();
+    if (ws.length === 0) return;
+    let { warp, lane } = this.warpCursor();
+    const lanes = (i: number): number => Math.max(1, ws[i]!.lanes.length);
+    const perLine = warpGeometry(ws, this.paneSize('warps').w).perLine;
+    switch (name) {
+      case 'left': if (lane > 0) lane--; else if (warp > 0) { warp--; lane = lanes(warp) - 1; } break;
+      case 'right': if (lane < lanes(warp) - 1) lane++; else if (warp < ws.length - 1) { warp++; lane = 0; } break;
+      case 'up': if (lane >= perLine) lane -= perLine; else if (warp > 0) warp--; break;
+      case 'down': if (lane + perLine < lanes(warp)) lane += perLine; else if (warp < ws.length - 1) warp++; break;
+      case 'pageUp': warp = Math.max(0, warp - Math.max(1, Math.floor(h / 2))); break;
+      case 'pageDown': warp = Math.min(ws.length - 1, warp + Math.max(1, Math.floor(h / 2))); break;
+      case 'home': warp = 0; lane = 0; break;
+      case 'end': warp = ws.length - 1; break;
+      default: break;
+    }
+    this.warps = { ...this.warps, warp, lane: Math.min(lane, lanes(warp) - 1), follow: false };
+    this.warps = { ...this.warps, top: this.warpTop() };
+  }
+
+  /** Enter in the focused pane. */
+  private activate(): void {
+    switch (this.focus) {
+      case 'variables': {
+        const rows = this.varRows();
+        const r = rows[this.varCursor(rows)];
+        if (r?.kind === 'var') this.expand(r, !r.expanded);
+        return;
+      }
+      case 'warps': this.focusThreadAtCursor(); return;
+      case 'races': {
+        // The race a detail line belongs to is named on the nearest "race N:" line above it.
+        const rows = this.raceRows();
+        let m: RegExpExecArray | null = null;
+        for (let i = Math.min(this.races.cursor, rows.length - 1); i >= 0 && !m; i--) m = /^\s*race\s+(\d+)\b/i.exec(rows[i]!.text);
+        if (m) this.run(`race ${m[1]}`); else this.say('no race on this line', 'error');
+        return;
+      }
+      case 'memory': this.enterInput('memory'); return;
+      case 'source': case 'ptx': this.toggleBreakpoint(); return;
+      default: return;
+    }
+  }
+
+  private expand(r: VarRow | undefined, open: boolean): void {
+    if (r?.kind !== 'var' || !r.node.children?.length) return;
+    const e = new Set(this.vars.expanded);
+    if (open) e.add(r.path); else e.delete(r.path);
+    this.vars = { ...this.vars, expanded: e };
+  }
+
+  // ---- actions ----
+
+  private toggleBreakpoint(): void {
+    const onPtx = this.focus === 'ptx';
+    const v = onPtx ? this.ptxView() : this.sourceView();
+    const line = onPtx ? this.ptx.cursor : this.src.cursor;
+    if (v.kind === 'source' && v.file !== undefined) {
+      const ids = this.model.breakpointsAtSource(v.file, line);
+      this.run(ids.length ? `delete ${ids.join(' ')}` : `break ${baseName(v.file)}:${line}`);
+    } else {
+      const ids = this.model.breakpointsAtPtx(line);
+      this.run(ids.length ? `delete ${ids.join(' ')}` : `break ptx:${line}`);
+    }
+  }
+
+  private selectedVar(): Extract<VarRow, { kind: 'var' }> | undefined {
+    const rows = this.varRows();
+    const r = rows[this.varCursor(rows)];
+    return r?.kind === 'var' ? r : undefined;
+  }
+
+  private watchSelected(): void {
+    const r = this.selectedVar();
+    if (!r?.expr) { this.say('w: select a variable in the Variables pane first', 'error'); return; }
+    this.run(`watch ${r.expr}`);
+  }
+
+  /** `x`: a pointer shows what it points to, anything else its own bytes. */
+  private examineSelected(): void {
+    const r = this.selectedVar();
+    if (!r?.expr) { this.say('x: select a variable in the Variables pane first', 'error'); return; }
+    const isPtr = /\*\s*$/.test(r.node.type) && /0x[0-9a-f]+/i.test(r.node.value);
+    if (!this.setMemory(isPtr ? `*${/^[\w$]+$/.test(r.expr) ? r.expr : `(${r.expr})`}` : r.expr)) return;
+    this.memory = { ...this.memory, format: formatForType(isPtr ? r.node.type.replace(/\*\s*$/, '') : r.node.type) };
+    this.setFocus('memory');
+  }
+
+  private pickThread(): void {
+    if (this.focus !== 'warps') {
+      this.picking = this.focus;
+      const slot = slotOf(this.layout, 'warps');
+      this.pickingShown = slot ? this.visibleIn(slot) : undefined;
+    }
+    this.setFocus('warps');
+    this.warps = { ...this.warps, follow: true };
+    this.say('pick a thread: arrows move, Enter focuses it, Esc goes back');
+  }
+
+  private focusThreadAtCursor(): void {
+    const ws = this.model.warps();
+    const c = this.warpCursor();
+    const w = ws[c.warp];
+    if (!w || c.lane >= w.lanes.length) return;
+    const view = this.session.threadView();
+    const nt = [0, 1, 2].map((k) => view.readSpecial('ntid', k) ?? (k === 0 ? Number.MAX_SAFE_INTEGER : 1));
+    const t = w.warp * 32 + c.lane;
+    const tx = t % nt[0]!;
+    const ty = Math.floor(t / nt[0]!) % nt[1]!;
+    const tz = Math.floor(t / (nt[0]! * nt[1]!));
+    this.run(`cuda block (${w.block.join(',')}) thread (${tx},${ty},${tz})`);
+    this.follow(true);
+    this.endPick();
+  }
+
+  /** Back to the pane `t` was pressed in; its neighbour slot shows what it showed before. */
+  private endPick(): void {
+    if (this.picking === undefined) return;
+    this.setFocus(this.picking);
+    if (this.pickingShown !== undefined) this.show(this.pickingShown);
+    this.picking = undefined;
+    this.pickingShown = undefined;
+  }
+
+  private timeStep(dir: number): void {
+    const total = this.session.total;
+    const d = Math.max(1, Math.round(total / 100));
+    const pos = this.session.position();
+    const to = Math.max(0, Math.min(total, pos + dir * d));
+    if (to !== pos) this.run(`goto ${to}`);
+  }
+
+  private markStep(dir: number): void {
+    const marks = this.model.marks();
+    const pos = this.session.position();
+    let to: number | undefined;
+    if (dir > 0) to = marks.find((m) => m.step > pos)?.step;
+    else for (let i = marks.length - 1; i >= 0; i--) if (marks[i]!.step < pos) { to = marks[i]!.step; break; }
+    if (to === undefined) { this.say(dir > 0 ? 'no later mark on the timeline' : 'no earlier mark on the timeline'); return; }
+    this.run(`goto ${to}`);
+  }
+
+  private cycleFormat(d: number): void {
+    const i = MEM_FORMATS.indexOf(this.memory.format);
+    const format: MemFormat = MEM_FORMATS[(i + d + MEM_FORMATS.length) % MEM_FORMATS.length]!;
+    this.memory = { ...this.memory, format };
+  }
+
+  /** Point the Memory pane at an address, symbol or expression (see memtarget.ts). */
+  setMemory(text: string): boolean {
+    const t = resolveTarget(this.model, text);
+    if ('error' in t) { this.say(t.error, 'error'); return false; }
+    this.memory = { ...this.memory, ...t };
+    this.show('memory');
+    this.say(`memory: ${t.label} at ${t.space} 0x${t.address.toString(16)} (< > format, ↑↓ scroll, Enter: another address)`);
+    return true;
+  }
+
+  // ---- command line / memory prompt ----
+
+  private enterInput(mode: Mode): void {
+    this.mode = mode;
+    this.line.reset();
+  }
+
+  private editKey(k: KeyPress): void {
+    const r = this.line.key(k, this.mode === 'command' ? consoleOf(this.session).commandNames() : []);
+    switch (r.kind) {
+      case 'edit': return;
+      case 'cancel': this.mode = 'normal'; return;
+      case 'candidates':
+        this.say(r.names.length ? r.names.slice(0, 40).join('  ') : `no command starts with "${this.line.text.trim()}"`);
+        return;
+      case 'submit': {
+        const mode = this.mode;
+        this.mode = 'normal';
+        if (mode === 'memory') { if (r.text !== '' && this.setMemory(r.text)) this.setFocus('memory'); return; }
+        // an empty command line repeats the last stepping command (gdb's prompt habit)
+        if (r.text === '') { this.run('', true); return; }
+        this.line.remember(r.text);
+        this.run(r.text, true);
+        return;
+      }
+    }
+  }
+}

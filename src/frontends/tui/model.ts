@@ -1,0 +1,167 @@
+/**
+ * What the panes show, derived from the session and memoised per generation: a generation ends
+ * whenever a command runs (it may move, change focus, add a breakpoint...). Pure UI changes
+ * (scrolling, cursors, pane focus) never touch the session, so a key press that only scrolls
+ * costs a render and nothing else, and a step costs each query once whatever the pane count.
+ */
+import { LineMap } from '../../ptx/diagnostics.js';
+import type {
+  BreakpointInfo, RegisterValue, TimelineMark, WarpInfo, Where,
+} from '../../engine/types.js';
+import type { Session as DebugSession } from '../../engine/session.js';
+import { consoleOf } from '../gdb/console.js';
+import { SourceCache, type SourceFile } from './sources.js';
+import { baseName, lines, sanitize } from './text.js';
+
+export class Model {
+  readonly sources: SourceCache;
+  readonly ptxMap: LineMap;
+  /** PTX text split into display lines (tabs expanded). */
+  readonly ptxLines: readonly string[];
+  private generation = 0;
+  private memo = new Map<string, unknown>();
+  /** Per function: the PTX line of each instruction. */
+  private readonly instrLines = new Map<string, Int32Array>();
+
+  constructor(readonly session: DebugSession, sourceDir: string | undefined) {
+    this.sources = new SourceCache(session.ptxPath, sourceDir);
+    this.ptxMap = new LineMap(session.ptxText);
+    this.ptxLines = lines(session.ptxText).map((l) => sanitize(l, 8));
+  }
+
+  get gen(): number {
+    return this.generation;
+  }
+
+  /** Forget everything derived from the session's state (after any command). */
+  invalidate(): void {
+    this.generation++;
+    this.memo = new Map();
+  }
+
+  private readonly lasting = new Map<string, unknown>();
+
+  /** Compute once per session (things that do not depend on the position). */
+  persistent<T>(key: string, f: () => T): T {
+    if (this.lasting.has(key)) return this.lasting.get(key) as T;
+    const v = f();
+    this.lasting.set(key, v);
+    return v;
+  }
+
+  /** Drop this generation's memoised values whose key starts with `prefix`. */
+  forget(prefix: string): void {
+    for (const k of [...this.memo.keys()]) if (k.startsWith(prefix)) this.memo.delete(k);
+  }
+
+  /** Compute once per generation. */
+  cached<T>(key: string, f: () => T): T {
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const v = f();
+    this.memo.set(key, v);
+    return v;
+  }
+
+  where(): Where { return this.cached('where', () => this.session.where()); }
+  warps(): WarpInfo[] { return this.cached('warps', () => this.session.warps()); }
+  registers(): RegisterValue[] { return this.cached('registers', () => this.session.registers()); }
+  breakpoints(): readonly BreakpointInfo[] { return this.cached('breakpoints', () => this.session.breakpoints()); }
+  output(): string { return this.cached('output', () => this.session.output()); }
+
+  /** Marks sorted by step (for { } and the timeline bar). */
+  marks(): readonly TimelineMark[] {
+    return this.cached('marks', () => [...this.session.marks()].sort((a, b) => a.step - b.step));
+  }
+
+  /** 1-based PTX line of an instruction, 0 when unknown. */
+  ptxLine(fn: string, pc: number): number {
+    let table = this.instrLines.get(fn);
+    if (!table) {
+      const f = this.session.program.functions.get(fn);
+      const instrs = f?.instrs ?? [];
+      table = new Int32Array(instrs.length);
+      for (let i = 0; i < instrs.length; i++) table[i] = this.ptxMap.position(instrs[i]!.src.span.start).line;
+      this.instrLines.set(fn, table);
+    }
+    return table[pc] ?? 0;
+  }
+
+  /**
+   * Source location of an instruction, or of the next one that has a `.loc` (a thread that has
+   * not started yet sits on the entry, whose first instructions often have none).
+   */
+  locAt(fn: string, pc: number): { file: string; line: number } | undefined {
+    const f = this.session.program.functions.get(fn);
+    if (!f) return undefined;
+    for (let i = Math.max(0, pc); i < f.instrs.length; i++) {
+      const fi = f.locFile[i]!;
+      if (fi >= 0) {
+        const file = this.session.program.files.get(fi);
+        return file === undefined ? undefined : { file, line: f.locLine[i]! };
+      }
+    }
+    return undefined;
+  }
+
+  /** The source file of the current position, or undefined (then the Source pane shows PTX). */
+  currentSource(): SourceFile | undefined {
+    const file = this.where().file;
+    return file === undefined ? undefined : this.sources.get(file);
+  }
+
+  /** Source lines with a breakpoint, per file base name. */
+  sourceBreakpoints(): Map<string, Map<number, boolean>> {
+    return this.cached('srcBps', () => {
+      const out = new Map<string, Map<number, boolean>>();
+      for (const b of this.breakpoints()) {
+        for (const l of b.locations) {
+          if (l.file === undefined) continue;
+          const key = baseName(l.file);
+          let m = out.get(key);
+          if (!m) out.set(key, (m = new Map()));
+          m.set(l.line, (m.get(l.line) ?? false) || b.enabled);
+        }
+      }
+      return out;
+    });
+  }
+
+  /** PTX lines with a breakpoint (line → enabled). */
+  ptxBreakpoints(): Map<number, boolean> {
+    return this.cached('ptxBps', () => {
+      const out = new Map<number, boolean>();
+      for (const b of this.breakpoints()) {
+        for (const l of b.locations) {
+          const line = this.ptxLine(l.function, l.pc);
+          if (line > 0) out.set(line, (out.get(line) ?? false) || b.enabled);
+        }
+      }
+      return out;
+    });
+  }
+
+  /** Breakpoint ids at a source line / PTX line (for toggling with `b`). */
+  breakpointsAtSource(file: string, line: number): number[] {
+    const key = baseName(file);
+    return this.breakpoints().filter((b) => b.locations.some((l) => l.file !== undefined && baseName(l.file) === key && l.line === line)).map((b) => b.id);
+  }
+
+  breakpointsAtPtx(line: number): number[] {
+    return this.breakpoints().filter((b) => b.locations.some((l) => this.ptxLine(l.function, l.pc) === line)).map((b) => b.id);
+  }
+
+  /** Text of a read-only command, run at most once per generation. */
+  commandText(cmd: string): { text: string; error: boolean } {
+    return this.cached(`cmd:${cmd}`, () => {
+      try {
+        const r = consoleOf(this.session).execute(cmd);
+        // Some reports add timeline marks (`info races`): recompute those.
+        this.forget('marks');
+        this.forget('buckets:');
+        return { text: r.output, error: r.error };
+      } catch (e) {
+        return { text: e instanceof Error ? e.message : String(e), error: true };
+      }
+    });
+  }
+}

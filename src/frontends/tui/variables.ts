@@ -1,0 +1,113 @@
+/**
+ * The Variables pane's data: the focused thread's locals, arguments and globals as a tree
+ * (grouped by address space, structs and arrays expandable), flattened into rows for display.
+ * Without DWARF variables (an -O3 build) the text of `info locals` / `info args` is shown.
+ */
+import { DebugInfo, evaluateExpression, variableTree, type VarNode } from '../../engine/print/index.js';
+import type { SpaceName } from '../../engine/types.js';
+import type { Model } from './model.js';
+import { lines } from './text.js';
+
+export type { VarNode };
+
+export interface VarTree {
+  readonly locals: readonly VarNode[];
+  readonly args: readonly VarNode[];
+  readonly globals: readonly VarNode[];
+}
+
+export type VarRow =
+  | { readonly kind: 'header'; readonly label: string }
+  | { readonly kind: 'text'; readonly text: string; readonly error: boolean }
+  | {
+    readonly kind: 'var';
+    readonly node: VarNode;
+    readonly depth: number;
+    /** Unique key for the expansion state. */
+    readonly path: string;
+    /** C expression naming the value, for `watch` / `print`; undefined for summary rows. */
+    readonly expr: string | undefined;
+    readonly expanded: boolean;
+  };
+
+export type VarData = { readonly kind: 'tree'; readonly tree: VarTree } | { readonly kind: 'text'; readonly text: string; readonly error: boolean };
+
+/** DWARF of the program, decoded once per model (undefined when it cannot be read). */
+function debugInfo(model: Model): DebugInfo | undefined {
+  return model.persistent('debugInfo', () => {
+    try {
+      return DebugInfo.fromProgram(model.session.program);
+    } catch {
+      return undefined;
+    }
+  });
+}
+
+function textFallback(model: Model): VarData {
+  const locals = model.commandText('info locals');
+  const args = model.commandText('info args');
+  const parts: string[] = [];
+  if (args.text.trim() && !args.error) parts.push('── args', ...lines(args.text));
+  parts.push('── locals', ...lines(locals.text));
+  return { kind: 'text', text: parts.join('\n'), error: locals.error };
+}
+
+/** Current variables of the focused thread (once per generation). */
+export function variableData(model: Model): VarData {
+  return model.cached('variables', () => {
+    const info = debugInfo(model);
+    if (!info || !info.hasVariables) return textFallback(model);
+    try {
+      return { kind: 'tree', tree: variableTree(info, model.session.threadView()) };
+    } catch (e) {
+      return { kind: 'text', text: e instanceof Error ? e.message : String(e), error: true };
+    }
+  });
+}
+
+/** Where an expression's value lives, for the Memory pane (undefined when not in memory). */
+export function addressOf(model: Model, expr: string): { space: SpaceName; address: bigint } | undefined {
+  const info = debugInfo(model);
+  if (!info) return undefined;
+  try {
+    const r = evaluateExpression(info, model.session.threadView(), expr);
+    if (r.address === undefined || r.space === undefined) return undefined;
+    const spaces: readonly string[] = ['global', 'shared', 'local', 'const', 'param', 'generic'];
+    return { space: (spaces.includes(r.space) ? r.space : 'generic') as SpaceName, address: r.address };
+  } catch {
+    return undefined;
+  }
+}
+
+function childExpr(parent: string | undefined, child: string): string | undefined {
+  if (parent === undefined || child === '...') return undefined;
+  if (child.startsWith('[')) return parent + child;
+  if (child.startsWith('*')) return /^[\w$]+$/.test(parent) ? `*${parent}` : `*(${parent})`;
+  if (child.startsWith('<')) return parent; // a base class: same object
+  return `${parent}.${child}`;
+}
+
+function pushNode(out: VarRow[], node: VarNode, depth: number, path: string, expr: string | undefined, expanded: ReadonlySet<string>): void {
+  const open = expanded.has(path);
+  out.push({ kind: 'var', node, depth, path, expr, expanded: open });
+  if (!open || !node.children) return;
+  for (const c of node.children) pushNode(out, c, depth + 1, `${path}/${c.name}`, childExpr(expr, c.name), expanded);
+}
+
+/** Rows to display: a header per (group, address space), then the variables, expanded as asked. */
+export function variableRows(data: VarData, expanded: ReadonlySet<string>): VarRow[] {
+  if (data.kind === 'text') {
+    return lines(data.text).map((t) => (t.startsWith('── ') ? { kind: 'header', label: t.slice(3) } : { kind: 'text', text: t, error: data.error }));
+  }
+  const out: VarRow[] = [];
+  const groups: [string, readonly VarNode[]][] = [['locals', data.tree.locals], ['args', data.tree.args], ['globals', data.tree.globals]];
+  for (const [label, nodes] of groups) {
+    const spaces = [...new Set(nodes.map((n) => n.space))];
+    for (const sp of spaces) {
+      out.push({ kind: 'header', label: `${label} · ${sp}` });
+      for (const n of nodes) if (n.space === sp) pushNode(out, n, 0, `${label}/${n.name}`, n.name, expanded);
+    }
+  }
+  if (out.length === 0) out.push({ kind: 'text', text: 'no variables here', error: false });
+  return out;
+}
