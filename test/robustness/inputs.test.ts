@@ -207,7 +207,8 @@ describe('files named on the command line that are not files', () => {
     expect(() => readPtx('/dev/zero')).toThrow(/\/dev\/zero holds more than the \d+ bytes expected/);
   });
   test('a trace "file" that is a directory or a device is refused', () => {
-    expect(openReplay(dir)).toEqual({ error: expect.stringMatching(/is a directory, not a file/) });
-    expect(openReplay('/dev/zero')).toEqual({ error: expect.stringMatching(/holds more than/) });
+    // a file that cannot be read as one is a usage error (exit 2), as everywhere
+    expect(openReplay(dir)).toEqual({ error: expect.stringMatching(/is a directory, not a file/), code: 2 });
+    expect(openReplay('/dev/zero')).toEqual({ error: expect.stringMatching(/holds more than/), code: 2 });
   });
 });
