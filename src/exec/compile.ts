@@ -178,7 +178,7 @@ export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
   const code: CInstr[] = fn.instrs.map((ins, index) => {
     const c: CInstr = {
       index, src: ins, exec: undefined, ctl: Ctl.None, guard: -1, guardNeg: false, target: -1, rpc: -1,
-      call: undefined, bar: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, readsClock: false,
+      call: undefined, bar: undefined, sync: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, readsClock: false,
     };
     if (ins.guard) {
       c.guard = ins.guard.reg.slot * 64;
@@ -387,6 +387,12 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'shfl': case 'vote': case 'activemask': case 'match': case 'redux': case 'elect':
       main = warpOp(ctx, c);
+      if (has('sync') && ins.opcode !== 'activemask' && ins.opcode !== 'elect') {
+        // the member mask is the last operand (shfl.sync d, a, b, c, membermask)
+        const mOp = ops[ops.length - 1];
+        c.ctl = Ctl.WarpSync;
+        c.sync = mOp?.kind === 'int' ? { reg: -1, imm: Number(BigInt.asUintN(32, mOp.value)) | 0 } : { reg: src(ctx, mOp, 'b32'), imm: 0 };
+      }
       break;
     case 'mma': // tensor cores: src/exec/tensor
       main = compileMma(ctx, c);
@@ -466,6 +472,8 @@ function compileBar(ctx: Ctx, c: CInstr): void {
       if (p === undefined) return;
       p.warpSync(w, m, mReg >= 0 ? w.u32[mReg + 2 * i64.lowestLane(m)]! | 0 : members);
     });
+    c.ctl = Ctl.WarpSync;
+    c.sync = { reg: mReg, imm: members };
     return;
   }
   const op: BarInfo['op'] = mods.includes('arrive') ? 'arrive' : mods.includes('red') ? 'red' : 'sync';

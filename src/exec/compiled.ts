@@ -15,6 +15,8 @@ export const enum Ctl {
   Brkpt = 7,
   Brx = 8,
   Unsupported = 9,
+  /** bar.warp.sync and the .sync collectives: wait for the member lanes (src/exec/simt). */
+  WarpSync = 10,
 }
 
 /** Where a call argument / return value lives on the caller's side. */
@@ -58,6 +60,8 @@ export interface CInstr {
   readsClock: boolean;
   call: CallInfo | undefined;
   bar: BarInfo | undefined;
+  /** Member mask of a warp-synchronous instruction: register base (or -1) and immediate. */
+  sync: { readonly reg: number; readonly imm: number } | undefined;
   /** brx.idx: index register base and target table. */
   brxIndex: number;
   brxTargets: readonly number[];

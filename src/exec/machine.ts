@@ -17,6 +17,7 @@ import { systemCall } from './syscalls.js';
 import { coordsOf, type Launch, LaunchError, MAX_DEVICE_BYTES } from './launch.js';
 import { sharedUsedBy, usesReservedSmem } from './reach.js';
 import { describeGlobalOffset, type ElementInfo } from './fault-site.js';
+import { mergeParked, parkedAtSync, runnableSibling, syncMembers } from './simt/converge.js';
 import { initializerSlots } from './initializer.js';
 import * as fp from './float/index.js';
 import { FUNC_HI } from './syscalls.js';
@@ -601,6 +602,20 @@ export class Machine implements Layout {
         return this.exitLanes(w, m);
       }
       case Ctl.Bar: return this.barrier(w, ins, m);
+      case Ctl.WarpSync: {
+        if (m === 0) { w.pc++; this.reconverge(w); return false; }
+        const members = syncMembers(ins, w, m) & w.validMask & ~w.exited;
+        if ((members & ~m) !== 0) {
+          // lanes of the member mask are on other paths: merge those parked here (the merged
+          // path executes at its next step), else let them run first (src/exec/simt)
+          if (mergeParked(f, w.pc, members) !== 0) { w.mask = f.smask[f.depth - 1]!; return false; }
+          if (runnableSibling(f, f.fn.code)) { w.spins = 0; this.yieldPath(w, f); return false; }
+        }
+        if (ins.exec) ins.exec(w, m);
+        w.pc++;
+        this.reconverge(w);
+        return false;
+      }
       case Ctl.Trap: {
         if (m === 0) { w.pc++; this.reconverge(w); return false; }
         throw laneFault(new Fault('trap', 'trap instruction executed (__trap())'), firstLane(m));
@@ -630,10 +645,14 @@ export class Machine implements Layout {
     const x = f.srpc[t]!;
     let lo = t;
     let pick = -1;
+    // a sibling that can run goes first; one waiting at a barrier or warp sync only if none can
+    let waiting = -1;
     for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
       lo = i;
-      if (pick < 0 && f.spc[i] !== x) pick = i;
+      if (f.spc[i] === x) continue;
+      if (parkedAtSync(f.fn.code, f.spc[i]!)) { if (waiting < 0) waiting = i; } else if (pick < 0) pick = i;
     }
+    if (pick < 0) pick = waiting;
     if (pick >= 0) {
       // rotate entries lo..t up by one: the running path goes to the bottom of its siblings
       const pc = f.spc[t]!, rpc = f.srpc[t]!, mask = f.smask[t]!;
@@ -687,7 +706,7 @@ export class Machine implements Layout {
     const code = f.fn.code;
     for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
       const pc = f.spc[i]!;
-      if (pc !== x && code[pc]!.ctl !== Ctl.Bar) {
+      if (pc !== x && !parkedAtSync(code, pc)) {
         w.spins = 0;
         this.yieldPath(w, f);
         return true;
@@ -699,7 +718,10 @@ export class Machine implements Layout {
   /** Split the current SIMT entry into paths [pc, mask], reconverging at `rpc`. */
   private diverge(w: Warp, f: Frame, rpc: number, ...paths: [number, number][]): void {
     const top = f.depth - 1;
-    f.spc[top] = rpc;
+    // a path that already reconverges at `rpc` splits into siblings of its own siblings (no new
+    // join level: a loop whose divergent exit leads to one point does not deepen the stack)
+    if (top >= 1 && f.srpc[top] === rpc) f.depth--;
+    else f.spc[top] = rpc;
     if (f.depth + paths.length > f.spc.length) throw new Fault('stack-overflow', 'SIMT reconvergence stack overflow');
     // push in reverse so the first path runs first
     for (let i = paths.length - 1; i >= 0; i--) {

@@ -3,25 +3,11 @@
  * outside material. Expected values are derived by hand from the PTX ISA text (written next to
  * each case), never read back from the interpreter.
  */
-import { parseLaunch } from '../../src/exec/launch.js';
-import { DEFAULT_RUN_OPTIONS, Machine, type RunResult } from '../../src/exec/machine.js';
+import { HEAD, runModule } from './run-module.js';
 import { formatDiagnostics } from '../../src/ptx/diagnostics.js';
 import { loadPtx } from '../../src/ptx/index.js';
 
-const HEAD = '.version 8.0\n.target sm_80\n.address_size 64\n';
 const REGS = '.reg .b32 %r<16>; .reg .b64 %rd<16>; .reg .b16 %h<16>; .reg .pred %p<8>; .reg .f32 %f<16>; .reg .f64 %fd<8>;';
-
-/** Loads `src` (after HEAD), runs kernel k on `threads` threads with one u32 output buffer. */
-export function runModule(src: string, words: number, threads = 1): { out: number[]; res: RunResult; m: Machine } {
-  const text = HEAD + src;
-  const r = loadPtx(text, 'k.ptx');
-  if (!r.program) throw new Error(formatDiagnostics('k.ptx', text, r.diagnostics));
-  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [threads, 1, 1], args: [{ name: 'out', type: 'u32', count: words }] }, r.program, '.');
-  const m = new Machine(r.program, launch, DEFAULT_RUN_OPTIONS);
-  const res = m.run();
-  const base = m.buffers[0]!.alloc.base;
-  return { out: [...new Uint32Array(m.arena.bank.u8.slice(base, base + 4 * words).buffer)], res, m };
-}
 
 /** A one-thread kernel: %rd9 is the output buffer (u32 words). */
 function run(body: string, words = 4, decls = ''): number[] {

@@ -1,0 +1,59 @@
+/**
+ * Warp-synchronous instructions under independent thread scheduling: a `.sync` collective waits
+ * for every member lane, so diverged paths that reach the same shfl.sync / bar.warp.sync execute
+ * it together (src/exec/simt/converge.ts). Expected values are computed by hand from the PTX.
+ */
+import { runModule } from './run-module.js';
+
+// 32 lanes, v = lane. Three iterations of: x = shfl.sync.idx(v, 1) (lane 1's v); v += x.
+// After the first iteration the odd lanes jump straight back to the loop head while the even
+// lanes take a detour (a never-taken exit test, so the branch only reconverges after the loop):
+// the two paths reach the shfl.sync separately and must execute it as one.
+// Lane 1: v = 1 -> 2 -> 4 -> 8, so x = 1, 2, 4 and every lane ends with v = lane + 7.
+const LOOP = (sync: string): string => `.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<16>; .reg .pred %p<4>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %laneid;
+  mov.u32 %r2, %r1;
+  mov.u32 %r3, 0;
+  and.b32 %r4, %r1, 1;
+  setp.eq.u32 %p2, %r4, 1;
+$LOOP:
+${sync}
+  add.u32 %r2, %r2, %r5;
+  add.u32 %r3, %r3, 1;
+  setp.ge.u32 %p1, %r3, 3;
+  @%p1 bra $END;
+  @%p2 bra $LOOP;
+  setp.ge.u32 %p3, %r3, 100;
+  @%p3 bra $END;
+  bra $LOOP;
+$END:
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r2;
+  ret;
+}
+`;
+
+test('diverged paths reaching the same shfl.sync execute it together (full member mask)', () => {
+  const { out, res } = runModule(LOOP('  shfl.sync.idx.b32 %r5, %r2, 1, 0x1f, 0xffffffff;'), 32, 32);
+  expect(res.fault?.message).toBeUndefined();
+  expect(out).toEqual(Array.from({ length: 32 }, (_, l) => l + 7));
+});
+
+test('the member mask in a register works the same; bar.warp.sync merges paths as well', () => {
+  const { out, res } = runModule(LOOP('  mov.u32 %r9, -1;\n  bar.warp.sync %r9;\n  shfl.sync.idx.b32 %r5, %r2, 1, 0x1f, %r9;'), 32, 32);
+  expect(res.fault?.message).toBeUndefined();
+  expect(out).toEqual(Array.from({ length: 32 }, (_, l) => l + 7));
+});
+
+test('vote.sync.ballot from diverged paths sees every member lane', () => {
+  // ballot of (lane is odd) over the full warp = 0xAAAAAAAA; v += popc(ballot) = 16 per
+  // iteration: every lane ends with lane + 48
+  const { out, res } = runModule(LOOP('  vote.sync.ballot.b32 %r6, %p2, 0xffffffff;\n  popc.b32 %r5, %r6;'), 32, 32);
+  expect(res.fault?.message).toBeUndefined();
+  expect(out).toEqual(Array.from({ length: 32 }, (_, l) => l + 48));
+});
