@@ -21,6 +21,7 @@ import { compileMovmatrix } from './tensor/movmatrix.js';
 import { compileCpAsync } from './async/cpasync.js';
 import { compileMbarrier } from './async/mbarrier.js';
 import { compileStack } from './stack.js';
+import { compileVideo } from './video/index.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -414,6 +415,11 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'alloca': case 'stacksave': case 'stackrestore':
       main = compileStack(ctx, c);
+      break;
+    case 'vadd': case 'vsub': case 'vabsdiff': case 'vmin': case 'vmax': case 'vshl': case 'vshr': case 'vmad': case 'vset':
+    case 'vadd2': case 'vsub2': case 'vavrg2': case 'vabsdiff2': case 'vmin2': case 'vmax2': case 'vset2':
+    case 'vadd4': case 'vsub4': case 'vavrg4': case 'vabsdiff4': case 'vmin4': case 'vmax4': case 'vset4':
+      main = compileVideo(ctx, c); // video instructions: src/exec/video
       break;
     // ---------------- arithmetic ----------------
     default:

@@ -28,4 +28,16 @@ export interface Probe {
   warpSync(w: Warp, active: number, members: number): void;
   /** membar / fence executed by lanes `mask`. */
   fence(w: Warp, mask: number): void;
+  /**
+   * cp.async bookkeeping by lanes `mask` (the copies themselves are ordinary accesses at issue):
+   * AsyncEvent.Commit closes the open group; WaitGroup lets at most `n` committed groups stay in
+   * flight; WaitAll (also cp.async.mbarrier.arrive) completes every copy of the lane.
+   */
+  asyncCopies?(w: Warp, mask: number, ev: AsyncEvent, n: number): void;
+}
+
+export const enum AsyncEvent {
+  Commit = 0,
+  WaitGroup = 1,
+  WaitAll = 2,
 }

@@ -38,6 +38,10 @@ const MODIFIERS = new Set<string>([
   'approx', 'full', 'relu', 'NaN', 'xorsign', 'abs', 'oob', 'noftz',
   // integer forms
   'wide', 'cc', 'shiftamt', 'clamp', 'wrap', 'l', 'r', 'lo', 'hi',
+  // video instructions (vmad plus-one and scaling)
+  'po', 'shr7', 'shr15',
+  // cp.async.mbarrier.arrive.noinc
+  'noinc',
   // control flow and sync
   'uni', 'sync', 'aligned', 'arrive', 'red', 'warp', 'noreturn', 'up', 'down', 'bfly', 'idx',
   'any', 'all', 'ballot', 'to', 'trap', 'zero',

@@ -11,6 +11,7 @@ import type {
 import type { Diagnostic } from './diagnostics.js';
 import { checkDeclarationLimits } from './limits.js';
 import { typeRuleError } from './typerules.js';
+import { isVideoOpcode, splitSelectors } from './selectors.js';
 import { typeSize } from './types.js';
 
 export interface RegInfo {
@@ -59,6 +60,8 @@ export interface RInstruction {
   readonly mods: readonly string[];
   readonly guard: { readonly reg: RegInfo; readonly negate: boolean } | undefined;
   readonly operands: readonly ROperand[];
+  /** Video instructions: the sub-word selector written on each operand (`.b0`, `.h10`), see selectors.ts. */
+  readonly selectors?: readonly (string | undefined)[];
 }
 
 export interface SourceLoc {
@@ -493,8 +496,9 @@ function resolveFunction(
     }
     const typeError = typeRuleError(ins.opcode, ins.mods);
     if (typeError !== undefined) err(typeError, ins.opSpan);
-    const operands = ins.operands.map((o) => resolveOperand(o, scope, ins.opcode));
-    instrs.push({ src: ins, opcode: ins.opcode, mods: ins.mods, guard, operands });
+    const split = isVideoOpcode(ins.opcode) ? splitSelectors(ins.operands, (n) => scope.lookup(n)?.kind === 'reg') : undefined;
+    const operands = (split?.operands ?? ins.operands).map((o) => resolveOperand(o, scope, ins.opcode));
+    instrs.push({ src: ins, opcode: ins.opcode, mods: ins.mods, guard, operands, ...(split ? { selectors: split.selectors } : {}) });
   }
 
   // Falling off the end of a body is an implied `exit` (entry) or `ret` (.func), as ptxas treats

@@ -19,7 +19,8 @@
 import { lowestLane } from '../exec/int64.js';
 import type { Machine } from '../exec/machine.js';
 import { type Bank, GLOBAL_HI, Space } from '../exec/memory.js';
-import { Access, type Probe } from '../exec/probe.js';
+import { Access, AsyncEvent, type Probe } from '../exec/probe.js';
+import { AsyncCopies } from './async.js';
 import type { Cta, MemoryContext, Warp } from '../exec/state.js';
 import * as I from './instr.js';
 import { InstrTable } from './instr.js';
@@ -122,6 +123,9 @@ export class RaceChecker implements Probe {
   private kCs: CtaSync | undefined = undefined;
   private kGpc = 0;
   private kFl = 0;
+  private kAsync = 0;
+  /** cp.async copies not yet completed by a wait (async.ts). */
+  private readonly inFlight = new AsyncCopies();
 
   // pending same-value checks for write-write conflicts (resolved once the data has moved)
   private npend = 0;
@@ -230,6 +234,7 @@ export class RaceChecker implements Probe {
       cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
       gpc = this.currentGpc(w);
       fl = this.flags[gpc]!;
+      this.kAsync = this.instr.asyncCopy[gpc]!;
       if ((fl & F_NOLOC) !== 0) gpc = this.userSite(w, gpc);
       this.kStep = step; this.kCs = cs; this.kGpc = gpc; this.kFl = fl;
     }
@@ -259,6 +264,10 @@ export class RaceChecker implements Probe {
     const last = (end - 1) >>> 2;
     // accesses are naturally aligned: a sub-word access stays in one word, larger ones cover whole words
     const mask = size >= 4 ? M_BYTES : byteMask(idx & 3, (idx & 3) + size);
+    if (sp === 1 && this.inFlight.size !== 0) this.asyncConflicts(cs, t, me, idx >>> 2, last, mask, write, atomic, step, gpc);
+    if (this.kAsync !== 0 && write && sp === 1) {
+      for (let word = idx >>> 2; word <= last; word++) this.inFlight.issue(me, cta.id, word, mask, step, gpc, shadow);
+    }
     for (let word = idx >>> 2; word <= last; word++) {
       const b = word * REC;
       // conflict with the last write
@@ -312,6 +321,28 @@ export class RaceChecker implements Probe {
       }
     }
     if (atomic) this.ra.atomic(cs, t, sp, idx >>> 2, step, fl, acc);
+  }
+
+  /** Accesses to shared words a cp.async may still be writing: races with the copy, whoever makes them. */
+  private asyncConflicts(cs: CtaSync, t: number, me: number, first: number, last: number, mask: number,
+    write: boolean, atomic: boolean, step: number, gpc: number): void {
+    for (let word = first; word <= last; word++) {
+      const f = this.inFlight.lookup(cs.cta.id, word);
+      if (f === undefined || f.step === step || (f.mask & mask) === 0) continue;
+      this.report(write ? WAW : RAW, 1, word * 4 + lowestByte(f.mask & mask), f.me - 1, f.step, f.gpc, OP_WRITE,
+        me - 1, step, gpc, atomic ? OP_ATOMIC : write ? OP_WRITE : OP_READ, t);
+    }
+  }
+
+  asyncCopies(w: Warp, mask: number, ev: AsyncEvent, n: number): void {
+    if (this.npend !== 0) this.flushPending();
+    const base = w.cta.id * this.nthreads + 1 + w.tidBase;
+    const step = this.mem.step;
+    for (let l = 0; l < 32; l++) {
+      if (((mask >>> l) & 1) === 0) continue;
+      if (ev === AsyncEvent.Commit) this.inFlight.commit(base + l);
+      else this.inFlight.complete(base + l, ev === AsyncEvent.WaitGroup ? n : -1, step);
+    }
   }
 
   /** The current access overlaps the last write of another thread: a race unless ordered. */

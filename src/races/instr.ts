@@ -69,16 +69,33 @@ function flagsOf(ins: RInstruction): number {
   return f;
 }
 
-/** Per instruction of `fn`: the `.loc ... inlined_at` (file, line) in effect, or file -1. */
-function inlinedAt(fn: ProgFunction): { file: Int32Array; line: Int32Array } {
+/**
+ * Per instruction of `fn`: the `.loc ... inlined_at` (file, line) in effect, or file -1. Header
+ * code inlined through several header functions (cuda_pipeline_primitives.h into
+ * cuda_pipeline_helpers.h) is followed up its chain of inlined_at sites to the first `user` file.
+ */
+function inlinedAt(fn: ProgFunction, user: (file: number) => boolean): { file: Int32Array; line: Int32Array } {
   const file = new Int32Array(fn.instrs.length).fill(-1);
   const line = new Int32Array(fn.instrs.length);
   let n = 0;
   let cur: { file: number; line: number } | undefined;
+  /** Where each inlined (file:line) was itself inlined. */
+  const up = new Map<string, { file: number; line: number }>();
+  const outward = (at: { file: number; line: number } | undefined): { file: number; line: number } | undefined => {
+    for (let hops = 0; at !== undefined && !user(at.file) && hops < 64; hops++) {
+      const next = up.get(`${at.file}:${at.line}`);
+      if (next === undefined) break;
+      at = next;
+    }
+    return at;
+  };
   // the same walk as the resolver's, so instruction indices agree
   const walk = (body: readonly Statement[]): void => {
     for (const s of body) {
-      if (s.kind === 'loc') cur = s.inlinedAt;
+      if (s.kind === 'loc') {
+        if (s.inlinedAt) up.set(`${s.file}:${s.line}`, s.inlinedAt);
+        cur = outward(s.inlinedAt);
+      }
       else if (s.kind === 'block') walk(s.body);
       else if (s.kind === 'instr') {
         if (cur && n < file.length) { file[n] = cur.file; line[n] = cur.line; }
@@ -93,6 +110,8 @@ function inlinedAt(fn: ProgFunction): { file: Int32Array; line: Int32Array } {
 export class InstrTable {
   /** Memory-order flags per global pc. */
   readonly flags: Uint8Array;
+  /** 1 where the instruction is an asynchronous copy (cp.async into shared memory). */
+  readonly asyncCopy: Uint8Array;
   /** User-source location per global pc (file index -1: none). */
   private readonly userFile: Int32Array;
   private readonly userLine: Int32Array;
@@ -102,6 +121,7 @@ export class InstrTable {
   constructor(private readonly machine: Machine) {
     const n = machine.instructionCount + 1;
     this.flags = new Uint8Array(n);
+    this.asyncCopy = new Uint8Array(n);
     this.userFile = new Int32Array(n).fill(-1);
     this.userLine = new Int32Array(n);
     const files = machine.program.files;
@@ -115,12 +135,13 @@ export class InstrTable {
       if (!fn) continue;
       this.bases.push(base);
       this.fns.push(fn);
-      const inl = inlinedAt(fn);
+      const inl = inlinedAt(fn, user);
       fn.instrs.forEach((ins, i) => {
         const fi = fn.locFile[i] ?? -1;
         if (user(fi)) { this.userFile[base + i] = fi; this.userLine[base + i] = fn.locLine[i] ?? 0; }
         else if (user(inl.file[i]!)) { this.userFile[base + i] = inl.file[i]!; this.userLine[base + i] = inl.line[i]!; }
         this.flags[base + i] = flagsOf(ins) | (this.userFile[base + i] === -1 ? F_NOLOC : 0);
+        if (ins.opcode === 'cp' && ins.mods[0] === 'async' && (ins.mods.includes('ca') || ins.mods.includes('cg'))) this.asyncCopy[base + i] = 1;
       });
     }
   }

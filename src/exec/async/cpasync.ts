@@ -3,14 +3,14 @@
  * the ignore-src predicate; cp.async.commit_group / wait_group / wait_all.
  * The copy is performed when it is issued. The ISA only promises completion at the wait, so an
  * earlier completion is one legal behaviour; it keeps no hidden per-thread queue that checkpoints
- * would have to save. (Consequence: a read of the destination before the wait is not yet reported
- * as a race.) commit/wait are therefore ordering no-ops.
+ * would have to save. commit/wait are therefore ordering no-ops for execution; they tell a probe
+ * (the race checker) when copies complete, so a read of the destination before the wait is a race.
  */
 import type { CInstr, Exec } from '../compiled.js';
 import { type Ctx, fail, src } from '../compile.js';
 import { AH, AL, addrGen, computeAddrs } from '../memops.js';
 import { Space } from '../memory.js';
-import { Access } from '../probe.js';
+import { Access, AsyncEvent } from '../probe.js';
 import { compileMbarrier } from './mbarrier.js';
 import type { Warp } from '../state.js';
 
@@ -23,7 +23,11 @@ export function compileCpAsync(ctx: Ctx, c: CInstr): Exec {
   if (mods[0] !== 'async') return fail(ctx, `${what} is not supported yet`);
   if (mods.includes('commit_group') || mods.includes('wait_group') || mods.includes('wait_all')) {
     if (mods.length > 2) return fail(ctx, `${what} is not supported yet`);
-    return () => {};
+    // ordering no-ops for execution; the race checker learns from them when copies complete
+    const ev = mods.includes('commit_group') ? AsyncEvent.Commit : mods.includes('wait_group') ? AsyncEvent.WaitGroup : AsyncEvent.WaitAll;
+    const nOp = ctx.ins.operands[0];
+    const n = ev === AsyncEvent.WaitGroup ? (nOp?.kind === 'int' ? Number(nOp.value) : fail(ctx, `${what} needs an immediate group count`)) : 0;
+    return (w: Warp, m: number) => { const p = w.mem.probe; if (p?.asyncCopies !== undefined) p.asyncCopies(w, m, ev, n); };
   }
   if (mods[1] === 'mbarrier') return compileMbarrier(ctx, c, true);
   if (mods.includes('bulk') || mods.includes('mbarrier')) return fail(ctx, `${what} is not supported yet`);

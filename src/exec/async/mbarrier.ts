@@ -11,7 +11,7 @@
 import type { CInstr, Exec } from '../compiled.js';
 import { type Ctx, dst, fail, src } from '../compile.js';
 import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
-import { Access } from '../probe.js';
+import { Access, AsyncEvent } from '../probe.js';
 import type { Warp } from '../state.js';
 
 const PHASE = 0x80000000;
@@ -28,6 +28,9 @@ export function compileMbarrier(ctx: Ctx, c: CInstr, cpAsync: boolean): Exec {
     const noinc = mods.includes('noinc');
     const g = addrGen(ctx, ops[0]);
     return (w: Warp, m: number) => {
+      // the barrier now tracks this thread's copies: the race checker counts them complete
+      const p = w.mem.probe;
+      if (p?.asyncCopies !== undefined) p.asyncCopies(w, m, AsyncEvent.WaitAll, 0);
       if (!noinc) return;
       computeAddrs(w, m, g);
       for (let l = 0; l < 32; l++) if ((m >>> l) & 1) arrive(w, space, l, 1, false);

@@ -63,6 +63,37 @@ const GEOMETRIES: Record<string, Geometry> = {
   },
 };
 
+/**
+ * The integer shapes share one pattern per register (ISA figures for .s8/.u8, .s4/.u4 and .b1):
+ * a 32-bit register holds `per` = 32/bits consecutive k-elements. m16n8kK: A register j covers
+ * row g (+8 for odd j), columns t*per .. t*per+per-1 (+K/2 for j >= 2); B register j covers rows
+ * t*per .. (+K/2 for j >= 1) of column g. m8n8kK: one A and one B register, C as f64's.
+ */
+function packed16(k: number, bits: number): Geometry {
+  const per = 32 / bits;
+  return {
+    m: 16, n: 8, k, bits, aElems: k / 2, bElems: k / 4, cElems: 4, c: c16x8,
+    a: (l, i) => { const j = Math.floor(i / per); return [g(l) + (j & 1) * 8, t(l) * per + (i % per) + (j >= 2 ? k / 2 : 0)]; },
+    b: (l, i) => { const j = Math.floor(i / per); return [t(l) * per + (i % per) + j * (k / 2), g(l)]; },
+  };
+}
+function packed8(bits: number): Geometry {
+  const per = 32 / bits;
+  return {
+    m: 8, n: 8, k: 4 * per, bits, aElems: per, bElems: per, cElems: 2,
+    a: (l, i) => [g(l), t(l) * per + i],
+    b: (l, i) => [t(l) * per + i, g(l)],
+    c: (l, i) => [g(l), t(l) * 2 + i],
+  };
+}
+GEOMETRIES['m8n8k16/8'] = packed8(8);
+GEOMETRIES['m8n8k32/4'] = packed8(4);
+GEOMETRIES['m8n8k128/1'] = packed8(1);
+GEOMETRIES['m16n8k32/4'] = packed16(32, 4);
+GEOMETRIES['m16n8k64/4'] = packed16(64, 4);
+GEOMETRIES['m16n8k128/1'] = packed16(128, 1);
+GEOMETRIES['m16n8k256/1'] = packed16(256, 1);
+
 export function geometry(shape: string, bits: number): Geometry | undefined {
   return GEOMETRIES[`${shape}/${bits}`];
 }

@@ -1,6 +1,7 @@
 /**
  * mma.sync.aligned for the sm_80 shapes with f16/bf16 (m16n8k8, m16n8k16), tf32 (m16n8k4, m16n8k8),
- * s8/u8 (m16n8k16, m16n8k32) and f64 (m8n8k4) inputs. A warp-collective: every lane's fragment
+ * s8/u8 (m8n8k16, m16n8k16, m16n8k32), s4/u4 (m8n8k32, m16n8k32, m16n8k64), b1 (m8n8k128,
+ * m16n8k128, m16n8k256 with .xor.popc / .and.popc) and f64 (m8n8k4) inputs. A warp-collective: every lane's fragment
  * registers are gathered into whole tiles (layouts.ts), multiplied, and scattered back, all
  * before any destination is written (D may alias C).
  * Floating point: products of f16/bf16/tf32 values are exact in a double; the sum is formed in
@@ -17,11 +18,11 @@ import { RN } from '../float/round.js';
 import type { Warp } from '../state.js';
 import { geometry } from './layouts.js';
 
-const TA = new Float64Array(16 * 32);
-const TB = new Float64Array(32 * 8);
+const TA = new Float64Array(16 * 256);
+const TB = new Float64Array(256 * 8);
 const TC = new Float64Array(16 * 8);
 
-const IN_BITS: Record<string, number> = { f16: 16, bf16: 16, tf32: 32, s8: 8, u8: 8, f64: 64 };
+const IN_BITS: Record<string, number> = { f16: 16, bf16: 16, tf32: 32, s8: 8, u8: 8, s4: 4, u4: 4, b1: 1, f64: 64 };
 
 function regList(ctx: Ctx, op: ROperand | undefined, n: number, what: string, isDst: boolean, type: string): number[] {
   if ((op?.kind !== 'vec' && op?.kind !== 'list') || op.items.length !== n) fail(ctx, `mma ${what} must be a list of ${n} registers`);
@@ -35,6 +36,9 @@ function decoder(type: string): (bits: number) => number {
     case 'bf16': return bf16ToF32;
     case 'tf32': return (b) => bitsToF32((b & 0xffffe000) >>> 0);
     case 's8': return (b) => (b << 24) >> 24;
+    case 's4': return (b) => (b << 28) >> 28;
+    case 'u4': return (b) => b & 0xf;
+    case 'b1': return (b) => b & 1;
     default: return (b) => b & 0xff;
   }
 }
@@ -50,9 +54,12 @@ export function compileMma(ctx: Ctx, _c: CInstr): Exec {
   else return fail(ctx, `${what} is not supported yet`);
   const bits = IN_BITS[at];
   const geo = bits === undefined ? undefined : geometry(shape, bits);
-  if (!geo || (at !== bt && !(bits === 8 && IN_BITS[bt] === 8))) return fail(ctx, `${what} is not supported yet`);
+  if (!geo || (at !== bt && !(bits <= 8 && bits > 1 && IN_BITS[bt] === bits))) return fail(ctx, `${what} is not supported yet`);
+  // .b1: each product is a AND b or a XOR b of two bits, summed (.popc); the ISA requires the pair
+  const xor = mods.includes('xor');
+  if (bits === 1 && (!mods.includes('popc') || xor === mods.includes('and'))) return fail(ctx, `${what}: .b1 needs .xor.popc or .and.popc`);
   if (!mods.includes('row') || !mods.includes('col')) return fail(ctx, `${what}: this shape needs .row.col`);
-  const integer = bits === 8;
+  const integer = bits <= 8;
   const accOk = integer ? dt === 's32' && ct === 's32'
     : at === 'f64' ? dt === 'f64' && ct === 'f64'
       : at === 'f16' ? (dt === 'f32' || dt === 'f16') && (ct === 'f32' || ct === 'f16')
@@ -101,7 +108,8 @@ export function compileMma(ctx: Ctx, _c: CInstr): Exec {
       for (let i = 0; i < geo.cElems; i++) {
         const [r, c] = geo.c(l, i);
         let s = TC[r * N + c]!;
-        for (let k = 0; k < K; k++) s += TA[r * K + k]! * TB[k * N + c]!;
+        if (xor) for (let k = 0; k < K; k++) s += TA[r * K + k]! !== TB[k * N + c]! ? 1 : 0;
+        else for (let k = 0; k < K; k++) s += TA[r * K + k]! * TB[k * N + c]!;
         if (dHalf) {
           const h = toF16(s, RN);
           packed = i & 1 ? (packed | (h << 16)) >>> 0 : h;

@@ -1,6 +1,7 @@
 /**
  * wmma.load / wmma.store / wmma.mma (m16n16k16, m32n8k16, m8n32k16 for f16/bf16/s8/u8 with f16/f32/
- * s32 accumulators; m16n16k8 tf32; m8n8k4 f64). The ISA leaves the fragment-to-lane mapping of
+ * s32 accumulators; m16n16k8 tf32; m8n8k4 f64; m8n8k32 s4/u4 and m8n8k128 b1, whose elements are
+ * packed in memory and registers from the low bits up). The ISA leaves the fragment-to-lane mapping of
  * wmma unspecified (only load, mma and store must agree), so fragments here hold the tile in a
  * simple order: slot e of lane l is element (e*32 + l) mod (rows*cols) of the row-major logical
  * tile. Fragments larger than the tile (f16 A/B hold every element twice) repeat it, so element-wise
@@ -18,11 +19,12 @@ import type { Warp } from '../state.js';
 
 const SHAPES: Record<string, [number, number, number]> = {
   m16n16k16: [16, 16, 16], m32n8k16: [32, 8, 16], m8n32k16: [8, 32, 16], m16n16k8: [16, 16, 8], m8n8k4: [8, 8, 4],
+  m8n8k32: [8, 8, 32], m8n8k128: [8, 8, 128],
 };
-const BITS: Record<string, number> = { f16: 16, bf16: 16, s8: 8, u8: 8, tf32: 32, f32: 32, s32: 32, f64: 64 };
+const BITS: Record<string, number> = { f16: 16, bf16: 16, s8: 8, u8: 8, s4: 4, u4: 4, b1: 1, tf32: 32, f32: 32, s32: 32, f64: 64 };
 
 /** Tiles as doubles (every element type here is exact in a double). */
-const TA = new Float64Array(512), TB = new Float64Array(512), TC = new Float64Array(512);
+const TA = new Float64Array(1024), TB = new Float64Array(1024), TC = new Float64Array(512);
 
 function regs(ctx: Ctx, op: ROperand | undefined, isDst: boolean, type: string): number[] {
   if (op?.kind !== 'vec' && op?.kind !== 'list') return fail(ctx, `${ctx.ins.opcode} needs a register list {..}`);
@@ -44,6 +46,7 @@ function getSlot(w: Warp, rs: number[], type: string, l: number, e: number): num
     case 'f16': return f16ToF32(b);
     case 'bf16': return bf16ToF32(b);
     case 's8': return (b << 24) >> 24;
+    case 's4': return (b << 28) >> 28;
     default: return b;
   }
 }
@@ -102,11 +105,17 @@ function loadStore(ctx: Ctx, c: CInstr, what: string, kind: string, M: number, N
         const idx = (e * 32 + l) % size;
         if (store && e * 32 + l >= size) break; // repeats: each element is written once
         const r = Math.floor(idx / C), col = idx % C;
-        const off = (row ? r * stride + col : col * stride + r) * bytes;
+        const elem = row ? r * stride + col : col * stride + r;
+        // sub-byte elements (s4/u4/b1) are packed in memory from the low bits of each byte up
+        const off = bits < 8 ? (elem * bits) >> 3 : elem * bytes;
         const s = AL[l]! + off;
-        const at = w.translate(space, s >>> 0, (AH[l]! + (s > 0xffffffff ? 1 : 0)) >>> 0, bytes, l, store ? Access.Write : Access.Read);
+        const at = w.translate(space, s >>> 0, (AH[l]! + (s > 0xffffffff ? 1 : 0)) >>> 0, Math.max(1, bytes), l, store ? Access.Write : Access.Read);
         const b = w.xbank;
-        if (store) {
+        if (bits < 8) {
+          const sh = (elem * bits) & 7, mk = ((1 << bits) - 1) << sh;
+          if (store) b.u8[at] = (b.u8[at]! & ~mk) | ((rawSlot(w, rs, bits, l, e, false) << sh) & mk);
+          else setRaw(w, rs, bits, l, e, (b.u8[at]! & mk) >>> sh, false);
+        } else if (store) {
           if (bits === 64) { b.u32[at >> 2] = rawSlot(w, rs, 64, l, e, false); b.u32[(at >> 2) + 1] = rawSlot(w, rs, 64, l, e, true); }
           else if (bits === 32) b.u32[at >> 2] = rawSlot(w, rs, 32, l, e, false);
           else if (bits === 16) b.u16[at >> 1] = rawSlot(w, rs, 16, l, e, false);
@@ -126,6 +135,9 @@ function mma(ctx: Ctx, what: string, M: number, N: number, K: number): Exec {
   else if (types.length === 4) { [dt, at, , ct] = types as [string, string, string, string]; }
   else return fail(ctx, `${what} is not supported yet`);
   const satfinite = mods.includes('satfinite');
+  // .b1 (m8n8k128): each product is a XOR b (.xor.popc) or a AND b (.and.popc), summed
+  const xor = mods.includes('xor');
+  if (at === 'b1' && (!mods.includes('popc') || xor === mods.includes('and'))) return fail(ctx, `${what}: .b1 needs .xor.popc or .and.popc`);
   const ops = ctx.ins.operands;
   const D = regs(ctx, ops[0], true, '');
   const A = regs(ctx, ops[1], false, at === 'f64' ? 'f64' : 'b32');
@@ -145,7 +157,8 @@ function mma(ctx: Ctx, what: string, M: number, N: number, K: number): Exec {
         const idx = e * 32 + l;
         const r = Math.floor(idx / N), col = idx % N;
         let s = TC[idx]!;
-        for (let k = 0; k < K; k++) s += TA[r * K + k]! * TB[k * N + col]!;
+        if (xor) for (let k = 0; k < K; k++) s += TA[r * K + k]! !== TB[k * N + col]! ? 1 : 0;
+        else for (let k = 0; k < K; k++) s += TA[r * K + k]! * TB[k * N + col]!;
         if (dt === 'f32') w.f32[D[e]! + 2 * l] = Math.fround(s);
         else if (dt === 'f64') w.f64[(D[e]! + 2 * l) >> 1] = s;
         else if (dt === 'f16') setRaw(w, D, 16, l, e, toF16(s, RN), false);
