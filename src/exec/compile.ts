@@ -22,6 +22,7 @@ import { compileCpAsync } from './async/cpasync.js';
 import { compileMbarrier } from './async/mbarrier.js';
 import { compileStack } from './stack.js';
 import { compileVideo } from './video/index.js';
+import { compileTexture } from './texture/compile.js';
 import { warpOp } from './warpops.js';
 import { FUNC_HI } from './syscalls.js';
 import { memOp } from './memops.js';
@@ -415,6 +416,9 @@ function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: number)
       break;
     case 'alloca': case 'stacksave': case 'stackrestore':
       main = compileStack(ctx, c);
+      break;
+    case 'tex': case 'tld4': case 'txq': case 'suq': case 'istypep': case 'suld': case 'sust': case 'sured':
+      main = compileTexture(ctx, c); // textures and surfaces: src/exec/texture
       break;
     case 'vadd': case 'vsub': case 'vabsdiff': case 'vmin': case 'vmax': case 'vshl': case 'vshr': case 'vmad': case 'vset':
     case 'vadd2': case 'vsub2': case 'vavrg2': case 'vabsdiff2': case 'vmin2': case 'vmax2': case 'vset2':

@@ -7,6 +7,8 @@ import { existsSync } from 'node:fs';
 import { readBounded, readBoundedText, ReadError } from '../io/bounded.js';
 import { dirname, resolve } from 'node:path';
 import type { Program } from '../ptx/resolve.js';
+import type { Sampler } from './texture/image.js';
+import { type ImageSpec, parseImage, parseSampler } from './texture/spec.js';
 
 export type ElemType = 'u8' | 's8' | 'u16' | 's16' | 'u32' | 's32' | 'u64' | 's64' | 'f16' | 'f32' | 'f64';
 const ELEM_TYPES: ReadonlySet<string> = new Set(['u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f16', 'f32', 'f64']);
@@ -14,7 +16,12 @@ const ELEM_TYPES: ReadonlySet<string> = new Set(['u8', 's8', 'u16', 's16', 'u32'
 export type LaunchArg =
   | { kind: 'buffer'; name: string; type: ElemType; count: number; init: Uint8Array | undefined; file: string | undefined }
   | { kind: 'scalar'; name: string; type: ElemType; value: number | bigint }
-  | { kind: 'bytes'; name: string; bytes: Uint8Array };
+  | { kind: 'bytes'; name: string; bytes: Uint8Array }
+  /** A texture or surface object: the kernel gets a 64-bit handle (src/exec/texture). */
+  | { kind: 'image'; name: string; image: ImageSpec };
+
+/** A module `.texref`/`.surfref` (an image) or `.samplerref` (sampler settings) bound by name. */
+export type RefBinding = { name: string; image: ImageSpec } | { name: string; sampler: Sampler };
 
 export interface Launch {
   kernel: string;
@@ -22,6 +29,8 @@ export interface Launch {
   block: [number, number, number];
   sharedBytes: number;
   args: LaunchArg[];
+  /** `"textures"` of the launch file: module texture/surface/sampler references. */
+  refs?: RefBinding[];
 }
 
 export class LaunchError extends Error {}
@@ -109,7 +118,11 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
       if (v.length !== p.size) throw new LaunchError(`${at} (${name}): ${v.length} bytes given, parameter ${p.name} is ${p.size} bytes`);
       return { kind: 'bytes', name, bytes: Uint8Array.from(v as number[]) };
     }
-    if (typeof type !== 'string' || !ELEM_TYPES.has(type)) throw new LaunchError(`${at} (${name}): "type" must be one of ${[...ELEM_TYPES].join(' ')} or "bytes"`);
+    if (type === 'texture' || type === 'surface') {
+      if (p.size !== 8) throw new LaunchError(`${at} (${name}): a ${type} object is a 64-bit handle, but parameter ${p.name} is ${p.size} bytes`);
+      return { kind: 'image', name, image: imageFrom(r, type, `${at} (${name})`, baseDir) };
+    }
+    if (typeof type !== 'string' || !ELEM_TYPES.has(type)) throw new LaunchError(`${at} (${name}): "type" must be one of ${[...ELEM_TYPES].join(' ')}, "bytes", "texture" or "surface"`);
     const et = type as ElemType;
     if ('count' in r) {
       const count = r['count'];
@@ -142,7 +155,44 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
     checkScalar(at, name, et, value, p.decl.type, p.name);
     return { kind: 'scalar', name, type: et, value };
   });
-  return { kernel, grid, block, sharedBytes: sharedBytes as number, args };
+  const refs = parseRefs(o['textures'], program, baseDir, where);
+  return { kernel, grid, block, sharedBytes: sharedBytes as number, args, ...(refs.length ? { refs } : {}) };
+}
+
+/** An image argument or reference, with texels read from `"file"` relative to the launch file. */
+function imageFrom(r: Record<string, unknown>, kind: 'texture' | 'surface', at: string, baseDir: string): ImageSpec {
+  const err = (field: string, message: string): never => { throw new LaunchError(`${at}: "${field}" ${message}`); };
+  return parseImage(r, kind, err, (file, bytes) => {
+    const full = resolve(baseDir, file);
+    if (!existsSync(full)) err('file', `${file} not found`);
+    try {
+      return new Uint8Array(readBounded(full, bytes));
+    } catch (e) {
+      if (e instanceof ReadError) return err('file', e.message);
+      throw e;
+    }
+  });
+}
+
+/** `"textures": {"tref": {"type": "texture", ...}, "smp": {"type": "sampler", ...}}`. */
+function parseRefs(json: unknown, program: Program, baseDir: string, where: string): RefBinding[] {
+  if (json === undefined) return [];
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) throw new LaunchError(`${where}: "textures" must be an object mapping .texref/.surfref/.samplerref names to images`);
+  const out: RefBinding[] = [];
+  for (const [name, spec] of Object.entries(json as Record<string, unknown>)) {
+    const at = `${where}: "textures"."${name}"`;
+    const v = program.globals.find((g) => g.name === name);
+    const refType = v?.decl.type;
+    if (!v || (refType !== 'texref' && refType !== 'surfref' && refType !== 'samplerref')) throw new LaunchError(`${at}: the module declares no .texref, .surfref or .samplerref named ${name}`);
+    if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new LaunchError(`${at}: expected an object`);
+    const r = spec as Record<string, unknown>;
+    if (refType === 'samplerref') {
+      out.push({ name, sampler: parseSampler(r, (field, message) => { throw new LaunchError(`${at}: "${field}" ${message}`); }) });
+      continue;
+    }
+    out.push({ name, image: imageFrom(r, refType === 'surfref' ? 'surface' : 'texture', at, baseDir) });
+  }
+  return out;
 }
 
 /** Integer ranges of the launch's element types, for refusing values that would wrap. */

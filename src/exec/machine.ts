@@ -19,6 +19,8 @@ import { sharedUsedBy, usesReservedSmem } from './reach.js';
 import { describeGlobalOffset, type ElementInfo } from './fault-site.js';
 import { mergeParked, parkedAtSync, runnableSibling, syncMembers } from './simt/converge.js';
 import { initializerSlots } from './initializer.js';
+import { ImageTable, texelBytes, texelCount } from './texture/image.js';
+import type { ImageSpec } from './texture/spec.js';
 import * as fp from './float/index.js';
 import { FUNC_HI } from './syscalls.js';
 
@@ -128,6 +130,8 @@ export class Machine implements Layout {
     // global arena: launch buffers, .global variables, device heap
     let need = 1 << 16;
     for (const a of launch.args) if (a.kind === 'buffer') need += Math.ceil((a.count * typeSize(a.type)) / 256) * 256 + 512;
+    const images = [...launch.args.flatMap((a) => (a.kind === 'image' ? [a.image] : [])), ...(launch.refs ?? []).flatMap((r) => ('image' in r ? [r.image] : []))];
+    for (const im of images) need += Math.ceil((texelCount(im) * texelBytes(im.format)) / 256) * 256 + 512;
     for (const g of program.globals) if (g.space === 'global') need += Math.ceil(g.size / 256) * 256 + 512;
     need += opts.heapBytes + 1024;
     // one host allocation backs all device memory; past this the launch is refused, not crashed
@@ -165,6 +169,25 @@ export class Machine implements Layout {
       }
       this.buffers.push({ name: a.name, alloc, type: a.type, count: a.count });
     }
+    // texture and surface images: texels in the arena, handles in a table (src/exec/texture)
+    const table = images.length || launch.refs?.length ? new ImageTable() : undefined;
+    const handles: bigint[] = [];
+    const place = (name: string, im: ImageSpec, ref: string | undefined): bigint => {
+      const bytes = texelCount(im) * texelBytes(im.format);
+      const alloc = this.arena.allocate(bytes, name, 'buffer');
+      if (im.init) {
+        this.arena.bank.u8.set(im.init.subarray(0, bytes), alloc.base);
+        this.arena.bank.touch(alloc.base, bytes);
+      }
+      // a surface is an output: `run --out` writes it like a buffer
+      if (im.kind === 'surface') this.buffers.push({ name, alloc, type: 'u8', count: bytes });
+      return table!.add({ ...im, name, base: alloc.base }, ref);
+    };
+    for (const a of launch.args) if (a.kind === 'image') handles.push(place(a.name, a.image, undefined));
+    for (const r of launch.refs ?? []) {
+      if ('image' in r) place(r.name, r.image, r.name);
+      else table!.addSampler(r.name, r.sampler);
+    }
     this.arena.reserveHeap(opts.heapBytes);
 
     // shared layout, per kernel as ptxas does it: the static variables this kernel and its callees
@@ -197,6 +220,7 @@ export class Machine implements Layout {
       throw new Error(`kernel ${launch.kernel} takes ${kernel.params.length} parameters but the launch gives ${launch.args.length}`);
     }
     let bi = 0;
+    let hi = 0;
     launch.args.forEach((a, i) => {
       const p = kernel.params[i]!;
       const off = p.frameOffset;
@@ -208,11 +232,16 @@ export class Machine implements Layout {
         if (p.size >= 8) dv.setUint32(off + 4, GLOBAL_HI, true);
       } else if (a.kind === 'bytes') {
         this.paramBank.u8.set(a.bytes.subarray(0, p.size), off);
+      } else if (a.kind === 'image') {
+        const h = handles[hi++]!;
+        dv.setUint32(off, Number(h & 0xffffffffn), true);
+        dv.setUint32(off + 4, Number(h >> 32n), true);
       } else writeScalar(dv, off, a.type, a.value);
     });
     this.mem = {
       global: this.arena, constBank: this.constBank, paramBank: this.paramBank, sharedSize: this.sharedSize, probe: undefined, step: 0,
       addr32: program.module.addressSize === 32,
+      ...(table ? { images: table } : {}),
     };
     const [bx, by, bz] = launch.block;
     this.nthreads = bx * by * bz;

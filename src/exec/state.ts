@@ -11,6 +11,7 @@ import type { Regs } from './codegen.js';
 import type { CFunction } from './compiled.js';
 import { Fault } from './fault.js';
 import { Access, type Probe } from './probe.js';
+import type { ImageTable } from './texture/image.js';
 import {
   Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, LOCAL_HI, PAGE_SHIFT, PARAM_HI, SHARED_HI, Space,
 } from './memory.js';
@@ -231,6 +232,8 @@ export interface MemoryContext {
   step: number;
   /** 32-bit addressing: pointers are the low word alone (global addresses with no window). */
   readonly addr32?: boolean;
+  /** Texture and surface images of the launch (src/exec/texture), when it has any. */
+  readonly images?: ImageTable;
 }
 
 /**

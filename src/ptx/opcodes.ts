@@ -37,7 +37,7 @@ const MODIFIERS = new Set<string>([
   'rn', 'rz', 'rm', 'rp', 'rni', 'rzi', 'rmi', 'rpi', 'rna', 'rs', 'ftz', 'sat', 'satfinite',
   'approx', 'full', 'relu', 'NaN', 'xorsign', 'abs', 'oob', 'noftz',
   // integer forms
-  'wide', 'cc', 'shiftamt', 'clamp', 'wrap', 'l', 'r', 'lo', 'hi',
+  'wide', 'cc', 'shiftamt', 'clamp', 'wrap', 'l', 'r', 'g', 'lo', 'hi',
   // video instructions (vmad plus-one and scaling)
   'po', 'shr7', 'shr15',
   // cp.async.mbarrier.arrive.noinc

@@ -13,7 +13,9 @@
 import { createHash } from 'node:crypto';
 import { renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import { readBounded, ReadError } from '../io/bounded.js';
-import type { Launch, LaunchArg } from '../exec/launch.js';
+import type { Launch, LaunchArg, RefBinding } from '../exec/launch.js';
+import { parseFormat, type Sampler } from '../exec/texture/image.js';
+import type { ImageSpec } from '../exec/texture/spec.js';
 import type { Trace } from './trace.js';
 
 const MAGIC = 'PTXDBGTR';
@@ -63,24 +65,40 @@ export function launchToJson(l: Launch): string {
     args: l.args.map((a) => {
       if (a.kind === 'buffer') return { kind: a.kind, name: a.name, type: a.type, count: a.count, init: b64(a.init) };
       if (a.kind === 'bytes') return { kind: a.kind, name: a.name, bytes: b64(a.bytes) };
+      if (a.kind === 'image') return { kind: a.kind, name: a.name, image: imageJson(a.image) };
       return { kind: a.kind, name: a.name, type: a.type, value: typeof a.value === 'bigint' ? { big: a.value.toString() } : a.value };
     }),
+    refs: (l.refs ?? []).map((r) => ('image' in r ? { name: r.name, image: imageJson(r.image) } : r)),
   });
+}
+
+function imageJson(im: ImageSpec): Record<string, unknown> {
+  return { ...im, format: im.format.name, init: b64(im.init) };
+}
+
+function imageFromJson(o: Record<string, unknown>): ImageSpec {
+  const format = parseFormat(String(o['format']));
+  if (!format) throw new TraceFileError(`the recorded launch has an image of unknown format ${String(o['format'])}`);
+  const init = typeof o['init'] === 'string' ? new Uint8Array(Buffer.from(o['init'], 'base64')) : undefined;
+  return { ...(o as unknown as ImageSpec), format, init };
 }
 
 function launchFromJson(text: string): Launch {
   const o = JSON.parse(text) as {
     kernel: string; grid: [number, number, number]; block: [number, number, number]; sharedBytes: number;
-    args: { kind: string; name: string; type?: string; count?: number; init?: string | null; bytes?: string | null; value?: number | { big: string } }[];
+    args: { kind: string; name: string; type?: string; count?: number; init?: string | null; bytes?: string | null; value?: number | { big: string }; image?: Record<string, unknown> }[];
+    refs?: ({ name: string; image: Record<string, unknown> } | { name: string; sampler: Sampler })[];
   };
   const buf = (s: string | null | undefined): Uint8Array | undefined => (s ? new Uint8Array(Buffer.from(s, 'base64')) : undefined);
   const args: LaunchArg[] = o.args.map((a): LaunchArg => {
     if (a.kind === 'buffer') return { kind: 'buffer', name: a.name, type: a.type as never, count: a.count ?? 0, init: buf(a.init), file: undefined };
     if (a.kind === 'bytes') return { kind: 'bytes', name: a.name, bytes: buf(a.bytes) ?? new Uint8Array(0) };
+    if (a.kind === 'image' && a.image) return { kind: 'image', name: a.name, image: imageFromJson(a.image) };
     const v = a.value;
     return { kind: 'scalar', name: a.name, type: a.type as never, value: typeof v === 'object' && v !== null ? BigInt(v.big) : (v ?? 0) };
   });
-  return { kernel: o.kernel, grid: o.grid, block: o.block, sharedBytes: o.sharedBytes, args };
+  const refs: RefBinding[] = (o.refs ?? []).map((r) => ('image' in r ? { name: r.name, image: imageFromJson(r.image) } : r));
+  return { kernel: o.kernel, grid: o.grid, block: o.block, sharedBytes: o.sharedBytes, args, ...(refs.length ? { refs } : {}) };
 }
 
 /** Serialise a recorded trace with what is needed to re-create it. */

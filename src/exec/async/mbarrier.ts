@@ -11,6 +11,7 @@
 import type { CInstr, Exec } from '../compiled.js';
 import { type Ctx, dst, fail, src } from '../compile.js';
 import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
+import { Fault } from '../fault.js';
 import { Access, AsyncEvent } from '../probe.js';
 import type { Warp } from '../state.js';
 
@@ -65,7 +66,9 @@ export function compileMbarrier(ctx: Ctx, c: CInstr, cpAsync: boolean): Exec {
       };
     }
     case 'arrive': case 'arrive_drop': {
-      if (mods.includes('expect_tx') || mods.includes('noComplete')) return fail(ctx, `${what} is not supported yet`);
+      if (mods.includes('expect_tx')) return fail(ctx, `${what} is not supported yet`);
+      // .noComplete: counts the arrival but must not complete the phase (the ISA leaves that undefined: a fault here)
+      const noComplete = mods.includes('noComplete');
       const D = dst(ctx, ops[0]);
       const g = addrGen(ctx, ops[1]);
       const C = ops[2] ? src(ctx, ops[2], 'u32') : -1;
@@ -74,7 +77,7 @@ export function compileMbarrier(ctx: Ctx, c: CInstr, cpAsync: boolean): Exec {
         computeAddrs(w, m, g);
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
-          arrive(w, space, l, C >= 0 ? w.u32[C + 2 * l]! : 1, drop);
+          arrive(w, space, l, C >= 0 ? w.u32[C + 2 * l]! : 1, drop, noComplete);
           w.u32[D + 2 * l] = TOK_LO;
           w.u32[D + 2 * l + 1] = TOK_HI;
         }
@@ -112,7 +115,7 @@ export function compileMbarrier(ctx: Ctx, c: CInstr, cpAsync: boolean): Exec {
 let TOK_LO = 0, TOK_HI = 0;
 
 /** One lane's arrive of `count` on the barrier at (AL, AH)[lane]; leaves the token in TOK_*. */
-function arrive(w: Warp, space: ReturnType<typeof spaceMod>, l: number, count: number, drop: boolean): void {
+function arrive(w: Warp, space: ReturnType<typeof spaceMod>, l: number, count: number, drop: boolean, noComplete = false): void {
   const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Atomic) >> 2;
   const u = w.xbank.u32;
   let pending = u[i]!;
@@ -122,6 +125,11 @@ function arrive(w: Warp, space: ReturnType<typeof spaceMod>, l: number, count: n
   pending = Math.max(0, pending - count);
   TOK_LO = pending;
   TOK_HI = hi & PHASE;
+  if (pending === 0 && noComplete) {
+    const f = new Fault('invalid', 'mbarrier.arrive.noComplete made the pending count reach zero: the ISA leaves completing the phase this way undefined');
+    f.lane = l;
+    throw f;
+  }
   if (pending === 0) {
     hi = (hi ^ PHASE) & PHASE;
     pending = expected;
