@@ -744,9 +744,12 @@ export class Machine implements Layout {
     if (top >= 1 && f.srpc[top] === rpc) f.depth--;
     else f.spc[top] = rpc;
     if (f.depth + paths.length > f.spc.length) throw new Fault('stack-overflow', 'SIMT reconvergence stack overflow');
+    // which path runs first: the first (the branch taken) under round-robin; any of them, from
+    // the seeded generator, under --schedule random (paths of a warp are scheduled independently)
+    const first = this.opts.schedule === 'random' && paths.length > 1 ? this.nextRandom() % paths.length : 0;
     // push in reverse so the first path runs first
-    for (let i = paths.length - 1; i >= 0; i--) {
-      const [pc, mask] = paths[i]!;
+    for (let k = paths.length - 1; k >= 0; k--) {
+      const [pc, mask] = paths[(k + first) % paths.length]!;
       f.spc[f.depth] = pc;
       f.srpc[f.depth] = rpc;
       f.smask[f.depth] = mask;
