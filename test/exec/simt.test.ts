@@ -88,3 +88,14 @@ $J:
   }
   expect([...seen].sort()).toEqual([1, 2]);
 });
+
+test('redux.sync and match.sync from diverged paths see every member lane', () => {
+  // redux.sync.add of the lane ids 0..31 = 496 per iteration: lane + 3 * 496 = lane + 1488
+  const r = runModule(LOOP('  redux.sync.add.u32 %r5, %r1, 0xffffffff;'), 32, 32);
+  expect(r.res.fault?.message).toBeUndefined();
+  expect(r.out).toEqual(Array.from({ length: 32 }, (_, l) => l + 1488));
+  // match.any.sync on the lane's parity: the 16 lanes of the same parity, popc 16: lane + 48
+  const m = runModule(LOOP('  match.any.sync.b32 %r6, %r4, 0xffffffff;\n  popc.b32 %r5, %r6;'), 32, 32);
+  expect(m.res.fault?.message).toBeUndefined();
+  expect(m.out).toEqual(Array.from({ length: 32 }, (_, l) => l + 48));
+});
