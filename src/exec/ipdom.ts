@@ -97,14 +97,6 @@ export function computeIpdom(fn: ProgFunction): Int32Array {
     return c;
   };
   const sizes = pdom.map(size);
-  const exitOnly = (blk: number): boolean => {
-    const last = (blk + 1 < nb ? starts[blk + 1]! : n) - 1;
-    for (let i = starts[blk]!; i <= last; i++) {
-      const op = ins[i]!.opcode;
-      if ((op !== 'ret' && op !== 'exit') || ins[i]!.guard) return false;
-    }
-    return true;
-  };
   for (let b = 0; b < nb; b++) {
     const end = (b + 1 < nb ? starts[b + 1]! : n) - 1;
     const last = ins[end]!;
@@ -117,10 +109,9 @@ export function computeIpdom(fn: ProgFunction): Int32Array {
       const sz = sizes[x]!;
       if (sz > bestSize && sz < sizes[b]!) { best = x; bestSize = sz; }
     }
-    // a post-dominator that only returns is no meeting point: lanes that reach it first must
-    // leave (exit or return) instead of waiting there, or an early `return` before a
-    // __syncthreads() would hold its lanes at the ret while the others wait at the barrier
-    result[end] = best < 0 || best === EXIT || exitOnly(best) ? -1 : starts[best]!;
+    // lanes waiting at a reconvergence point run on when the rest of the warp blocks (an early
+    // return before __syncthreads(): see Machine.deferBarrier), so no point needs special casing
+    result[end] = best < 0 || best === EXIT ? -1 : starts[best]!;
   }
   return result;
 }

@@ -17,7 +17,7 @@ import { systemCall } from './syscalls.js';
 import { coordsOf, type Launch, LaunchError, MAX_DEVICE_BYTES } from './launch.js';
 import { sharedUsedBy, usesReservedSmem } from './reach.js';
 import { describeGlobalOffset, type ElementInfo } from './fault-site.js';
-import { mergeParked, parkedAtSync, runnableSibling, syncMembers } from './simt/converge.js';
+import { arriveParked, mergeParked, parkedAtSync, runnableSibling, syncMembers } from './simt/converge.js';
 import { initializerSlots } from './initializer.js';
 import { ImageTable, texelBytes, texelCount } from './texture/image.js';
 import type { ImageSpec } from './texture/spec.js';
@@ -542,12 +542,13 @@ export class Machine implements Layout {
             w.pc = pc;
             this.reconverge(w);
             pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!;
+            if (w.state !== WarpState.Ready) { blocked = true; break; }
           }
           continue;
         }
         w.pc = pc;
         w.mask = mask;
-        blocked = this.control(w, ins, m);
+        blocked = this.control(w, ins, m) || w.state !== WarpState.Ready;
         f = w.frame;
         code = f.fn.code;
         gbase = f.fn.gbase;
@@ -576,6 +577,13 @@ export class Machine implements Layout {
       w.mask = f.smask[f.depth - 1]!;
     }
     f.spc[f.depth - 1] = w.pc;
+    // the path to run waits at a barrier that has not completed: now the warp waits for it
+    if (w.parkedBar !== 0 && (w.mask & w.parkedBar) !== 0 && w.state === WarpState.Ready) {
+      w.state = WarpState.AtBarrier;
+      w.barrierId = w.parkedBarId;
+      w.barMask = w.parkedBar;
+      w.barDst = -1;
+    }
   }
 
   /** Returns true when the warp can no longer issue in this quantum (barrier, exit). */
@@ -637,8 +645,8 @@ export class Machine implements Layout {
         if ((members & ~m) !== 0) {
           // lanes of the member mask are on other paths: merge those parked here (the merged
           // path executes at its next step), else let them run first (src/exec/simt)
-          if (mergeParked(f, w.pc, members) !== 0) { w.mask = f.smask[f.depth - 1]!; return false; }
-          if (runnableSibling(f, f.fn.code)) { w.spins = 0; this.yieldPath(w, f); return false; }
+          if (mergeParked(f, w.pc, members & ~w.parkedBar) !== 0) { w.mask = f.smask[f.depth - 1]!; return false; }
+          if (runnableSibling(f, f.fn.code, w.parkedBar)) { w.spins = 0; this.yieldPath(w, f); return false; }
         }
         if (ins.exec) ins.exec(w, m);
         w.pc++;
@@ -674,13 +682,15 @@ export class Machine implements Layout {
     const x = f.srpc[t]!;
     let lo = t;
     let pick = -1;
-    // a sibling that can run goes first; one waiting at a barrier or warp sync only if none can
+    // a sibling that can run goes first; lanes that arrived at an enclosing join next; a sibling
+    // waiting at a barrier or warp sync last (it re-checks and yields back)
     let waiting = -1;
     for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
       lo = i;
       if (f.spc[i] === x) continue;
-      if (parkedAtSync(f.fn.code, f.spc[i]!)) { if (waiting < 0) waiting = i; } else if (pick < 0) pick = i;
+      if (parkedAtSync(f.fn.code, f.spc[i]!, f.smask[i]!, w.parkedBar)) { if (waiting < 0) waiting = i; } else if (pick < 0) pick = i;
     }
+    if (pick < 0 && this.leaveJoin(w, f)) return;
     if (pick < 0) pick = waiting;
     if (pick >= 0) {
       // rotate entries lo..t up by one: the running path goes to the bottom of its siblings
@@ -690,17 +700,26 @@ export class Machine implements Layout {
       w.pc = f.spc[t]!;
       w.mask = f.smask[t]!;
       this.reconverge(w);
-      return;
     }
+  }
+
+  /**
+   * Lanes that arrived at an enclosing reconvergence point (they wait in its join entry but are
+   * in no live path) leave it as a path of their own that continues past it; it merges with the
+   * others at the join's own reconvergence point. Under independent thread scheduling reaching a
+   * reconvergence point is no wait. The running path must have its pc saved. False when none.
+   */
+  private leaveJoin(w: Warp, f: Frame): boolean {
+    const t = f.depth - 1;
     // walk the enclosing joins outward; lanes in a live entry (one whose pc is not its
     // reconvergence pc) above a join have not arrived there
     let live = 0;
     let j = t + 1;
-    let level = x;
+    let level = f.srpc[t]!;
     while (level >= 0) {
       let p = j - 1;
       while (p >= 0 && !(f.spc[p] === level && f.srpc[p] !== level)) p--;
-      if (p < 0) return;
+      if (p < 0) return false;
       for (let i = p + 1; i < j; i++) if (f.spc[i] !== f.srpc[i]) live |= f.smask[i]!;
       const arrived = f.smask[p]! & ~live;
       if (arrived !== 0) {
@@ -713,20 +732,24 @@ export class Machine implements Layout {
         w.pc = level;
         w.mask = arrived;
         this.reconverge(w);
-        return;
+        return true;
       }
       live |= f.smask[p]!;
       j = p;
       level = f.srpc[p]!;
     }
+    return false;
   }
+
 
   /**
    * Under independent thread scheduling a path that reaches a blocking barrier waits there while
    * the warp's other paths run on. When a sibling path is pending and not itself at a barrier,
    * this path's arrival is deferred (it stays at the barrier) and the sibling runs; it arrives
-   * once its siblings have merged, exited or reached a barrier too. Lanes that already reached
-   * the reconvergence point are not run past it: a barrier they skip while alive stays reported.
+   * once its siblings have merged, exited or reached a barrier too (siblings parked at the same
+   * barrier then arrive with it, see barrier()). With no sibling to run, lanes that already
+   * reached an enclosing reconvergence point run on past it (leaveJoin): an early return exits,
+   * and a barrier skipped by lanes that stay alive is reported where they next wait.
    */
   private deferBarrier(w: Warp): boolean {
     const f = w.frame;
@@ -735,7 +758,7 @@ export class Machine implements Layout {
     const code = f.fn.code;
     for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
       const pc = f.spc[i]!;
-      if (pc !== x && !parkedAtSync(code, pc)) {
+      if (pc !== x && !parkedAtSync(code, pc, f.smask[i]!, w.parkedBar)) {
         w.spins = 0;
         this.yieldPath(w, f);
         return true;
@@ -743,6 +766,7 @@ export class Machine implements Layout {
     }
     return false;
   }
+
 
   /** Split the current SIMT entry into paths [pc, mask], reconverging at `rpc`. */
   private diverge(w: Warp, f: Frame, rpc: number, ...paths: [number, number][]): void {
@@ -752,9 +776,12 @@ export class Machine implements Layout {
     if (top >= 1 && f.srpc[top] === rpc) f.depth--;
     else f.spc[top] = rpc;
     if (f.depth + paths.length > f.spc.length) throw new Fault('stack-overflow', 'SIMT reconvergence stack overflow');
+    // which path runs first: the first (the branch taken) under round-robin; any of them, from
+    // the seeded generator, under --schedule random (paths of a warp are scheduled independently)
+    const first = this.opts.schedule === 'random' && paths.length > 1 ? this.nextRandom() % paths.length : 0;
     // push in reverse so the first path runs first
-    for (let i = paths.length - 1; i >= 0; i--) {
-      const [pc, mask] = paths[i]!;
+    for (let k = paths.length - 1; k >= 0; k--) {
+      const [pc, mask] = paths[(k + first) % paths.length]!;
       f.spc[f.depth] = pc;
       f.srpc[f.depth] = rpc;
       f.smask[f.depth] = mask;
@@ -895,6 +922,8 @@ export class Machine implements Layout {
     if (m === 0) { w.pc++; this.reconverge(w); return false; }
     if (b.op !== 'arrive' && this.deferBarrier(w)) return false;
     if (ins.exec) ins.exec(w, m);
+    // sibling paths parked at a bar.sync of the same barrier arrive with this one
+    if (b.op === 'sync') m |= arriveParked(w.frame, b);
     const cta = w.cta;
     const lane = firstLane(m);
     const id = b.idReg >= 0 ? w.frame.u32[b.idReg + 2 * lane]! : b.id;
@@ -922,6 +951,19 @@ export class Machine implements Layout {
       this.reconverge(w);
       return false;
     }
+    if (b.op === 'sync' && (w.parkedBar === 0 || w.parkedBarId === id)) {
+      // lanes waiting at an enclosing reconvergence point run on past it while this path waits
+      // at the barrier (an early return exits; lanes that skip the barrier reach the next one)
+      const f = w.frame;
+      f.spc[f.depth - 1] = w.pc;
+      if (this.leaveJoin(w, f)) {
+        w.parkedBar |= m;
+        w.parkedBarId = id;
+        w.spins = 0;
+        this.checkBarriers(cta);
+        return false;
+      }
+    }
     w.state = WarpState.AtBarrier;
     w.barrierId = id;
     w.barMask = m;
@@ -944,6 +986,7 @@ export class Machine implements Layout {
       const probe = this.mem.probe;
       if (probe !== undefined) probe.barrierRelease(cta, id);
       for (const w of cta.warps) {
+        if (w.parkedBarId === id) { w.parkedBar = 0; w.parkedBarId = -1; }
         if (w.state !== WarpState.AtBarrier || w.barrierId !== id) continue;
         if (w.barDst >= 0) {
           const red = w.barRed;

@@ -108,6 +108,12 @@ export class Warp implements Regs {
    * be told from one that progresses, so every diverged loop yields now and then).
    */
   spins = 0;
+  /**
+   * Lanes that arrived at barrier `parkedBarId` while the warp went on running its other paths
+   * (independent thread scheduling): their path waits there, the warp does not (0 = none).
+   */
+  parkedBar = 0;
+  parkedBarId = -1;
 
   constructor(
     readonly id: number,
@@ -121,6 +127,11 @@ export class Warp implements Regs {
     this.validMask = nlanes >= 32 ? -1 : (1 << nlanes) - 1;
     this.localStride = localStride;
     this.local = new Bank(localStride * 32);
+  }
+
+  /** Lanes of this warp that arrived at barrier `id` and wait for it to complete. */
+  arrivedAt(id: number): number {
+    return (this.state === WarpState.AtBarrier && this.barrierId === id ? this.barMask : 0) | (this.parkedBarId === id ? this.parkedBar : 0);
   }
 
   clock(): number {

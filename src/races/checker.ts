@@ -172,6 +172,7 @@ export class RaceChecker implements Probe {
   finish(): void {
     this.detach();
     this.global.release();
+    if (this.partial.length !== 0) this.judgePartial(undefined, -1);
     const f = this.machine.fault;
     if (f && f.kind === 'deadlock') {
       const cta = f.block ? f.block[0] + this.machine.launch.grid[0] * (f.block[1] + this.machine.launch.grid[1] * f.block[2]) : 0;
@@ -472,16 +473,38 @@ export class RaceChecker implements Probe {
     const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
     const gpc = this.reportGpc(w);
     const live = w.validMask & ~w.exited;
-    if ((mask & live) !== live) {
-      const missing = (live & ~mask) >>> 0;
-      this.addError('divergence', w.cta.id, gpc,
-        `barrier ${id} reached by only part of warp ${w.tidBase >>> 5} (lanes ${hex(mask)}); live lanes ${hex(missing)} did not arrive with it`);
+    if ((mask & live) !== live && !arriveOnly) {
+      // judged when the barrier completes: lanes that exit meanwhile (an early return, which
+      // independent thread scheduling runs while this path waits) are excused, as by bar.sync
+      this.partial.push({ w, id, mask, gpc });
+    } else if ((mask & live) !== live) {
+      this.partialError(w, id, mask, live & ~mask, gpc);
     }
     cs.arrive(w.tidBase, mask, id, expected, arriveOnly, this.mem.step, gpc);
   }
 
+  private partialError(w: Warp, id: number, mask: number, missing: number, gpc: number): void {
+    this.addError('divergence', w.cta.id, gpc,
+      `barrier ${id} reached by only part of warp ${w.tidBase >>> 5} (lanes ${hex(mask)}); live lanes ${hex(missing >>> 0)} did not arrive with it`);
+  }
+
+  /** Partial-warp arrivals at a barrier, judged when it completes (or the run ends). */
+  private readonly partial: { w: Warp; id: number; mask: number; gpc: number }[] = [];
+
+  /** Report the partial arrivals whose missing lanes are still alive (`cta`/`id`, or all). */
+  private judgePartial(cta: Cta | undefined, id: number): void {
+    for (let i = this.partial.length - 1; i >= 0; i--) {
+      const p = this.partial[i]!;
+      if (cta !== undefined && (p.w.cta !== cta || p.id !== id)) continue;
+      this.partial.splice(i, 1);
+      const missing = p.w.validMask & ~p.w.exited & ~p.mask;
+      if (missing !== 0) this.partialError(p.w, p.id, p.mask, missing, p.gpc);
+    }
+  }
+
   barrierRelease(cta: Cta, id: number): void {
     if (this.npend !== 0) this.flushPending();
+    if (this.partial.length !== 0) this.judgePartial(cta, id);
     const cs = cta === this.lastCta ? this.lastSync! : this.syncFor(cta);
     const places = cs.release(id, this.mem.step);
     if (places.length < 2) return;

@@ -17,7 +17,7 @@
  * The methods at the end apply barrier and __syncwarp events to these clocks.
  */
 import { popc32 } from '../exec/int64.js';
-import { type Cta, WarpState } from '../exec/state.js';
+import type { Cta } from '../exec/state.js';
 import { Shadow } from './shadow.js';
 
 /** One instance (between releases) of a hardware barrier of a CTA. */
@@ -132,7 +132,7 @@ export class CtaSync {
     const bi = this.bars[id]!;
     const cta = this.cta;
     let nsync = 0;
-    for (const w of cta.warps) if (w.state === WarpState.AtBarrier && w.barrierId === id) nsync += popc32(w.barMask);
+    for (const w of cta.warps) nsync += popc32(w.arrivedAt(id));
     const exited = cta.nthreads - cta.liveThreads;
     if (bi.arrivers.length === 0 && nsync + exited >= this.nthreads) {
       // every thread passed: one number orders everything before against everything after
@@ -142,9 +142,10 @@ export class CtaSync {
       const J = bi.pend ?? new Float64Array(this.nthreads);
       const waiting: number[] = [];
       for (const w of cta.warps) {
-        if (w.state !== WarpState.AtBarrier || w.barrierId !== id) continue;
+        const arrived = w.arrivedAt(id);
+        if (arrived === 0) continue;
         for (let l = 0; l < 32; l++) {
-          if (((w.barMask >>> l) & 1) === 0) continue;
+          if (((arrived >>> l) & 1) === 0) continue;
           const t = w.tidBase + l;
           waiting.push(t);
           this.foldInto(J, t);

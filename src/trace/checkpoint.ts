@@ -49,6 +49,8 @@ interface WarpSnap {
   readonly barRed: Warp['barRed'];
   readonly issued: number;
   readonly spins: number;
+  readonly parkedBar: number;
+  readonly parkedBarId: number;
   readonly frames: readonly FrameSnap[];
   readonly pool: readonly (readonly [string, readonly FrameSnap[]])[];
 }
@@ -129,7 +131,7 @@ export class Snapshotter {
     return {
       id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
       pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: w.carry.slice(),
-      sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued, spins: w.spins,
+      sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued, spins: w.spins, parkedBar: w.parkedBar, parkedBarId: w.parkedBarId,
       frames: w.frames.map((f) => this.frame(f)),
       pool: [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const),
     };
@@ -181,7 +183,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
       restorePages(w.local.u8, ws.local, PAGE_SIZE);
       w.pc = ws.pc; w.mask = ws.mask; w.exited = ws.exited; w.state = ws.state; w.barrierId = ws.barrierId;
       w.carry.set(ws.carry); w.sp = ws.sp; w.barMask = ws.barMask; w.barDst = ws.barDst; w.barRed = ws.barRed;
-      w.issued = ws.issued; w.spins = ws.spins;
+      w.issued = ws.issued; w.spins = ws.spins; w.parkedBar = ws.parkedBar; w.parkedBarId = ws.parkedBarId;
       for (const fs of ws.frames) w.frames.push(frame(fs));
       if (w.frames.length) w.setFrame(w.frames[w.frames.length - 1]!);
       for (const [name, fs] of ws.pool) w.pool.set(fnOf(name), fs.map(frame));

@@ -23,7 +23,7 @@ export function stateHash(m: Machine): string {
     bytes(c.shared.u8);
     for (const a of [c.barArrived, c.barExpected, c.barPopc, c.barAnd, c.barOr]) nums.push(...a);
     for (const w of c.warps) {
-      nums.push(w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.issued, w.localStride, w.barMask, w.barDst, w.spins);
+      nums.push(w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.issued, w.localStride, w.barMask, w.barDst, w.spins, w.parkedBar, w.parkedBarId);
       h.update(w.barRed ?? '-');
       bytes(w.carry);
       bytes(w.local.u8);

@@ -3,6 +3,9 @@
  * outside material. Expected values are derived by hand from the PTX ISA text (written next to
  * each case), never read back from the interpreter.
  */
+import { parseLaunch } from '../../src/exec/launch.js';
+import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
+import { checkRun } from '../../src/races/index.js';
 import { HEAD, runModule } from './run-module.js';
 import { formatDiagnostics } from '../../src/ptx/diagnostics.js';
 import { loadPtx } from '../../src/ptx/index.js';
@@ -227,9 +230,7 @@ $OUT:
     expect(out).toEqual(Array.from({ length: 64 }, (_, t) => (t < 40 ? 139 - t : 5)));
   });
 
-  test('a barrier skipped by threads that stay alive is reported, located at the barrier', () => {
-    // lanes 16-31 of warp 0 jump over bar.sync and stay alive; warp 1 skips it too and exits
-    const { res } = runModule(`.visible .entry k(.param .u64 out)
+  const skip = (after: string): string => `.visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<4>; .reg .pred %p; .reg .b64 %rd<4>;
   ld.param.u64 %rd1, [out];
@@ -239,15 +240,50 @@ $OUT:
   @%p bra $SKIP;
   bar.sync 0;
 $SKIP:
+${after}
   mul.wide.u32 %rd2, %r1, 4;
   add.s64 %rd3, %rd1, %rd2;
   st.global.u32 [%rd3], %r1;
   ret;
 }
-`, 64, 64);
-    expect(res.fault?.kind).toBe('deadlock');
-    // instruction 5 is the bar.sync (line 13 of the module)
-    expect(res.fault?.pc).toBe(5);
-    expect(res.fault?.ptx).toBe('bar.sync 0;');
+`;
+
+  test('a barrier skipped by threads that then exit completes (they are excused, as in an early return)', () => {
+    // lanes 16-31 of warp 0 and all of warp 1 jump over bar.sync (instruction 5) and exit: the
+    // barrier waits for the 16 non-exited threads only, as sm_70+ do; every thread stores its tid
+    const { out, res } = runModule(skip(''), 64, 64);
+    expect(res.fault?.message).toBeUndefined();
+    expect(out).toEqual(Array.from({ length: 64 }, (_, t) => t));
+    const text = HEAD + skip('');
+    const program = loadPtx(text, 'k.ptx').program!;
+    const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [64, 1, 1], args: [{ name: 'out', type: 'u32', count: 64 }] }, program, '.');
+    // the PTX bar.sync waits for non-exited threads: the shape of an early return, no error
+    expect(checkRun(program, launch, DEFAULT_RUN_OPTIONS).report.barrierErrors).toEqual([]);
   });
+
+  test('a barrier skipped by threads that stay alive: completed by arrivals at two places, races reports it, located', () => {
+    // the skipping lanes reach a second bar.sync 0 (instruction 6): bar.sync counts threads,
+    // not places, so 16 at the first + 48 at the second complete it (as sm_70+ hardware does);
+    // then the 16 reach the second one alone, when the others have exited. The races command
+    // reports the partial-warp arrival at the first one (lanes 16-31 were alive elsewhere).
+    const text = HEAD + skip('  bar.sync 0;');
+    const { out, res } = runModule(skip('  bar.sync 0;'), 64, 64);
+    expect(res.fault?.message).toBeUndefined();
+    expect(out).toEqual(Array.from({ length: 64 }, (_, t) => t));
+    const program = loadPtx(text, 'k.ptx').program!;
+    const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [64, 1, 1], args: [{ name: 'out', type: 'u32', count: 64 }] }, program, '.');
+    const errs = checkRun(program, launch, DEFAULT_RUN_OPTIONS).report.barrierErrors;
+    expect(errs.filter((e) => e.kind === 'divergence').map((e) => [e.pc, e.ptx])).toContainEqual([5, 'bar.sync 0;']);
+  });
+
+  test('a barrier skipped by threads that stay alive at another barrier is a deadlock, located', () => {
+    // the skipping lanes wait at bar.sync 1 (instruction 6) for all 64 threads, the others at
+    // bar.sync 0 (instruction 5): neither can complete
+    const { res } = runModule(skip('  bar.sync 1;'), 64, 64);
+    expect(res.fault?.kind).toBe('deadlock');
+    expect(res.fault?.pc).toBe(6);
+    expect(res.fault?.ptx).toBe('bar.sync 1;');
+  });
+
+
 });

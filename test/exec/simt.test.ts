@@ -3,6 +3,7 @@
  * for every member lane, so diverged paths that reach the same shfl.sync / bar.warp.sync execute
  * it together (src/exec/simt/converge.ts). Expected values are computed by hand from the PTX.
  */
+import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import { runModule } from './run-module.js';
 
 // 32 lanes, v = lane. Three iterations of: x = shfl.sync.idx(v, 1) (lane 1's v); v += x.
@@ -56,4 +57,45 @@ test('vote.sync.ballot from diverged paths sees every member lane', () => {
   const { out, res } = runModule(LOOP('  vote.sync.ballot.b32 %r6, %p2, 0xffffffff;\n  popc.b32 %r5, %r6;'), 32, 32);
   expect(res.fault?.message).toBeUndefined();
   expect(out).toEqual(Array.from({ length: 32 }, (_, l) => l + 48));
+});
+
+test('--schedule random varies which diverged path runs first (deterministically per seed)', () => {
+  // lanes >= 16 take the branch and store 2 to out[0], lanes < 16 fall through and store 1:
+  // the path that runs second decides out[0]. Round-robin runs the taken path first (1 stays).
+  const src = `.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>; .reg .pred %p; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u32 %r1, %laneid;
+  setp.ge.u32 %p, %r1, 16;
+  @%p bra $B;
+  st.global.u32 [%rd1], 1;
+  bra.uni $J;
+$B:
+  st.global.u32 [%rd1], 2;
+$J:
+  ret;
+}
+`;
+  expect(runModule(src, 1, 32).out).toEqual([1]);
+  const seen = new Set<number>();
+  for (let seed = 1; seed <= 16; seed++) {
+    const opts = { ...DEFAULT_RUN_OPTIONS, schedule: 'random' as const, seed };
+    const a = runModule(src, 1, 32, opts).out[0]!;
+    expect(runModule(src, 1, 32, opts).out[0]).toBe(a);
+    seen.add(a);
+  }
+  expect([...seen].sort()).toEqual([1, 2]);
+});
+
+test('redux.sync and match.sync from diverged paths see every member lane', () => {
+  // redux.sync.add of the lane ids 0..31 = 496 per iteration: lane + 3 * 496 = lane + 1488
+  const r = runModule(LOOP('  redux.sync.add.u32 %r5, %r1, 0xffffffff;'), 32, 32);
+  expect(r.res.fault?.message).toBeUndefined();
+  expect(r.out).toEqual(Array.from({ length: 32 }, (_, l) => l + 1488));
+  // match.any.sync on the lane's parity: the 16 lanes of the same parity, popc 16: lane + 48
+  const m = runModule(LOOP('  match.any.sync.b32 %r6, %r4, 0xffffffff;\n  popc.b32 %r5, %r6;'), 32, 32);
+  expect(m.res.fault?.message).toBeUndefined();
+  expect(m.out).toEqual(Array.from({ length: 32 }, (_, l) => l + 48));
 });

@@ -3,8 +3,11 @@ import { HEADER, runPtx } from './helpers.js';
 
 const OUT = { name: 'out', count: 64 };
 
-test('a bar.sync reached by only part of a warp is a divergence error at its line, and deadlocks here', () => {
-  // lanes 0-15 of warp 0 take a branch with bar.sync 0 (line 8); everyone else reaches line 10
+test('a bar.sync reached by only part of a warp is a divergence error at its line (sm_70+: the barrier counts threads, so it completes)', () => {
+  // lanes 0-15 of warp 0 take a branch with bar.sync 0 (line 8); everyone else reaches line 10.
+  // Under independent thread scheduling lanes 16-31 go on while lanes 0-15 wait at line 8:
+  // 16 + 48 arrivals complete barrier 0; lanes 0-15 then pass line 10 alone once the others
+  // have exited (bar.sync waits for non-exited threads), so the run ends without a deadlock.
   const ptx = `${HEADER}
 .visible .entry k(.param .u64 out)
 {
@@ -19,16 +22,17 @@ $L_join:
   ret;
 }`;
   const { report, result } = runPtx(ptx, { block: 64, buffers: [OUT] });
-  expect(result.ok).toBe(false);
+  expect(result.ok).toBe(true);
   const div = report.barrierErrors.filter((e) => e.kind === 'divergence');
-  expect(div.map((e) => e.line)).toEqual([8]);
-  expect(div[0]!.block).toEqual([0, 0, 0]);
-  expect(div[0]!.file).toBe('t.cu');
-  expect(div[0]!.message).toMatch(/0x0000ffff/);
-  const dl = report.barrierErrors.filter((e) => e.kind === 'deadlock');
-  expect(dl.length).toBe(1);
-  expect(dl[0]!.line).toBe(8);
-  expect(report.fault).toBeNull(); // a deadlock is a barrier error, not another fault
+  const partial = div.find((e) => /reached by only part/.test(e.message))!;
+  expect(partial.line).toBe(8);
+  expect(partial.block).toEqual([0, 0, 0]);
+  expect(partial.file).toBe('t.cu');
+  expect(partial.message).toMatch(/0x0000ffff/);
+  // and the barrier was completed by threads waiting at two lines
+  expect([...new Set(div.map((e) => e.line))].sort((a, b) => a - b)).toEqual([8, 10]);
+  expect(report.barrierErrors.filter((e) => e.kind === 'deadlock')).toEqual([]);
+  expect(report.fault).toBeNull();
 });
 
 test('whole warps waiting at different __syncthreads of one barrier: divergence at both lines', () => {

@@ -9,7 +9,7 @@
  * point), the instruction executes with the lanes that are there, as before.
  */
 import { lowestLane } from '../int64.js';
-import { type CInstr, Ctl } from '../compiled.js';
+import { type BarInfo, type CInstr, Ctl } from '../compiled.js';
 import type { Frame, Warp } from '../state.js';
 
 /** The member mask operand of a warp-synchronous instruction, read from the first active lane. */
@@ -18,8 +18,12 @@ export function syncMembers(ins: CInstr, w: Warp, m: number): number {
   return s.reg >= 0 ? w.u32[s.reg + 2 * lowestLane(m)]! | 0 : s.imm;
 }
 
-/** Does the path at `pc` wait for others (a barrier or a warp-synchronous instruction)? */
-export function parkedAtSync(code: readonly CInstr[], pc: number): boolean {
+/**
+ * Does the path at `pc` with lanes `mask` wait for others: at a barrier or a warp-synchronous
+ * instruction, or arrived at a barrier that has not completed (its lanes in `parked`)?
+ */
+export function parkedAtSync(code: readonly CInstr[], pc: number, mask: number, parked: number): boolean {
+  if (parked !== 0 && (mask & ~parked) === 0) return true;
   const c = code[pc];
   return c !== undefined && (c.ctl === Ctl.Bar || c.ctl === Ctl.WarpSync);
 }
@@ -45,12 +49,35 @@ export function mergeParked(f: Frame, pc: number, members: number): number {
 }
 
 /** Is a sibling of the running path pending and able to run (not parked waiting itself)? */
-export function runnableSibling(f: Frame, code: readonly CInstr[]): boolean {
+export function runnableSibling(f: Frame, code: readonly CInstr[], parked: number): boolean {
   const t = f.depth - 1;
   const x = f.srpc[t]!;
   for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
     const pc = f.spc[i]!;
-    if (pc !== x && !parkedAtSync(code, pc)) return true;
+    if (pc !== x && !parkedAtSync(code, pc, f.smask[i]!, parked)) return true;
   }
   return false;
+}
+
+/**
+ * The running path arrives at bar.sync `b`: sibling paths parked at a bar.sync of the same
+ * constant id (and no thread count), unguarded, arrive with it. Their pcs move past their
+ * barrier now (the warp waits until the barrier completes, so no one sees the difference).
+ * Returns their lanes.
+ */
+export function arriveParked(f: Frame, b: BarInfo): number {
+  if (b.idReg >= 0 || b.countReg >= 0) return 0;
+  const t = f.depth - 1;
+  const x = f.srpc[t]!;
+  let got = 0;
+  for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
+    const pc = f.spc[i]!;
+    if (pc === x) continue;
+    const c = f.fn.code[pc]!;
+    const o = c.bar;
+    if (c.ctl !== Ctl.Bar || c.guard >= 0 || o === undefined || o.op !== 'sync' || o.idReg >= 0 || o.countReg >= 0 || o.id !== b.id) continue;
+    got |= f.smask[i]!;
+    f.spc[i] = pc + 1;
+  }
+  return got;
 }
