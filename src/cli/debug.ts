@@ -10,7 +10,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { executeCommand } from '../debug/commands.js';
 import { openSession, type Session, SessionError, type SessionOptions } from '../debug/session.js';
 import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
-import { UsageError } from './common.js';
+import { linkedText, UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
 import { MAX_SOURCE_BYTES, readBounded, readBoundedText, ReadError } from '../io/bounded.js';
 
@@ -54,8 +54,11 @@ export function compileCuda(cuPath: string, arch: string): string {
 }
 
 function sessionOptions(file: string, o: DebugOptions): SessionOptions {
+  // several files: the session runs (and records) the linked text
+  const ptxText = o.link?.length ? linkedText(file, o.link) ?? '' : undefined;
+  if (ptxText === '') throw new UsageError(`cannot link ${[file, ...(o.link ?? [])].join(', ')}`);
   return {
-    ptxPath: file, launch: o.launch, kernel: o.kernel, grid: o.grid, block: o.block, shared: o.shared, arg: o.arg,
+    ptxPath: file, ptxText, launch: o.launch, kernel: o.kernel, grid: o.grid, block: o.block, shared: o.shared, arg: o.arg,
     schedule: o.schedule, seed: o.seed, maxSteps: o.maxSteps,
   };
 }
