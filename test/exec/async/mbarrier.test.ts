@@ -78,3 +78,33 @@ $L2:
   // [first test_wait, pending after first arrive, test_wait after both, parity-0 wait, parity-1 wait]
   expect([0, 4, 8, 12, 16].map((o) => out.getUint32(o, true))).toEqual([0, 1, 1, 1, 0]);
 });
+
+function noCompleteKernel(count: number): string {
+  // barrier of 4 arrivals; one thread arrives with .noComplete and `count`, then reads pending_count
+  return `.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .shared .align 8 .b64 bar;
+  .reg .b64 %rd<4>; .reg .b32 %r<6>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 4;
+  mbarrier.init.shared.b64 [bar], %r1;
+  mov.u32 %r2, ${count};
+  mbarrier.arrive.noComplete.shared.b64 %rd2, [bar], %r2;
+  mbarrier.pending_count.b64 %r3, %rd2;
+  st.global.u32 [%rd1], %r3;
+  ret;
+}`;
+}
+
+test('mbarrier.arrive.noComplete counts arrivals without completing; completing with it is a fault', () => {
+  const out = run(noCompleteKernel(3), 'k', 1, [{ kind: 'buffer', name: 'out', type: 's32', count: 1, init: undefined, file: undefined }], 0, 4);
+  expect(out.getUint32(0, true)).toBe(1); // 4 expected, 3 arrived
+  const loaded = loadPtx(noCompleteKernel(4), 'k.ptx');
+  const launch: Launch = { kernel: 'k', grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 0, args: [{ kind: 'buffer', name: 'out', type: 's32', count: 1, init: undefined, file: undefined }] };
+  const res = new Machine(loaded.program!, launch, DEFAULT_RUN_OPTIONS).run();
+  expect(res.fault?.kind).toBe('trap');
+  expect(res.fault?.message).toMatch(/would complete the barrier's phase/);
+});
