@@ -58,9 +58,12 @@ function debugOpts(a: Record<string, unknown>): DebugOptions {
     block: a['block'] as string | undefined, shared: a['shared'] as number | undefined, arg: a['arg'] as string[] | undefined,
     batch: a['batch'] as boolean, commandFiles: a['x'] as string[] | undefined, ex: a['ex'] as string[] | undefined,
     schedule: a['schedule'] as 'rr' | 'random', seed: a['seed'] as number, maxSteps: a['max-steps'] as number | undefined,
-    sourceDir: a['source-dir'] as string | undefined, arch: a['arch'] as string,
+    sourceDir: a['source-dir'] as string | undefined, arch: a['arch'] as string, link: a['link'] as string[] | undefined,
   };
 }
+
+/** Further PTX files linked with the first into one program (-rdc code). */
+const linkPositional = { type: 'string', array: true, describe: 'more PTX files to link with the first (nvcc -rdc=true code)' } as const;
 
 const launchOptions = {
   launch: { type: 'string', describe: 'launch file (JSON, see README); default: <name>.launch.json or launch.json next to the PTX' },
@@ -74,13 +77,15 @@ const launchOptions = {
 await yargs(hideBin(process.argv))
   .scriptName('ptxdbg')
   .usage('$0 <command> [options]\n\nTime-travel debugger for NVIDIA PTX kernels.')
-  .command('$0 <file>', 'open the debugger on a kernel (.ptx, or .cu compiled with nvcc -G)', (y) => y
+  .command('$0 <file> [link..]', 'open the debugger on a kernel (.ptx, or .cu compiled with nvcc -G); several .ptx files are linked', (y) => y
     .positional('file', { type: 'string', demandOption: true })
+    .positional('link', linkPositional)
     .options(launchOptions)
     .options(debugOptions),
     (a) => guard(() => debugCommand(a.file, debugOpts(a))))
-  .command('record <file>', 'record a launch into a trace file', (y) => y
+  .command('record <file> [link..]', 'record a launch into a trace file', (y) => y
     .positional('file', { type: 'string', demandOption: true })
+    .positional('link', linkPositional)
     .options(launchOptions)
     .option('o', { alias: 'output', type: 'string', demandOption: true, describe: 'trace file to write (.ptxtrace)' })
     .option('schedule', debugOptions.schedule)
@@ -95,12 +100,15 @@ await yargs(hideBin(process.argv))
     .option('ex', debugOptions.ex)
     .option('source-dir', debugOptions['source-dir']),
     (a) => guard(() => replayCommand(a.trace, debugOpts(a))))
-  .command('check <files..>', 'parse and resolve PTX (or .cu); print located diagnostics', (y) => y.positional('files', { type: 'string', array: true, demandOption: true }).option('arch', debugOptions.arch),
-    (a) => guard(() => checkCommand((a.files as string[]).map((f) => ptxInput(f, a.arch, {}).ptxPath), a.files as string[])))
+  .command('check <files..>', 'parse and resolve PTX (or .cu); print located diagnostics (--link: as one linked program)', (y) => y.positional('files', { type: 'string', array: true, demandOption: true })
+    .option('link', { type: 'boolean', default: false, describe: 'link the files into one program (as nvlink does for -rdc code) and check that' })
+    .option('arch', debugOptions.arch),
+    (a) => guard(() => checkCommand((a.files as string[]).map((f) => ptxInput(f, a.arch, {}).ptxPath), a.link, a.files as string[])))
   .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }).option('arch', debugOptions.arch),
     (a) => guard(() => infoCommand(ptxInput(a.file, a.arch, {}).ptxPath, a.json)))
-  .command('run <file>', 'run a launch; write buffers to --out, printf output to stdout', (y) => y
+  .command('run <file> [link..]', 'run a launch; write buffers to --out, printf output to stdout', (y) => y
     .positional('file', { type: 'string', demandOption: true })
+    .positional('link', linkPositional)
     .options(launchOptions)
     .option('out', { type: 'string', describe: 'directory for <buffer>.bin outputs and stdout.txt' })
     .option('stats', { type: 'boolean', default: false, describe: 'print warp-steps, thread-instructions and speed to stderr' })
@@ -111,10 +119,11 @@ await yargs(hideBin(process.argv))
     .option('arch', debugOptions.arch),
     (a) => guard(() => {
       const input = ptxInput(a.file, a.arch, { launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined });
-      return runCommand(input.ptxPath, { ...input.flags, out: a.out, stats: a.stats, print: a.print, schedule: a.schedule, seed: a.seed, maxSteps: a['max-steps'] });
+      return runCommand(input.ptxPath, { ...input.flags, out: a.out, stats: a.stats, print: a.print, schedule: a.schedule, seed: a.seed, maxSteps: a['max-steps'], link: a.link as string[] | undefined });
     }))
-  .command('races <file>', 'run a launch under the race checker: data races, benign races, barrier errors', (y) => y
+  .command('races <file> [link..]', 'run a launch under the race checker: data races, benign races, barrier errors', (y) => y
     .positional('file', { type: 'string', demandOption: true })
+    .positional('link', linkPositional)
     .options(launchOptions)
     .option('json', { type: 'boolean', default: false, describe: 'machine-readable report (see README)' })
     .option('schedule', { choices: ['rr', 'random'] as const, default: 'rr' as const, describe: 'warp scheduling policy for a single run' })
@@ -124,7 +133,7 @@ await yargs(hideBin(process.argv))
     .option('arch', debugOptions.arch),
     (a) => guard(() => {
       const input = ptxInput(a.file, a.arch, { launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined });
-      return racesCommand(input.ptxPath, { ...input.flags, json: a.json, schedule: a.schedule, seed: a.seed, schedules: a.schedules, maxSteps: a['max-steps'] });
+      return racesCommand(input.ptxPath, { ...input.flags, json: a.json, schedule: a.schedule, seed: a.seed, schedules: a.schedules, maxSteps: a['max-steps'], link: a.link as string[] | undefined });
     }))
   .command('dwarf <file>', 'print the DWARF DIE tree of a -G PTX file (llvm-dwarfdump style)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('arch', debugOptions.arch),
     (a) => guard(() => {

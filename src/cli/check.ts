@@ -4,10 +4,24 @@
  */
 import { unsupportedInstructions } from '../exec/support.js';
 import { renderDiagnostics } from '../ptx/index.js';
-import { readPtx } from './common.js';
+import { linkedText, readPtx } from './common.js';
+import { loadPtx } from '../ptx/index.js';
 
 /** `labels`: the names the user gave (a `.cu` is checked through its compiled PTX). */
-export function checkCommand(files: readonly string[], labels: readonly string[] = files): number {
+export function checkCommand(files: readonly string[], link = false, labels: readonly string[] = files): number {
+  if (link && files.length > 1) {
+    // one program: link errors, then the linked module as a launch would load it
+    const text = linkedText(files[0]!, files.slice(1));
+    if (text === undefined) return 1;
+    const read = loadPtx(text, `${files[0]!} (linked with ${files.slice(1).join(', ')})`);
+    const loaded = read.program ? { ...read, diagnostics: [...read.diagnostics, ...unsupportedInstructions(read.program)] } : read;
+    if (loaded.diagnostics.length) {
+      process.stderr.write(renderDiagnostics(loaded) + '\n');
+      return 1;
+    }
+    process.stdout.write(`${files.length} files linked: ok\n`);
+    return 0;
+  }
   let bad = 0;
   for (const f of files) {
     const read = readPtx(f);

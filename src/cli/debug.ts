@@ -9,7 +9,7 @@ import { EXIT_FINDINGS, EXIT_USAGE, exitForSession } from './exit.js';
 import { openSession, openSessionAsync, type Session, SessionError, type SessionOptions } from '../engine/session.js';
 import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
 import { ptxInput } from './cuda.js';
-import { UsageError } from './common.js';
+import { linkedText, UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
@@ -25,8 +25,11 @@ export interface DebugOptions extends LaunchFlags {
 }
 
 function sessionOptions(file: string, o: DebugOptions): SessionOptions {
+  // several files: the session runs (and records) the linked text
+  const ptxText = o.link?.length ? linkedText(file, o.link) ?? '' : undefined;
+  if (ptxText === '') throw new UsageError(`cannot link ${[file, ...(o.link ?? [])].join(', ')}`);
   return {
-    ptxPath: file, launch: o.launch, kernel: o.kernel, grid: o.grid, block: o.block, shared: o.shared, arg: o.arg,
+    ptxPath: file, ptxText, launch: o.launch, kernel: o.kernel, grid: o.grid, block: o.block, shared: o.shared, arg: o.arg,
     schedule: o.schedule, seed: o.seed, maxSteps: o.maxSteps,
   };
 }

@@ -29,7 +29,7 @@ export interface RunCommandOptions extends LaunchFlags {
 
 /** Load the PTX and decide the launch, or report why not and give the exit code (1 bad PTX, 2 bad launch). */
 export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: Program; launch: Launch } | number {
-  const program = requireProgram(ptxPath);
+  const program = requireProgram(ptxPath, flags.link ?? []);
   if (!program) return 1;
   try {
     return { program, launch: resolveLaunch(ptxPath, program, flags) };

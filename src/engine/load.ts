@@ -16,6 +16,8 @@ export interface LaunchFlags {
   block?: string | undefined;
   shared?: number | undefined;
   arg?: readonly string[] | undefined;
+  /** Further PTX files linked with the first (`ptxdbg run a.ptx b.ptx`). */
+  link?: readonly string[] | undefined;
 }
 
 function triple(s: string, what: string): [number, number, number] {

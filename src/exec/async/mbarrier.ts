@@ -11,8 +11,8 @@
 import type { CInstr, Exec } from '../compiled.js';
 import { type Ctx, dst, fail, src } from '../compile.js';
 import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
-import { Fault } from '../fault.js';
 import { Access, AsyncEvent } from '../probe.js';
+import { Fault } from '../fault.js';
 import type { Warp } from '../state.js';
 
 const PHASE = 0x80000000;
@@ -67,17 +67,27 @@ export function compileMbarrier(ctx: Ctx, c: CInstr, cpAsync: boolean): Exec {
     }
     case 'arrive': case 'arrive_drop': {
       if (mods.includes('expect_tx')) return fail(ctx, `${what} is not supported yet`);
-      // .noComplete: counts the arrival but must not complete the phase (the ISA leaves that undefined: a fault here)
+      // .noComplete (PTX 7.0): an arrive that must not complete the phase; if it would, the ISA
+      // leaves the behaviour undefined, which is reported here as a fault rather than guessed
       const noComplete = mods.includes('noComplete');
       const D = dst(ctx, ops[0]);
       const g = addrGen(ctx, ops[1]);
       const C = ops[2] ? src(ctx, ops[2], 'u32') : -1;
+      if (noComplete && C < 0) return fail(ctx, `${what} needs a count operand`);
       const drop = op === 'arrive_drop';
       return (w: Warp, m: number) => {
         computeAddrs(w, m, g);
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
-          arrive(w, space, l, C >= 0 ? w.u32[C + 2 * l]! : 1, drop, noComplete);
+          if (noComplete) {
+            const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Read) >> 2;
+            if (w.xbank.u32[i]! <= w.u32[C + 2 * l]!) {
+              const f = new Fault('trap', `${what}: this arrive would complete the barrier's phase (${w.xbank.u32[i]} pending, count ${w.u32[C + 2 * l]}), which the ISA leaves undefined`);
+              f.lane = l;
+              throw f;
+            }
+          }
+          arrive(w, space, l, C >= 0 ? w.u32[C + 2 * l]! : 1, drop);
           w.u32[D + 2 * l] = TOK_LO;
           w.u32[D + 2 * l + 1] = TOK_HI;
         }
@@ -115,7 +125,7 @@ export function compileMbarrier(ctx: Ctx, c: CInstr, cpAsync: boolean): Exec {
 let TOK_LO = 0, TOK_HI = 0;
 
 /** One lane's arrive of `count` on the barrier at (AL, AH)[lane]; leaves the token in TOK_*. */
-function arrive(w: Warp, space: ReturnType<typeof spaceMod>, l: number, count: number, drop: boolean, noComplete = false): void {
+function arrive(w: Warp, space: ReturnType<typeof spaceMod>, l: number, count: number, drop: boolean): void {
   const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Atomic) >> 2;
   const u = w.xbank.u32;
   let pending = u[i]!;
@@ -125,11 +135,6 @@ function arrive(w: Warp, space: ReturnType<typeof spaceMod>, l: number, count: n
   pending = Math.max(0, pending - count);
   TOK_LO = pending;
   TOK_HI = hi & PHASE;
-  if (pending === 0 && noComplete) {
-    const f = new Fault('invalid', 'mbarrier.arrive.noComplete made the pending count reach zero: the ISA leaves completing the phase this way undefined');
-    f.lane = l;
-    throw f;
-  }
   if (pending === 0) {
     hi = (hi ^ PHASE) & PHASE;
     pending = expected;

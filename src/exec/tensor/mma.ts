@@ -17,6 +17,7 @@ import { bf16ToF32, f16ToF32, toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';
 import type { Warp } from '../state.js';
 import { geometry } from './layouts.js';
+import { compileMma884 } from './mma884.js';
 
 const TA = new Float64Array(16 * 256);
 const TB = new Float64Array(256 * 8);
@@ -52,6 +53,7 @@ export function compileMma(ctx: Ctx, _c: CInstr): Exec {
   if (types.length === 4) [dt, at, bt, ct] = types as [string, string, string, string];
   else if (types.length === 2 && (types[1] === 'bf16' || types[1] === 'tf32')) { dt = ct = types[0]!; at = bt = types[1]; }
   else return fail(ctx, `${what} is not supported yet`);
+  if (shape === 'm8n8k4' && at === 'f16' && bt === 'f16') return compileMma884(ctx, _c, dt, ct);
   const bits = IN_BITS[at];
   const geo = bits === undefined ? undefined : geometry(shape, bits);
   if (!geo || (at !== bt && !(bits <= 8 && bits > 1 && IN_BITS[bt] === bits))) return fail(ctx, `${what} is not supported yet`);

@@ -79,31 +79,32 @@ $L2:
   expect([0, 4, 8, 12, 16].map((o) => out.getUint32(o, true))).toEqual([0, 1, 1, 1, 0]);
 });
 
-test('arrive.noComplete counts arrivals without completing the phase; completing with it faults', () => {
-  // barrier of 3: thread 0 arrives .noComplete with count 2 (pending 1), thread 0 then arrives
-  // normally (pending 0: the phase completes) and test_wait with the first token is true
-  const body = (count: number): string => `.version 8.0
+function noCompleteKernel(count: number): string {
+  // barrier of 4 arrivals; one thread arrives with .noComplete and `count`, then reads pending_count
+  return `.version 8.0
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 out)
 {
   .shared .align 8 .b64 bar;
-  .reg .b64 %rd<8>; .reg .b32 %r<12>; .reg .pred %p<6>;
+  .reg .b64 %rd<4>; .reg .b32 %r<6>;
   ld.param.u64 %rd1, [out];
-  mov.u32 %r2, 3;
-  mbarrier.init.shared.b64 [bar], %r2;
-  mov.u32 %r3, ${count};
-  mbarrier.arrive.noComplete.shared.b64 %rd2, [bar], %r3;
-  mbarrier.pending_count.b64 %r4, %rd2;
-  mbarrier.arrive.shared.b64 %rd3, [bar];
-  mbarrier.test_wait.shared.b64 %p1, [bar], %rd2;
-  selp.u32 %r5, 1, 0, %p1;
-  st.global.v2.u32 [%rd1], {%r4, %r5};
+  mov.u32 %r1, 4;
+  mbarrier.init.shared.b64 [bar], %r1;
+  mov.u32 %r2, ${count};
+  mbarrier.arrive.noComplete.shared.b64 %rd2, [bar], %r2;
+  mbarrier.pending_count.b64 %r3, %rd2;
+  st.global.u32 [%rd1], %r3;
   ret;
 }`;
-  const out = run(body(2), 'k', 1, [{ kind: 'buffer', name: 'out', type: 'u32', count: 2, init: undefined, file: undefined }], 0, 8);
-  expect([out.getUint32(0, true), out.getUint32(4, true)]).toEqual([1, 1]);
-  const loaded = loadPtx(body(3), 'k.ptx');
-  const m = new Machine(loaded.program!, { kernel: 'k', grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 0, args: [{ kind: 'buffer', name: 'out', type: 'u32', count: 2, init: undefined, file: undefined }] }, DEFAULT_RUN_OPTIONS);
-  expect(m.run().fault?.message).toMatch(/noComplete made the pending count reach zero/);
+}
+
+test('mbarrier.arrive.noComplete counts arrivals without completing; completing with it is a fault', () => {
+  const out = run(noCompleteKernel(3), 'k', 1, [{ kind: 'buffer', name: 'out', type: 's32', count: 1, init: undefined, file: undefined }], 0, 4);
+  expect(out.getUint32(0, true)).toBe(1); // 4 expected, 3 arrived
+  const loaded = loadPtx(noCompleteKernel(4), 'k.ptx');
+  const launch: Launch = { kernel: 'k', grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 0, args: [{ kind: 'buffer', name: 'out', type: 's32', count: 1, init: undefined, file: undefined }] };
+  const res = new Machine(loaded.program!, launch, DEFAULT_RUN_OPTIONS).run();
+  expect(res.fault?.kind).toBe('trap');
+  expect(res.fault?.message).toMatch(/would complete the barrier's phase/);
 });

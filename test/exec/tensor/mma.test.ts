@@ -195,8 +195,8 @@ test('unsupported mma forms are a located fault, not a crash', () => {
 .address_size 64
 .visible .entry k()
 {
-  .reg .f32 %f<8>; .reg .b32 %r<4>;
-  mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7}, {%r0, %r1}, {%r2, %r3}, {%f0, %f1, %f2, %f3, %f4, %f5, %f6, %f7};
+  .reg .f32 %f<8>; .reg .b32 %r<8>;
+  mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%f0, %f1, %f2, %f3}, {%r0, %r1, %r2, %r3}, {%r4, %r5}, {%f0, %f1, %f2, %f3};
   ret;
 }`;
   const loaded = loadPtx(ptx, 'bad.ptx');
@@ -204,6 +204,6 @@ test('unsupported mma forms are a located fault, not a crash', () => {
   const res = new Machine(loaded.program!, launch, DEFAULT_RUN_OPTIONS).run();
   expect(res.fault?.kind).toBe('unsupported');
   expect(res.fault?.pc).toBe(0);
-  expect(res.fault?.message).toContain('m8n8k4');
+  expect(res.fault?.message).toContain('e4m3');
   expect(res.fault?.message).toContain('not supported');
 });
