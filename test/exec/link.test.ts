@@ -57,7 +57,7 @@ testIf(built)('the debugger reads each file\'s DWARF: helper\'s parameters at a 
   expect(r.stdout).toContain('$1 = -50');
   expect(r.stdout).toContain('$2 = 3');
   expect(r.stdout).toContain('$3 = 3');
-  expect(r.stdout).toMatch(/#1 +_Z6linkedPKfPfi .* at main\.cu:11/);
+  expect(r.stdout).toMatch(/#1 +linked \(in=0x[0-9a-f]+, out=0x[0-9a-f]+, n=32\) at main\.cu:11/);
 });
 
 testIf(built)('check --link checks the files as one program', () => {
