@@ -20,7 +20,7 @@ import { EngineError, SessionError } from './errors.js';
 import { DebugInfo } from './print/debuginfo.js';
 import type { RaceReport } from '../races/index.js';
 import { DEFAULT_INTERVAL, Trace } from '../trace/trace.js';
-import { BreakpointError, conditionHolds, type Condition, resolveSpec } from './breakpoints.js';
+import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, resolveSpec } from './breakpoints.js';
 import { CodeIndex } from './code-index.js';
 import { laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
@@ -58,6 +58,9 @@ interface Bp extends BreakpointInfo {
   readonly globals: Set<number>;
   readonly cond: Condition | undefined;
   readonly temporary: boolean;
+  readonly hitCond: HitCondition | undefined;
+  /** Steps of every hit in the recording, oldest first (computed on first need, for hit counts). */
+  allHits: number[] | undefined;
 }
 
 interface Wp extends WatchpointInfo {
@@ -195,6 +198,9 @@ export class Session implements DebugSession {
     }
   }
 
+  /** The focused thread's steps in the recording (see timeline.ts). */
+  timelineOfFocus(): ThreadTimeline { return this.thread(); }
+
   private thread(): ThreadTimeline {
     if (!this.timeline) this.timeline = new ThreadTimeline(this.trace.log, this.trace.logged, this.focusKey, this.focusLane, this.code);
     return this.timeline;
@@ -331,7 +337,7 @@ export class Session implements DebugSession {
     const m = this.trace.fault;
     if (m) {
       if (m.block && m.thread) this.setFocus(m.block, m.thread);
-      return this.moveTo(this.total, 'fault', `Program stopped: ${formatFault(m)}`);
+      return { ...this.moveTo(this.total, 'fault', `Program stopped: ${formatFault(m)}`), hit: { kind: 'fault', message: formatFault(m) } };
     }
     return this.moveTo(this.total, 'end', `The kernel finished after ${this.total} warp-steps. Use reverse-continue or goto to travel back.`);
   }
@@ -486,7 +492,7 @@ export class Session implements DebugSession {
 
   // ---- breakpoints and watchpoints ---------------------------------------------------------------
 
-  addBreakpoint(text: string, temporary = false): BreakpointInfo {
+  addBreakpoint(text: string, temporary = false, hitCondition?: HitCondition): BreakpointInfo {
     const where = this.where();
     let r;
     try {
@@ -498,7 +504,7 @@ export class Session implements DebugSession {
     const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
     const bp: Bp = {
       id: this.nextId++, spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
-      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary,
+      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary, hitCond: hitCondition, allHits: undefined,
     };
     this.bps.push(bp);
     return bp;
@@ -581,9 +587,26 @@ export class Session implements DebugSession {
     for (const b of active) {
       if (!b.globals.has(g)) continue;
       const lane = this.hitLane(b, key, mask);
-      if (lane >= 0) return { step: s, bp: b, key, lane };
+      if (lane >= 0 && (!b.hitCond || hitCountHolds(b.hitCond, this.hitOrdinal(b, s)))) return { step: s, bp: b, key, lane };
     }
     return undefined;
+  }
+
+  /** 1-based ordinal of the hit of `b` at step s among all its hits in the recording. */
+  private hitOrdinal(b: Bp, s: number): number {
+    if (!b.allHits) {
+      const hits: number[] = [];
+      const log = this.trace.log;
+      let seg = 0;
+      for (let t = 0; t < this.trace.logged; t++) {
+        while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= t) seg++;
+        if (b.globals.has(log.loc(t)) && this.hitLane(b, log.segWarp[seg]!, log.mask(t)) >= 0) hits.push(t);
+      }
+      b.allHits = hits;
+    }
+    let lo = 0, hi = b.allHits.length;
+    while (lo < hi) { const mid = (lo + hi) >>> 1; if (b.allHits[mid]! < s) lo = mid + 1; else hi = mid; }
+    return lo + 1;
   }
 
   /**
@@ -651,7 +674,7 @@ export class Session implements DebugSession {
       const body = isRead ? `Value = ${fmt(wt.ev.before)}` : `Old value = ${fmt(wt.ev.before)}\nNew value = ${fmt(wt.ev.after)}`;
       const verb = isRead ? (reverse ? 'read by' : 'after the read by') : reverse ? 'written by' : 'after the write by';
       wt.wp.hits++;
-      return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}` };
+      return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}`, hit: { kind: 'watchpoint', id: wt.wp.id, access: isRead ? 'read' : 'write' } };
     }
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);
@@ -660,7 +683,7 @@ export class Session implements DebugSession {
       if (bp.bp.temporary) this.bps.splice(this.bps.indexOf(bp.bp), 1);
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
-      return { ...s, message: `${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id }, message: `${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (reverse) return this.moveTo(0, 'start', 'No more reverse-execution history: at the start of the recording.');
     return this.endStop();

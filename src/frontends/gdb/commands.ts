@@ -13,6 +13,7 @@ import type { CommandResult, Dim3, Stop, WatchKind } from '../../engine/types.js
 import { LineMap } from '../../ptx/diagnostics.js';
 import { raceCommand, infoRaces } from './races.js';
 import { baseName } from '../../engine/sources.js';
+import { formatterFor, registerFloat } from '../../engine/values.js';
 
 type Handler = (s: Session, args: string, name: string) => string | Stop;
 
@@ -79,20 +80,6 @@ function num(text: string, what: string): number {
   return n;
 }
 
-function formatterFor(type: string, size: number): (b: Uint8Array) => string {
-  return (b) => {
-    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    if (type === 'float' && size === 4) return formatFloat(dv.getFloat32(0, true), 4, BigInt(dv.getUint32(0, true)));
-    if (type === 'double' && size === 8) return formatFloat(dv.getFloat64(0, true), 8, dv.getBigUint64(0, true));
-    const unsigned = type.startsWith('unsigned') || type === 'bool';
-    if (size === 1) return String(unsigned ? dv.getUint8(0) : dv.getInt8(0));
-    if (size === 2) return String(unsigned ? dv.getUint16(0, true) : dv.getInt16(0, true));
-    if (size === 4) return String(unsigned ? dv.getUint32(0, true) : dv.getInt32(0, true));
-    if (size === 8) return String(unsigned ? dv.getBigUint64(0, true) : dv.getBigInt64(0, true));
-    return '{' + [...b].map((x) => '0x' + x.toString(16).padStart(2, '0')).join(', ') + '}';
-  };
-}
-
 function watch(s: Session, args: string, name: string): string {
   const expr = args.trim();
   if (!expr) throw new SessionError(`usage: ${name} EXPR`);
@@ -153,7 +140,7 @@ function infoCmd(s: Session, args: string): string {
     case 'registers': case 'reg': case 'r': {
       const regs = s.registers().filter((r) => !restText || restText.split(/\s+/).includes(r.name) || restText.split(/\s+/).includes(r.name.replace('%', '$')));
       if (!regs.length) return 'No registers.';
-      return regs.map((r) => `${r.name.padEnd(8)} ${('0x' + r.bits.toString(16)).padEnd(20)} ${r.type === 'pred' ? (r.bits ? 'true' : 'false') : r.type.startsWith('f') && r.type !== 'f16' ? fmtFloat(r) : String(r.bits)}${r.changed ? '  *' : ''}`).join('\n');
+      return regs.map((r) => `${r.name.padEnd(8)} ${('0x' + r.bits.toString(16)).padEnd(20)} ${r.type === 'pred' ? (r.bits ? 'true' : 'false') : r.type.startsWith('f') && r.type !== 'f16' ? registerFloat(r.type, r.bits) : String(r.bits)}${r.changed ? '  *' : ''}`).join('\n');
     }
     case 'breakpoints': case 'break': case 'b': case 'watchpoints': {
       const rows = [...s.breakpoints().map((b) => `${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.locations.length} location${b.locations.length === 1 ? '' : 's'}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`),
@@ -192,15 +179,8 @@ function infoCmd(s: Session, args: string): string {
 /** A register value as its type reads: floats in gdb's format, integers in decimal and hex. */
 function regText(type: string, bits: bigint): string {
   if (type === 'pred') return bits ? 'true' : 'false';
-  if (type === 'f32' || type === 'f64') return fmtFloat({ type, bits });
+  if (type === 'f32' || type === 'f64') return registerFloat(type, bits);
   return `${bits} (0x${bits.toString(16)})`;
-}
-
-function fmtFloat(r: { type: string; bits: bigint }): string {
-  const dv = new DataView(new ArrayBuffer(8));
-  if (r.type === 'f64') { dv.setBigUint64(0, r.bits, true); return formatFloat(dv.getFloat64(0, true), 8, r.bits); }
-  dv.setUint32(0, Number(r.bits & 0xffffffffn), true);
-  return formatFloat(dv.getFloat32(0, true), 4, r.bits & 0xffffffffn);
 }
 
 function backtrace(s: Session): string {

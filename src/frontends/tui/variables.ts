@@ -5,6 +5,7 @@
  */
 import { DebugInfo, evaluateExpression, variableTree, type VarNode } from '../../engine/print/index.js';
 import type { SpaceName } from '../../engine/types.js';
+import { childExpr } from '../../engine/values.js';
 import type { Model } from './model.js';
 import { lines } from './text.js';
 
@@ -77,14 +78,6 @@ export function addressOf(model: Model, expr: string): { space: SpaceName; addre
   } catch {
     return undefined;
   }
-}
-
-function childExpr(parent: string | undefined, child: string): string | undefined {
-  if (parent === undefined || child === '...') return undefined;
-  if (child.startsWith('[')) return parent + child;
-  if (child.startsWith('*')) return /^[\w$]+$/.test(parent) ? `*${parent}` : `*(${parent})`;
-  if (child.startsWith('<')) return parent; // a base class: same object
-  return `${parent}.${child}`;
 }
 
 function pushNode(out: VarRow[], node: VarNode, depth: number, path: string, expr: string | undefined, expanded: ReadonlySet<string>): void {
