@@ -93,6 +93,9 @@ await yargs(hideBin(process.argv))
     .option('ex', debugOptions.ex)
     .option('source-dir', debugOptions['source-dir']),
     (a) => guard(() => replayCommand(a.trace, debugOpts(a))))
+  .command('dap', 'serve the Debug Adapter Protocol (VS Code) on stdio, or on a TCP port', (y) => y
+    .option('port', { type: 'number', describe: 'listen on this TCP port (127.0.0.1) instead of stdio' }),
+    (a) => guard(async () => (await import('./frontends/dap/main.js')).runDap(a.port)))
   .command('check <files..>', 'parse and resolve PTX; print located diagnostics', (y) => y.positional('files', { type: 'string', array: true, demandOption: true }),
     (a) => guard(() => checkCommand(a.files as string[])))
   .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }),

@@ -2,17 +2,16 @@
  * `ptxdbg FILE` (the debugger: TUI, or batch mode with --batch / -x / --ex / piped stdin),
  * `ptxdbg record` and `ptxdbg replay`.
  */
-import { createHash } from 'node:crypto';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { executeCommand } from '../frontends/gdb/commands.js';
 import { openSession, type Session, SessionError, type SessionOptions } from '../engine/session.js';
-import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
+import { TraceFileError, writeTraceFile } from '../trace/file.js';
+import { compileCuda as engineCompileCuda, openReplay } from '../engine/load.js';
+import { EngineError } from '../engine/errors.js';
 import { UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
-import { MAX_SOURCE_BYTES, readBounded, readBoundedText, ReadError } from '../io/bounded.js';
+import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
 export interface DebugOptions extends LaunchFlags {
   batch?: boolean | undefined;
@@ -25,32 +24,14 @@ export interface DebugOptions extends LaunchFlags {
   arch?: string | undefined;
 }
 
-/** `kernel.cu`: compile with nvcc -G -ptx into a cache keyed by the source's hash. */
+/** `kernel.cu`: compile with nvcc -G -ptx (see engine/load.ts); a failure is a usage error here. */
 export function compileCuda(cuPath: string, arch: string): string {
-  let src: Buffer;
   try {
-    src = readBounded(cuPath, MAX_SOURCE_BYTES);
+    return engineCompileCuda(cuPath, arch);
   } catch (e) {
-    if (e instanceof ReadError) throw new UsageError(e.message);
+    if (e instanceof EngineError) throw new UsageError(e.message);
     throw e;
   }
-  const probe = spawnSync('nvcc', ['--version'], { encoding: 'utf8' });
-  if (probe.error || probe.status !== 0) {
-    throw new UsageError(`nvcc is not on the PATH, so ${cuPath} cannot be compiled here. Compile it elsewhere with\n  nvcc -G -ptx -arch=${arch} ${basename(cuPath)} -o ${basename(cuPath).replace(/\.cu$/, '.ptx')}\nand open the .ptx file: ptxdbg ${basename(cuPath).replace(/\.cu$/, '.ptx')}`);
-  }
-  const key = createHash('sha256').update(src).update(arch).digest('hex').slice(0, 16);
-  const cacheRoot = process.env['PTXDBG_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir() || tmpdir(), '.cache'), 'ptxdbg');
-  const dir = join(cacheRoot, key);
-  const out = join(dir, basename(cuPath).replace(/\.cu$/, '') + '.ptx');
-  if (existsSync(out)) return out;
-  mkdirSync(dir, { recursive: true });
-  const tmp = `${out}.tmp-${process.pid}`;
-  const r = spawnSync('nvcc', ['-G', '-ptx', `-arch=${arch}`, resolve(cuPath), '-o', tmp], { encoding: 'utf8', cwd: dirname(resolve(cuPath)) });
-  if (r.status !== 0) throw new UsageError(`nvcc failed on ${cuPath}:\n${(r.stderr || r.stdout || String(r.error)).trim()}`);
-  renameSync(tmp, out);
-  // keep a copy of the source next to the PTX so the Source pane finds it
-  writeFileSync(join(dir, basename(cuPath)), src);
-  return out;
 }
 
 function sessionOptions(file: string, o: DebugOptions): SessionOptions {
@@ -142,30 +123,7 @@ export function recordCommand(file: string, out: string, o: DebugOptions): numbe
   return 0;
 }
 
-/**
- * A session re-executed from a trace file and checked against its step log, or a message saying
- * why the file cannot be used (truncated, corrupted, recorded by another build).
- */
-export function openReplay(tracePath: string): { session: Session; file: TraceFile } | { error: string } {
-  let f: TraceFile;
-  try {
-    f = readTraceFile(tracePath);
-  } catch (e) {
-    if (e instanceof TraceFileError) return { error: e.message };
-    throw e;
-  }
-  const h = f.header;
-  let s: Session;
-  try {
-    s = openSession({ ptxPath: h.ptxPath, ptxText: f.ptxText, launchObject: f.launch, schedule: h.schedule, seed: h.seed, maxSteps: h.maxSteps, interval: h.interval });
-  } catch (e) {
-    if (e instanceof SessionError) return { error: `${tracePath}: the recorded kernel no longer loads: ${e.message}` };
-    throw e;
-  }
-  const diff = compareWithFile(s.trace, f);
-  if (diff) return { error: `${tracePath} does not match its re-execution (${diff}); it was recorded by a different ptxdbg build. Record it again.` };
-  return { session: s, file: f };
-}
+export { openReplay };
 
 export async function replayCommand(tracePath: string, o: DebugOptions): Promise<number> {
   const r = openReplay(tracePath);

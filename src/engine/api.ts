@@ -169,6 +169,12 @@ export class Engine {
     return this.stopped(this.session.cont(r.direction === 'backward'));
   }
 
+  /** gdb's `run`: from step 0 to the first breakpoint or watchpoint (a hit at step 0 counts). */
+  run(): StopEvent {
+    this.session.goto(0);
+    return this.stopped(this.session.cont(false, true));
+  }
+
   finish(r: { readonly direction: Direction }): StopEvent {
     return this.stopped(this.session.finish(r.direction === 'backward'));
   }
@@ -425,17 +431,23 @@ export class Engine {
     return this.session.code.pc.length;
   }
 
-  /** Steps at which the focused thread is at the start of a source line (goto targets), oldest first. */
+  /**
+   * Steps at which the focused thread starts source line `line` of `file` (or, for the PTX file,
+   * issues the instruction on that PTX line), oldest first: goto targets.
+   */
   lineSteps(file: string, line: number, limit = 20): number[] {
     const s = this.session;
+    const code = s.code;
+    const isPtx = file.endsWith('.ptx');
     const key = file.replace(/^.*[\\/]/, '');
+    const at = (g: number): boolean => {
+      if (isPtx) return this.ptxLineOf(code.fnName(g), code.pc[g]!) === line;
+      const f = code.fileName(g);
+      return code.line[g] === line && code.lineStart[g] === 1 && f !== undefined && f.replace(/^.*[\\/]/, '') === key;
+    };
     const out: number[] = [];
     const tl = s.timelineOfFocus();
-    for (let i = 0; i < tl.length && out.length < limit; i++) {
-      const g = tl.locs[i]!;
-      const f = s.code.fileName(g);
-      if (s.code.line[g] === line && s.code.lineStart[g] && f !== undefined && f.replace(/^.*[\\/]/, '') === key) out.push(tl.steps[i]!);
-    }
+    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(tl.steps[i]!);
     return out;
   }
 }
