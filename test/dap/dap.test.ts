@@ -5,6 +5,7 @@
  *
  * Needs the build (`npm test` builds first): the adapter runs from dist/src/cli.js.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
@@ -254,8 +255,56 @@ describe('ptxdbg dap', () => {
     expect((await top(dc, hit.body.threadId!)).instructionPointerReference).toBe(target.address);
   });
 
+  dapTest('printf output arrives as output events, once, as execution passes it', async () => {
+    dc = await client();
+    const dir = join(ROOT, 'samples', 'malloc_printf');
+    const out: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => { if (e.body.category === 'stdout') out.push(e.body.output); });
+    const entry = await launch(dc, { program: join(dir, 'kernel.G.ptx') });
+    const end = await move(dc, () => dc!.continueRequest({ threadId: entry.body.threadId! }));
+    expect(end.body.reason).toBe('pause');
+    // the kernel's whole stdout (the conformance expectation), sent once
+    expect(out.join('')).toBe(readFileSync(join(dir, 'expected', 'stdout.txt'), 'utf8'));
+    await move(dc, () => dc!.reverseContinueRequest({ threadId: entry.body.threadId! }));
+    await move(dc, () => dc!.continueRequest({ threadId: entry.body.threadId! }));
+    expect(out.join('')).toBe(readFileSync(join(dir, 'expected', 'stdout.txt'), 'utf8'));
+  });
+
+  dapTest('serves a socket with --port (port 0: a free one, announced on stderr)', async () => {
+    const server = spawn(process.execPath, [CLI, 'dap', '--port', '0'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      const port = await new Promise<number>((res, rej) => {
+        let err = '';
+        server.stderr.on('data', (b: Buffer) => { err += b.toString(); const m = /listening on 127\.0\.0\.1:(\d+)/.exec(err); if (m) res(Number(m[1])); });
+        server.on('exit', (code) => rej(new Error(`ptxdbg dap --port exited with ${code}: ${err}`)));
+      });
+      dc = new DebugClient('node', CLI, 'ptxdbg');
+      dc.defaultTimeout = LONG;
+      await dc.start(port);
+      await dc.initializeRequest({ adapterID: 'ptxdbg', pathFormat: 'path' });
+      const entry = await launch(dc, { program: join(SAXPY, 'kernel.G.ptx') });
+      expect(entry.body.reason).toBe('entry');
+      await dc.stop();
+      dc = undefined;
+    } finally {
+      server.kill();
+    }
+  });
+
   dapTest('a bad launch is an error response, not a crash', async () => {
     dc = await client();
     await expect(dc.launchRequest({ program: join(ROOT, 'samples', 'no-such-kernel.ptx') } as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/no-such-kernel/);
   });
+
+  test('the VS Code extension contributes the ptxdbg debugger and its launch attributes', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'src', 'frontends', 'dap', 'vscode', 'package.json'), 'utf8')) as {
+      main: string; contributes: { debuggers: { type: string; configurationAttributes: { launch: { required: string[]; properties: Record<string, unknown> } } }[] };
+    };
+    const d = pkg.contributes.debuggers[0]!;
+    expect(d.type).toBe('ptxdbg');
+    expect(d.configurationAttributes.launch.required).toEqual(['program']);
+    expect(Object.keys(d.configurationAttributes.launch.properties)).toEqual(expect.arrayContaining(['program', 'launch', 'kernel', 'grid', 'block', 'args', 'stopOnEntry', 'sourceDir']));
+    expect(existsSync(join(ROOT, 'src', 'frontends', 'dap', 'vscode', pkg.main))).toBe(true);
+  });
 });
+

@@ -20,6 +20,10 @@ export function runDap(port: number | undefined): Promise<number> {
       s.start(socket, socket);
     });
     server.on('error', reject);
-    server.listen(port, '127.0.0.1', () => process.stderr.write(`ptxdbg dap: listening on 127.0.0.1:${port}\n`));
+    server.listen(port, '127.0.0.1', () => {
+      // port 0 picks a free port: say which, so a client (or a test) can connect
+      const a = server.address();
+      process.stderr.write(`ptxdbg dap: listening on 127.0.0.1:${a && typeof a === 'object' ? a.port : port}\n`);
+    });
   });
 }
