@@ -17,7 +17,7 @@ import { coordsOf, linearOf } from '../exec/launch.js';
 import type { RaceReport } from '../races/index.js';
 import { BreakpointError, parseHitCondition } from './breakpoints.js';
 import { EngineError } from './errors.js';
-import { evaluateExpression, PrintError, variableTree, type VarNode } from './print/index.js';
+import { evaluateExpression, PrintError, type ValueHistory, variableTree, type VarNode } from './print/index.js';
 import { gotoRace, sessionRaces } from './races.js';
 import { openSession, Session, type SessionOptions } from './session.js';
 import type { BreakpointInfo, Dim3, FrameInfo, Hit, SpaceName, Stop, StopReason, WatchKind, WatchpointInfo, Where } from './types.js';
@@ -134,6 +134,21 @@ const SPACE_SCOPES: readonly { space: string; name: string }[] = [
 ];
 
 const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
+
+/** A watchpoint just added, and whether it names a raw range (`@shared 0x40 16`) or an expression. */
+export interface AddedWatch {
+  readonly wp: WatchpointInfo;
+  readonly raw: boolean;
+}
+
+const engines = new WeakMap<Session, Engine>();
+
+/** The session's engine (one per session, shared by its front ends: breakpoint groups, containers). */
+export function engineOf(s: Session): Engine {
+  let e = engines.get(s);
+  if (!e) { e = new Engine(s); engines.set(s, e); }
+  return e;
+}
 
 export class Engine {
   private readonly containers = new Map<number, () => Variable[]>();
@@ -292,6 +307,45 @@ export class Engine {
       if (!ins) return { verified: false, id: undefined, line: undefined, message: `no instruction at ${a.address}` };
       return { ...this.addSpec(`ptx:${ins.ptxLine}`, a.condition, a.hitCondition), line: ins.ptxLine };
     }));
+  }
+
+  /** One breakpoint at a source line (`file` by base name) or a line of the PTX file. */
+  addBreakpoint(at: { readonly file: string; readonly line: number } | { readonly ptxLine: number }): BreakpointInfo {
+    return this.session.addBreakpoint('ptxLine' in at ? `ptx:${at.ptxLine}` : `${at.file.replace(/^.*[\\/]/, '')}:${at.line}`);
+  }
+
+  /** Delete breakpoints or watchpoints by id; returns the engine's confirmation per id. */
+  deleteBreakpoints(ids: readonly number[]): string[] {
+    return ids.map((id) => this.session.deleteBreakpoint(id));
+  }
+
+  /**
+   * Watch an lvalue of the focused thread, or a raw range written `@space ADDR [LEN]`: `write`
+   * stops where the value changes, `read`/`access` where it is read / accessed (both directions).
+   * `history` lets the expression name gdb's `$1, $2...` values.
+   */
+  addWatch(expr: string, kind: WatchKind, history?: ValueHistory): AddedWatch {
+    const s = this.session;
+    const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
+    if (raw) {
+      const space = raw[1]!.toLowerCase() as 'global' | 'shared' | 'local';
+      const address = BigInt(raw[2]!);
+      const size = raw[3] ? Number(raw[3]) : 4;
+      if (!s.threadView().readMemory(space, address, size)) throw new EngineError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`, 'bad-watch');
+      return { wp: s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size)), raw: true };
+    }
+    let v;
+    try {
+      v = evaluateExpression(s.debugInfo(), s.threadView(), expr, history);
+    } catch (e) {
+      if (e instanceof PrintError) throw new EngineError(e.message, 'bad-expression');
+      throw e;
+    }
+    if (v.address === undefined || v.space === undefined) throw new EngineError(`Cannot watch constant value \`${expr}' (it is not in memory).`, 'bad-watch');
+    if (!WRITABLE.includes(v.space)) throw new EngineError(`cannot watch ${v.space} memory (read-only)`, 'bad-watch');
+    const addr = Number(v.address & 0xffffffffn);
+    if (!s.threadView().readMemory(v.space as SpaceName, v.address, Math.max(1, v.size))) throw new EngineError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`, 'bad-watch');
+    return { wp: s.addWatchpoint(expr, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
   }
 
   breakpoints(): readonly BreakpointInfo[] { return this.session.breakpoints(); }

@@ -14,7 +14,7 @@ import {
   Breakpoint, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { Engine, type StopEvent } from '../../engine/api.js';
+import { type Engine, engineOf, type StopEvent } from '../../engine/api.js';
 import { EngineError } from '../../engine/errors.js';
 import { compileCuda, openReplay } from '../../engine/load.js';
 import { openSession, type SessionOptions } from '../../engine/session.js';
@@ -109,7 +109,7 @@ export class PtxDebugSession extends DebugSession {
       if (program.endsWith('.ptxtrace')) {
         const r = openReplay(program);
         if ('error' in r) throw new EngineError(r.error, 'read-failed');
-        this.engine = new Engine(r.session);
+        this.engine = engineOf(r.session);
       } else {
         let ptx = program;
         let launch = args.launch;
@@ -119,7 +119,7 @@ export class PtxDebugSession extends DebugSession {
           ptxPath: ptx, launch, kernel: args.kernel, grid: args.grid, block: args.block, shared: args.shared, arg: args.args,
           schedule: args.schedule, seed: args.seed, maxSteps: args.maxSteps,
         };
-        this.engine = new Engine(openSession(o));
+        this.engine = engineOf(openSession(o));
       }
       if (args.sourceDir) this.engine.session.setSourceDir(args.sourceDir);
       this.stopOnEntry = args.stopOnEntry ?? true;

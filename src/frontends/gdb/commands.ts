@@ -9,7 +9,8 @@ import { coordsOf, linearOf } from '../../exec/launch.js';
 import { TraceError } from '../../trace/trace.js';
 import type { Session } from '../../engine/session.js';
 import { SessionError } from '../../engine/session.js';
-import type { CommandResult, Dim3, Stop, WatchKind } from '../../engine/types.js';
+import type { BreakpointInfo, CommandResult, Dim3, Stop, WatchKind } from '../../engine/types.js';
+import { type AddedWatch, engineOf } from '../../engine/api.js';
 import { LineMap } from '../../ptx/diagnostics.js';
 import { raceCommand, infoRaces } from './races.js';
 import { baseName } from '../../engine/sources.js';
@@ -66,7 +67,8 @@ export function sourceLines(s: Session, file: string | undefined): readonly stri
   return file === undefined ? undefined : s.sources.get(file)?.lines;
 }
 
-function stopText(s: Session, st: Stop): string {
+/** The text gdb prints for a stop: the engine's message, then where the focused thread is. */
+export function stopText(s: Session, st: Pick<Stop, 'reason' | 'message'>): string {
   const parts: string[] = [];
   if (st.message) parts.push(st.message);
   if (st.reason !== 'no-move' || !st.message) parts.push(stopLine(s));
@@ -84,24 +86,26 @@ function watch(s: Session, args: string, name: string): string {
   const expr = args.trim();
   if (!expr) throw new SessionError(`usage: ${name} EXPR`);
   const kind: WatchKind = name === 'rwatch' ? 'read' : name === 'awatch' ? 'access' : 'write';
-  const what = kind === 'write' ? 'Hardware watchpoint' : kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
-  // a raw range: watch @shared 0x40 16  (space, address, length in bytes)
-  const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
-  if (raw) {
-    const space = raw[1]!.toLowerCase() as 'global' | 'shared' | 'local';
-    const address = BigInt(raw[2]!);
-    const size = raw[3] ? Number(raw[3]) : 4;
-    if (!s.threadView().readMemory(space, address, size)) throw new SessionError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`);
-    const wp = s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size));
-    return `${what} ${wp.id}: ${space} 0x${address.toString(16)}, ${size} bytes`;
-  }
-  const v = evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
-  if (v.address === undefined || v.space === undefined) throw new SessionError(`Cannot watch constant value \`${expr}' (it is not in memory).`);
-  if (v.space !== 'global' && v.space !== 'shared' && v.space !== 'local') throw new SessionError(`cannot watch ${v.space} memory (read-only)`);
-  const addr = Number(v.address & 0xffffffffn);
-  if (!s.threadView().readMemory(v.space, v.address, Math.max(1, v.size))) throw new SessionError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`);
-  const wp = s.addWatchpoint(expr, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
-  return `${what} ${wp.id}: ${expr} (${v.space} 0x${addr.toString(16)}, ${v.size} bytes${v.space === 'global' ? '' : `, block (${wp.block!.join(',')})`}${v.space === 'local' ? ` thread (${wp.thread!.join(',')})` : ''})`;
+  return watchText(engineOf(s).addWatch(expr, kind, history(s)));
+}
+
+/** gdb's reply to `watch`: "Hardware watchpoint 2: y[3] (global 0x40, 4 bytes)". */
+export function watchText(w: AddedWatch): string {
+  const what = w.wp.kind === 'write' ? 'Hardware watchpoint' : w.wp.kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
+  const { wp } = w;
+  if (w.raw) return `${what} ${wp.id}: ${wp.space} 0x${wp.address.toString(16)}, ${wp.size} bytes`;
+  return `${what} ${wp.id}: ${wp.expr} (${wp.space} 0x${wp.address.toString(16)}, ${wp.size} bytes${wp.space === 'global' ? '' : `, block (${wp.block!.join(',')})`}${wp.space === 'local' ? ` thread (${wp.thread!.join(',')})` : ''})`;
+}
+
+/** gdb's reply to `break`: "Breakpoint 1 at kernel pc 4: file kernel.cu, line 12." */
+export function breakText(bp: BreakpointInfo, temporary: boolean): string {
+  const l = bp.locations[0]!;
+  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${l.function} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
+}
+
+/** cuda-gdb's reply to a focus switch, then where the thread is. */
+export function focusText(s: Session): string {
+  return `[Switching focus to CUDA kernel 0, grid 1, block (${s.focusBlock().join(',')}), thread (${s.focusThread().join(',')})]\n${stopLine(s)}`;
 }
 
 function historyCmd(s: Session, args: string): string {
@@ -216,7 +220,7 @@ function cudaCmd(s: Session, args: string): string {
   if (!block && !thread) throw new SessionError(`usage: cuda block (x,y,z) thread (x,y,z) | cuda thread (x,y,z) | cuda warp N lane M`);
   const err = s.setFocus(block, thread);
   if (err) throw new SessionError(err);
-  return `[Switching focus to CUDA kernel 0, grid 1, block (${s.focusBlock().join(',')}), thread (${s.focusThread().join(',')})]\n${stopLine(s)}`;
+  return focusText(s);
 }
 
 function listCmd(s: Session, args: string): string {
@@ -317,11 +321,7 @@ const COMMANDS: Cmd[] = [
   },
   {
     names: ['break', 'b', 'tbreak'], help: 'break FILE:LINE | LINE | FUNCTION | ptx:LINE | *INSTR [if threadIdx.x == N && blockIdx.x == M | thread (x,y,z) | block (x,y,z)]',
-    run: (s, a, name) => {
-      const bp = s.addBreakpoint(a.trim() || `${s.where().file ?? ''}:${s.where().line}`, name === 'tbreak');
-      const l = bp.locations[0]!;
-      return `${name === 'tbreak' ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${l.function} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
-    },
+    run: (s, a, name) => breakText(s.addBreakpoint(a.trim() || `${s.where().file ?? ''}:${s.where().line}`, name === 'tbreak'), name === 'tbreak'),
   },
   { names: ['delete', 'd'], help: 'delete [N]: remove breakpoint/watchpoint N (all without N)', run: (s, a) => s.deleteBreakpoint(a.trim() ? num(a, 'delete') : undefined) },
   { names: ['disable'], help: 'disable N', run: (s, a) => { s.enableBreakpoint(num(a, 'disable'), false); return `${a.trim()} disabled.`; } },

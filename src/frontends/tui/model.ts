@@ -9,7 +9,7 @@ import type {
   BreakpointInfo, RegisterValue, TimelineMark, WarpInfo, Where,
 } from '../../engine/types.js';
 import type { Session as DebugSession } from '../../engine/session.js';
-import { consoleOf } from '../gdb/console.js';
+import { raceReportRows, type RaceRow } from '../gdb/races.js';
 import { SourceCache, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 
@@ -150,17 +150,17 @@ export class Model {
     return this.breakpoints().filter((b) => b.locations.some((l) => this.ptxLine(l.function, l.pc) === line)).map((b) => b.id);
   }
 
-  /** Text of a read-only command, run at most once per generation. */
-  commandText(cmd: string): { text: string; error: boolean } {
-    return this.cached(`cmd:${cmd}`, () => {
+  /** The race report's rows, each knowing its race (the checker runs once per session). */
+  raceRows(): { rows: readonly RaceRow[]; error: boolean } {
+    return this.cached('raceRows', () => {
       try {
-        const r = consoleOf(this.session).execute(cmd);
-        // Some reports add timeline marks (`info races`): recompute those.
+        const rows = raceReportRows(this.session);
+        // the report adds timeline marks: recompute those
         this.forget('marks');
         this.forget('buckets:');
-        return { text: r.output, error: r.error };
+        return { rows, error: false };
       } catch (e) {
-        return { text: e instanceof Error ? e.message : String(e), error: true };
+        return { rows: [{ text: e instanceof Error ? e.message : String(e), race: undefined }], error: true };
       }
     });
   }
