@@ -16,7 +16,10 @@ import { raceCommand, infoRaces } from './races.js';
 import { baseName } from '../../engine/sources.js';
 import { formatterFor, registerFloat } from '../../engine/values.js';
 
-type Handler = (s: Session, args: string, name: string) => string | Stop;
+/** A move's result as the language prints it: its reason and the engine's message. */
+type Moved = Pick<Stop, 'reason' | 'message'>;
+
+type Handler = (s: Session, args: string, name: string) => string | Moved;
 
 interface Cmd {
   names: string[];
@@ -286,7 +289,7 @@ function examine(s: Session, args: string): string {
 const HELP_ORDER: string[] = [];
 
 /** `next 3`: repeat a movement (stopping early at a breakpoint, watchpoint, exit or the end). */
-function repeat(a: string, once: () => Stop): Stop {
+function repeat(a: string, once: () => Moved): Moved {
   const t = a.trim();
   const n = t ? num(t, 'count') : 1;
   if (n < 1) throw new SessionError(`count must be at least 1`);
@@ -296,27 +299,27 @@ function repeat(a: string, once: () => Stop): Stop {
 }
 
 const COMMANDS: Cmd[] = [
-  { names: ['next', 'n'], help: 'next [N]: the focused thread runs to the next source line (over calls)', moves: true, run: (s, a) => repeat(a, () => s.stepLine(false, false)) },
-  { names: ['reverse-next', 'rn'], help: 'reverse-next: back to the previous source line (over calls)', moves: true, run: (s, a) => repeat(a, () => s.stepLine(false, true)) },
-  { names: ['step', 's'], help: 'step: to the next source line, into calls', moves: true, run: (s, a) => repeat(a, () => s.stepLine(true, false)) },
-  { names: ['reverse-step', 'rs'], help: 'reverse-step: back to the previous source line, into calls', moves: true, run: (s, a) => repeat(a, () => s.stepLine(true, true)) },
-  { names: ['stepi', 'si'], help: 'stepi [N]: the focused thread\'s next PTX instruction', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false)) },
-  { names: ['reverse-stepi', 'rsi'], help: 'reverse-stepi [N]: its previous PTX instruction', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(true)) },
-  { names: ['nexti', 'ni'], help: 'nexti [N]: next PTX instruction, over calls', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false, true)) },
-  { names: ['finish', 'fin'], help: 'finish: run until the current function returns', moves: true, run: (s) => s.finish(false) },
-  { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (s) => s.finish(true) },
-  { names: ['continue', 'c', 'cont'], help: 'continue: to the next breakpoint or watchpoint (or the end)', moves: true, run: (s) => s.cont(false) },
-  { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (s) => s.cont(true) },
-  { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (s) => { s.goto(0); return s.cont(false, true); } },
-  { names: ['start'], help: 'start: go to step 0', moves: true, run: (s) => s.goto(0) },
+  { names: ['next', 'n'], help: 'next [N]: the focused thread runs to the next source line (over calls)', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'line', direction: 'forward' })) },
+  { names: ['reverse-next', 'rn'], help: 'reverse-next: back to the previous source line (over calls)', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'line', direction: 'backward' })) },
+  { names: ['step', 's'], help: 'step: to the next source line, into calls', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'line', direction: 'forward', into: true })) },
+  { names: ['reverse-step', 'rs'], help: 'reverse-step: back to the previous source line, into calls', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'line', direction: 'backward', into: true })) },
+  { names: ['stepi', 'si'], help: 'stepi [N]: the focused thread\'s next PTX instruction', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'instruction', direction: 'forward', into: true })) },
+  { names: ['reverse-stepi', 'rsi'], help: 'reverse-stepi [N]: its previous PTX instruction', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'instruction', direction: 'backward', into: true })) },
+  { names: ['nexti', 'ni'], help: 'nexti [N]: next PTX instruction, over calls', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'instruction', direction: 'forward' })) },
+  { names: ['finish', 'fin'], help: 'finish: run until the current function returns', moves: true, run: (s) => engineOf(s).finish({ direction: 'forward' }) },
+  { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (s) => engineOf(s).finish({ direction: 'backward' }) },
+  { names: ['continue', 'c', 'cont'], help: 'continue: to the next breakpoint or watchpoint (or the end)', moves: true, run: (s) => engineOf(s).continue({ direction: 'forward' }) },
+  { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (s) => engineOf(s).continue({ direction: 'backward' }) },
+  { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (s) => engineOf(s).run() },
+  { names: ['start'], help: 'start: go to step 0', moves: true, run: (s) => engineOf(s).goto(0) },
   {
     names: ['goto'], help: 'goto STEP | start | end | +N | -N: travel to a warp-step of the recording', moves: true,
     run: (s, a) => {
       const t = a.trim();
-      if (t === 'start' || t === 'begin') return s.goto(0);
-      if (t === 'end') return s.goto(s.total);
-      if (/^[+-]\d+$/.test(t)) return s.goto(Math.max(0, Math.min(s.total, s.position() + Number(t))));
-      return s.goto(num(t, 'goto'));
+      if (t === 'start' || t === 'begin') return engineOf(s).goto(0);
+      if (t === 'end') return engineOf(s).goto(s.total);
+      if (/^[+-]\d+$/.test(t)) return engineOf(s).goto(Math.max(0, Math.min(s.total, s.position() + Number(t))));
+      return engineOf(s).goto(num(t, 'goto'));
     },
   },
   {

@@ -1,9 +1,9 @@
 /** `info races` and `race N [2]`: the gdb language's text over the engine's race requests. */
 import { formatReport } from '../../races/index.js';
 import { raceBlock } from '../../races/format.js';
-import { gotoRace, sessionRaces } from '../../engine/races.js';
+import { sessionRaces } from '../../engine/races.js';
+import { engineOf, type StopEvent } from '../../engine/api.js';
 import type { Session } from '../../engine/session.js';
-import type { Stop } from '../../engine/types.js';
 
 export function infoRaces(s: Session): string {
   const rep = sessionRaces(s);
@@ -11,9 +11,9 @@ export function infoRaces(s: Session): string {
   return formatReport(rep) + (rep.races.length ? '\nUse "race N" to travel to the first access of race N, "race N 2" to the second.' : '');
 }
 
-export function raceCommand(s: Session, args: string): Stop {
+export function raceCommand(s: Session, args: string): StopEvent {
   const [nText = '', which = '1'] = args.trim().split(/\s+/);
-  return gotoRace(s, Number(nText), which === '2' || which === 'other' || which === 'second');
+  return engineOf(s).gotoRace(Number(nText), which === '2' || which === 'other' || which === 'second');
 }
 
 /** A line of `info races`, with the race (1-based) it describes, if any. */
