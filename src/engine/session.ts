@@ -20,7 +20,8 @@ import { EngineError, SessionError } from './errors.js';
 import { DebugInfo } from './print/debuginfo.js';
 import type { RaceReport } from '../races/index.js';
 import { DEFAULT_INTERVAL, Trace } from '../trace/trace.js';
-import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, resolveSpec } from './breakpoints.js';
+import type { HitCondition } from './breakpoints.js';
+import { StopPoints, type WatchHit } from './stoppoints.js';
 import { CodeIndex } from './code-index.js';
 import { laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
@@ -29,7 +30,8 @@ import type {
   BreakpointInfo, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
   WarpInfo, WatchKind, WatchpointInfo, Where,
 } from './types.js';
-import { collectAccesses, sameBytes, type AccessEvent, type WatchTarget } from './watch.js';
+import { collectAccesses, type AccessEvent, type WatchTarget } from './watch.js';
+import { registerHistory, type RegisterWrite } from './history.js';
 import { Access } from '../exec/probe.js';
 import { ptxText } from '../exec/machine.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
@@ -53,21 +55,6 @@ export interface SessionOptions extends LaunchFlags {
 
 /** Default recording limit: a runaway loop stops here instead of filling memory. */
 export const SESSION_MAX_STEPS = 50_000_000;
-
-interface Bp extends BreakpointInfo {
-  readonly globals: Set<number>;
-  readonly cond: Condition | undefined;
-  readonly temporary: boolean;
-  readonly hitCond: HitCondition | undefined;
-  /** Steps of every hit in the recording, oldest first (computed on first need, for hit counts). */
-  allHits: number[] | undefined;
-}
-
-interface Wp extends WatchpointInfo {
-  readonly target: WatchTarget;
-  /** Renders the watched bytes in the expression's type. */
-  readonly format: (b: Uint8Array) => string;
-}
 
 /** Load PTX and launch, record the run, and open a session at step 0. Throws SessionError. */
 export function openSession(o: SessionOptions): Session {
@@ -114,9 +101,8 @@ export class Session implements DebugSession {
   private focusTid = 0;
   private frameLevel = 0;
   private timeline: ThreadTimeline | undefined;
-  private readonly bps: Bp[] = [];
-  private readonly wps: Wp[] = [];
-  private nextId = 1;
+  /** Breakpoints and watchpoints, and the search for their hits (stoppoints.ts). */
+  private readonly points: StopPoints;
   private readonly hitMarks: TimelineMark[] = [];
   private prevRegs = new Map<string, bigint>();
   private prevRegsKey = '';
@@ -136,6 +122,7 @@ export class Session implements DebugSession {
   ) {
     this.machine = trace.machine;
     this.code = new CodeIndex(this.machine);
+    this.points = new StopPoints(trace, this.code, ptxText, launch);
     this.sources = new SourceCache(ptxPath, undefined);
     trace.goto(0);
   }
@@ -307,8 +294,8 @@ export class Session implements DebugSession {
     return this.machine.stdout;
   }
 
-  breakpoints(): readonly BreakpointInfo[] { return this.bps; }
-  watchpoints(): readonly WatchpointInfo[] { return this.wps; }
+  breakpoints(): readonly BreakpointInfo[] { return this.points.bps; }
+  watchpoints(): readonly WatchpointInfo[] { return this.points.wps; }
 
   marks(): readonly TimelineMark[] {
     const out: TimelineMark[] = [...this.hitMarks];
@@ -494,172 +481,27 @@ export class Session implements DebugSession {
 
   addBreakpoint(text: string, temporary = false, hitCondition?: HitCondition): BreakpointInfo {
     const where = this.where();
-    let r;
-    try {
-      r = resolveSpec(text, this.code, this.ptxText, { file: where.file, fn: where.function });
-    } catch (e) {
-      if (e instanceof BreakpointError) throw new EngineError(e.message, 'bad-breakpoint');
-      throw e;
-    }
-    const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
-    const bp: Bp = {
-      id: this.nextId++, spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
-      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary, hitCond: hitCondition, allHits: undefined,
-    };
-    this.bps.push(bp);
-    return bp;
+    return this.points.addBreakpoint(text, { file: where.file, fn: where.function }, temporary, hitCondition);
   }
 
-  deleteBreakpoint(id: number | undefined): string {
-    if (id === undefined) {
-      const n = this.bps.length, k = this.wps.length;
-      this.bps.length = 0; this.wps.length = 0;
-      return `Deleted ${n} breakpoint${n === 1 ? '' : 's'} and ${k} watchpoint${k === 1 ? '' : 's'}.`;
-    }
-    const i = this.bps.findIndex((b) => b.id === id);
-    if (i >= 0) { this.bps.splice(i, 1); return `Deleted breakpoint ${id}.`; }
-    const j = this.wps.findIndex((w) => w.id === id);
-    if (j >= 0) { this.wps.splice(j, 1); return `Deleted watchpoint ${id}.`; }
-    throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
-  }
+  deleteBreakpoint(id: number | undefined): string { return this.points.delete(id); }
 
-  enableBreakpoint(id: number, on: boolean): void {
-    const b = this.bps.find((x) => x.id === id) ?? this.wps.find((x) => x.id === id);
-    if (!b) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
-    b.enabled = on;
-  }
+  enableBreakpoint(id: number, on: boolean): void { this.points.enable(id, on); }
 
   addWatchpoint(expr: string, kind: WatchKind, space: 'global' | 'shared' | 'local', address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo {
-    if (size <= 0 || size > 4096) throw new EngineError(`cannot watch ${size} bytes (1..4096)`, 'bad-watch');
     const target: WatchTarget = { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
-    const wp: Wp = {
-      id: this.nextId++, expr, kind, space, address, size,
-      block: space === 'global' ? undefined : this.focusBlock(), thread: space === 'local' ? this.focusThread() : undefined, target, format,
-      enabled: true, hits: 0,
-    };
-    this.wps.push(wp);
-    return wp;
-  }
-
-  /** Does a step of warp `key` with active `mask` hit breakpoint bp? Returns the lane (lowest), or -1. */
-  private hitLane(bp: Bp, key: number, mask: number): number {
-    if (!bp.cond) return lowestLane(mask);
-    const block = coordsOf(key >>> 5, this.launch.grid);
-    for (let l = 0; l < 32; l++) {
-      if (!((mask >>> l) & 1)) continue;
-      if (conditionHolds(bp.cond, block, coordsOf((key & 31) * 32 + l, this.launch.block))) return l;
-    }
-    return -1;
-  }
-
-  /** First (forward) or last (reverse) breakpoint hit strictly after / before position p. */
-  private findBreakpoint(p: number, reverse: boolean, limit: number, inclusive = false): { step: number; bp: Bp; key: number; lane: number } | undefined {
-    const active = this.bps.filter((b) => b.enabled);
-    if (!active.length) return undefined;
-    const log = this.trace.log;
-    const any = new Uint8Array(this.code.line.length);
-    for (const b of active) for (const g of b.globals) any[g] = 1;
-    const end = this.trace.logged;
-    if (!reverse) {
-      const from = inclusive ? p : p + 1;
-      let seg = log.segmentOf(Math.min(from, Math.max(0, end - 1)));
-      for (let s = from; s < Math.min(end, limit); s++) {
-        while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
-        if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, log.segWarp[seg]!);
-        if (r) return r;
-      }
-      return undefined;
-    }
-    let seg = log.segmentOf(Math.max(0, p - 1));
-    for (let s = Math.min(p - 1, end - 1); s >= Math.max(0, limit); s--) {
-      while (seg > 0 && log.segStep[seg]! > s) seg--;
-      if (!any[log.loc(s)]) continue;
-      const r = this.matchAt(active, s, log.segWarp[seg]!);
-      if (r) return r;
-    }
-    return undefined;
-  }
-
-  private matchAt(active: Bp[], s: number, key: number): { step: number; bp: Bp; key: number; lane: number } | undefined {
-    const g = this.trace.log.loc(s);
-    const mask = this.trace.log.mask(s);
-    for (const b of active) {
-      if (!b.globals.has(g)) continue;
-      const lane = this.hitLane(b, key, mask);
-      if (lane >= 0 && (!b.hitCond || hitCountHolds(b.hitCond, this.hitOrdinal(b, s)))) return { step: s, bp: b, key, lane };
-    }
-    return undefined;
-  }
-
-  /** 1-based ordinal of the hit of `b` at step s among all its hits in the recording. */
-  private hitOrdinal(b: Bp, s: number): number {
-    if (!b.allHits) {
-      const hits: number[] = [];
-      const log = this.trace.log;
-      let seg = 0;
-      for (let t = 0; t < this.trace.logged; t++) {
-        while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= t) seg++;
-        if (b.globals.has(log.loc(t)) && this.hitLane(b, log.segWarp[seg]!, log.mask(t)) >= 0) hits.push(t);
-      }
-      b.allHits = hits;
-    }
-    let lo = 0, hi = b.allHits.length;
-    while (lo < hi) { const mid = (lo + hi) >>> 1; if (b.allHits[mid]! < s) lo = mid + 1; else hi = mid; }
-    return lo + 1;
-  }
-
-  /**
-   * The nearest watch trigger from position p toward `bound`: a value-changing write (watch) or an
-   * access (rwatch/awatch). Intervals are replayed outward from p, so the search stops at the
-   * first interval that has one.
-   */
-  private findWatch(p: number, reverse: boolean, bound: number): { ev: AccessEvent; wp: Wp } | undefined {
-    const active = this.wps.filter((w) => w.enabled);
-    const K = this.trace.interval;
-    // several lanes writing in one step: lanes go in order, so the last one's value is what stays
-    const lastPerStep = (evs: AccessEvent[]): AccessEvent[] => {
-      const out: AccessEvent[] = [];
-      for (const e of evs) {
-        const prev = out[out.length - 1];
-        if (prev && prev.step === e.step && prev.acc !== Access.Read && e.acc !== Access.Read) out[out.length - 1] = { ...e, before: prev.before };
-        else out.push(e);
-      }
-      return out;
-    };
-    const qualifying = (wp: Wp, from: number, to: number): AccessEvent[] =>
-      lastPerStep(collectAccesses(this.trace, wp.target, wp.kind, from, to)).filter((e) => wp.kind !== 'write' || !sameBytes(e.before, e.after));
-    if (!reverse) {
-      for (let i = Math.floor(p / K); i * K < bound; i++) {
-        let best: { ev: AccessEvent; wp: Wp } | undefined;
-        for (const wp of active) {
-          const ev = qualifying(wp, Math.max(p, i * K), Math.min(bound, (i + 1) * K)).find((e) => e.step >= p);
-          if (ev && (!best || ev.step < best.ev.step)) best = { ev, wp };
-        }
-        if (best) return best;
-      }
-      return undefined;
-    }
-    for (let i = Math.floor(Math.max(0, p - 1) / K); i >= 0 && (i + 1) * K > bound; i--) {
-      let best: { ev: AccessEvent; wp: Wp } | undefined;
-      for (const wp of active) {
-        const ev = qualifying(wp, Math.max(bound, i * K), Math.min(p, (i + 1) * K)).filter((e) => e.step < p).pop();
-        if (ev && (!best || ev.step > best.ev.step)) best = { ev, wp };
-      }
-      if (best) return best;
-    }
-    return undefined;
+    return this.points.addWatchpoint(expr, kind, target, space === 'global' ? undefined : this.focusBlock(), space === 'local' ? this.focusThread() : undefined, format);
   }
 
   /** continue / reverse-continue; `fromHere` also counts a hit at the current step (run, start). */
   cont(reverse: boolean, fromHere = false): Stop {
     this.beginMove();
     const p = this.position();
-    const bp = this.findBreakpoint(p, reverse, reverse ? 0 : this.trace.logged, fromHere && !reverse);
-    let wt: { ev: AccessEvent; wp: Wp } | undefined;
-    if (this.wps.some((w) => w.enabled)) {
+    const bp = this.points.findBreakpoint(p, reverse, reverse ? 0 : this.trace.logged, fromHere && !reverse);
+    let wt: WatchHit | undefined;
+    if (this.points.wps.some((w) => w.enabled)) {
       const bound = bp ? (reverse ? bp.step : bp.step + 1) : reverse ? 0 : this.total;
-      wt = this.findWatch(p, reverse, bound);
+      wt = this.points.findWatch(p, reverse, bound);
     }
     if (wt && (!bp || (reverse ? wt.ev.step >= bp.step : wt.ev.step < bp.step))) {
       this.focusKeyLane(wt.ev.warpKey, wt.ev.lane);
@@ -680,7 +522,7 @@ export class Session implements DebugSession {
       this.focusKeyLane(bp.key, bp.lane);
       bp.bp.hits++;
       this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
-      if (bp.bp.temporary) this.bps.splice(this.bps.indexOf(bp.bp), 1);
+      if (bp.bp.temporary) this.points.remove(bp.bp);
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
       return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id }, message: `${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
@@ -710,49 +552,9 @@ export class Session implements DebugSession {
     }
   }
 
-  /** Values of a register of the focused thread after each of its steps that changed it. */
-  registerHistory(name: string, limit: number): { step: number; value: bigint; line: number; file: string | undefined }[] {
-    const tl = this.thread();
-    const p = this.position();
-    const fn = this.where().function;
-    const prog = this.program.functions.get(fn);
-    const out: { step: number; value: bigint; line: number; file: string | undefined }[] = [];
-    if (!prog) return out;
-    // the instructions that write the register (first operand, or an element of a vector one)
-    const writers = new Set<number>();
-    const base = this.code.global(fn, 0);
-    prog.instrs.forEach((ins, pc) => {
-      if (/^(st|bar|barrier|bra|call|ret|exit|red|prefetch|membar|fence|trap)$/.test(ins.opcode)) return;
-      const d = ins.operands[0];
-      const hit = d?.kind === 'reg' ? d.reg.name === name : d?.kind === 'vec' ? d.items.some((x) => x.kind === 'reg' && x.reg.name === name) : false;
-      if (hit) writers.add(base + pc);
-    });
-    try {
-      for (let i = 0; i < tl.length && out.length < limit; i++) {
-        const g = tl.locs[i]!;
-        if (!writers.has(g)) continue;
-        const step = tl.steps[i]!;
-        // a guarded write happens only where the thread's guard predicate holds
-        const guard = prog.instrs[this.code.pc[g]!]!.guard;
-        if (guard) {
-          this.trace.goto(step);
-          const w = this.focusedWarp();
-          if (!w) continue;
-          const gv = new MachineThreadView(this.machine, w, this.focusLane, 0).readRegister(guard.reg.name);
-          if ((gv !== 0n) === guard.negate) continue;
-        }
-        if (step + 1 > this.total) break;
-        this.trace.goto(step + 1);
-        const w = this.focusedWarp();
-        if (!w) continue;
-        const v = new MachineThreadView(this.machine, w, this.focusLane, 0);
-        const val = v.function === fn ? v.readRegister(name) : undefined;
-        if (val !== undefined) out.push({ step, value: val, line: this.code.line[g]!, file: this.code.fileName(g) });
-      }
-    } finally {
-      this.trace.goto(p);
-    }
-    return out;
+  /** Values of a register of the focused thread after each of its steps that changed it (history.ts). */
+  registerHistory(name: string, limit: number): RegisterWrite[] {
+    return registerHistory(this, name, limit);
   }
 
   /** The thread, block and location of logged step s for lane `lane` (for race travel). */
