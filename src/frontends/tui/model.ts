@@ -10,11 +10,11 @@ import type {
 } from '../../engine/types.js';
 import type { Session as DebugSession } from '../../engine/session.js';
 import { raceReportRows, type RaceRow } from '../gdb/races.js';
-import { SourceCache, type SourceFile } from './sources.js';
+import { DrawnSources, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 
 export class Model {
-  readonly sources: SourceCache;
+  readonly sources: DrawnSources;
   readonly ptxMap: LineMap;
   /** PTX text split into display lines (tabs expanded). */
   readonly ptxLines: readonly string[];
@@ -24,7 +24,8 @@ export class Model {
   private readonly instrLines = new Map<string, Int32Array>();
 
   constructor(readonly session: DebugSession, sourceDir: string | undefined) {
-    this.sources = new SourceCache(session.ptxPath, sourceDir);
+    if (sourceDir !== undefined) session.setSourceDir(sourceDir);
+    this.sources = new DrawnSources(() => session.sources);
     this.ptxMap = new LineMap(session.ptxText);
     this.ptxLines = lines(session.ptxText).map((l) => sanitize(l, 8));
   }
