@@ -2,6 +2,7 @@
  * A register's history for the focused thread: its value after each of its steps that wrote
  * it (a guarded write counts only where the thread's guard held), oldest first.
  */
+import { writtenRegisters } from '../ptx/instructions.js';
 import { MachineThreadView } from './threadview.js';
 import type { Session } from './session.js';
 
@@ -19,14 +20,11 @@ export function registerHistory(s: Session, name: string, limit: number): Regist
   const prog = s.program.functions.get(fn);
   const out: RegisterWrite[] = [];
   if (!prog) return out;
-  // the instructions that write the register (first operand, or an element of a vector one)
+  // the instructions that write the register (the one rule: ptx/instructions.ts)
   const writers = new Set<number>();
   const base = s.code.global(fn, 0);
   prog.instrs.forEach((ins, pc) => {
-    if (/^(st|bar|barrier|bra|call|ret|exit|red|prefetch|membar|fence|trap)$/.test(ins.opcode)) return;
-    const d = ins.operands[0];
-    const hit = d?.kind === 'reg' ? d.reg.name === name : d?.kind === 'vec' ? d.items.some((x) => x.kind === 'reg' && x.reg.name === name) : false;
-    if (hit) writers.add(base + pc);
+    if (writtenRegisters(ins).includes(name)) writers.add(base + pc);
   });
   try {
     for (let i = 0; i < tl.length && out.length < limit; i++) {
