@@ -56,4 +56,14 @@ describe('layering', () => {
       expect(bad.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
     });
   }
+
+  it('the TUI builds no command text: gdb lines run only from its `:` console line', () => {
+    const tui = files(join(ROOT, 'src', 'frontends', 'tui')).map((f) => ({ f: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
+    const executes = tui.flatMap((x) => [...x.text.matchAll(/\.execute\(/g)].map(() => x.f));
+    // one call: Controller.run, which the command line (`:`) uses
+    expect(executes).toHaveLength(1);
+    const built = tui.filter((x) => /this\.run\(`|this\.run\('|commandText\(/.test(x.text)).map((x) => x.f);
+    expect(built).toEqual([]);
+  });
 });
+

@@ -7,7 +7,8 @@ import { resolve } from 'node:path';
 import { executeCommand } from '../frontends/gdb/commands.js';
 import { EXIT_FINDINGS, EXIT_USAGE, exitForSession } from './exit.js';
 import { openSession, openSessionAsync, type Session, SessionError, type SessionOptions } from '../engine/session.js';
-import { compareWithFile, readTraceFile, type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
+import { type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
+import { openReplay as engineOpenReplay } from '../engine/load.js';
 import { ptxInput } from './cuda.js';
 import { linkedText, UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
@@ -144,28 +145,12 @@ export function recordCommand(file: string, out: string, o: DebugOptions): numbe
 }
 
 /**
- * A session re-executed from a trace file and checked against its step log, or a message saying
- * why the file cannot be used (truncated, corrupted, recorded by another build).
+ * A session re-executed from a trace file and checked against its step log (engine/load.ts), or a
+ * message and the exit code: 2 when the file cannot be read, 1 when it is not a valid recording.
  */
 export function openReplay(tracePath: string): { session: Session; file: TraceFile } | { error: string; code: number } {
-  let f: TraceFile;
-  try {
-    f = readTraceFile(tracePath);
-  } catch (e) {
-    if (e instanceof TraceFileError) return { error: e.message, code: e.kind === 'unreadable' ? EXIT_USAGE : EXIT_FINDINGS };
-    throw e;
-  }
-  const h = f.header;
-  let s: Session;
-  try {
-    s = openSession({ ptxPath: h.ptxPath, ptxText: f.ptxText, launchObject: f.launch, schedule: h.schedule, seed: h.seed, maxSteps: h.maxSteps, interval: h.interval });
-  } catch (e) {
-    if (e instanceof SessionError) return { error: `${tracePath}: the recorded kernel no longer loads: ${e.message}`, code: EXIT_FINDINGS };
-    throw e;
-  }
-  const diff = compareWithFile(s.trace, f);
-  if (diff) return { error: `${tracePath} does not match its re-execution (${diff}); it was recorded by a different ptxdbg build. Record it again.`, code: EXIT_FINDINGS };
-  return { session: s, file: f };
+  const r = engineOpenReplay(tracePath);
+  return 'error' in r ? { error: r.error, code: r.code === 'read-failed' ? EXIT_USAGE : EXIT_FINDINGS } : r;
 }
 
 export async function replayCommand(tracePath: string, o: DebugOptions): Promise<number> {

@@ -142,3 +142,31 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
   }
   return { globals, condition, spec: text.trim() };
 }
+
+/**
+ * A hit count: stop only on the hits whose ordinal in the recording (1 = the first hit, counted
+ * from the start whatever the direction, so the same hit is "the 3rd" going back and forth)
+ * satisfies `op n`. Written `N` or `>=N` (the Nth hit and later), `>N`, `==N`, `%N` (every Nth).
+ */
+export interface HitCondition {
+  readonly op: '>=' | '>' | '==' | '%';
+  readonly n: number;
+}
+
+export function parseHitCondition(text: string): HitCondition {
+  const m = /^\s*(>=|>|==|=|%)?\s*(\d+)\s*$/.exec(text);
+  if (!m) throw new BreakpointError(`bad hit count '${text}': use N, >=N, >N, ==N or %N`);
+  const op = m[1] === '=' ? '==' : (m[1] ?? '>=') as HitCondition['op'];
+  const n = Number(m[2]);
+  if (op === '%' && n === 0) throw new BreakpointError(`bad hit count '${text}': %0`);
+  return { op, n };
+}
+
+export function hitCountHolds(h: HitCondition, ordinal: number): boolean {
+  switch (h.op) {
+    case '>=': return ordinal >= h.n;
+    case '>': return ordinal > h.n;
+    case '==': return ordinal === h.n;
+    case '%': return ordinal % h.n === 0;
+  }
+}

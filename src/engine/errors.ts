@@ -6,6 +6,7 @@
 export const ERROR_CODES = {
   'read-failed': 'a file named by the user could not be read',
   'bad-ptx': 'the PTX does not parse or resolve',
+  'bad-trace': 'a trace file that is not a valid recording of this build (truncated, corrupted, mismatched)',
   'bad-launch': 'the launch (file, flags or object) is not valid for the kernel',
   'cannot-launch': 'the machine refused the launch (memory, limits)',
   'out-of-range': 'a step, frame, lane or coordinate outside what exists',

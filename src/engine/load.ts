@@ -1,13 +1,20 @@
 /**
  * Loading for every front end: the launch decided from a launch file, the `<name>.launch.json`
- * next to the PTX, flags, or the kernel's default.
+ * next to the PTX, flags, or the kernel's default; a `.cu` compiled with nvcc; a trace file
+ * re-executed and checked.
  */
-import { basename, dirname, join } from 'node:path';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { MAX_SOURCE_BYTES, readBounded, ReadError } from '../io/bounded.js';
+import { compareWithFile, readTraceFile, type TraceFile, TraceFileError } from '../trace/file.js';
+import { openSession, type Session } from './session.js';
 import { defaultLaunch, type Launch, parseLaunch, readLaunchFile } from '../exec/launch.js';
 import { checkLaunchLimits } from '../exec/limits.js';
 import type { Program } from '../ptx/resolve.js';
-import { EngineError } from './errors.js';
+import { EngineError, type ErrorCode } from './errors.js';
 
 export interface LaunchFlags {
   launch?: string | undefined;
@@ -62,5 +69,59 @@ function launchFromFlags(ptxPath: string, program: Program, flags: LaunchFlags):
     return parseLaunch(json, program, process.cwd(), '--arg');
   }
   return base;
+}
+
+
+/** `kernel.cu`: compile with nvcc -G -ptx into a cache keyed by the source's hash. */
+export function compileCuda(cuPath: string, arch: string): string {
+  let src: Buffer;
+  try {
+    src = readBounded(cuPath, MAX_SOURCE_BYTES);
+  } catch (e) {
+    if (e instanceof ReadError) throw new EngineError(e.message, 'read-failed');
+    throw e;
+  }
+  const probe = spawnSync('nvcc', ['--version'], { encoding: 'utf8' });
+  if (probe.error || probe.status !== 0) {
+    throw new EngineError(`nvcc is not on the PATH, so ${cuPath} cannot be compiled here. Compile it elsewhere with\n  nvcc -G -ptx -arch=${arch} ${basename(cuPath)} -o ${basename(cuPath).replace(/\.cu$/, '.ptx')}\nand open the .ptx file: ptxdbg ${basename(cuPath).replace(/\.cu$/, '.ptx')}`, 'read-failed');
+  }
+  const key = createHash('sha256').update(src).update(arch).digest('hex').slice(0, 16);
+  const cacheRoot = process.env['PTXDBG_CACHE'] ?? join(process.env['XDG_CACHE_HOME'] ?? join(homedir() || tmpdir(), '.cache'), 'ptxdbg');
+  const dir = join(cacheRoot, key);
+  const out = join(dir, basename(cuPath).replace(/\.cu$/, '') + '.ptx');
+  if (existsSync(out)) return out;
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${out}.tmp-${process.pid}`;
+  const r = spawnSync('nvcc', ['-G', '-ptx', `-arch=${arch}`, resolve(cuPath), '-o', tmp], { encoding: 'utf8', cwd: dirname(resolve(cuPath)) });
+  if (r.status !== 0) throw new EngineError(`nvcc failed on ${cuPath}:\n${(r.stderr || r.stdout || String(r.error)).trim()}`, 'bad-ptx');
+  renameSync(tmp, out);
+  // keep a copy of the source next to the PTX so the Source pane finds it
+  writeFileSync(join(dir, basename(cuPath)), src);
+  return out;
+}
+
+/**
+ * A session re-executed from a trace file and checked against its step log, or a message saying
+ * why the file cannot be used (truncated, corrupted, recorded by another build).
+ */
+export function openReplay(tracePath: string): { session: Session; file: TraceFile } | { error: string; code: ErrorCode } {
+  let f: TraceFile;
+  try {
+    f = readTraceFile(tracePath);
+  } catch (e) {
+    if (e instanceof TraceFileError) return { error: e.message, code: e.kind === 'unreadable' ? 'read-failed' : 'bad-trace' };
+    throw e;
+  }
+  const h = f.header;
+  let s: Session;
+  try {
+    s = openSession({ ptxPath: h.ptxPath, ptxText: f.ptxText, launchObject: f.launch, schedule: h.schedule, seed: h.seed, maxSteps: h.maxSteps, interval: h.interval });
+  } catch (e) {
+    if (e instanceof EngineError) return { error: `${tracePath}: the recorded kernel no longer loads: ${e.message}`, code: 'bad-trace' };
+    throw e;
+  }
+  const diff = compareWithFile(s.trace, f);
+  if (diff) return { error: `${tracePath} does not match its re-execution (${diff}); it was recorded by a different ptxdbg build. Record it again.`, code: 'bad-trace' };
+  return { session: s, file: f };
 }
 

@@ -31,5 +31,5 @@ export function gotoRace(s: Session, n: number, second: boolean): Stop {
   const a = r.accesses[second ? 1 : 0];
   if (a.step > s.total) throw new EngineError(`race ${n}: step ${a.step} is beyond the recording`, 'out-of-range');
   const st = s.focusStep(a.step, a.block, a.thread);
-  return { ...st, message: `Race ${n} (${r.kind} on ${r.space}${r.variable ? ` ${r.variable}` : ''}), ${second ? 'second' : 'first'} access: ${a.op} by block (${a.block.join(',')}) thread (${a.thread.join(',')}) at ${a.file ?? a.function}:${a.line} (step ${a.step})` };
+  return { ...st, hit: { kind: 'race', race: n, second }, message: `Race ${n} (${r.kind} on ${r.space}${r.variable ? ` ${r.variable}` : ''}), ${second ? 'second' : 'first'} access: ${a.op} by block (${a.block.join(',')}) thread (${a.thread.join(',')}) at ${a.file ?? a.function}:${a.line} (step ${a.step})` };
 }

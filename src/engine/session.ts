@@ -21,7 +21,8 @@ import { EngineError, SessionError } from './errors.js';
 import { DebugInfo } from './print/debuginfo.js';
 import type { RaceReport } from '../races/index.js';
 import { DEFAULT_INTERVAL, type RecordProgress, Trace } from '../trace/trace.js';
-import { BreakpointError, conditionHolds, type Condition, resolveSpec } from './breakpoints.js';
+import { BreakpointError, type HitCondition, resolveSpec } from './breakpoints.js';
+import { type BreakpointHit, type Bp, StopPoints, type WatchHit } from './stoppoints.js';
 import { CodeIndex } from './code-index.js';
 import { FinishedThreadView, laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
@@ -35,7 +36,8 @@ import type {
   BreakpointInfo, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
   WarpInfo, WatchKind, WatchpointInfo, Where,
 } from './types.js';
-import { collectAccesses, sameBytes, type AccessEvent, type WatchTarget } from './watch.js';
+import { collectAccesses, type AccessEvent, type WatchTarget } from './watch.js';
+import { registerHistory, type RegisterWrite } from './history.js';
 import { Access } from '../exec/probe.js';
 import { ptxText } from '../exec/machine.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
@@ -60,14 +62,6 @@ export interface SessionOptions extends LaunchFlags {
 /** Default recording limit: a runaway loop stops here instead of filling memory. */
 export const SESSION_MAX_STEPS = 50_000_000;
 
-interface Bp extends BreakpointInfo {
-  readonly globals: Set<number>;
-  readonly cond: Condition | undefined;
-  readonly temporary: boolean;
-  /** Hits still to pass over (gdb's `ignore N COUNT`, `continue N`). */
-  ignore: number;
-}
-
 /** A watchpoint on a register of one thread (a local that lives in a register, or `$r5`). */
 export interface RegisterWatchInfo {
   readonly id: number;
@@ -87,12 +81,6 @@ interface RegWp extends RegisterWatchInfo {
   readonly depth: number;
   /** Renders the value's bytes (hex string of little-endian bytes) in the expression's type. */
   readonly format: (hexBytes: string) => string;
-}
-
-interface Wp extends WatchpointInfo {
-  readonly target: WatchTarget;
-  /** Renders the watched bytes in the expression's type. */
-  readonly format: (b: Uint8Array) => string;
 }
 
 /** Load PTX and launch, record the run, and open a session at step 0. Throws SessionError. */
@@ -163,9 +151,8 @@ export class Session implements DebugSession {
   private focusTid = 0;
   private frameLevel = 0;
   private timeline: ThreadTimeline | undefined;
-  private readonly bps: Bp[] = [];
-  private readonly wps: Wp[] = [];
-  private nextId = 1;
+  /** Breakpoints and watchpoints, and the search for their hits (stoppoints.ts). */
+  private readonly points: StopPoints;
   private readonly hitMarks: TimelineMark[] = [];
   private prevRegs = new Map<string, bigint>();
   private prevRegsKey = '';
@@ -187,6 +174,8 @@ export class Session implements DebugSession {
   ) {
     this.machine = trace.machine;
     this.code = new CodeIndex(this.machine);
+    this.points = new StopPoints(trace, this.code, ptxText, launch);
+    this.points.conditionAt = (expr, step, key, lane) => this.conditionAt(expr, step, key, lane);
     this.sources = new SourceCache(ptxPath, undefined);
     trace.goto(0);
   }
@@ -250,6 +239,9 @@ export class Session implements DebugSession {
       this.frameLevel = 0;
     }
   }
+
+  /** The focused thread's steps in the recording (see timeline.ts). */
+  timelineOfFocus(): ThreadTimeline { return this.thread(); }
 
   private thread(): ThreadTimeline {
     if (!this.timeline) this.timeline = new ThreadTimeline(this.trace.log, this.trace.logged, this.focusKey, this.focusLane, this.code);
@@ -404,8 +396,8 @@ export class Session implements DebugSession {
     return this.machine.stdout;
   }
 
-  breakpoints(): readonly BreakpointInfo[] { return this.bps; }
-  watchpoints(): readonly WatchpointInfo[] { return this.wps; }
+  breakpoints(): readonly BreakpointInfo[] { return this.points.bps; }
+  watchpoints(): readonly WatchpointInfo[] { return this.points.wps; }
   registerWatchpoints(): readonly RegisterWatchInfo[] { return this.rwps; }
 
   private readonly rwps: RegWp[] = [];
@@ -418,7 +410,7 @@ export class Session implements DebugSession {
     const w = this.focusedWarp();
     const depth = w ? laneFrames(this.machine, w, this.focusLane).frames.length : 0;
     const wp: RegWp = {
-      id: this.nextId++, expr, register, function: this.where().function, block: this.focusBlock(), thread: this.focusThread(),
+      id: this.points.newId(), expr, register, function: this.where().function, block: this.focusBlock(), thread: this.focusThread(),
       enabled: true, hits: 0, key: this.focusKey, lane: this.focusLane, depth, format,
     };
     this.rwps.push(wp);
@@ -518,7 +510,7 @@ export class Session implements DebugSession {
     const m = this.trace.fault;
     if (m) {
       if (m.block && m.thread) this.setFocus(m.block, m.thread);
-      const st = this.moveTo(this.total, 'fault', `Program stopped: ${formatFault(m)}`);
+      const st = { ...this.moveTo(this.total, 'fault', `Program stopped: ${formatFault(m)}`), hit: { kind: 'fault' as const, message: formatFault(m) } };
       this.selectUserFrame();
       return st;
     }
@@ -742,86 +734,40 @@ export class Session implements DebugSession {
 
   // ---- breakpoints and watchpoints ---------------------------------------------------------------
 
-  addBreakpoint(text: string, temporary = false): BreakpointInfo {
+  addBreakpoint(text: string, temporary = false, hitCondition?: HitCondition): BreakpointInfo {
     const where = this.where();
-    let r;
-    try {
-      r = resolveSpec(text, this.code, this.ptxText, { file: where.file, fn: where.function });
-    } catch (e) {
-      if (e instanceof BreakpointError) throw new EngineError(e.message, 'bad-breakpoint');
-      throw e;
-    }
-    const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
-    const bp: Bp = {
-      id: this.nextId++, spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
-      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary, ignore: 0,
-    };
-    this.bps.push(bp);
-    return bp;
+    return this.points.addBreakpoint(text, { file: where.file, fn: where.function }, temporary, hitCondition);
   }
 
   deleteBreakpoint(id: number | undefined): string {
     if (id === undefined) {
-      const n = this.bps.length, k = this.wps.length + this.rwps.length;
-      this.bps.length = 0; this.wps.length = 0; this.rwps.length = 0;
-      return `Deleted ${n} breakpoint${n === 1 ? '' : 's'} and ${k} watchpoint${k === 1 ? '' : 's'}.`;
+      const k = this.rwps.length;
+      this.rwps.length = 0;
+      const text = this.points.delete(undefined);
+      return k ? text.replace(/(\d+) watchpoints?\.$/, (_m, n: string) => `${Number(n) + k} watchpoint${Number(n) + k === 1 ? '' : 's'}.`) : text;
     }
-    const i = this.bps.findIndex((b) => b.id === id);
-    if (i >= 0) { this.bps.splice(i, 1); return `Deleted breakpoint ${id}.`; }
     const r = this.rwps.findIndex((w) => w.id === id);
     if (r >= 0) { this.rwps.splice(r, 1); return `Deleted watchpoint ${id}.`; }
-    const j = this.wps.findIndex((w) => w.id === id);
-    if (j >= 0) { this.wps.splice(j, 1); return `Deleted watchpoint ${id}.`; }
-    throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
+    return this.points.delete(id);
   }
 
   enableBreakpoint(id: number, on: boolean): void {
-    const b = this.bps.find((x) => x.id === id) ?? this.wps.find((x) => x.id === id) ?? this.rwps.find((x) => x.id === id);
-    if (!b) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
-    b.enabled = on;
-  }
-
-  addWatchpoint(expr: string, kind: WatchKind, space: 'global' | 'shared' | 'local', address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo {
-    if (size <= 0 || size > 4096) throw new EngineError(`cannot watch ${size} bytes (1..4096)`, 'bad-watch');
-    const target: WatchTarget = { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
-    const wp: Wp = {
-      id: this.nextId++, expr, kind, space, address, size,
-      block: space === 'global' ? undefined : this.focusBlock(), thread: space === 'local' ? this.focusThread() : undefined, target, format,
-      enabled: true, hits: 0,
-    };
-    this.wps.push(wp);
-    return wp;
+    const r = this.rwps.find((w) => w.id === id);
+    if (r) r.enabled = on;
+    else this.points.enable(id, on);
   }
 
   /**
-   * Does step `s` of warp `key` with active `mask` hit breakpoint bp? Returns the lane (lowest),
-   * or -1. Coordinate conditions are answered from the log; an expression condition moves the
-   * machine to position s and evaluates it for each remaining lane.
+   * A breakpoint's expression condition for one thread at a step: the machine moves there and
+   * the expression is evaluated in that thread's innermost frame; non-zero holds, and one that
+   * cannot be evaluated there (a name out of scope) does not.
    */
-  private hitLane(bp: Bp, s: number, key: number, mask: number): number {
-    if (!bp.cond) return lowestLane(mask);
-    const block = coordsOf(Math.floor(key / 32), this.launch.grid);
-    let lanes = 0;
-    for (let l = 0; l < 32; l++) {
-      if (!((mask >>> l) & 1)) continue;
-      if (conditionHolds(bp.cond, block, coordsOf((key % 32) * 32 + l, this.launch.block))) lanes |= 1 << l;
-    }
-    if (lanes === 0) return -1;
-    if (bp.cond.expr === undefined) return lowestLane(lanes);
-    this.trace.goto(s);
+  private conditionAt(expr: string, step: number, key: number, lane: number): boolean {
+    this.trace.goto(step);
     const w = this.machine.resident.find((c) => c.id === Math.floor(key / 32))?.warps[key % 32];
-    if (!w) return -1;
-    for (let l = 0; l < 32; l++) {
-      if (!((lanes >>> l) & 1)) continue;
-      if (this.conditionTrue(bp.cond.expr, new MachineThreadView(this.machine, w, l, 0))) return l;
-    }
-    return -1;
-  }
-
-  /** A condition holds when it evaluates to a non-zero value; one that cannot be evaluated there does not. */
-  private conditionTrue(expr: string, view: ThreadView): boolean {
+    if (!w) return false;
     try {
-      const v = evaluateExpression(this.debugInfo(), view, expr);
+      const v = evaluateExpression(this.debugInfo(), new MachineThreadView(this.machine, w, lane, 0), expr);
       return v.bytes !== undefined && v.bytes.some((b) => b !== 0);
     } catch (e) {
       if (e instanceof PrintError) return false;
@@ -829,68 +775,12 @@ export class Session implements DebugSession {
     }
   }
 
+  /** gdb's `ignore N COUNT`. */
+  ignoreBreakpoint(id: number, count: number): void { this.points.ignoreBreakpoint(id, count); }
 
-  /** First (forward) or last (reverse) breakpoint hit strictly after / before position p. */
-  private findBreakpoint(p: number, reverse: boolean, limit: number, inclusive = false): { step: number; bp: Bp; key: number; lane: number } | undefined {
-    const active = this.bps.filter((b) => b.enabled);
-    if (!active.length) return undefined;
-    const log = this.trace.log;
-    const any = new Uint8Array(this.code.line.length);
-    for (const b of active) for (const g of b.globals) any[g] = 1;
-    const end = this.trace.logged;
-    const scan = (from: number, to: number, last: boolean): { step: number; bp: Bp; key: number; lane: number } | undefined => {
-      let found: { step: number; bp: Bp; key: number; lane: number } | undefined;
-      if (from >= to) return undefined;
-      let seg = log.segmentOf(from);
-      for (let s = from; s < to; s++) {
-        while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
-        if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, log.segWarp[seg]!);
-        if (r) { found = r; if (!last) return r; }
-      }
-      return found;
-    };
-    if (!reverse) return scan(inclusive ? p : p + 1, Math.min(end, limit), false);
-    const lo = Math.max(0, limit);
-    const hi = Math.min(p, end);
-    if (!active.some((b) => b.cond?.expr !== undefined)) {
-      // from the log alone: walk backward
-      let seg = log.segmentOf(Math.max(0, hi - 1));
-      for (let s = hi - 1; s >= lo; s--) {
-        while (seg > 0 && log.segStep[seg]! > s) seg--;
-        if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, log.segWarp[seg]!);
-        if (r) return r;
-      }
-      return undefined;
-    }
-    // conditions need the machine at each candidate: re-execute interval by interval, backward,
-    // scanning each forward once and keeping its last hit
-    const K = this.trace.interval;
-    for (let i = Math.floor(Math.max(0, hi - 1) / K); i >= 0 && (i + 1) * K > lo; i--) {
-      const r = scan(Math.max(lo, i * K), Math.min(hi, (i + 1) * K), true);
-      if (r) return r;
-    }
-    return undefined;
-  }
-
-  private matchAt(active: Bp[], s: number, key: number): { step: number; bp: Bp; key: number; lane: number } | undefined {
-    const g = this.trace.log.loc(s);
-    const mask = this.trace.log.mask(s);
-    for (const b of active) {
-      if (!b.globals.has(g)) continue;
-      const lane = this.hitLane(b, s, key, mask);
-      if (lane >= 0) return { step: s, bp: b, key, lane };
-    }
-    return undefined;
-  }
-
-  /** gdb's `ignore N COUNT`: pass over the next COUNT hits of breakpoint N. */
-  ignoreBreakpoint(id: number, count: number): void {
-    const b = this.bps.find((x) => x.id === id);
-    if (!b) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
-    if (!Number.isInteger(count) || count < 0) throw new SessionError('ignore: the count must be a non-negative integer');
-    b.ignore = count;
+  addWatchpoint(expr: string, kind: WatchKind, space: 'global' | 'shared' | 'local', address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo {
+    const target: WatchTarget = { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
+    return this.points.addWatchpoint(expr, kind, target, space === 'global' ? undefined : this.focusBlock(), space === 'local' ? this.focusThread() : undefined, format);
   }
 
   /** The breakpoint the last stop was at, for `continue N`. */
@@ -900,13 +790,13 @@ export class Session implements DebugSession {
    * The breakpoint stop of a continue: the first hit whose ignore count is used up. Hits passed
    * over are returned so that only those before the final stop are counted.
    */
-  private nextBreakpointStop(p: number, reverse: boolean, inclusive: boolean): { hit: { step: number; bp: Bp; key: number; lane: number } | undefined; passed: { step: number; bp: Bp }[] } {
+  private nextBreakpointStop(p: number, reverse: boolean, inclusive: boolean): { hit: BreakpointHit | undefined; passed: { step: number; bp: Bp }[] } {
     const passed: { step: number; bp: Bp }[] = [];
     const pending = new Map<Bp, number>();
     let from = p;
     let incl = inclusive;
     for (;;) {
-      const hit = this.findBreakpoint(from, reverse, reverse ? 0 : this.trace.logged, incl && !reverse);
+      const hit = this.points.findBreakpoint(from, reverse, reverse ? 0 : this.trace.logged, incl && !reverse);
       if (!hit) return { hit: undefined, passed };
       const used = pending.get(hit.bp) ?? 0;
       if (used < hit.bp.ignore) {
@@ -920,58 +810,16 @@ export class Session implements DebugSession {
     }
   }
 
-  /**
-   * The nearest watch trigger from position p toward `bound`: a value-changing write (watch) or an
-   * access (rwatch/awatch). Intervals are replayed outward from p, so the search stops at the
-   * first interval that has one.
-   */
-  private findWatch(p: number, reverse: boolean, bound: number): { ev: AccessEvent; wp: Wp } | undefined {
-    const active = this.wps.filter((w) => w.enabled);
-    const K = this.trace.interval;
-    // several lanes writing in one step: lanes go in order, so the last one's value is what stays
-    const lastPerStep = (evs: AccessEvent[]): AccessEvent[] => {
-      const out: AccessEvent[] = [];
-      for (const e of evs) {
-        const prev = out[out.length - 1];
-        if (prev && prev.step === e.step && prev.acc !== Access.Read && e.acc !== Access.Read) out[out.length - 1] = { ...e, before: prev.before };
-        else out.push(e);
-      }
-      return out;
-    };
-    const qualifying = (wp: Wp, from: number, to: number): AccessEvent[] =>
-      lastPerStep(collectAccesses(this.trace, wp.target, wp.kind, from, to)).filter((e) => wp.kind !== 'write' || !sameBytes(e.before, e.after));
-    if (!reverse) {
-      for (let i = Math.floor(p / K); i * K < bound; i++) {
-        let best: { ev: AccessEvent; wp: Wp } | undefined;
-        for (const wp of active) {
-          const ev = qualifying(wp, Math.max(p, i * K), Math.min(bound, (i + 1) * K)).find((e) => e.step >= p);
-          if (ev && (!best || ev.step < best.ev.step)) best = { ev, wp };
-        }
-        if (best) return best;
-      }
-      return undefined;
-    }
-    for (let i = Math.floor(Math.max(0, p - 1) / K); i >= 0 && (i + 1) * K > bound; i--) {
-      let best: { ev: AccessEvent; wp: Wp } | undefined;
-      for (const wp of active) {
-        const ev = qualifying(wp, Math.max(bound, i * K), Math.min(p, (i + 1) * K)).filter((e) => e.step < p).pop();
-        if (ev && (!best || ev.step > best.ev.step)) best = { ev, wp };
-      }
-      if (best) return best;
-    }
-    return undefined;
-  }
-
   /** continue / reverse-continue; `fromHere` also counts a hit at the current step (run, start). */
   cont(reverse: boolean, fromHere = false): Stop {
     this.beginMove();
     const p = this.position();
     const { hit: bp, passed } = this.nextBreakpointStop(p, reverse, fromHere);
     this.trace.goto(p);
-    let wt: { ev: AccessEvent; wp: Wp } | undefined;
-    if (this.wps.some((w) => w.enabled)) {
+    let wt: WatchHit | undefined;
+    if (this.points.wps.some((w) => w.enabled)) {
       const bound = bp ? (reverse ? bp.step : bp.step + 1) : reverse ? 0 : this.total;
-      wt = this.findWatch(p, reverse, bound);
+      wt = this.points.findWatch(p, reverse, bound);
     }
     if (this.rwps.some((w) => w.enabled)) {
       // a register change before the breakpoint / memory watch wins
@@ -1013,17 +861,17 @@ export class Session implements DebugSession {
       const body = isRead ? `Value = ${fmt(wt.ev.before)}` : `Old value = ${fmt(wt.ev.before)}\nNew value = ${fmt(wt.ev.after)}`;
       const verb = isRead ? (reverse ? 'read by' : 'after the read by') : reverse ? 'written by' : 'after the write by';
       wt.wp.hits++;
-      return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}` };
+      return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}`, hit: { kind: 'watchpoint', id: wt.wp.id, access: isRead ? 'read' : 'write' } };
     }
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);
       bp.bp.hits++;
       this.lastBreakpoint = bp.bp.id;
       this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
-      if (bp.bp.temporary) this.bps.splice(this.bps.indexOf(bp.bp), 1);
+      if (bp.bp.temporary) this.points.remove(bp.bp);
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
-      return { ...s, message: `${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id }, message: `${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (reverse) return this.moveTo(0, 'start', 'No more reverse-execution history: at the start of the recording.');
     return this.endStop();
@@ -1050,49 +898,9 @@ export class Session implements DebugSession {
     }
   }
 
-  /** Values of a register of the focused thread after each of its steps that changed it. */
-  registerHistory(name: string, limit: number): { step: number; value: bigint; line: number; file: string | undefined }[] {
-    const tl = this.thread();
-    const p = this.position();
-    const fn = this.where().function;
-    const prog = this.program.functions.get(fn);
-    const out: { step: number; value: bigint; line: number; file: string | undefined }[] = [];
-    if (!prog) return out;
-    // the instructions that write the register (first operand, or an element of a vector one)
-    const writers = new Set<number>();
-    const base = this.code.global(fn, 0);
-    prog.instrs.forEach((ins, pc) => {
-      if (/^(st|bar|barrier|bra|call|ret|exit|red|prefetch|membar|fence|trap)$/.test(ins.opcode)) return;
-      const d = ins.operands[0];
-      const hit = d?.kind === 'reg' ? d.reg.name === name : d?.kind === 'vec' ? d.items.some((x) => x.kind === 'reg' && x.reg.name === name) : false;
-      if (hit) writers.add(base + pc);
-    });
-    try {
-      for (let i = 0; i < tl.length && out.length < limit; i++) {
-        const g = tl.locs[i]!;
-        if (!writers.has(g)) continue;
-        const step = tl.steps[i]!;
-        // a guarded write happens only where the thread's guard predicate holds
-        const guard = prog.instrs[this.code.pc[g]!]!.guard;
-        if (guard) {
-          this.trace.goto(step);
-          const w = this.focusedWarp();
-          if (!w) continue;
-          const gv = new MachineThreadView(this.machine, w, this.focusLane, 0).readRegister(guard.reg.name);
-          if ((gv !== 0n) === guard.negate) continue;
-        }
-        if (step + 1 > this.total) break;
-        this.trace.goto(step + 1);
-        const w = this.focusedWarp();
-        if (!w) continue;
-        const v = new MachineThreadView(this.machine, w, this.focusLane, 0);
-        const val = v.function === fn ? v.readRegister(name) : undefined;
-        if (val !== undefined) out.push({ step, value: val, line: this.code.line[g]!, file: this.code.fileName(g) });
-      }
-    } finally {
-      this.trace.goto(p);
-    }
-    return out;
+  /** Values of a register of the focused thread after each of its steps that changed it (history.ts). */
+  registerHistory(name: string, limit: number): RegisterWrite[] {
+    return registerHistory(this, name, limit);
   }
 
   /** The last `origin` answer, so that `origin ^N` can follow its input N. */

@@ -81,12 +81,21 @@ export interface WatchpointInfo {
 
 export type StopReason = 'step' | 'breakpoint' | 'watchpoint' | 'start' | 'end' | 'fault' | 'exited' | 'goto' | 'no-move';
 
+/** What a stop hit, when it was more than a step: which breakpoint, watchpoint, race or fault. */
+export type Hit =
+  | { readonly kind: 'breakpoint'; readonly id: number }
+  | { readonly kind: 'watchpoint'; readonly id: number; readonly access: 'read' | 'write' }
+  | { readonly kind: 'race'; readonly race: number; readonly second: boolean }
+  | { readonly kind: 'fault'; readonly message: string };
+
 /** Result of a navigation command. */
 export interface Stop {
   readonly reason: StopReason;
   /** gdb-like one-liner: "Breakpoint 1, kernel.cu:12", "Thread (3,0,0) has exited". */
   readonly message: string;
+  /** The position after the move. */
   readonly step: number;
+  readonly hit?: Hit | undefined;
 }
 
 export interface RegisterValue {

@@ -22,7 +22,7 @@ function target(r: RaceEntry): string {
   return name ? `${addr} (${name})` : addr;
 }
 
-function raceBlock(r: RaceEntry, i: number, label: string): string[] {
+export function raceBlock(r: RaceEntry, i: number, label: string): string[] {
   const tags = [r.intraWarp ? 'intra-warp' : '', r.count > 1 ? `${r.count} occurrences` : '', r.seeds ? `seeds ${r.seeds.join(',')}` : '']
     .filter(Boolean).join(', ');
   return [

@@ -9,7 +9,8 @@
  * operand counts as written, on every path that reaches it), so it can only fail to flag a
  * register, never flag a written one. Functions it cannot model (`brx.idx`) are not analysed.
  */
-import type { ProgFunction, ROperand } from '../../ptx/resolve.js';
+import type { ProgFunction } from '../../ptx/resolve.js';
+import { writtenRegisters } from '../../ptx/instructions.js';
 
 interface Analysis {
   readonly index: ReadonlyMap<string, number>;
@@ -39,16 +40,6 @@ export class RegisterDefs {
   }
 }
 
-function collectRegs(o: ROperand | undefined, out: string[]): void {
-  if (!o) return;
-  switch (o.kind) {
-    case 'reg': out.push(o.reg.name); break;
-    case 'vec': case 'list': for (const x of o.items) collectRegs(x, out); break;
-    case 'pair': collectRegs(o.a, out); collectRegs(o.b, out); break;
-    default: break;
-  }
-}
-
 function analyse(fn: ProgFunction): Analysis | null {
   const n = fn.instrs.length;
   const index = new Map(fn.regs.map((r, i) => [r.name, i] as const));
@@ -60,10 +51,7 @@ function analyse(fn: ProgFunction): Analysis | null {
   for (let i = 0; i < n; i++) {
     const ins = fn.instrs[i]!;
     const d = new Uint32Array(words);
-    const names: string[] = [];
-    collectRegs(ins.operands[0], names);
-    if (ins.opcode === 'call') for (const o of ins.operands) if (o.kind === 'list') collectRegs(o, names);
-    for (const r of names) {
+    for (const r of writtenRegisters(ins)) {
       const b = index.get(r);
       if (b !== undefined) d[b >>> 5]! |= 1 << (b & 31);
     }

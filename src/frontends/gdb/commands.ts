@@ -9,7 +9,8 @@ import { coordsOf, linearOf } from '../../exec/launch.js';
 import { TraceError } from '../../trace/trace.js';
 import type { Session } from '../../engine/session.js';
 import { SessionError } from '../../engine/session.js';
-import type { CommandResult, Dim3, Stop, WatchKind } from '../../engine/types.js';
+import type { BreakpointInfo, CommandResult, Dim3, Stop, WatchKind } from '../../engine/types.js';
+import { type AddedWatch, engineOf } from '../../engine/api.js';
 import { LineMap } from '../../ptx/diagnostics.js';
 import { raceCommand, infoRaces } from './races.js';
 import type { OriginSource } from '../../engine/origin.js';
@@ -17,8 +18,12 @@ import { intValue } from '../../engine/print/arith.js';
 import { T } from '../../engine/print/ctypes.js';
 import { backtrace, disassemble, type Display, displayLines, examineInstructions, examineString, infoCudaBlocks, infoCudaKernels, type InspectContext, listRange, whatis } from './inspect.js';
 import { baseName } from '../../engine/sources.js';
+import { formatterFor, registerFloat } from '../../engine/values.js';
 
-type Handler = (s: Session, args: string, name: string) => string | Stop;
+/** A move's result as the language prints it: its reason and the engine's message. */
+type Moved = Pick<Stop, 'reason' | 'message'>;
+
+type Handler = (s: Session, args: string, name: string) => string | Moved;
 
 interface Cmd {
   names: string[];
@@ -82,7 +87,8 @@ export function sourceLines(s: Session, file: string | undefined): readonly stri
   return file === undefined ? undefined : s.sources.get(file)?.lines;
 }
 
-function stopText(s: Session, st: Stop): string {
+/** The text gdb prints for a stop: the engine's message, then where the focused thread is. */
+export function stopText(s: Session, st: Pick<Stop, 'reason' | 'message'>): string {
   // the kernel's end sets gdb's $_exitcode: 0 when it finished, 1 when a fault stopped it
   if (s.position() >= s.total) history(s).setConvenience('_exitcode', intValue(s.faultMessage === undefined ? 0n : 1n, T.int));
   const parts: string[] = [];
@@ -98,39 +104,15 @@ function num(text: string, what: string): number {
   return n;
 }
 
-function formatterFor(type: string, size: number): (b: Uint8Array) => string {
-  return (b) => {
-    const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
-    if (type === 'float' && size === 4) return formatFloat(dv.getFloat32(0, true), 4, BigInt(dv.getUint32(0, true)));
-    if (type === 'double' && size === 8) return formatFloat(dv.getFloat64(0, true), 8, dv.getBigUint64(0, true));
-    const unsigned = type.startsWith('unsigned') || type === 'bool';
-    if (size === 1) return String(unsigned ? dv.getUint8(0) : dv.getInt8(0));
-    if (size === 2) return String(unsigned ? dv.getUint16(0, true) : dv.getInt16(0, true));
-    if (size === 4) return String(unsigned ? dv.getUint32(0, true) : dv.getInt32(0, true));
-    if (size === 8) return String(unsigned ? dv.getBigUint64(0, true) : dv.getBigInt64(0, true));
-    return '{' + [...b].map((x) => '0x' + x.toString(16).padStart(2, '0')).join(', ') + '}';
-  };
-}
-
 function watch(s: Session, args: string, name: string): string {
   // -l / -location: watch the address the expression names now (our watchpoints always do)
   const expr = args.trim().replace(/^-(?:l|location)\s+/, '');
   if (!expr) throw new SessionError(`usage: ${name} EXPR`);
   const kind: WatchKind = name === 'rwatch' ? 'read' : name === 'awatch' ? 'access' : 'write';
-  const what = kind === 'write' ? 'Hardware watchpoint' : kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
-  // a raw range: watch @shared 0x40 16  (space, address, length in bytes)
-  const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
-  if (raw) {
-    const space = raw[1]!.toLowerCase() as 'global' | 'shared' | 'local';
-    const address = BigInt(raw[2]!);
-    const size = raw[3] ? Number(raw[3]) : 4;
-    if (!s.threadView().readMemory(space, address, size)) throw new SessionError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`);
-    const wp = s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size));
-    return `${what} ${wp.id}: ${space} 0x${address.toString(16)}, ${size} bytes`;
-  }
   // a register (`$r5`), or a local that lives in one: watch the register of the focused thread
   const regName = /^[$%][a-z]+\d*$/i.test(expr) && s.threadView().registerType(expr.replace(/^\$/, '%')) !== undefined ? expr.replace(/^\$/, '%') : undefined;
-  const v = regName ? undefined : evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
+  // a memory lvalue goes to the engine's watch; raw ranges (`@shared 0x40`) too
+  const v = regName || /^@/.test(expr) ? undefined : evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
   const reg = regName ?? v?.register;
   if (reg !== undefined) {
     if (kind !== 'write') throw new SessionError(`${name} needs memory: ${expr} lives in register ${reg} (use watch to stop when it changes)`);
@@ -145,12 +127,26 @@ function watch(s: Session, args: string, name: string): string {
     });
     return `Watchpoint ${wp.id}: ${expr} (in registers of block (${wp.block.join(',')}) thread (${wp.thread.join(',')}), re-evaluated at each of its steps)`;
   }
-  if (!v || v.address === undefined || v.space === undefined) throw new SessionError(`Cannot watch constant value \`${expr}' (it is not in memory or a register).`);
-  if (v.space !== 'global' && v.space !== 'shared' && v.space !== 'local') throw new SessionError(`cannot watch ${v.space} memory (read-only)`);
-  const addr = Number(v.address & 0xffffffffn);
-  if (!s.threadView().readMemory(v.space, v.address, Math.max(1, v.size))) throw new SessionError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`);
-  const wp = s.addWatchpoint(expr, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
-  return `${what} ${wp.id}: ${expr} (${v.space} 0x${addr.toString(16)}, ${v.size} bytes${v.space === 'global' ? '' : `, block (${wp.block!.join(',')})`}${v.space === 'local' ? ` thread (${wp.thread!.join(',')})` : ''})`;
+  return watchText(engineOf(s).addWatch(expr, kind, history(s)));
+}
+
+/** gdb's reply to `watch`: "Hardware watchpoint 2: y[3] (global 0x40, 4 bytes)". */
+export function watchText(w: AddedWatch): string {
+  const what = w.wp.kind === 'write' ? 'Hardware watchpoint' : w.wp.kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
+  const { wp } = w;
+  if (w.raw) return `${what} ${wp.id}: ${wp.space} 0x${wp.address.toString(16)}, ${wp.size} bytes`;
+  return `${what} ${wp.id}: ${wp.expr} (${wp.space} 0x${wp.address.toString(16)}, ${wp.size} bytes${wp.space === 'global' ? '' : `, block (${wp.block!.join(',')})`}${wp.space === 'local' ? ` thread (${wp.thread!.join(',')})` : ''})`;
+}
+
+/** gdb's reply to `break`: "Breakpoint 1 at kernel pc 4: file kernel.cu, line 12." */
+export function breakText(bp: BreakpointInfo, temporary: boolean): string {
+  const l = bp.locations[0]!;
+  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${l.function} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
+}
+
+/** cuda-gdb's reply to a focus switch, then where the thread is. */
+export function focusText(s: Session): string {
+  return `[Switching focus to CUDA kernel 0, grid 1, block (${s.focusBlock().join(',')}), thread (${s.focusThread().join(',')})]\n${stopLine(s)}`;
 }
 
 function historyCmd(s: Session, args: string): string {
@@ -283,7 +279,7 @@ function infoCmd(s: Session, args: string): string {
     case 'registers': case 'reg': case 'r': {
       const regs = s.registers().filter((r) => !restText || restText.split(/\s+/).includes(r.name) || restText.split(/\s+/).includes(r.name.replace('%', '$')));
       if (!regs.length) return 'No registers.';
-      return regs.map((r) => `${r.name.padEnd(8)} ${('0x' + r.bits.toString(16)).padEnd(20)} ${r.type === 'pred' ? (r.bits ? 'true' : 'false') : r.type.startsWith('f') && r.type !== 'f16' ? fmtFloat(r) : String(r.bits)}${r.changed ? '  *' : ''}`).join('\n');
+      return regs.map((r) => `${r.name.padEnd(8)} ${('0x' + r.bits.toString(16)).padEnd(20)} ${r.type === 'pred' ? (r.bits ? 'true' : 'false') : r.type.startsWith('f') && r.type !== 'f16' ? registerFloat(r.type, r.bits) : String(r.bits)}${r.changed ? '  *' : ''}`).join('\n');
     }
     case 'breakpoints': case 'break': case 'b': case 'watchpoints': {
       const rows = [...s.breakpoints().map((b) => `${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.locations.length} location${b.locations.length === 1 ? '' : 's'}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`),
@@ -326,16 +322,10 @@ function infoCmd(s: Session, args: string): string {
 /** A register value as its type reads: floats in gdb's format, integers in decimal and hex. */
 function regText(type: string, bits: bigint): string {
   if (type === 'pred') return bits ? 'true' : 'false';
-  if (type === 'f32' || type === 'f64') return fmtFloat({ type, bits });
+  if (type === 'f32' || type === 'f64') return registerFloat(type, bits);
   return `${bits} (0x${bits.toString(16)})`;
 }
 
-function fmtFloat(r: { type: string; bits: bigint }): string {
-  const dv = new DataView(new ArrayBuffer(8));
-  if (r.type === 'f64') { dv.setBigUint64(0, r.bits, true); return formatFloat(dv.getFloat64(0, true), 8, r.bits); }
-  dv.setUint32(0, Number(r.bits & 0xffffffffn), true);
-  return formatFloat(dv.getFloat32(0, true), 4, r.bits & 0xffffffffn);
-}
 
 /** `cuda block (1,0,0) thread (3,0,0)`, `cuda thread 5`, `cuda warp 2 lane 3`, bare `cuda thread` shows focus. */
 function cudaCmd(s: Session, args: string): string {
@@ -364,7 +354,7 @@ function cudaCmd(s: Session, args: string): string {
   if (!block && !thread) throw new SessionError(`usage: cuda block (x,y,z) thread (x,y,z) | cuda thread (x,y,z) | cuda warp N lane M`);
   const err = s.setFocus(block, thread);
   if (err) throw new SessionError(err);
-  return `[Switching focus to CUDA kernel 0, grid 1, block (${s.focusBlock().join(',')}), thread (${s.focusThread().join(',')})]\n${stopLine(s)}`;
+  return focusText(s);
 }
 
 function listCmd(s: Session, args: string): string {
@@ -444,7 +434,7 @@ function examine(s: Session, args: string): string {
 const HELP_ORDER: string[] = [];
 
 /** `next 3`: repeat a movement (stopping early at a breakpoint, watchpoint, exit or the end). */
-function repeat(a: string, once: () => Stop): Stop {
+function repeat(a: string, once: () => Moved): Moved {
   const t = a.trim();
   const n = t ? num(t, 'count') : 1;
   if (n < 1) throw new SessionError(`count must be at least 1`);
@@ -454,24 +444,24 @@ function repeat(a: string, once: () => Stop): Stop {
 }
 
 const COMMANDS: Cmd[] = [
-  { names: ['next', 'n'], help: 'next [N]: the focused thread runs to the next source line (over calls)', moves: true, run: (s, a) => repeat(a, () => s.stepLine(false, false)) },
-  { names: ['reverse-next', 'rn'], help: 'reverse-next: back to the previous source line (over calls)', moves: true, run: (s, a) => repeat(a, () => s.stepLine(false, true)) },
-  { names: ['step', 's'], help: 'step: to the next source line, into calls', moves: true, run: (s, a) => repeat(a, () => s.stepLine(true, false)) },
-  { names: ['reverse-step', 'rs'], help: 'reverse-step: back to the previous source line, into calls', moves: true, run: (s, a) => repeat(a, () => s.stepLine(true, true)) },
-  { names: ['stepi', 'si'], help: 'stepi [N]: the focused thread\'s next PTX instruction', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false)) },
-  { names: ['reverse-stepi', 'rsi'], help: 'reverse-stepi [N]: its previous PTX instruction', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(true)) },
-  { names: ['nexti', 'ni'], help: 'nexti [N]: next PTX instruction, over calls', moves: true, run: (s, a) => repeat(a, () => s.stepInstruction(false, true)) },
+  { names: ['next', 'n'], help: 'next [N]: the focused thread runs to the next source line (over calls)', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'line', direction: 'forward' })) },
+  { names: ['reverse-next', 'rn'], help: 'reverse-next: back to the previous source line (over calls)', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'line', direction: 'backward' })) },
+  { names: ['step', 's'], help: 'step: to the next source line, into calls', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'line', direction: 'forward', into: true })) },
+  { names: ['reverse-step', 'rs'], help: 'reverse-step: back to the previous source line, into calls', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'line', direction: 'backward', into: true })) },
+  { names: ['stepi', 'si'], help: 'stepi [N]: the focused thread\'s next PTX instruction', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'instruction', direction: 'forward', into: true })) },
+  { names: ['reverse-stepi', 'rsi'], help: 'reverse-stepi [N]: its previous PTX instruction', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'instruction', direction: 'backward', into: true })) },
+  { names: ['nexti', 'ni'], help: 'nexti [N]: next PTX instruction, over calls', moves: true, run: (s, a) => repeat(a, () => engineOf(s).step({ granularity: 'instruction', direction: 'forward' })) },
   {
     names: ['finish', 'fin'], help: 'finish: run until the current function returns; prints the value it returned', moves: true,
     run: (s) => {
       s.lastReturn = undefined;
-      const st = s.finish(false);
+      const st = engineOf(s).finish({ direction: 'forward' });
       const r = s.lastReturn as { function: string; bytes: Uint8Array } | undefined;
       const shown = r ? printReturnValue(debugInfo(s), s.threadView(), r.function, r.bytes, history(s)) : undefined;
       return shown ? { ...st, message: `${st.message}\nValue returned is ${shown}` } : st;
     },
   },
-  { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (s) => s.finish(true) },
+  { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (s) => engineOf(s).finish({ direction: 'backward' }) },
   {
     names: ['continue', 'c', 'cont'], help: 'continue [N]: to the next breakpoint or watchpoint (or the end); N: pass the breakpoint stopped at N-1 more times', moves: true,
     run: (s, a) => {
@@ -481,7 +471,7 @@ const COMMANDS: Cmd[] = [
         if (s.lastBreakpoint === undefined) throw new SessionError('Not stopped at a breakpoint; "continue N" means: ignore it N-1 more times.');
         s.ignoreBreakpoint(s.lastBreakpoint, n - 1);
       }
-      return s.cont(false);
+      return engineOf(s).continue({ direction: 'forward' });
     },
   },
   {
@@ -494,26 +484,22 @@ const COMMANDS: Cmd[] = [
       return n === 0 ? `Will stop next time breakpoint ${id} is reached.` : `Will ignore next ${n} crossing${n === 1 ? '' : 's'} of breakpoint ${id}.`;
     },
   },
-  { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (s) => s.cont(true) },
-  { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (s) => { s.goto(0); return s.cont(false, true); } },
-  { names: ['start'], help: 'start: go to step 0', moves: true, run: (s) => s.goto(0) },
+  { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (s) => engineOf(s).continue({ direction: 'backward' }) },
+  { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (s) => engineOf(s).run() },
+  { names: ['start'], help: 'start: go to step 0', moves: true, run: (s) => engineOf(s).goto(0) },
   {
     names: ['goto'], help: 'goto STEP | start | end | +N | -N: travel to a warp-step of the recording', moves: true,
     run: (s, a) => {
       const t = a.trim();
-      if (t === 'start' || t === 'begin') return s.goto(0);
-      if (t === 'end') return s.goto(s.total);
-      if (/^[+-]\d+$/.test(t)) return s.goto(Math.max(0, Math.min(s.total, s.position() + Number(t))));
-      return s.goto(num(t, 'goto'));
+      if (t === 'start' || t === 'begin') return engineOf(s).goto(0);
+      if (t === 'end') return engineOf(s).goto(s.total);
+      if (/^[+-]\d+$/.test(t)) return engineOf(s).goto(Math.max(0, Math.min(s.total, s.position() + Number(t))));
+      return engineOf(s).goto(num(t, 'goto'));
     },
   },
   {
     names: ['break', 'b', 'tbreak'], help: 'break FILE:LINE | LINE | FUNCTION | ptx:LINE | *INSTR [if threadIdx.x == N && blockIdx.x == M | thread (x,y,z) | block (x,y,z)]',
-    run: (s, a, name) => {
-      const bp = s.addBreakpoint(a.trim() || `${s.where().file ?? ''}:${s.where().line}`, name === 'tbreak');
-      const l = bp.locations[0]!;
-      return `${name === 'tbreak' ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${l.function} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
-    },
+    run: (s, a, name) => breakText(s.addBreakpoint(a.trim() || `${s.where().file ?? ''}:${s.where().line}`, name === 'tbreak'), name === 'tbreak'),
   },
   { names: ['delete', 'd'], help: 'delete [N]: remove breakpoint/watchpoint N (all without N)', run: (s, a) => s.deleteBreakpoint(a.trim() ? num(a, 'delete') : undefined) },
   { names: ['disable'], help: 'disable N', run: (s, a) => { s.enableBreakpoint(num(a, 'disable'), false); return `${a.trim()} disabled.`; } },

@@ -9,7 +9,11 @@ import { consoleOf } from '../gdb/console.js';
 import { formatForType, MEM_FORMATS, type MemFormat } from './format.js';
 import { LineEditor } from './lineeditor.js';
 import { resolveTarget } from './memtarget.js';
-import { keyPresses, NAV_KEYS, type KeyPress } from './keys.js';
+import { keyPresses, NAV_KEYS, type KeyPress, type NavKey } from './keys.js';
+import { engineOf, type Engine, type StopEvent } from '../../engine/api.js';
+import type { BreakpointInfo, Dim3 } from '../../engine/types.js';
+import { coordsOf } from '../../exec/launch.js';
+import { breakText, focusText, stopText, watchText } from '../gdb/commands.js';
 import { computeLayout, type Layout, type PaneId, type Slot, slotOf } from './layout.js';
 import { Model } from './model.js';
 import { type CodeView, type CursorState, ptxView, sourceView } from './panes/code.js';
@@ -170,7 +174,7 @@ export class Controller {
       if (this.racesChecked === 'no') {
         this.racesChecked = 'running';
         setTimeout(() => {
-          this.model.commandText('info races');
+          this.model.raceRows();
           this.racesChecked = 'done';
           this.model.forget('wrapped:races:');
           this.changed();
@@ -178,8 +182,8 @@ export class Controller {
       }
       return [{ text: 'checking the recording for races…', style: { dim: true } }];
     }
-    const r = this.model.commandText('info races');
-    return lines(r.text).map((t) => ({ text: t, ...(r.error ? { style: { color: 'red' } } : {}) }));
+    const r = this.model.raceRows();
+    return r.rows.map((row) => ({ text: row.text, ...(r.error ? { style: { color: 'red' } } : {}) }));
   }
 
   /** A text pane's rows wrapped to its width. */
@@ -240,7 +244,7 @@ export class Controller {
 
   // ---- running commands ----
 
-  /** Run one debugger command; record it in the Console; follow the position. */
+  /** Run one line typed on the `:` console (the gdb language); record it in the Console; follow the position. */
   run(cmd: string, fromCommandLine = false): void {
     let output: string;
     let error = false;
@@ -253,6 +257,33 @@ export class Controller {
       output = e instanceof Error ? e.message : String(e);
       error = true;
     }
+    this.settle(cmd, output, error, moved, quit, fromCommandLine);
+  }
+
+  /**
+   * Run a typed engine request for a key: its result is shown as the gdb language shows the same
+   * request (`label` is the Console's name for it), so keys and typed commands read alike.
+   */
+  private act(label: string, f: (e: Engine) => string | StopEvent): void {
+    const before = this.session.position();
+    let output: string;
+    let error = false;
+    let moved: boolean;
+    try {
+      const r = f(engineOf(this.session));
+      output = typeof r === 'string' ? r : stopText(this.session, r);
+      moved = typeof r !== 'string' || this.session.position() !== before;
+    } catch (e) {
+      // as for a typed command: the message goes to the Console (an engine error, or a bug, which
+      // the next render then reports as the crash it is)
+      output = e instanceof Error ? e.message : String(e);
+      error = true;
+      moved = this.session.position() !== before;
+    }
+    this.settle(label, output, error, moved, false, false);
+  }
+
+  private settle(cmd: string, output: string, error: boolean, moved: boolean, quit: boolean, fromCommandLine: boolean): void {
     this.model.invalidate();
     this.log(cmd, output, error);
     const text = lines(output);
@@ -304,7 +335,7 @@ export class Controller {
     }
     const ch = k.ch ?? '';
     const nav = NAV_KEYS[ch];
-    if (nav) { this.run(nav); return; }
+    if (nav) { this.navigate(nav); return; }
     switch (ch) {
       case 'q': this.onExit(0); return;
       case '?': this.help = true; this.helpTop = 0; return;
@@ -431,11 +462,12 @@ export class Controller {
       }
       case 'warps': this.focusThreadAtCursor(); return;
       case 'races': {
-        // The race a detail line belongs to is named on the nearest "race N:" line above it.
-        const rows = this.raceRows();
-        let m: RegExpExecArray | null = null;
-        for (let i = Math.min(this.races.cursor, rows.length - 1); i >= 0 && !m; i--) m = /^\s*race\s+(\d+)\b/i.exec(rows[i]!.text);
-        if (m) this.run(`race ${m[1]}`); else this.say('no race on this line', 'error');
+        // each row of the report knows the race it belongs to (see gdb/races.ts); below the
+        // races (benign ones, barrier errors) the nearest race above is meant
+        const rows = this.racesChecked === 'done' ? this.model.raceRows().rows : [];
+        let n: number | undefined;
+        for (let i = Math.min(this.races.cursor, rows.length - 1); i >= 0 && n === undefined; i--) n = rows[i]!.race;
+        if (n !== undefined) this.act(`race ${n}`, (e) => e.gotoRace(n)); else this.say('no race on this line', 'error');
         return;
       }
       case 'memory': this.enterInput('memory'); return;
@@ -453,16 +485,25 @@ export class Controller {
 
   // ---- actions ----
 
+  private navigate(k: NavKey): void {
+    const m = k.move;
+    this.act(k.label, (e) => (m.kind === 'step' ? e.step(m.request) : m.kind === 'finish' ? e.finish({ direction: m.direction }) : e.continue({ direction: m.direction })));
+  }
+
+  private toggleAt(ids: readonly number[], label: string, add: (e: Engine) => BreakpointInfo): void {
+    if (ids.length) this.act(`delete ${ids.join(' ')}`, (e) => e.deleteBreakpoints(ids).join('\n'));
+    else this.act(label, (e) => breakText(add(e), false));
+  }
+
   private toggleBreakpoint(): void {
     const onPtx = this.focus === 'ptx';
     const v = onPtx ? this.ptxView() : this.sourceView();
     const line = onPtx ? this.ptx.cursor : this.src.cursor;
     if (v.kind === 'source' && v.file !== undefined) {
-      const ids = this.model.breakpointsAtSource(v.file, line);
-      this.run(ids.length ? `delete ${ids.join(' ')}` : `break ${baseName(v.file)}:${line}`);
+      const file = v.file;
+      this.toggleAt(this.model.breakpointsAtSource(file, line), `break ${baseName(file)}:${line}`, (e) => e.addBreakpoint({ file, line }));
     } else {
-      const ids = this.model.breakpointsAtPtx(line);
-      this.run(ids.length ? `delete ${ids.join(' ')}` : `break ptx:${line}`);
+      this.toggleAt(this.model.breakpointsAtPtx(line), `break ptx:${line}`, (e) => e.addBreakpoint({ ptxLine: line }));
     }
   }
 
@@ -475,7 +516,8 @@ export class Controller {
   private watchSelected(): void {
     const r = this.selectedVar();
     if (!r?.expr) { this.say('w: select a variable in the Variables pane first', 'error'); return; }
-    this.run(`watch ${r.expr}`);
+    const expr = r.expr;
+    this.act(`watch ${expr}`, (e) => watchText(e.addWatch(expr, 'write')));
   }
 
   /** `x`: a pointer shows what it points to, anything else its own bytes. */
@@ -504,13 +546,9 @@ export class Controller {
     const c = this.warpCursor();
     const w = ws[c.warp];
     if (!w || c.lane >= w.lanes.length) return;
-    const view = this.session.threadView();
-    const nt = [0, 1, 2].map((k) => view.readSpecial('ntid', k) ?? (k === 0 ? Number.MAX_SAFE_INTEGER : 1));
-    const t = w.warp * 32 + c.lane;
-    const tx = t % nt[0]!;
-    const ty = Math.floor(t / nt[0]!) % nt[1]!;
-    const tz = Math.floor(t / (nt[0]! * nt[1]!));
-    this.run(`cuda block (${w.block.join(',')}) thread (${tx},${ty},${tz})`);
+    const block = w.block;
+    const thread: Dim3 = coordsOf(w.warp * 32 + c.lane, this.session.launch.block);
+    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(this.session); });
     this.follow(true);
     this.endPick();
   }
@@ -529,7 +567,7 @@ export class Controller {
     const d = Math.max(1, Math.round(total / 100));
     const pos = this.session.position();
     const to = Math.max(0, Math.min(total, pos + dir * d));
-    if (to !== pos) this.run(`goto ${to}`);
+    if (to !== pos) this.act(`goto ${to}`, (e) => e.goto(to));
   }
 
   private markStep(dir: number): void {
@@ -539,7 +577,8 @@ export class Controller {
     if (dir > 0) to = marks.find((m) => m.step > pos)?.step;
     else for (let i = marks.length - 1; i >= 0; i--) if (marks[i]!.step < pos) { to = marks[i]!.step; break; }
     if (to === undefined) { this.say(dir > 0 ? 'no later mark on the timeline' : 'no earlier mark on the timeline'); return; }
-    this.run(`goto ${to}`);
+    const step = to;
+    this.act(`goto ${step}`, (e) => e.goto(step));
   }
 
   private cycleFormat(d: number): void {

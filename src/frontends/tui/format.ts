@@ -1,4 +1,5 @@
 /** Value formatting for the Registers and Memory panes (raw bits → text by PTX type). */
+import { registerFloat } from '../../engine/values.js';
 
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);
@@ -54,8 +55,8 @@ export function formatRegister(type: string, bits: bigint): string {
   const t = type.replace(/^\./, '');
   const n = typeBits(t);
   if (t === 'pred') return bits !== 0n ? 'true' : 'false';
-  if (t === 'f32') return formatF32(f32FromBits(Number(bits & 0xffffffffn)));
-  if (t === 'f64') return formatF64(f64FromBits(bits));
+  // f32/f64 exactly as `info registers` and `print` show them (one formatter: engine/values.ts)
+  if (t === 'f32' || t === 'f64') return registerFloat(t, bits);
   if (t === 'f16') return formatF32(f16FromBits(Number(bits & 0xffffn)));
   if (t === 'bf16') return formatF32(f32FromBits(Number(bits & 0xffffn) << 16));
   const u = BigInt.asUintN(n, bits);

@@ -3,6 +3,7 @@
  * cannot disagree. Ink's key events are normalised into `KeyPress`es first (a paste or a fast
  * typist delivers several characters in one event).
  */
+import type { Direction, StepRequest } from '../../engine/api.js';
 import type { Key } from 'ink';
 
 export type KeyName =
@@ -49,13 +50,26 @@ function charPress(ch: string): KeyPress {
   return { ch, name: undefined, ctrl: false };
 }
 
-/** Single-key navigation commands, passed to the session as typed. */
-export const NAV_KEYS: Readonly<Record<string, string>> = {
-  n: 'next', N: 'reverse-next',
-  s: 'step', S: 'reverse-step',
-  i: 'stepi', I: 'reverse-stepi',
-  f: 'finish', F: 'reverse-finish',
-  c: 'continue', C: 'reverse-continue',
+/** A navigation key's engine request (typed: the TUI builds no command text). */
+export type NavMove =
+  | { readonly kind: 'step'; readonly request: StepRequest }
+  | { readonly kind: 'finish' | 'continue'; readonly direction: Direction };
+
+/** Single-key navigation: the engine request, and the gdb name the Console shows it under. */
+export interface NavKey {
+  readonly label: string;
+  readonly move: NavMove;
+}
+
+const step = (label: string, granularity: 'line' | 'instruction', direction: Direction, into: boolean): NavKey =>
+  ({ label, move: { kind: 'step', request: { granularity, direction, into } } });
+
+export const NAV_KEYS: Readonly<Record<string, NavKey>> = {
+  n: step('next', 'line', 'forward', false), N: step('reverse-next', 'line', 'backward', false),
+  s: step('step', 'line', 'forward', true), S: step('reverse-step', 'line', 'backward', true),
+  i: step('stepi', 'instruction', 'forward', true), I: step('reverse-stepi', 'instruction', 'backward', true),
+  f: { label: 'finish', move: { kind: 'finish', direction: 'forward' } }, F: { label: 'reverse-finish', move: { kind: 'finish', direction: 'backward' } },
+  c: { label: 'continue', move: { kind: 'continue', direction: 'forward' } }, C: { label: 'reverse-continue', move: { kind: 'continue', direction: 'backward' } },
 };
 
 export interface HelpEntry {

@@ -9,12 +9,12 @@ import type {
   BreakpointInfo, RegisterValue, TimelineMark, WarpInfo, Where,
 } from '../../engine/types.js';
 import type { Session as DebugSession } from '../../engine/session.js';
-import { consoleOf } from '../gdb/console.js';
-import { SourceCache, type SourceFile } from './sources.js';
+import { raceReportRows, type RaceRow } from '../gdb/races.js';
+import { DrawnSources, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 
 export class Model {
-  readonly sources: SourceCache;
+  readonly sources: DrawnSources;
   readonly ptxMap: LineMap;
   /** PTX text split into display lines (tabs expanded). */
   readonly ptxLines: readonly string[];
@@ -24,7 +24,8 @@ export class Model {
   private readonly instrLines = new Map<string, Int32Array>();
 
   constructor(readonly session: DebugSession, sourceDir: string | undefined) {
-    this.sources = new SourceCache(session.ptxPath, sourceDir);
+    if (sourceDir !== undefined) session.setSourceDir(sourceDir);
+    this.sources = new DrawnSources(() => session.sources);
     this.ptxMap = new LineMap(session.ptxText);
     this.ptxLines = lines(session.ptxText).map((l) => sanitize(l, 8));
   }
@@ -150,17 +151,17 @@ export class Model {
     return this.breakpoints().filter((b) => b.locations.some((l) => this.ptxLine(l.function, l.pc) === line)).map((b) => b.id);
   }
 
-  /** Text of a read-only command, run at most once per generation. */
-  commandText(cmd: string): { text: string; error: boolean } {
-    return this.cached(`cmd:${cmd}`, () => {
+  /** The race report's rows, each knowing its race (the checker runs once per session). */
+  raceRows(): { rows: readonly RaceRow[]; error: boolean } {
+    return this.cached('raceRows', () => {
       try {
-        const r = consoleOf(this.session).execute(cmd);
-        // Some reports add timeline marks (`info races`): recompute those.
+        const rows = raceReportRows(this.session);
+        // the report adds timeline marks: recompute those
         this.forget('marks');
         this.forget('buckets:');
-        return { text: r.output, error: r.error };
+        return { rows, error: false };
       } catch (e) {
-        return { text: e instanceof Error ? e.message : String(e), error: true };
+        return { rows: [{ text: e instanceof Error ? e.message : String(e), race: undefined }], error: true };
       }
     });
   }

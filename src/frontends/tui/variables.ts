@@ -3,8 +3,9 @@
  * (grouped by address space, structs and arrays expandable), flattened into rows for display.
  * Without DWARF variables (an -O3 build) the text of `info locals` / `info args` is shown.
  */
-import { DebugInfo, evaluateExpression, variableTree, type VarNode } from '../../engine/print/index.js';
+import { DebugInfo, evaluateExpression, infoArgs, infoLocals, PrintError, variableTree, type VarNode } from '../../engine/print/index.js';
 import type { SpaceName } from '../../engine/types.js';
+import { childExpr } from '../../engine/values.js';
 import type { Model } from './model.js';
 import { lines } from './text.js';
 
@@ -43,9 +44,18 @@ function debugInfo(model: Model): DebugInfo | undefined {
   });
 }
 
+function textOf(f: () => string): { text: string; error: boolean } {
+  try {
+    return { text: f(), error: false };
+  } catch (e) {
+    if (!(e instanceof PrintError)) throw e;
+    return { text: e.message, error: true };
+  }
+}
+
 function textFallback(model: Model): VarData {
-  const locals = model.commandText('info locals');
-  const args = model.commandText('info args');
+  const locals = textOf(() => infoLocals(model.session.debugInfo(), model.session.threadView()));
+  const args = textOf(() => infoArgs(model.session.debugInfo(), model.session.threadView()));
   const parts: string[] = [];
   if (args.text.trim() && !args.error) parts.push('── args', ...lines(args.text));
   parts.push('── locals', ...lines(locals.text));
@@ -77,14 +87,6 @@ export function addressOf(model: Model, expr: string): { space: SpaceName; addre
   } catch {
     return undefined;
   }
-}
-
-function childExpr(parent: string | undefined, child: string): string | undefined {
-  if (parent === undefined || child === '...') return undefined;
-  if (child.startsWith('[')) return parent + child;
-  if (child.startsWith('*')) return /^[\w$]+$/.test(parent) ? `*${parent}` : `*(${parent})`;
-  if (child.startsWith('<')) return parent; // a base class: same object
-  return `${parent}.${child}`;
 }
 
 function pushNode(out: VarRow[], node: VarNode, depth: number, path: string, expr: string | undefined, expanded: ReadonlySet<string>): void {

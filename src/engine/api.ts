@@ -1,0 +1,507 @@
+/**
+ * The engine's typed API: what every front end (the gdb language, the TUI, DAP) asks of a
+ * recorded run, with typed requests and results: no command text, no replies to re-parse.
+ *
+ *   const e = Engine.open({ ptxPath: 'samples/saxpy/kernel.G.ptx' });
+ *   e.setBreakpoints('kernel.cu', [{ line: 12 }]);
+ *   const stop = e.continue({ direction: 'forward' });      // Stop { reason, position, thread, frame, hit }
+ *   e.step({ granularity: 'line', direction: 'backward' });
+ *   const [locals] = e.scopes(0); e.variables(locals.containerId);
+ *
+ * Container ids (scopes, structs, arrays) are valid until the next move or focus change, like
+ * DAP's variablesReference: children are built when first asked for.
+ */
+import { LineMap } from '../ptx/diagnostics.js';
+import { ptxText as instructionText } from '../exec/machine.js';
+import { coordsOf, linearOf } from '../exec/launch.js';
+import type { RaceReport } from '../races/index.js';
+import { BreakpointError, parseHitCondition } from './breakpoints.js';
+import { EngineError } from './errors.js';
+import { evaluateExpression, PrintError, type ValueHistory, variableTree, type VarNode } from './print/index.js';
+import { gotoRace, sessionRaces } from './races.js';
+import { openSession, Session, type SessionOptions } from './session.js';
+import type { BreakpointInfo, Dim3, FrameInfo, Hit, SpaceName, Stop, StopReason, WatchKind, WatchpointInfo, Where } from './types.js';
+import { childExpr, formatterFor, registerValue } from './values.js';
+
+export type Direction = 'forward' | 'backward';
+
+export interface StepRequest {
+  /** A source line (over calls unless `into`) or one PTX instruction. */
+  readonly granularity: 'line' | 'instruction';
+  readonly direction: Direction;
+  /** Enter calls (gdb's step) rather than pass over them (next). */
+  readonly into?: boolean;
+}
+
+/** A CUDA thread: its id (1-based linear over the grid, stable for the run) and coordinates. */
+export interface ThreadRef {
+  readonly id: number;
+  readonly block: Dim3;
+  readonly thread: Dim3;
+}
+
+export interface ThreadInfo extends ThreadRef {
+  /** `block (x,y,z) thread (x,y,z)`. */
+  readonly name: string;
+}
+
+/** The result of every move. */
+export interface StopEvent {
+  readonly reason: StopReason;
+  /** Position (warp-steps) after the move, and the recording's length. */
+  readonly position: number;
+  readonly total: number;
+  /** The focused thread after the move (a breakpoint or watchpoint hit moves focus to the hitter). */
+  readonly thread: ThreadRef;
+  /** Its innermost frame, undefined when it is not resident (exited, not started). */
+  readonly frame: FrameInfo | undefined;
+  readonly hit: Hit | undefined;
+  /** The engine's one-line description ("Breakpoint 1, ..."), empty for a plain step. */
+  readonly message: string;
+}
+
+export interface BreakpointRequest {
+  readonly line: number;
+  /** Thread condition: `threadIdx.x == 3 && blockIdx.x == 1`, `thread (3,0,0)`, `block (1,0,0)`. */
+  readonly condition?: string | undefined;
+  /** `N`, `>=N`, `>N`, `==N`, `%N` over the hits' ordinals in the recording. */
+  readonly hitCondition?: string | undefined;
+}
+
+export interface BreakpointResult {
+  readonly verified: boolean;
+  readonly id: number | undefined;
+  /** Where it resolved (the first location), or why not. */
+  readonly line: number | undefined;
+  readonly message: string | undefined;
+}
+
+export interface WatchRequest {
+  /** A C lvalue in the focused thread's scope (`y[3]`, `tile[1][2]`, `*(@shared int *)0x10`). */
+  readonly expression: string;
+  readonly kind: WatchKind;
+}
+
+/** A named group of variables (a DAP scope). */
+export interface Scope {
+  readonly name: string;
+  readonly containerId: number;
+  readonly count: number;
+  /** Registers, locals... (DAP's presentationHint). */
+  readonly hint: 'registers' | 'locals' | 'arguments' | 'globals';
+}
+
+export interface Variable {
+  readonly name: string;
+  readonly value: string;
+  readonly type: string;
+  /** Non-zero when it has children (fetched with `variables(containerId)`). */
+  readonly containerId: number;
+  /** C expression naming it (for watch, evaluate, data breakpoints), when it has one. */
+  readonly expression: string | undefined;
+  /** `space:0xaddress` of the value in memory, for readMemory. */
+  readonly memoryReference: string | undefined;
+}
+
+export interface Evaluation {
+  readonly value: string;
+  readonly type: string;
+  readonly memoryReference: string | undefined;
+  /** For an lvalue in writable memory: what a watchpoint on it would watch. */
+  readonly lvalue: { readonly space: 'global' | 'shared' | 'local'; readonly address: number; readonly size: number } | undefined;
+}
+
+export interface Instruction {
+  /** Global instruction index (the trace's pc space), unique over the program. */
+  readonly address: number;
+  readonly function: string;
+  readonly pc: number;
+  readonly text: string;
+  /** 1-based line in the PTX file. */
+  readonly ptxLine: number;
+  readonly file: string | undefined;
+  readonly line: number;
+}
+
+const SPACE_SCOPES: readonly { space: string; name: string }[] = [
+  { space: 'register', name: 'Locals · register' },
+  { space: 'local', name: 'Locals · local' },
+  { space: 'param', name: 'Params' },
+  { space: 'shared', name: 'Shared' },
+  { space: 'global', name: 'Global' },
+  { space: 'const', name: 'Constant' },
+  { space: 'generic', name: 'Generic' },
+];
+
+const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
+
+/** A watchpoint just added, and whether it names a raw range (`@shared 0x40 16`) or an expression. */
+export interface AddedWatch {
+  readonly wp: WatchpointInfo;
+  readonly raw: boolean;
+}
+
+const engines = new WeakMap<Session, Engine>();
+
+/** The session's engine (one per session, shared by its front ends: breakpoint groups, containers). */
+export function engineOf(s: Session): Engine {
+  let e = engines.get(s);
+  if (!e) { e = new Engine(s); engines.set(s, e); }
+  return e;
+}
+
+export class Engine {
+  private readonly containers = new Map<number, () => Variable[]>();
+  private nextContainer = 1;
+  /** Breakpoint ids per group (a source file, 'function', 'instruction', 'data'). */
+  private readonly groups = new Map<string, number[]>();
+  private ptxLines: LineMap | undefined;
+
+  constructor(readonly session: Session) {}
+
+  static open(o: SessionOptions): Engine {
+    return new Engine(openSession(o));
+  }
+
+  get total(): number { return this.session.total; }
+  position(): number { return this.session.position(); }
+  where(): Where { return this.session.where(); }
+  /** printf output up to the current position. */
+  output(): string { return this.session.output(); }
+
+  // ---- moving ---------------------------------------------------------------------------------
+
+  goto(step: number): StopEvent {
+    return this.stopped(this.session.goto(step));
+  }
+
+  step(r: StepRequest): StopEvent {
+    const back = r.direction === 'backward';
+    return this.stopped(r.granularity === 'line' ? this.session.stepLine(r.into ?? false, back) : this.session.stepInstruction(back, !(r.into ?? false)));
+  }
+
+  continue(r: { readonly direction: Direction }): StopEvent {
+    return this.stopped(this.session.cont(r.direction === 'backward'));
+  }
+
+  /** gdb's `run`: from step 0 to the first breakpoint or watchpoint (a hit at step 0 counts). */
+  run(): StopEvent {
+    this.session.goto(0);
+    return this.stopped(this.session.cont(false, true));
+  }
+
+  finish(r: { readonly direction: Direction }): StopEvent {
+    return this.stopped(this.session.finish(r.direction === 'backward'));
+  }
+
+  /** Travel to an access of race n (1-based), with its thread in focus. */
+  gotoRace(n: number, second = false): StopEvent {
+    return this.stopped(gotoRace(this.session, n, second));
+  }
+
+  races(): RaceReport {
+    return sessionRaces(this.session);
+  }
+
+  private stopped(s: Stop): StopEvent {
+    this.containers.clear();
+    const w = this.session.where();
+    return { reason: s.reason, position: s.step, total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
+  }
+
+  // ---- threads and frames -----------------------------------------------------------------------
+
+  private get threadsPerBlock(): number {
+    const b = this.session.launch.block;
+    return b[0] * b[1] * b[2];
+  }
+
+  private threadRef(cta: number, tid: number): ThreadRef {
+    return { id: cta * this.threadsPerBlock + tid + 1, block: coordsOf(cta, this.session.launch.grid), thread: coordsOf(tid, this.session.launch.block) };
+  }
+
+  focus(): ThreadRef {
+    const s = this.session;
+    return this.threadRef(s.focusBlockId(), linearOf(s.focusThread(), s.launch.block));
+  }
+
+  /** Focus a thread by id (as `threads()` gives) or by coordinates. */
+  setFocus(t: number | { readonly block: Dim3; readonly thread: Dim3 }): void {
+    let block: Dim3, thread: Dim3;
+    if (typeof t === 'number') {
+      const n = this.threadsPerBlock;
+      const g = this.session.launch.grid;
+      if (!Number.isInteger(t) || t < 1 || t > n * g[0] * g[1] * g[2]) throw new EngineError(`no thread ${t}`, 'out-of-range');
+      block = coordsOf(Math.floor((t - 1) / n), g);
+      thread = coordsOf((t - 1) % n, this.session.launch.block);
+    } else ({ block, thread } = t);
+    const before = this.focus().id;
+    const err = this.session.setFocus(block, thread);
+    if (err) throw new EngineError(err, 'out-of-range');
+    if (this.focus().id !== before) this.containers.clear();
+  }
+
+  /** The threads of the focused warp (the unit that executes together). */
+  threads(): ThreadInfo[] {
+    const s = this.session;
+    const cta = s.focusBlockId();
+    const base = linearOf(s.focusThread(), s.launch.block) & ~31;
+    const out: ThreadInfo[] = [];
+    for (let tid = base; tid < Math.min(base + 32, this.threadsPerBlock); tid++) {
+      const r = this.threadRef(cta, tid);
+      out.push({ ...r, name: `block (${r.block.join(',')}) thread (${r.thread.join(',')})` });
+    }
+    return out;
+  }
+
+  /** The focused thread's call stack, innermost first. */
+  stack(): readonly FrameInfo[] {
+    return this.session.where().frames;
+  }
+
+  selectFrame(level: number): void {
+    if (level === this.session.selectedFrame) return;
+    const err = this.session.selectFrame(level);
+    if (err) throw new EngineError(err, 'out-of-range');
+  }
+
+  // ---- breakpoints and watchpoints --------------------------------------------------------------
+
+  private replaceGroup(group: string, add: () => BreakpointResult[]): BreakpointResult[] {
+    for (const id of this.groups.get(group) ?? []) {
+      try { this.session.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
+    }
+    const out = add();
+    this.groups.set(group, out.flatMap((r) => (r.id === undefined ? [] : [r.id])));
+    return out;
+  }
+
+  private addSpec(spec: string, condition: string | undefined, hitCondition: string | undefined): BreakpointResult {
+    try {
+      const hc = hitCondition?.trim() ? parseHitCondition(hitCondition) : undefined;
+      const b = this.session.addBreakpoint(condition?.trim() ? `${spec} if ${condition.trim()}` : spec, false, hc);
+      return { verified: true, id: b.id, line: b.locations[0]?.line, message: undefined };
+    } catch (e) {
+      if (e instanceof EngineError || e instanceof BreakpointError) return { verified: false, id: undefined, line: undefined, message: e.message };
+      throw e;
+    }
+  }
+
+  /** Replace the breakpoints of one source file (a CUDA file, or the PTX file: PTX lines). */
+  setBreakpoints(file: string, lines: readonly BreakpointRequest[]): BreakpointResult[] {
+    const isPtx = file === this.session.ptxPath || file.endsWith('.ptx');
+    return this.replaceGroup(`source:${file}`, () => lines.map((l) => {
+      const r = this.addSpec(isPtx ? `ptx:${l.line}` : `${file}:${l.line}`, l.condition, l.hitCondition);
+      return isPtx && r.verified ? { ...r, line: l.line } : r;
+    }));
+  }
+
+  setFunctionBreakpoints(fns: readonly { readonly name: string; readonly condition?: string | undefined; readonly hitCondition?: string | undefined }[]): BreakpointResult[] {
+    return this.replaceGroup('function', () => fns.map((f) => this.addSpec(f.name, f.condition, f.hitCondition)));
+  }
+
+  /** Breakpoints on instructions by global address (see `instructions()`). */
+  setInstructionBreakpoints(addrs: readonly { readonly address: number; readonly condition?: string | undefined; readonly hitCondition?: string | undefined }[]): BreakpointResult[] {
+    return this.replaceGroup('instruction', () => addrs.map((a) => {
+      const ins = this.instruction(a.address);
+      if (!ins) return { verified: false, id: undefined, line: undefined, message: `no instruction at ${a.address}` };
+      return { ...this.addSpec(`ptx:${ins.ptxLine}`, a.condition, a.hitCondition), line: ins.ptxLine };
+    }));
+  }
+
+  /** One breakpoint at a source line (`file` by base name) or a line of the PTX file. */
+  addBreakpoint(at: { readonly file: string; readonly line: number } | { readonly ptxLine: number }): BreakpointInfo {
+    return this.session.addBreakpoint('ptxLine' in at ? `ptx:${at.ptxLine}` : `${at.file.replace(/^.*[\\/]/, '')}:${at.line}`);
+  }
+
+  /** Delete breakpoints or watchpoints by id; returns the engine's confirmation per id. */
+  deleteBreakpoints(ids: readonly number[]): string[] {
+    return ids.map((id) => this.session.deleteBreakpoint(id));
+  }
+
+  /**
+   * Watch an lvalue of the focused thread, or a raw range written `@space ADDR [LEN]`: `write`
+   * stops where the value changes, `read`/`access` where it is read / accessed (both directions).
+   * `history` lets the expression name gdb's `$1, $2...` values.
+   */
+  addWatch(expr: string, kind: WatchKind, history?: ValueHistory): AddedWatch {
+    const s = this.session;
+    const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
+    if (raw) {
+      const space = raw[1]!.toLowerCase() as 'global' | 'shared' | 'local';
+      const address = BigInt(raw[2]!);
+      const size = raw[3] ? Number(raw[3]) : 4;
+      if (!s.threadView().readMemory(space, address, size)) throw new EngineError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`, 'bad-watch');
+      return { wp: s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size)), raw: true };
+    }
+    let v;
+    try {
+      v = evaluateExpression(s.debugInfo(), s.threadView(), expr, history);
+    } catch (e) {
+      if (e instanceof PrintError) throw new EngineError(e.message, 'bad-expression');
+      throw e;
+    }
+    if (v.address === undefined || v.space === undefined) throw new EngineError(`Cannot watch constant value \`${expr}' (it is not in memory).`, 'bad-watch');
+    if (!WRITABLE.includes(v.space)) throw new EngineError(`cannot watch ${v.space} memory (read-only)`, 'bad-watch');
+    const addr = Number(v.address & 0xffffffffn);
+    if (!s.threadView().readMemory(v.space as SpaceName, v.address, Math.max(1, v.size))) throw new EngineError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`, 'bad-watch');
+    return { wp: s.addWatchpoint(expr, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
+  }
+
+  breakpoints(): readonly BreakpointInfo[] { return this.session.breakpoints(); }
+  watchpoints(): readonly WatchpointInfo[] { return this.session.watchpoints(); }
+
+  /** Replace the watchpoints (DAP's data breakpoints): each expression is resolved now. */
+  setWatchpoints(reqs: readonly WatchRequest[]): { verified: boolean; id: number | undefined; message: string | undefined }[] {
+    const out: { verified: boolean; id: number | undefined; message: string | undefined }[] = [];
+    for (const id of this.groups.get('data') ?? []) {
+      try { this.session.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
+    }
+    for (const r of reqs) {
+      try {
+        const ev = this.evaluate(r.expression);
+        if (!ev.lvalue) throw new EngineError(`${r.expression} is not writable memory of the focused thread`, 'bad-watch');
+        const wp = this.session.addWatchpoint(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size));
+        out.push({ verified: true, id: wp.id, message: undefined });
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e;
+        out.push({ verified: false, id: undefined, message: e.message });
+      }
+    }
+    this.groups.set('data', out.flatMap((r) => (r.id === undefined ? [] : [r.id])));
+    return out;
+  }
+
+  // ---- values ----------------------------------------------------------------------------------
+
+  /** Evaluate a C expression in the focused thread's selected frame (`frame` selects another). */
+  evaluate(expr: string, frame?: number): Evaluation {
+    if (frame !== undefined) this.selectFrame(frame);
+    let r;
+    try {
+      r = evaluateExpression(this.session.debugInfo(), this.session.threadView(), expr);
+    } catch (e) {
+      if (e instanceof PrintError) throw new EngineError(e.message, 'bad-expression');
+      throw e;
+    }
+    const mem = r.address !== undefined && r.space !== undefined ? `${r.space}:0x${r.address.toString(16)}` : undefined;
+    const lvalue = r.address !== undefined && r.space !== undefined && WRITABLE.includes(r.space) && r.size > 0
+      ? { space: r.space as 'global' | 'shared' | 'local', address: Number(r.address & 0xffffffffn), size: r.size } : undefined;
+    return { value: r.text, type: r.type, memoryReference: mem, lvalue };
+  }
+
+  private container(make: () => Variable[]): number {
+    const id = this.nextContainer++;
+    this.containers.set(id, make);
+    return id;
+  }
+
+  private variableOf(n: VarNode, expr: string | undefined, frame: number): Variable {
+    let mem: string | undefined;
+    if (expr !== undefined) {
+      try { mem = this.evaluate(expr, frame).memoryReference; } catch (e) { if (!(e instanceof EngineError)) throw e; }
+    }
+    const kids = n.children;
+    const containerId = kids?.length ? this.container(() => kids.map((c) => this.variableOf(c, childExpr(expr, c.name), frame))) : 0;
+    return { name: n.name, value: n.value, type: n.type, containerId, expression: expr, memoryReference: mem };
+  }
+
+  /** The scopes of a frame of the focused thread: its variables by address space, and its PTX registers. */
+  scopes(frame: number): Scope[] {
+    this.selectFrame(frame);
+    const info = this.session.debugInfo();
+    const out: Scope[] = [];
+    let tree: { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } | undefined;
+    try {
+      tree = info.hasVariables ? variableTree(info, this.session.threadView()) : undefined;
+    } catch (e) {
+      if (!(e instanceof PrintError)) throw e;
+    }
+    if (tree) {
+      const t = tree;
+      for (const { space, name } of SPACE_SCOPES) {
+        const nodes = space === 'param' ? [...t.args, ...t.locals.filter((n) => n.space === 'param')]
+          : [...t.locals.filter((n) => n.space === space), ...t.globals.filter((n) => n.space === space)];
+        if (!nodes.length) continue;
+        const hint = space === 'param' ? 'arguments' : space === 'register' || space === 'local' ? 'locals' : 'globals';
+        out.push({ name, hint, count: nodes.length, containerId: this.container(() => nodes.map((n) => this.variableOf(n, n.name, frame))) });
+      }
+    }
+    const regs = this.session.registers();
+    out.push({
+      name: 'Registers', hint: 'registers', count: regs.length,
+      containerId: this.container(() => regs.map((r) => ({ name: r.name, value: registerValue(r.type, r.bits), type: r.type, containerId: 0, expression: `$${r.name.slice(1)}`, memoryReference: undefined }))),
+    });
+    return out;
+  }
+
+  /** The children of a container (a scope, struct, array or pointer target). */
+  variables(containerId: number): Variable[] {
+    const make = this.containers.get(containerId);
+    if (!make) throw new EngineError(`no variable container ${containerId} (they last until the next move)`, 'out-of-range');
+    return make();
+  }
+
+  /** Bytes at a memory reference (`space:0xaddress`, as variables give) as the focused thread reads them. */
+  readMemory(ref: string, offset: number, count: number): { address: string; bytes: Uint8Array; unreadable: number } {
+    const m = /^(global|shared|local|const|param|generic):0x([0-9a-f]+)$/i.exec(ref);
+    if (!m) throw new EngineError(`bad memory reference '${ref}': expected space:0xaddress`, 'bad-request');
+    const space = m[1]!.toLowerCase() as SpaceName;
+    const at = BigInt('0x' + m[2]!) + BigInt(offset);
+    const view = this.session.threadView();
+    // the readable prefix: halve the request until a read succeeds, then grow it back
+    let n = Math.max(0, Math.min(count, 1 << 20));
+    let bytes = n ? view.readMemory(space, at, n) : new Uint8Array(0);
+    while (!bytes && n > 1) { n >>= 1; bytes = view.readMemory(space, at, n); }
+    const got = bytes ?? new Uint8Array(0);
+    return { address: `${space}:0x${at.toString(16)}`, bytes: got, unreadable: count - got.length };
+  }
+
+  // ---- code ------------------------------------------------------------------------------------
+
+  private ptxLineOf(fn: string, pc: number): number {
+    const ins = this.session.program.functions.get(fn)?.instrs[pc];
+    if (!ins) return 0;
+    this.ptxLines ??= new LineMap(this.session.ptxText);
+    return this.ptxLines.position(ins.src.span.start).line;
+  }
+
+  instruction(address: number): Instruction | undefined {
+    const code = this.session.code;
+    if (!Number.isInteger(address) || address < 0 || address >= code.pc.length) return undefined;
+    const fn = code.fnName(address);
+    const pc = code.pc[address]!;
+    const ins = this.session.program.functions.get(fn)?.instrs[pc];
+    if (!ins) return undefined;
+    return { address, function: fn, pc, text: instructionText(this.session.ptxText, ins.src.span), ptxLine: this.ptxLineOf(fn, pc), file: code.fileName(address), line: code.line[address]! };
+  }
+
+  /** Global address of instruction pc of a function. */
+  address(fn: string, pc: number): number {
+    return this.session.code.global(fn, pc);
+  }
+
+  instructionCount(): number {
+    return this.session.code.pc.length;
+  }
+
+  /**
+   * Steps at which the focused thread starts source line `line` of `file` (or, for the PTX file,
+   * issues the instruction on that PTX line), oldest first: goto targets.
+   */
+  lineSteps(file: string, line: number, limit = 20): number[] {
+    const s = this.session;
+    const code = s.code;
+    const isPtx = file.endsWith('.ptx');
+    const key = file.replace(/^.*[\\/]/, '');
+    const at = (g: number): boolean => {
+      if (isPtx) return this.ptxLineOf(code.fnName(g), code.pc[g]!) === line;
+      const f = code.fileName(g);
+      return code.line[g] === line && code.lineStart[g] === 1 && f !== undefined && f.replace(/^.*[\\/]/, '') === key;
+    };
+    const out: number[] = [];
+    const tl = s.timelineOfFocus();
+    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(tl.steps[i]!);
+    return out;
+  }
+}

@@ -1,0 +1,482 @@
+/**
+ * The Debug Adapter Protocol front end (`ptxdbg dap`): VS Code (or any DAP client) on the typed
+ * engine. The whole launch is recorded at `launch`; every request after that moves or reads the
+ * recording, so stepping back, reverse-continue and goto are as cheap as going forward.
+ *
+ * Mapping: DAP threads are the CUDA threads of the focused warp (`block (x,y,z) thread (x,y,z)`);
+ * frames are the focused thread's call stack; scopes are its variables by address space plus its
+ * PTX registers; instruction addresses are the program's global instruction indices (hex);
+ * memory references are `space:0xaddress`. Faults and races stop as exceptions, printf output
+ * arrives as output events (once, the first time execution passes it).
+ */
+import { basename, resolve } from 'node:path';
+import {
+  Breakpoint, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
+} from '@vscode/debugadapter';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { type Engine, engineOf, type StopEvent } from '../../engine/api.js';
+import { EngineError } from '../../engine/errors.js';
+import { compileCuda, openReplay } from '../../engine/load.js';
+import { openSession, type SessionOptions } from '../../engine/session.js';
+import type { FrameInfo, WatchKind } from '../../engine/types.js';
+import { consoleOf } from '../gdb/console.js';
+
+/** `launch` arguments (see the extension's package.json for their documentation). */
+export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
+  /** A .ptx file, a .cu file (compiled with nvcc -G) or a .ptxtrace recording. */
+  program: string;
+  launch?: string;
+  kernel?: string;
+  grid?: string;
+  block?: string;
+  shared?: number;
+  args?: string[];
+  schedule?: 'rr' | 'random';
+  seed?: number;
+  maxSteps?: number;
+  sourceDir?: string;
+  arch?: string;
+  /** Stop at step 0 (default) rather than run to the first breakpoint. */
+  stopOnEntry?: boolean;
+}
+
+const FAULTS = 'faults';
+const RACES = 'races';
+
+export class PtxDebugSession extends DebugSession {
+  private engine: Engine | undefined;
+  /** Frame ids handed out since the last stop: thread id and level. */
+  private frames = new Map<number, { thread: number; level: number }>();
+  private nextFrame = 1;
+  private stopOnFaults = true;
+  private stopOnRaces = false;
+  /** printf output already sent (the furthest point execution has passed). */
+  private outputSent = 0;
+  private lastStop: StopEvent | undefined;
+  private stopOnEntry = true;
+
+  constructor() {
+    super();
+    this.setDebuggerLinesStartAt1(true);
+    this.setDebuggerColumnsStartAt1(true);
+  }
+
+  private get e(): Engine {
+    if (!this.engine) throw new EngineError('no program launched yet', 'bad-request');
+    return this.engine;
+  }
+
+  /** Run a request handler; an engine error becomes an error response, never a crash. */
+  private guard(response: DebugProtocol.Response, f: () => void): void {
+    try {
+      f();
+    } catch (err) {
+      const code = err instanceof EngineError ? err.code : 'internal';
+      const message = err instanceof Error ? err.message : String(err);
+      this.sendErrorResponse(response, { id: 1000, format: message.replace(/[{}]/g, ''), showUser: true, variables: { code } });
+    }
+  }
+
+  protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
+    response.body = {
+      ...response.body,
+      supportsConfigurationDoneRequest: true,
+      supportsStepBack: true,
+      supportsGotoTargetsRequest: true,
+      supportsConditionalBreakpoints: true,
+      supportsHitConditionalBreakpoints: true,
+      supportsFunctionBreakpoints: true,
+      supportsDataBreakpoints: true,
+      supportsInstructionBreakpoints: true,
+      supportsDisassembleRequest: true,
+      supportsReadMemoryRequest: true,
+      supportsSteppingGranularity: true,
+      supportsEvaluateForHovers: true,
+      supportsExceptionInfoRequest: true,
+      supportsTerminateRequest: true,
+      exceptionBreakpointFilters: [
+        { filter: FAULTS, label: 'Faults (trap, bad address, assert, deadlock)', default: true },
+        { filter: RACES, label: 'Data races (stop at the first access of each race)', default: false },
+      ],
+    };
+    this.sendResponse(response);
+  }
+
+  protected override launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): void {
+    this.guard(response, () => {
+      if (typeof args.program !== 'string' || !args.program) throw new EngineError('launch: "program" (a .ptx, .cu or .ptxtrace file) is required', 'bad-request');
+      const program = resolve(args.program);
+      if (program.endsWith('.ptxtrace')) {
+        const r = openReplay(program);
+        if ('error' in r) throw new EngineError(r.error, 'read-failed');
+        this.engine = engineOf(r.session);
+      } else {
+        let ptx = program;
+        let launch = args.launch;
+        if (program.endsWith('.cu')) ptx = compileCuda(program, args.arch ?? 'sm_80');
+        if (program.endsWith('.cu') && !launch && !args.grid && !args.block && !args.args?.length) launch = undefined;
+        const o: SessionOptions = {
+          ptxPath: ptx, launch, kernel: args.kernel, grid: args.grid, block: args.block, shared: args.shared, arg: args.args,
+          schedule: args.schedule, seed: args.seed, maxSteps: args.maxSteps,
+        };
+        this.engine = engineOf(openSession(o));
+      }
+      if (args.sourceDir) this.engine.session.setSourceDir(args.sourceDir);
+      this.stopOnEntry = args.stopOnEntry ?? true;
+      this.sendResponse(response);
+      this.sendEvent(new OutputEvent(`ptxdbg: recorded ${this.engine.total} warp-steps${this.engine.session.faultMessage ? ' (the run ends with a fault)' : ''}\n`, 'console'));
+      this.sendEvent(new InitializedEvent());
+    });
+  }
+
+  protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
+    this.guard(response, () => {
+      this.sendResponse(response);
+      if (this.stopOnEntry) this.report(this.e.goto(0), 'entry');
+      else this.report(this.moveContinue('forward', true));
+    });
+  }
+
+  protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
+    this.sendResponse(response);
+    this.shutdown();
+  }
+
+  protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.sendResponse(response);
+    this.shutdown();
+  }
+
+  // ---- stops ----------------------------------------------------------------------------------
+
+  /** Send the stopped event for a move, and any printf output execution passed for the first time. */
+  private report(s: StopEvent, reasonOverride?: string): void {
+    this.frames.clear();
+    this.lastStop = s;
+    const out = this.e.output();
+    if (out.length > this.outputSent) {
+      this.sendEvent(new OutputEvent(out.slice(this.outputSent), 'stdout'));
+      this.outputSent = out.length;
+    }
+    let reason: string = reasonOverride ?? 'step';
+    let text: string | undefined;
+    if (!reasonOverride) {
+      switch (s.hit?.kind) {
+        case 'breakpoint': reason = 'breakpoint'; break;
+        case 'watchpoint': reason = 'data breakpoint'; break;
+        case 'race': reason = 'exception'; text = s.message; break;
+        case 'fault': reason = 'exception'; text = s.hit.message; break;
+        default:
+          if (s.reason === 'goto') reason = 'goto';
+          else if (s.reason === 'end' || s.reason === 'start') { reason = 'pause'; text = s.message; }
+      }
+    }
+    const ev = new StoppedEvent(reason, s.thread.id, text) as DebugProtocol.StoppedEvent;
+    ev.body.allThreadsStopped = true;
+    if (s.message && reason !== 'step') ev.body.description = s.message.split('\n')[0];
+    if (s.hit?.kind === 'breakpoint') ev.body.hitBreakpointIds = [s.hit.id];
+    this.sendEvent(ev);
+    if (s.message && (s.reason === 'no-move' || s.reason === 'exited' || s.reason === 'end' || s.reason === 'start')) this.sendEvent(new OutputEvent(s.message + '\n', 'console'));
+  }
+
+  /**
+   * continue / reverse-continue: the engine's next breakpoint, watchpoint or end, unless a race
+   * access comes first (when race stops are on).
+   */
+  private moveContinue(direction: 'forward' | 'backward', fromStart = false): StopEvent {
+    const e = this.e;
+    const p = fromStart ? 0 : e.position();
+    const landed = fromStart ? e.run() : e.continue({ direction });
+    if (!this.stopOnRaces) return landed;
+    const rep = e.races();
+    let best: { n: number; second: boolean; step: number } | undefined;
+    rep.races.forEach((r, i) => r.accesses.forEach((a, k) => {
+      const between = direction === 'forward' ? a.step >= p && a.step < landed.position : a.step < p && a.step > landed.position;
+      if (!between) return;
+      if (!best || (direction === 'forward' ? a.step < best.step : a.step > best.step)) best = { n: i + 1, second: k === 1, step: a.step };
+    }));
+    if (!best) return landed;
+    const b: { n: number; second: boolean } = best;
+    return e.gotoRace(b.n, b.second);
+  }
+
+  private focusThread(threadId: number | undefined): void {
+    if (threadId !== undefined && threadId !== this.e.focus().id) this.e.setFocus(threadId);
+  }
+
+  protected override continueRequest(response: DebugProtocol.ContinueResponse, args: DebugProtocol.ContinueArguments): void {
+    this.guard(response, () => {
+      this.focusThread(args.threadId);
+      response.body = { allThreadsContinued: true };
+      this.sendResponse(response);
+      this.report(this.moveContinue('forward'));
+    });
+  }
+
+  protected override reverseContinueRequest(response: DebugProtocol.ReverseContinueResponse, args: DebugProtocol.ReverseContinueArguments): void {
+    this.guard(response, () => {
+      this.focusThread(args.threadId);
+      this.sendResponse(response);
+      this.report(this.moveContinue('backward'));
+    });
+  }
+
+  private stepRequest(response: DebugProtocol.Response, threadId: number, granularity: DebugProtocol.SteppingGranularity | undefined, move: (g: 'line' | 'instruction') => StopEvent): void {
+    this.guard(response, () => {
+      this.focusThread(threadId);
+      this.sendResponse(response);
+      this.report(move(granularity === 'instruction' ? 'instruction' : 'line'));
+    });
+  }
+
+  protected override nextRequest(response: DebugProtocol.NextResponse, args: DebugProtocol.NextArguments): void {
+    this.stepRequest(response, args.threadId, args.granularity, (g) => this.e.step({ granularity: g, direction: 'forward' }));
+  }
+
+  protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
+    this.stepRequest(response, args.threadId, args.granularity, (g) => this.e.step({ granularity: g, direction: 'forward', into: true }));
+  }
+
+  protected override stepOutRequest(response: DebugProtocol.StepOutResponse, args: DebugProtocol.StepOutArguments): void {
+    this.stepRequest(response, args.threadId, args.granularity, () => this.e.finish({ direction: 'forward' }));
+  }
+
+  protected override stepBackRequest(response: DebugProtocol.StepBackResponse, args: DebugProtocol.StepBackArguments): void {
+    this.stepRequest(response, args.threadId, args.granularity, (g) => this.e.step({ granularity: g, direction: 'backward' }));
+  }
+
+  protected override pauseRequest(response: DebugProtocol.PauseResponse): void {
+    // Nothing runs between requests: every move is over when its response is sent.
+    this.sendResponse(response);
+  }
+
+  protected override gotoTargetsRequest(response: DebugProtocol.GotoTargetsResponse, args: DebugProtocol.GotoTargetsArguments): void {
+    this.guard(response, () => {
+      const file = args.source.path ?? args.source.name ?? '';
+      const steps = this.e.lineSteps(this.isPtx(file) ? this.e.session.ptxPath : file, args.line);
+      response.body = { targets: steps.map((step, i) => ({ id: step + 1, label: `step ${step}${i === 0 ? ' (first time the thread is here)' : ''}`, line: args.line })) };
+      this.sendResponse(response);
+    });
+  }
+
+  protected override gotoRequest(response: DebugProtocol.GotoResponse, args: DebugProtocol.GotoArguments): void {
+    this.guard(response, () => {
+      const stop = this.e.goto(args.targetId - 1);
+      this.sendResponse(response);
+      this.report(stop, 'goto');
+    });
+  }
+
+  // ---- threads, frames, variables ---------------------------------------------------------------
+
+  protected override threadsRequest(response: DebugProtocol.ThreadsResponse): void {
+    this.guard(response, () => {
+      response.body = { threads: this.e.threads().map((t) => new Thread(t.id, t.name)) };
+      this.sendResponse(response);
+    });
+  }
+
+  private isPtx(file: string): boolean {
+    return file.endsWith('.ptx') || resolve(file) === resolve(this.e.session.ptxPath);
+  }
+
+  private ptxSource(): Source {
+    const p = this.e.session.ptxPath;
+    return new Source(basename(p), resolve(p));
+  }
+
+  /** A frame's source and line: the CUDA file when it can be found, else the PTX line. */
+  private frameLocation(f: FrameInfo): { source: Source; line: number } {
+    const s = this.e.session;
+    const found = f.file !== undefined && f.line > 0 ? s.sources.get(f.file) : undefined;
+    if (found) return { source: new Source(basename(found.path), found.path), line: f.line };
+    const ins = this.e.instruction(this.e.address(f.function, f.pc));
+    return { source: this.ptxSource(), line: ins?.ptxLine ?? 0 };
+  }
+
+  protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
+    this.guard(response, () => {
+      this.focusThread(args.threadId);
+      const all = this.e.stack();
+      const start = args.startFrame ?? 0;
+      const shown = all.slice(start, args.levels ? start + args.levels : undefined);
+      const frames = shown.map((f) => {
+        const id = this.nextFrame++;
+        this.frames.set(id, { thread: args.threadId, level: f.level });
+        const loc = this.frameLocation(f);
+        const sf = new StackFrame(id, f.function, loc.source, loc.line, 1) as DebugProtocol.StackFrame;
+        sf.instructionPointerReference = `0x${this.e.address(f.function, f.pc).toString(16)}`;
+        return sf;
+      });
+      response.body = { stackFrames: frames, totalFrames: all.length };
+      this.sendResponse(response);
+    });
+  }
+
+  /** Select the thread and frame a frame id names. */
+  private frameOf(frameId: number | undefined): number | undefined {
+    if (frameId === undefined) return undefined;
+    const f = this.frames.get(frameId);
+    if (!f) throw new EngineError(`unknown frame ${frameId} (frames last until the next stop)`, 'out-of-range');
+    this.focusThread(f.thread);
+    return f.level;
+  }
+
+  protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
+    this.guard(response, () => {
+      const level = this.frameOf(args.frameId) ?? 0;
+      response.body = {
+        scopes: this.e.scopes(level).map((s) => {
+          const d = new DapScope(s.name, s.containerId, false) as DebugProtocol.Scope;
+          d.namedVariables = s.count;
+          d.presentationHint = s.hint;
+          return d;
+        }),
+      };
+      this.sendResponse(response);
+    });
+  }
+
+  protected override variablesRequest(response: DebugProtocol.VariablesResponse, args: DebugProtocol.VariablesArguments): void {
+    this.guard(response, () => {
+      let vars = this.e.variables(args.variablesReference);
+      if (args.start !== undefined || args.count) vars = vars.slice(args.start ?? 0, args.count ? (args.start ?? 0) + args.count : undefined);
+      response.body = {
+        variables: vars.map((v) => ({
+          name: v.name, value: v.value, type: v.type, variablesReference: v.containerId,
+          ...(v.expression !== undefined ? { evaluateName: v.expression } : {}),
+          ...(v.memoryReference !== undefined ? { memoryReference: v.memoryReference } : {}),
+        })),
+      };
+      this.sendResponse(response);
+    });
+  }
+
+  protected override evaluateRequest(response: DebugProtocol.EvaluateResponse, args: DebugProtocol.EvaluateArguments): void {
+    this.guard(response, () => {
+      const level = this.frameOf(args.frameId);
+      // the Debug Console also takes the gdb language: `-exec info races`, `-exec history y[3]`
+      const cmd = /^\s*(?:-exec\s+|`)(.*)$/s.exec(args.expression);
+      if (args.context === 'repl' && cmd) {
+        const before = this.e.position();
+        const r = consoleOf(this.e.session).execute(cmd[1]!);
+        if (r.error) throw new EngineError(r.output, 'bad-request');
+        response.body = { result: r.output, variablesReference: 0 };
+        this.sendResponse(response);
+        if (r.moved || this.e.position() !== before) this.report(this.e.goto(this.e.position()), 'goto');
+        return;
+      }
+      const v = this.e.evaluate(args.expression, level);
+      response.body = { result: v.value, type: v.type, variablesReference: 0, ...(v.memoryReference ? { memoryReference: v.memoryReference } : {}) };
+      this.sendResponse(response);
+    });
+  }
+
+  protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
+    this.guard(response, () => {
+      const s = this.lastStop;
+      const isRace = s?.hit?.kind === 'race';
+      const text = s?.hit?.kind === 'fault' ? s.hit.message : s?.message ?? '';
+      response.body = { exceptionId: isRace ? 'race' : 'fault', description: text.split('\n')[0] ?? '', breakMode: 'always', details: { message: text } };
+      this.sendResponse(response);
+    });
+  }
+
+  protected override readMemoryRequest(response: DebugProtocol.ReadMemoryResponse, args: DebugProtocol.ReadMemoryArguments): void {
+    this.guard(response, () => {
+      const r = this.e.readMemory(args.memoryReference, args.offset ?? 0, args.count);
+      response.body = { address: r.address, data: Buffer.from(r.bytes).toString('base64'), ...(r.unreadable ? { unreadableBytes: r.unreadable } : {}) };
+      this.sendResponse(response);
+    });
+  }
+
+  protected override disassembleRequest(response: DebugProtocol.DisassembleResponse, args: DebugProtocol.DisassembleArguments): void {
+    this.guard(response, () => {
+      const base = Number(args.memoryReference) + (args.offset ?? 0) + (args.instructionOffset ?? 0);
+      if (!Number.isFinite(base)) throw new EngineError(`bad instruction reference '${args.memoryReference}'`, 'bad-request');
+      const src = this.ptxSource();
+      const out: DebugProtocol.DisassembledInstruction[] = [];
+      for (let i = 0; i < args.instructionCount; i++) {
+        const a = base + i;
+        const ins = this.e.instruction(a);
+        if (!ins) { out.push({ address: `0x${Math.max(0, a).toString(16)}`, instruction: '', presentationHint: 'invalid' }); continue; }
+        out.push({ address: `0x${a.toString(16)}`, instruction: ins.text, symbol: ins.pc === 0 ? ins.function : undefined, location: src, line: ins.ptxLine } as DebugProtocol.DisassembledInstruction);
+      }
+      response.body = { instructions: out };
+      this.sendResponse(response);
+    });
+  }
+
+  // ---- breakpoints ------------------------------------------------------------------------------
+
+  protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
+    this.guard(response, () => {
+      const path = args.source.path ?? args.source.name ?? '';
+      const file = this.isPtx(path) ? resolve(this.e.session.ptxPath) : basename(path);
+      const rs = this.e.setBreakpoints(this.isPtx(path) ? this.e.session.ptxPath : file, (args.breakpoints ?? []).map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition })));
+      response.body = { breakpoints: rs.map((r, i) => this.breakpoint(r, args.breakpoints?.[i]?.line)) };
+      this.sendResponse(response);
+    });
+  }
+
+  private breakpoint(r: { verified: boolean; id: number | undefined; line: number | undefined; message: string | undefined }, line?: number): DebugProtocol.Breakpoint {
+    const b = new Breakpoint(r.verified, r.line ?? line) as DebugProtocol.Breakpoint;
+    if (r.id !== undefined) b.id = r.id;
+    if (r.message) b.message = r.message;
+    return b;
+  }
+
+  protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
+    this.guard(response, () => {
+      const rs = this.e.setFunctionBreakpoints(args.breakpoints.map((b) => ({ name: b.name, condition: b.condition, hitCondition: b.hitCondition })));
+      response.body = { breakpoints: rs.map((r) => this.breakpoint(r)) };
+      this.sendResponse(response);
+    });
+  }
+
+  protected override setInstructionBreakpointsRequest(response: DebugProtocol.SetInstructionBreakpointsResponse, args: DebugProtocol.SetInstructionBreakpointsArguments): void {
+    this.guard(response, () => {
+      const rs = this.e.setInstructionBreakpoints(args.breakpoints.map((b) => ({ address: Number(b.instructionReference) + (b.offset ?? 0), condition: b.condition, hitCondition: b.hitCondition })));
+      response.body = { breakpoints: rs.map((r) => this.breakpoint(r)) };
+      this.sendResponse(response);
+    });
+  }
+
+  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+    this.stopOnFaults = args.filters.includes(FAULTS);
+    this.stopOnRaces = args.filters.includes(RACES);
+    this.sendResponse(response);
+  }
+
+  protected override dataBreakpointInfoRequest(response: DebugProtocol.DataBreakpointInfoResponse, args: DebugProtocol.DataBreakpointInfoArguments): void {
+    this.guard(response, () => {
+      let expr: string | undefined = args.name;
+      if (args.variablesReference) expr = this.e.variables(args.variablesReference).find((v) => v.name === args.name)?.expression;
+      const v = expr === undefined ? undefined : this.e.evaluate(expr, this.frameOf(args.frameId));
+      if (expr === undefined || !v?.lvalue) {
+        response.body = { dataId: null, description: `${args.name} is not in global, shared or local memory` };
+      } else {
+        response.body = { dataId: expr, description: `${expr} (${v.lvalue.space} 0x${v.lvalue.address.toString(16)}, ${v.lvalue.size} bytes)`, accessTypes: ['write', 'read', 'readWrite'], canPersist: false };
+      }
+      this.sendResponse(response);
+    });
+  }
+
+  protected override setDataBreakpointsRequest(response: DebugProtocol.SetDataBreakpointsResponse, args: DebugProtocol.SetDataBreakpointsArguments): void {
+    this.guard(response, () => {
+      const kind = (t: DebugProtocol.DataBreakpointAccessType | undefined): WatchKind => (t === 'read' ? 'read' : t === 'readWrite' ? 'access' : 'write');
+      const rs = this.e.setWatchpoints(args.breakpoints.map((b) => ({ expression: b.dataId, kind: kind(b.accessType) })));
+      response.body = { breakpoints: rs.map((r) => this.breakpoint({ ...r, line: undefined })) };
+      this.sendResponse(response);
+    });
+  }
+
+  /** Faults always end the recording; with the filter off, the end is reported as a pause. */
+  override sendEvent(event: DebugProtocol.Event): void {
+    if (event.event === 'stopped' && !this.stopOnFaults) {
+      const body = (event as DebugProtocol.StoppedEvent).body;
+      if (body.reason === 'exception' && this.lastStop?.hit?.kind === 'fault') body.reason = 'pause';
+    }
+    super.sendEvent(event);
+  }
+}

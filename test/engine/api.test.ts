@@ -1,0 +1,73 @@
+/**
+ * The engine's typed API, without a front end: hit counts that mean the same hit in both
+ * directions, errors by code, containers that end with the position, focus by thread id.
+ * Line numbers and values come from samples/saxpy/kernel.cu and its input files.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Engine } from '../../src/engine/api.js';
+import { EngineError, type ErrorCode } from '../../src/engine/errors.js';
+import { ROOT } from '../helpers.js';
+
+const SAXPY = join(ROOT, 'samples', 'saxpy');
+const X = ((b: Buffer) => new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4))(readFileSync(join(SAXPY, 'in', 'x.bin')));
+const open = (): Engine => Engine.open({ ptxPath: join(SAXPY, 'kernel.G.ptx') });
+
+function codeOf(f: () => unknown): ErrorCode | undefined {
+  try { f(); } catch (e) { if (e instanceof EngineError) return e.code; throw e; }
+  return undefined;
+}
+
+describe('engine API', () => {
+  test('a hit count names the same hit going forward, counted by hand, and going back', () => {
+    const e = open();
+    // by hand: the 3rd stop at line 13 with a plain breakpoint
+    e.setBreakpoints('kernel.cu', [{ line: 13 }]);
+    const hits = [1, 2, 3].map(() => e.continue({ direction: 'forward' }));
+    expect(hits.every((h) => h.hit?.kind === 'breakpoint')).toBe(true);
+    const third = hits[2]!;
+    // the same with ==3: one continue from the start
+    e.goto(0);
+    const [r] = e.setBreakpoints('kernel.cu', [{ line: 13, hitCondition: '==3' }]);
+    expect(r!.verified).toBe(true);
+    expect(e.breakpoints()).toHaveLength(1); // the group was replaced
+    const s = e.continue({ direction: 'forward' });
+    expect(s.position).toBe(third.position);
+    expect(s.thread).toEqual(third.thread);
+    expect(s.frame?.line).toBe(13);
+    // and backward from the end: the only hit that qualifies
+    e.goto(e.total);
+    expect(e.continue({ direction: 'backward' }).position).toBe(third.position);
+  });
+
+  test('errors carry codes from the catalogue', () => {
+    const e = open();
+    expect(codeOf(() => e.goto(-1))).toBe('out-of-range');
+    expect(codeOf(() => e.goto(e.total + 1))).toBe('out-of-range');
+    expect(codeOf(() => e.evaluate('no_such_variable'))).toBe('bad-expression');
+    expect(codeOf(() => e.setFocus(0))).toBe('out-of-range');
+    expect(codeOf(() => e.readMemory('nowhere', 0, 4))).toBe('bad-request');
+    const [bad] = e.setBreakpoints('kernel.cu', [{ line: 13, hitCondition: 'often' }]);
+    expect(bad!.verified).toBe(false);
+    expect(bad!.message).toMatch(/hit count/);
+    expect(codeOf(() => Engine.open({ ptxPath: join(SAXPY, 'missing.ptx') }))).toBe('read-failed');
+  });
+
+  test('focus by thread id; the warp is the thread list; containers end with the position', () => {
+    const e = open();
+    e.setBreakpoints('kernel.cu', [{ line: 14, condition: 'thread (37,0,0) && block (1,0,0)' }]);
+    const s = e.continue({ direction: 'forward' });
+    // block 1, thread 37: id = 1 * 128 + 37 + 1
+    expect(s.thread).toEqual({ id: 166, block: [1, 0, 0], thread: [37, 0, 0] });
+    expect(e.threads().map((t) => t.thread[0])).toEqual(Array.from({ length: 32 }, (_, k) => 32 + k));
+    expect(Number(e.evaluate('xi').value)).toBe(X[165]);
+    expect(e.evaluate('i').value).toBe('165');
+    const scopes = e.scopes(0);
+    const regs = scopes.find((x) => x.name === 'Registers')!;
+    expect(e.variables(regs.containerId).length).toBe(regs.count);
+    e.step({ granularity: 'line', direction: 'forward' });
+    expect(codeOf(() => e.variables(regs.containerId))).toBe('out-of-range');
+    e.setFocus(1);
+    expect(e.focus()).toEqual({ id: 1, block: [0, 0, 0], thread: [0, 0, 0] });
+  });
+});
