@@ -617,7 +617,7 @@ export class Controller {
         this.mode = 'normal';
         if (mode === 'memory') { if (r.text !== '' && this.setMemory(r.text)) this.setFocus('memory'); return; }
         // an empty command line repeats the last stepping command (gdb's prompt habit)
-        if (r.text === '') { this.run('', true); return; }
+        if (r.text === '') { this.run(r.text, true); return; }
         this.line.remember(r.text);
         this.run(r.text, true);
         return;
