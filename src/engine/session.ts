@@ -19,7 +19,7 @@ import { formatFault } from './fault.js';
 import { EngineError, SessionError } from './errors.js';
 import { DebugInfo } from './print/debuginfo.js';
 import type { RaceReport } from '../races/index.js';
-import { DEFAULT_INTERVAL, Trace } from '../trace/trace.js';
+import { ctaOfKey, DEFAULT_INTERVAL, keyOf, tidOfKey, Trace } from '../trace/trace.js';
 import type { HitCondition } from './breakpoints.js';
 import { StopPoints, type WatchHit } from './stoppoints.js';
 import { CodeIndex } from './code-index.js';
@@ -144,7 +144,7 @@ export class Session implements DebugSession {
     this.sources = new SourceCache(this.ptxPath, dir);
   }
 
-  get focusKey(): number { return this.focusCta * 32 + (this.focusTid >>> 5); }
+  get focusKey(): number { return keyOf(this.focusCta, this.focusTid >>> 5); }
   get focusLane(): number { return this.focusTid & 31; }
 
   focusBlock(): Dim3 {
@@ -175,8 +175,8 @@ export class Session implements DebugSession {
   }
 
   private focusKeyLane(key: number, lane: number): void {
-    const cta = key >>> 5;
-    const tid = (key & 31) * 32 + lane;
+    const cta = ctaOfKey(key);
+    const tid = tidOfKey(key, lane);
     if (cta !== this.focusCta || tid !== this.focusTid) {
       this.focusCta = cta;
       this.focusTid = tid;
@@ -536,8 +536,8 @@ export class Session implements DebugSession {
     const key = this.trace.log.warpAt(s);
     const g = this.trace.log.loc(s);
     const l = lane ?? Math.max(0, lowestLane(this.trace.log.mask(s)));
-    const block = coordsOf(key >>> 5, this.launch.grid);
-    const thread = coordsOf((key & 31) * 32 + l, this.launch.block);
+    const block = coordsOf(ctaOfKey(key), this.launch.grid);
+    const thread = coordsOf(tidOfKey(key, l), this.launch.block);
     const f = this.code.fileName(g);
     return `block (${block.join(',')}) thread (${thread.join(',')}) at ${f ? `${baseName(f)}:${this.code.line[g]}` : `${this.code.fnName(g)} pc ${this.code.pc[g]}`} (step ${s})`;
   }

@@ -6,7 +6,7 @@
 import { coordsOf, type Launch } from '../exec/launch.js';
 import { lowestLane } from '../exec/int64.js';
 import { Access } from '../exec/probe.js';
-import type { Trace } from '../trace/trace.js';
+import { ctaOfKey, tidOfKey, type Trace } from '../trace/trace.js';
 import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, resolveSpec } from './breakpoints.js';
 import type { CodeIndex } from './code-index.js';
 import { EngineError } from './errors.js';
@@ -98,10 +98,10 @@ export class StopPoints {
   /** Does a step of warp `key` with active `mask` hit breakpoint bp? Returns the lane (lowest), or -1. */
   private hitLane(bp: Bp, key: number, mask: number): number {
     if (!bp.cond) return lowestLane(mask);
-    const block = coordsOf(key >>> 5, this.launch.grid);
+    const block = coordsOf(ctaOfKey(key), this.launch.grid);
     for (let l = 0; l < 32; l++) {
       if (!((mask >>> l) & 1)) continue;
-      if (conditionHolds(bp.cond, block, coordsOf((key & 31) * 32 + l, this.launch.block))) return l;
+      if (conditionHolds(bp.cond, block, coordsOf(tidOfKey(key, l), this.launch.block))) return l;
     }
     return -1;
   }
