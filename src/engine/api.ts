@@ -14,6 +14,8 @@
 import { LineMap } from '../ptx/diagnostics.js';
 import { ptxText as instructionText } from '../exec/machine.js';
 import { coordsOf, linearOf } from '../exec/launch.js';
+import { Access } from '../exec/probe.js';
+import { ctaOfKey, tidOfKey } from '../trace/trace.js';
 import type { RaceReport } from '../races/index.js';
 import { BreakpointError, parseHitCondition } from './breakpoints.js';
 import { EngineError } from './errors.js';
@@ -109,6 +111,18 @@ export interface Evaluation {
   readonly memoryReference: string | undefined;
   /** For an lvalue in writable memory: what a watchpoint on it would watch. */
   readonly lvalue: { readonly space: 'global' | 'shared' | 'local'; readonly address: number; readonly size: number } | undefined;
+}
+
+/** One write in a value's history: when, by whom, where, and the value after it. */
+export interface Write {
+  readonly step: number;
+  readonly thread: ThreadRef;
+  readonly file: string | undefined;
+  readonly line: number;
+  /** The value before and after, as the expression's type reads (registers: after only). */
+  readonly before: string | undefined;
+  readonly after: string | undefined;
+  readonly atomic: boolean;
 }
 
 export interface Instruction {
@@ -455,6 +469,41 @@ export class Engine {
     while (!bytes && n > 1) { n >>= 1; bytes = view.readMemory(space, at, n); }
     const got = bytes ?? new Uint8Array(0);
     return { address: `${space}:0x${at.toString(16)}`, bytes: got, unreadable: count - got.length };
+  }
+
+  // ---- history -----------------------------------------------------------------------------------
+
+  /**
+   * Every write to a register of the focused thread (`$r3`, `%r3`) or to an lvalue in global,
+   * shared or local memory, over the whole recording, oldest first.
+   */
+  history(expr: string, limit = 1000): Write[] {
+    const s = this.session;
+    const reg = expr.trim().replace(/^\$/, '%');
+    const view = s.threadView();
+    const rtype = /^%[a-z]+\d*$/i.test(reg) ? view.registerType(reg) : undefined;
+    if (rtype !== undefined) {
+      const me = this.focus();
+      return s.registerHistory(reg, limit).map((w) => ({ step: w.step, thread: me, file: w.file, line: w.line, before: undefined, after: registerValue(rtype, w.value), atomic: false }));
+    }
+    const ev = this.evaluate(expr);
+    if (!ev.lvalue) throw new EngineError(`history needs a register or an lvalue in global, shared or local memory`, 'bad-request');
+    const { space, address, size } = ev.lvalue;
+    const fmt = formatterFor(ev.type, size);
+    const target = { space, address, size, ctaId: s.focusBlockId(), warpKey: s.focusKey, lane: s.focusLane };
+    return s.memoryHistory(target, 'write').slice(-limit).map((e) => {
+      const g = s.trace.log.loc(e.step);
+      return {
+        step: e.step, thread: this.threadRef(ctaOfKey(e.warpKey), tidOfKey(e.warpKey, e.lane)), file: s.code.fileName(g), line: s.code.line[g]!,
+        before: e.before ? fmt(e.before) : undefined, after: e.after ? fmt(e.after) : undefined, atomic: e.acc === Access.Atomic,
+      };
+    });
+  }
+
+  /** Where the current value came from: the last write before the current position, if any. */
+  origin(expr: string): Write | undefined {
+    const p = this.position();
+    return this.history(expr).filter((w) => w.step < p).pop();
   }
 
   // ---- code ------------------------------------------------------------------------------------

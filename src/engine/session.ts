@@ -20,7 +20,7 @@ import { formatFault } from './fault.js';
 import { EngineError, SessionError } from './errors.js';
 import { DebugInfo } from './print/debuginfo.js';
 import type { RaceReport } from '../races/index.js';
-import { DEFAULT_INTERVAL, type RecordProgress, Trace } from '../trace/trace.js';
+import { ctaOfKey, DEFAULT_INTERVAL, keyOf, type RecordProgress, tidOfKey, Trace } from '../trace/trace.js';
 import { BreakpointError, type HitCondition, resolveSpec } from './breakpoints.js';
 import { type BreakpointHit, type Bp, StopPoints, type WatchHit } from './stoppoints.js';
 import { CodeIndex } from './code-index.js';
@@ -32,6 +32,7 @@ import { GLOBAL_HI } from '../exec/memory.js';
 import { typeSize } from '../ptx/types.js';
 import { ThreadTimeline } from './timeline.js';
 import { evaluateExpression, PrintError } from './print/index.js';
+import { nextLineIndex, previousLineIndex } from './navigation.js';
 import type {
   BreakpointInfo, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
   WarpInfo, WatchKind, WatchpointInfo, Where,
@@ -199,7 +200,7 @@ export class Session implements DebugSession {
     this.sources = new SourceCache(this.ptxPath, dir);
   }
 
-  get focusKey(): number { return this.focusCta * 32 + (this.focusTid >>> 5); }
+  get focusKey(): number { return keyOf(this.focusCta, this.focusTid >>> 5); }
   get focusLane(): number { return this.focusTid & 31; }
 
   focusBlock(): Dim3 {
@@ -230,8 +231,8 @@ export class Session implements DebugSession {
   }
 
   private focusKeyLane(key: number, lane: number): void {
-    const cta = key >>> 5;
-    const tid = (key & 31) * 32 + lane;
+    const cta = ctaOfKey(key);
+    const tid = tidOfKey(key, lane);
     if (cta !== this.focusCta || tid !== this.focusTid) {
       this.focusCta = cta;
       this.focusTid = tid;
@@ -623,75 +624,14 @@ export class Session implements DebugSession {
   stepLine(into: boolean, reverse: boolean): Stop {
     this.beginMove();
     const tl = this.thread();
-    const code = this.code;
     const i0 = tl.indexAtOrAfter(this.position());
     if (!reverse) {
       if (i0 >= tl.length) return this.noThread();
-      const d0 = tl.depth[i0]!;
-      const line0 = code.line[tl.locs[i0]!]!;
-      let entryLine = -1;
-      for (let i = i0 + 1; i < tl.length; i++) {
-        const d = tl.depth[i]!;
-        const g = tl.locs[i]!;
-        const line = code.line[g]!;
-        if (d < d0) return this.moveTo(tl.steps[i]!, 'step', '');
-        if (d > d0) {
-          // stepping into a callee stops after its prologue: the first line that is not the
-          // function's own declaration line (gdb's prologue skip)
-          if (!into || d !== d0 + 1) continue;
-          if (code.pc[g] === 0) {
-            entryLine = line;
-            if (!code.hasBodyLine[code.fnIndex[g]!]) return this.moveTo(tl.steps[i]!, 'step', '');
-          }
-          if (line !== 0 && code.lineStart[g] && line !== entryLine) return this.moveTo(tl.steps[i]!, 'step', '');
-          continue;
-        }
-        if (line === 0) continue;
-        if (line !== line0 || (code.lineStart[g] && g <= tl.locs[i - 1]! && code.fnIndex[g] === code.fnIndex[tl.locs[i - 1]!])) {
-          return this.moveTo(tl.steps[i]!, 'step', '');
-        }
-      }
-      return this.afterLast(tl);
+      const i = nextLineIndex(tl, this.code, i0, into);
+      return i === undefined ? this.afterLast(tl) : this.moveTo(tl.steps[i]!, 'step', '');
     }
-    // reverse: to the beginning of the current line if we are inside it, else of the previous one
     if (i0 === 0 || tl.length === 0) return this.moveTo(tl.length ? tl.steps[0]! : 0, 'start', 'The thread is at its first line; nothing earlier to go back to.');
-    const atEnd = i0 >= tl.length;
-    const d0 = atEnd ? tl.depth[tl.length - 1]! : tl.depth[i0]!;
-    // the entry just before the current one (skipping callees for reverse-next)
-    let j = i0 - 1;
-    if (!into) while (j > 0 && tl.depth[j]! > d0) j--;
-    // walk back to the first instruction of that run of lineJ; deeper entries are a callee that
-    // ran within the line: reverse-next passes over it, reverse-step enters it (its last line)
-    let start = j;
-    let dj = tl.depth[j]!;
-    let lineJ = code.line[tl.locs[j]!]!;
-    while (!code.lineStart[tl.locs[start]!]) {
-      let k = start - 1;
-      if (k >= 0 && into && tl.depth[k]! > dj) { start = k; dj = tl.depth[k]!; lineJ = code.line[tl.locs[k]!]!; continue; }
-      while (k >= 0 && tl.depth[k]! > dj) k--;
-      if (k < 0 || tl.depth[k]! < dj || code.line[tl.locs[k]!] !== lineJ) break;
-      start = k;
-    }
-    // a function's prologue (its declaration line at entry) is not a place to stop: go on to
-    // the caller's line
-    const g0 = tl.locs[start]!;
-    if (code.pc[g0] === 0 && code.hasBodyLine[code.fnIndex[g0]!] && dj > 1) {
-      let k = start - 1;
-      while (k >= 0 && tl.depth[k]! >= dj) k--;
-      if (k >= 0) {
-        const dk = tl.depth[k]!;
-        const lk = code.line[tl.locs[k]!]!;
-        let st = k;
-        while (!code.lineStart[tl.locs[st]!]) {
-          let q = st - 1;
-          while (q >= 0 && tl.depth[q]! > dk) q--;
-          if (q < 0 || tl.depth[q]! < dk || code.line[tl.locs[q]!] !== lk) break;
-          st = q;
-        }
-        start = st;
-      }
-    }
-    return this.moveTo(tl.steps[start]!, 'step', '');
+    return this.moveTo(tl.steps[previousLineIndex(tl, this.code, i0, into)]!, 'step', '');
   }
 
   /** finish: run until the current function returns; reverse: back to its call site. */
@@ -882,8 +822,8 @@ export class Session implements DebugSession {
     const key = this.trace.log.warpAt(s);
     const g = this.trace.log.loc(s);
     const l = lane ?? Math.max(0, lowestLane(this.trace.log.mask(s)));
-    const block = coordsOf(key >>> 5, this.launch.grid);
-    const thread = coordsOf((key & 31) * 32 + l, this.launch.block);
+    const block = coordsOf(ctaOfKey(key), this.launch.grid);
+    const thread = coordsOf(tidOfKey(key, l), this.launch.block);
     const f = this.code.fileName(g);
     return `block (${block.join(',')}) thread (${thread.join(',')}) at ${f ? `${baseName(f)}:${this.code.line[g]}` : `${this.code.fnName(g)} pc ${this.code.pc[g]}`} (step ${s})`;
   }

@@ -6,7 +6,7 @@
 import { coordsOf, type Launch } from '../exec/launch.js';
 import { lowestLane } from '../exec/int64.js';
 import { Access } from '../exec/probe.js';
-import type { Trace } from '../trace/trace.js';
+import { ctaOfKey, tidOfKey, type Trace } from '../trace/trace.js';
 import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, resolveSpec } from './breakpoints.js';
 import type { CodeIndex } from './code-index.js';
 import { EngineError } from './errors.js';
@@ -122,11 +122,11 @@ export class StopPoints {
    */
   private hitLane(bp: Bp, s: number, key: number, mask: number): number {
     if (!bp.cond) return lowestLane(mask);
-    const block = coordsOf(Math.floor(key / 32), this.launch.grid);
+    const block = coordsOf(ctaOfKey(key), this.launch.grid);
     let lanes = 0;
     for (let l = 0; l < 32; l++) {
       if (!((mask >>> l) & 1)) continue;
-      if (conditionHolds(bp.cond, block, coordsOf((key % 32) * 32 + l, this.launch.block))) lanes |= 1 << l;
+      if (conditionHolds(bp.cond, block, coordsOf(tidOfKey(key, l), this.launch.block))) lanes |= 1 << l;
     }
     if (lanes === 0) return -1;
     const expr = bp.cond.expr;

@@ -5,7 +5,8 @@
 import type { ProgFunction } from '../ptx/resolve.js';
 import { typeSize } from '../ptx/types.js';
 import type { Machine } from '../exec/machine.js';
-import { CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, LOCAL_HI, PARAM_HI, SHARED_HI, Space } from '../exec/memory.js';
+import { FRAME_PARAM_BASE, GLOBAL_HI, Space } from '../exec/memory.js';
+import { windowOf } from './spaces.js';
 import type { Frame, Warp } from '../exec/state.js';
 import { Fault } from '../exec/fault.js';
 import { coordsOf } from '../exec/launch.js';
@@ -176,9 +177,8 @@ function normReg(name: string): string {
 
 /** Generic address of a state-space address (what `cvta.to` would give back). */
 export function genericOf(space: SpaceName, address: bigint): bigint {
-  const hi = space === 'global' ? GLOBAL_HI : space === 'shared' ? SHARED_HI : space === 'local' ? LOCAL_HI : space === 'const' ? CONST_HI : space === 'param' ? PARAM_HI : 0;
   if (space === 'generic' || space === 'global') return address;
-  return (BigInt(hi) << 32n) | (address & 0xffffffffn);
+  return (BigInt(windowOf(space)) << 32n) | (address & 0xffffffffn);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Machine } from '../exec/machine.js';
 import { type Bank, PAGE_SHIFT, Space } from '../exec/memory.js';
 import { Access, type Probe } from '../exec/probe.js';
 import type { Cta, Warp } from '../exec/state.js';
-import { type Trace, warpKey } from '../trace/trace.js';
+import { ctaOfKey, type Trace, warpKey, warpOfKey } from '../trace/trace.js';
 import type { WatchKind } from './types.js';
 
 export interface WatchTarget {
@@ -66,8 +66,8 @@ export function readTarget(m: Machine, t: WatchTarget): Uint8Array | undefined {
       return c ? c.shared.u8.slice(t.address, t.address + t.size) : undefined;
     }
     case 'local': {
-      const c = m.resident.find((x) => x.id === t.warpKey >>> 5);
-      const w = c?.warps[t.warpKey & 31];
+      const c = m.resident.find((x) => x.id === ctaOfKey(t.warpKey));
+      const w = c?.warps[warpOfKey(t.warpKey)];
       if (!w || t.address + t.size > w.localStride) return undefined;
       const o = t.lane * w.localStride + t.address;
       return w.local.u8.slice(o, o + t.size);
@@ -78,7 +78,7 @@ export function readTarget(m: Machine, t: WatchTarget): Uint8Array | undefined {
 /** Can the watched memory's owner (a block for shared/local) be alive during interval i? */
 function ownerAlive(trace: Trace, i: number, t: WatchTarget): boolean {
   if (t.space === 'global') return true;
-  const cta = t.space === 'shared' ? t.ctaId : t.warpKey >>> 5;
+  const cta = t.space === 'shared' ? t.ctaId : ctaOfKey(t.warpKey);
   const cp = trace.checkpoints[i];
   const next = trace.checkpoints[i + 1];
   if (next && cta >= next.nextCta) return false; // not started by the interval's end

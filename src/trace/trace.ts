@@ -29,9 +29,20 @@ const CHUNK_MASK = CHUNK_STEPS - 1;
 /** Default checkpoint interval (a power of two dividing the chunk size). */
 export const DEFAULT_INTERVAL = 1 << 15;
 
+/**
+ * A warp's identity in the step log and everywhere above it: CTA id * 32 + warp index in the
+ * CTA (a CTA has at most 32 warps). The one home of the encoding: build and take apart keys
+ * only with these.
+ */
 export function warpKey(w: Warp): number {
-  return w.cta.id * 32 + (w.tidBase >>> 5);
+  return keyOf(w.cta.id, w.tidBase >>> 5);
 }
+
+export function keyOf(cta: number, warpInCta: number): number { return cta * 32 + warpInCta; }
+export function ctaOfKey(key: number): number { return key >>> 5; }
+export function warpOfKey(key: number): number { return key & 31; }
+/** Linear thread index in its CTA of lane `lane` of warp `key`. */
+export function tidOfKey(key: number, lane: number): number { return warpOfKey(key) * 32 + lane; }
 
 export class StepLog implements StepRecorder {
   readonly chunks: Uint32Array[] = [];

@@ -255,6 +255,25 @@ describe('ptxdbg dap', () => {
     expect((await top(dc, hit.body.threadId!)).instructionPointerReference).toBe(target.address);
   });
 
+  dapTest('goto targets jump to a step where the thread is at a line; the Debug Console runs gdb commands', async () => {
+    dc = await client();
+    const entry = await launch(dc, { program: join(SAXPY, 'kernel.G.ptx') });
+    const tid = entry.body.threadId!;
+    const targets = await dc.gotoTargetsRequest({ source: { path: join(SAXPY, 'kernel.cu') }, line: 15 });
+    expect(targets.body.targets.length).toBeGreaterThan(0);
+    const stop = await move(dc, () => dc!.gotoRequest({ threadId: tid, targetId: targets.body.targets[0]!.id }));
+    expect(stop.body.reason).toBe('goto');
+    const f = await top(dc, tid);
+    expect(f.line).toBe(15);
+    expect(asF32(await evaluate(dc, 'yi', f.id))).toBe(Y[0]);
+    // back in time, then the gdb language: `-exec` in the Debug Console
+    const r = await dc.evaluateRequest({ expression: '-exec print n', context: 'repl' });
+    expect(r.body.result).toBe('$1 = 200');
+    const back = dc.waitForEvent('stopped', LONG);
+    await dc.evaluateRequest({ expression: '-exec goto 0', context: 'repl' });
+    expect(((await back) as DebugProtocol.StoppedEvent).body.reason).toBe('goto');
+  });
+
   dapTest('printf output arrives as output events, once, as execution passes it', async () => {
     dc = await client();
     const dir = join(ROOT, 'samples', 'malloc_printf');

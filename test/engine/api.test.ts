@@ -70,4 +70,23 @@ describe('engine API', () => {
     e.setFocus(1);
     expect(e.focus()).toEqual({ id: 1, block: [0, 0, 0], thread: [0, 0, 0] });
   });
+
+  test('history and origin: the write of y[5] by thread 5 of block 0, at line 15', () => {
+    const e = open();
+    e.setBreakpoints('kernel.cu', [{ line: 13 }]);
+    e.continue({ direction: 'forward' });
+    const Y = ((b: Buffer) => new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4))(readFileSync(join(SAXPY, 'in', 'y.bin')));
+    const h = e.history('y[5]');
+    // y[i] = a * x[i] + y[i] writes y[5] once, from block 0 thread 5
+    expect(h).toHaveLength(1);
+    expect(h[0]!.thread.block).toEqual([0, 0, 0]);
+    expect(h[0]!.thread.thread).toEqual([5, 0, 0]);
+    expect(h[0]!.line).toBe(15);
+    expect(Math.fround(Number(h[0]!.before))).toBe(Y[5]);
+    expect(Math.fround(Number(h[0]!.after))).toBe(Math.fround(Math.fround(2.5 * X[5]!) + Y[5]!));
+    expect(e.origin('y[5]')).toBeUndefined(); // not written yet at the first breakpoint
+    e.goto(h[0]!.step + 1); // just after the write (the focused warp is still resident)
+    expect(e.origin('y[5]')?.step).toBe(h[0]!.step);
+  });
 });
+

@@ -3,7 +3,8 @@
  * (a generic address resolved to its window's state space, as watchpoints need) and gdb's
  * `<symbol+offset>` for addresses inside a module variable.
  */
-import { CONST_HI, GLOBAL_HI, LOCAL_HI, PARAM_HI, SHARED_HI } from '../../exec/memory.js';
+import { GLOBAL_HI } from '../../exec/memory.js';
+import { spaceOfWindow, windowOf } from '../spaces.js';
 import { sizeOf } from '../../dwarf/types.js';
 import { genericOf } from '../threadview.js';
 import type { SpaceName, ThreadView } from '../types.js';
@@ -19,14 +20,9 @@ export function canonicalPlace(space: SpaceName, address: bigint): { space: Spac
   if (space !== 'generic') return { space, address: address & 0xffffffffn };
   const hi = Number((address >> 32n) & 0xffffffffn);
   const lo = address & 0xffffffffn;
-  switch (hi) {
-    case GLOBAL_HI: return { space: 'global', address };
-    case SHARED_HI: return { space: 'shared', address: lo };
-    case LOCAL_HI: return { space: 'local', address: lo };
-    case CONST_HI: return { space: 'const', address: lo };
-    case PARAM_HI: return { space: 'param', address: lo };
-    default: return { space, address };
-  }
+  const sp = spaceOfWindow(hi);
+  if (sp === undefined) return { space, address };
+  return { space: sp, address: sp === 'global' ? address : lo };
 }
 
 interface Extent {
@@ -67,8 +63,7 @@ export function convertSpace(address: bigint, from: SpaceName, to: SpaceName): b
   if (to === 'generic') return from === 'global' ? address : genericOf(from, address);
   if (from === 'generic') {
     const hi = Number((address >> 32n) & 0xffffn);
-    const want = to === 'global' ? GLOBAL_HI : to === 'shared' ? SHARED_HI : to === 'local' ? LOCAL_HI : to === 'const' ? CONST_HI : PARAM_HI;
-    if (hi === want) return to === 'global' ? address : address & 0xffffffffn;
+    if (hi === windowOf(to)) return to === 'global' ? address : address & 0xffffffffn;
   }
   return address;
 }
