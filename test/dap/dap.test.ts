@@ -310,6 +310,21 @@ describe('ptxdbg dap', () => {
     }
   });
 
+  dapTest('a fault stops as an exception on the faulting thread (bug_trap: thread 45 traps at line 8)', async () => {
+    dc = await client();
+    const dir = join(ROOT, 'samples', 'bug_trap');
+    const stop = await launch(dc, { program: join(dir, 'kernel.G.ptx'), stopOnEntry: false });
+    expect(stop.body.reason).toBe('exception');
+    const tid = stop.body.threadId!;
+    expect((await dc.threadsRequest()).body.threads.find((t) => t.id === tid)?.name).toBe('block (0,0,0) thread (45,0,0)');
+    const frames = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames;
+    // the -G build calls a __trap wrapper: the kernel's frame is the call site, kernel.cu line 8
+    expect(frames.some((f) => f.source?.name === 'kernel.cu' && f.line === 8)).toBe(true);
+    const ex = await dc.exceptionInfoRequest({ threadId: tid });
+    expect(ex.body.exceptionId).toBe('fault');
+    expect(ex.body.description).toMatch(/trap/);
+  });
+
   dapTest('a bad launch is an error response, not a crash', async () => {
     dc = await client();
     await expect(dc.launchRequest({ program: join(ROOT, 'samples', 'no-such-kernel.ptx') } as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/no-such-kernel/);
