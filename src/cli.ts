@@ -5,14 +5,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
-import { checkCommand } from './cli/check.js';
 import { readPtxText, UsageError } from './cli/common.js';
 import { ptxInput } from './cli/cuda.js';
-import { infoCommand } from './cli/info.js';
-import { runCommand } from './cli/run.js';
-import { racesCommand } from './cli/races.js';
-import { dwarfDump } from './dwarf/index.js';
-import { debugCommand, recordCommand, replayCommand, type DebugOptions } from './cli/debug.js';
+import type { DebugOptions } from './cli/debug.js';
+// Each subcommand's module is imported when it runs: a small `run` does not load the debugger,
+// the race checker or the DWARF reader (whole-process time is part of the product's speed).
+const checkCommand = async (...a: Parameters<typeof import('./cli/check.js').checkCommand>) => (await import('./cli/check.js')).checkCommand(...a);
+const infoCommand = async (...a: Parameters<typeof import('./cli/info.js').infoCommand>) => (await import('./cli/info.js')).infoCommand(...a);
+const runCommand = async (...a: Parameters<typeof import('./cli/run.js').runCommand>) => (await import('./cli/run.js')).runCommand(...a);
+const racesCommand = async (...a: Parameters<typeof import('./cli/races.js').racesCommand>) => (await import('./cli/races.js')).racesCommand(...a);
+const debugCommand = async (...a: Parameters<typeof import('./cli/debug.js').debugCommand>) => (await import('./cli/debug.js')).debugCommand(...a);
+const recordCommand = async (...a: Parameters<typeof import('./cli/debug.js').recordCommand>) => (await import('./cli/debug.js')).recordCommand(...a);
+const replayCommand = async (...a: Parameters<typeof import('./cli/debug.js').replayCommand>) => (await import('./cli/debug.js')).replayCommand(...a);
 
 function version(): string {
   try {
@@ -139,8 +143,9 @@ await yargs(hideBin(process.argv))
       return racesCommand(input.ptxPath, { ...input.flags, json: a.json, schedule: a.schedule, seed: a.seed, schedules: a.schedules, maxSteps: a['max-steps'], link: a.link as string[] | undefined });
     }))
   .command('dwarf <file>', 'print the DWARF DIE tree of a -G PTX file (llvm-dwarfdump style)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('arch', debugOptions.arch),
-    (a) => guard(() => {
+    (a) => guard(async () => {
       const path = ptxInput(a.file, a.arch, {}).ptxPath;
+      const { dwarfDump } = await import('./dwarf/index.js');
       const r = dwarfDump(readPtxText(path), path);
       process.stdout.write(r.text.endsWith('\n') ? r.text : r.text + '\n');
       for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);

@@ -8,7 +8,7 @@ import { executeCommand } from '../frontends/gdb/commands.js';
 import { EXIT_FINDINGS, EXIT_USAGE, exitForSession } from './exit.js';
 import { openSession, openSessionAsync, type Session, SessionError, type SessionOptions } from '../engine/session.js';
 import { type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
-import { openReplay as engineOpenReplay } from '../engine/load.js';
+import { openReplay as engineOpenReplay } from '../engine/replay.js';
 import { ptxInput } from './cuda.js';
 import { linkedText, UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';

@@ -1,6 +1,6 @@
 // binary16 (f16), bfloat16 (bf16) and tf32: conversions, arithmetic on bit patterns, x2 packing.
 import { bitsToF32, f32ToBits, f64Odd, nextDown64, nextUp64 } from './bits.js';
-import { bitsToValue, FMT_BF16, FMT_F16, FMT_TF32, RM, RN, RNA, roundToBits, type Rnd, type RndA } from './round.js';
+import { FMT_BF16, FMT_F16, FMT_TF32, RM, RN, RNA, roundToBits, type Rnd, type RndA } from './round.js';
 
 /** PTX canonical NaN patterns for f16 / bf16. */
 export const F16_NAN = 0x7fff;
@@ -8,8 +8,13 @@ export const BF16_NAN = 0x7fff;
 
 /** f16 bit pattern → exact value; a table keeps the hot path to one load. */
 const F16_TABLE = (() => {
+  // built from the fields directly (the generic bitsToValue costs ~20 ms at every start)
   const t = new Float64Array(65536);
-  for (let h = 0; h < 65536; h++) t[h] = bitsToValue(h, FMT_F16);
+  for (let h = 0; h < 65536; h++) {
+    const e = (h >>> 10) & 31, m = h & 1023;
+    const v = e === 0 ? m * 2 ** -24 : e === 31 ? (m ? NaN : Infinity) : (1024 + m) * 2 ** (e - 25);
+    t[h] = h & 0x8000 ? -v : v;
+  }
   return t;
 })();
 

@@ -16,7 +16,8 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { type Engine, engineOf, type StopEvent } from '../../engine/api.js';
 import { EngineError } from '../../engine/errors.js';
-import { compileCuda, openReplay } from '../../engine/load.js';
+import { compileCuda } from '../../engine/load.js';
+import { openReplay } from '../../engine/replay.js';
 import { openSession, type SessionOptions } from '../../engine/session.js';
 import type { FrameInfo, WatchKind } from '../../engine/types.js';
 import { consoleOf } from '../gdb/console.js';
