@@ -63,6 +63,8 @@ export interface LocDirective {
 }
 
 /** One `.b8/.b16/.b32/.b64` datum inside a `.section`. */
+import type { SectionDataList } from './section-data.js';
+
 export type SectionDatum =
   | { readonly kind: 'num'; readonly width: 1 | 2 | 4 | 8; readonly value: bigint; readonly span: Span }
   | { readonly kind: 'sym'; readonly width: 1 | 2 | 4 | 8; readonly name: string; readonly addend: bigint; readonly span: Span };
@@ -70,7 +72,7 @@ export type SectionDatum =
 export interface Section {
   readonly kind: 'section';
   readonly name: string;
-  readonly data: readonly SectionDatum[];
+  readonly data: SectionDataList;
   /** Labels inside the section, with the index of the datum they precede. */
   readonly labels: readonly { readonly name: string; readonly datum: number; readonly span: Span }[];
   readonly span: Span;

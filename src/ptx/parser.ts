@@ -9,7 +9,8 @@ import type {
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isKnownModifier, OPCODES, TYPE_NAMES } from './opcodes.js';
-import { scan, Tok, type Token } from './scanner.js';
+import { Scanner, Tok, type Token } from './scanner.js';
+import { SectionDataList } from './section-data.js';
 
 export interface ParseResult {
   readonly module: PtxModule;
@@ -35,7 +36,11 @@ export function parsePtx(source: string, fileName = '<input>'): ParseResult {
 }
 
 class Parser {
-  private readonly toks: Token[];
+  /** A window of tokens from `base` (earlier ones are dropped: the parser never goes back). */
+  private toks: Token[] = [];
+  private base = 0;
+  private readonly scanner: Scanner;
+  private eof: Token | undefined;
   private pos = 0;
   private readonly diags: Diagnostic[] = [];
   private readonly structs = new Set<string>();
@@ -45,16 +50,33 @@ class Parser {
   private readonly bodyFiles: TopLevel[] = [];
 
   constructor(private readonly source: string, private readonly fileName: string) {
-    this.toks = scan(source, (message, span) => this.error(message, span));
+    this.scanner = new Scanner(source, (message, span) => this.error(message, span));
   }
 
   // ---- token helpers -------------------------------------------------------------------------
 
+  /** Token i of the stream, scanning on demand; tokens far behind the position are dropped. */
+  private at(i: number): Token {
+    if (this.pos - this.base > 4096) {
+      const drop = this.pos - this.base - 16;
+      this.toks = this.toks.slice(drop);
+      this.base += drop;
+    }
+    const idx = i - this.base;
+    while (idx >= this.toks.length) {
+      if (this.eof) return this.eof;
+      const t = this.scanner.next();
+      this.toks.push(t);
+      if (t.kind === Tok.Eof) this.eof = t;
+    }
+    return this.toks[Math.max(0, idx)]!;
+  }
+
   private get tok(): Token {
-    return this.toks[this.pos]!;
+    return this.at(this.pos);
   }
   private peek(k = 1): Token {
-    return this.toks[Math.min(this.pos + k, this.toks.length - 1)]!;
+    return this.at(this.pos + k);
   }
   private next(): Token {
     const t = this.tok;
@@ -90,7 +112,7 @@ class Parser {
     throw new ParseError(message);
   }
   private spanFrom(start: number): Span {
-    const prev = this.toks[Math.max(0, this.pos - 1)]!;
+    const prev = this.at(Math.max(0, this.pos - 1));
     return { start, end: Math.max(start, prev.end) };
   }
 
@@ -239,7 +261,7 @@ class Parser {
         this.next();
       }
     }
-    const data: SectionDatum[] = [];
+    const data = new SectionDataList();
     const labels: { name: string; datum: number; span: Span }[] = [];
     const braced = this.eatPunct('{');
     for (;;) {
@@ -265,7 +287,7 @@ class Parser {
           this.fail(`unexpected ${t.text} in .section (expected .b8/.b16/.b32/.b64)`, t);
         }
         this.next();
-        do data.push(this.parseSectionDatum(width as 1 | 2 | 4 | 8));
+        do this.parseSectionDatum(width as 1 | 2 | 4 | 8, data);
         while (this.eatPunct(','));
         this.eatPunct(';');
         continue;
@@ -279,8 +301,17 @@ class Parser {
     return { kind: 'section', name: nameTok.text, data, labels, span: this.spanFrom(start) };
   }
 
-  private parseSectionDatum(width: 1 | 2 | 4 | 8): SectionDatum {
+  private parseSectionDatum(width: 1 | 2 | 4 | 8, data: SectionDataList): void {
     const t = this.tok;
+    // the common datum is one literal (`.b8 0x12, 0x34`): no expression parse
+    if (t.kind === Tok.Int) {
+      const after = this.peek();
+      if (after.kind === Tok.Punct && (after.text === ',' || after.text === ';' || after.text === '}')) {
+        this.next();
+        data.pushNum(width, t.int, t);
+        return;
+      }
+    }
     if (t.kind === Tok.Word || t.kind === Tok.Dir) {
       this.next();
       let addend = 0n;
@@ -289,10 +320,11 @@ class Parser {
         addend = this.parseConstExpr();
         if (neg) addend = -addend;
       }
-      return { kind: 'sym', width, name: t.text, addend, span: this.spanFrom(t.start) };
+      data.pushSym(width, t.text, addend, this.spanFrom(t.start));
+      return;
     }
     const value = this.parseConstExpr();
-    return { kind: 'num', width, value, span: this.spanFrom(t.start) };
+    data.pushNum(width, value, this.spanFrom(t.start));
   }
 
   private parseStruct(): StructDecl {

@@ -57,75 +57,100 @@ function isHex(c: number): boolean {
 const f32Scratch = new DataView(new ArrayBuffer(8));
 
 export function scan(source: string, onError: ScanError): Token[] {
+  const sc = new Scanner(source, onError);
   const tokens: Token[] = [];
-  const n = source.length;
-  let i = 0;
-  const push = (kind: Tok, start: number, end: number, int = 0n, num = 0, f32Bits?: number): void => {
-    tokens.push({ kind, start, end, text: source.slice(start, end), int, num, f32Bits });
-  };
-  while (i < n) {
-    const c = source.charCodeAt(i);
-    // whitespace
-    if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11) {
-      i++;
-      continue;
-    }
-    // comments
-    if (c === 47 && source.charCodeAt(i + 1) === 47) {
-      while (i < n && source.charCodeAt(i) !== 10) i++;
-      continue;
-    }
-    if (c === 47 && source.charCodeAt(i + 1) === 42) {
-      const close = source.indexOf('*/', i + 2);
-      if (close < 0) {
-        onError('unterminated block comment', { start: i, end: i + 2 });
-        i = n;
-      } else i = close + 2;
-      continue;
-    }
-    const start = i;
-    if (isIdentStart(c)) {
-      i++;
-      while (i < n && isIdentPart(source.charCodeAt(i))) i++;
-      // glued modifiers: .global.nc.v4, %tid.x and cache hints like .L2::128B
-      i = scanModifiers(source, i);
-      push(Tok.Word, start, i);
-      continue;
-    }
-    if (c === 46 && i + 1 < n && isIdentPart(source.charCodeAt(i + 1)) && !isDigit(source.charCodeAt(i + 1))) {
-      i++;
-      while (i < n && isIdentPart(source.charCodeAt(i))) i++;
-      i = scanModifiers(source, i);
-      push(Tok.Dir, start, i);
-      continue;
-    }
-    if (isDigit(c) || (c === 46 && isDigit(source.charCodeAt(i + 1)))) {
-      i = scanNumber(source, i, push, onError);
-      continue;
-    }
-    if (c === 34) {
-      i++;
-      while (i < n && source.charCodeAt(i) !== 34 && source.charCodeAt(i) !== 10) {
-        if (source.charCodeAt(i) === 92) i++;
-        i++;
-      }
-      if (i >= n || source.charCodeAt(i) !== 34) {
-        onError('unterminated string literal', { start, end: Math.min(i, n) });
-      } else i++;
-      push(Tok.Str, start, i);
-      continue;
-    }
-    // single-character punctuation
-    if ('{}()[];,:<>+-=@!|*/~&^%?'.indexOf(source[i]!) >= 0) {
-      i++;
-      push(Tok.Punct, start, i);
-      continue;
-    }
-    onError(`unexpected character '${printable(source[i]!)}'`, { start: i, end: i + 1 });
-    i++;
+  for (;;) {
+    const t = sc.next();
+    tokens.push(t);
+    if (t.kind === Tok.Eof) return tokens;
   }
-  push(Tok.Eof, n, n);
-  return tokens;
+}
+
+/**
+ * Tokens on demand, so that a parser holding a small window lets the rest be collected young:
+ * a 20 MB -G file is millions of tokens, and keeping them all alive made the GC most of parsing.
+ */
+export class Scanner {
+  private i = 0;
+  private out: Token | undefined;
+  private readonly push = (kind: Tok, start: number, end: number, int = 0n, num = 0, f32Bits?: number): void => {
+    this.out = { kind, start, end, text: this.source.slice(start, end), int, num, f32Bits };
+  };
+
+  constructor(private readonly source: string, private readonly onError: ScanError) {}
+
+  next(): Token {
+    const source = this.source;
+    const onError = this.onError;
+    const push = this.push;
+    const n = source.length;
+    let i = this.i;
+    this.out = undefined;
+    while (i < n && this.out === undefined) {
+      const c = source.charCodeAt(i);
+      // whitespace
+      if (c === 32 || c === 9 || c === 10 || c === 13 || c === 12 || c === 11) {
+        i++;
+        continue;
+      }
+      // comments
+      if (c === 47 && source.charCodeAt(i + 1) === 47) {
+        while (i < n && source.charCodeAt(i) !== 10) i++;
+        continue;
+      }
+      if (c === 47 && source.charCodeAt(i + 1) === 42) {
+        const close = source.indexOf('*/', i + 2);
+        if (close < 0) {
+          onError('unterminated block comment', { start: i, end: i + 2 });
+          i = n;
+        } else i = close + 2;
+        continue;
+      }
+      const start = i;
+      if (isIdentStart(c)) {
+        i++;
+        while (i < n && isIdentPart(source.charCodeAt(i))) i++;
+        // glued modifiers: .global.nc.v4, %tid.x and cache hints like .L2::128B
+        i = scanModifiers(source, i);
+        push(Tok.Word, start, i);
+        continue;
+      }
+      if (c === 46 && i + 1 < n && isIdentPart(source.charCodeAt(i + 1)) && !isDigit(source.charCodeAt(i + 1))) {
+        i++;
+        while (i < n && isIdentPart(source.charCodeAt(i))) i++;
+        i = scanModifiers(source, i);
+        push(Tok.Dir, start, i);
+        continue;
+      }
+      if (isDigit(c) || (c === 46 && isDigit(source.charCodeAt(i + 1)))) {
+        i = scanNumber(source, i, push, onError);
+        continue;
+      }
+      if (c === 34) {
+        i++;
+        while (i < n && source.charCodeAt(i) !== 34 && source.charCodeAt(i) !== 10) {
+          if (source.charCodeAt(i) === 92) i++;
+          i++;
+        }
+        if (i >= n || source.charCodeAt(i) !== 34) {
+          onError('unterminated string literal', { start, end: Math.min(i, n) });
+        } else i++;
+        push(Tok.Str, start, i);
+        continue;
+      }
+      // single-character punctuation
+      if ('{}()[];,:<>+-=@!|*/~&^%?'.indexOf(source[i]!) >= 0) {
+        i++;
+        push(Tok.Punct, start, i);
+        continue;
+      }
+      onError(`unexpected character '${printable(source[i]!)}'`, { start: i, end: i + 1 });
+      i++;
+    }
+    this.i = i;
+    if (this.out === undefined) push(Tok.Eof, n, n);
+    return this.out!;
+  }
 }
 
 /** Consumes `.mod` parts glued to a word, and `::` qualifiers inside them (`.L2::128B`). */
@@ -188,7 +213,10 @@ function scanNumber(
       push(Tok.Int, start, i, 0n);
       return i;
     }
-    const value = BigInt((isHexLit ? '0x' : '0b') + source.slice(ds, i));
+    // most literals (debug-section bytes) are small: Number parsing then BigInt is several times
+    // cheaper than BigInt of a string
+    const digits = i - ds;
+    const value = digits <= (isHexLit ? 13 : 52) ? BigInt(Number.parseInt(source.slice(ds, i), isHexLit ? 16 : 2)) : BigInt((isHexLit ? '0x' : '0b') + source.slice(ds, i));
     if ((source.charCodeAt(i) | 0x20) === 117) i++; // U suffix
     push(Tok.Int, start, i, value);
     return i;
@@ -224,7 +252,7 @@ function scanNumber(
       onError('invalid digit in octal literal', { start, end: i });
       value = 0n;
     } else value = BigInt('0o' + text.slice(1));
-  } else value = BigInt(text);
+  } else value = text.length <= 15 ? BigInt(Number(text)) : BigInt(text);
   if ((source.charCodeAt(i) | 0x20) === 117) i++;
   if (isIdentPart(source.charCodeAt(i) || 0)) {
     const bad = i;

@@ -1,0 +1,83 @@
+/**
+ * The data of a `.section` (the DWARF of a `-G` build is millions of `.b8` literals), packed into
+ * typed arrays instead of one object per datum: parsing a 20 MB module otherwise spends most of
+ * its time in the garbage collector. Data are read back as SectionDatum values on demand.
+ */
+import type { SectionDatum, Span } from './ast.js';
+
+type Width = 1 | 2 | 4 | 8;
+
+export class SectionDataList implements Iterable<SectionDatum> {
+  private widths = new Uint8Array(256);
+  /** Numeric data that fit a double exactly; larger ones live in `big`. */
+  private nums = new Float64Array(256);
+  private starts = new Uint32Array(256);
+  private ends = new Uint32Array(256);
+  private readonly big = new Map<number, bigint>();
+  private readonly syms = new Map<number, { name: string; addend: bigint }>();
+  length = 0;
+
+  private grow(): void {
+    const cap = this.widths.length * 2;
+    const w = new Uint8Array(cap); w.set(this.widths); this.widths = w;
+    const n = new Float64Array(cap); n.set(this.nums); this.nums = n;
+    const s = new Uint32Array(cap); s.set(this.starts); this.starts = s;
+    const e = new Uint32Array(cap); e.set(this.ends); this.ends = e;
+  }
+
+  pushNum(width: Width, value: bigint, span: Span): void {
+    if (this.length === this.widths.length) this.grow();
+    const i = this.length++;
+    this.widths[i] = width;
+    this.starts[i] = span.start;
+    this.ends[i] = span.end;
+    if (value >= -0x1fffffffffffffn && value <= 0x1fffffffffffffn) this.nums[i] = Number(value);
+    else this.big.set(i, value);
+  }
+
+  pushSym(width: Width, name: string, addend: bigint, span: Span): void {
+    if (this.length === this.widths.length) this.grow();
+    const i = this.length++;
+    this.widths[i] = width;
+    this.starts[i] = span.start;
+    this.ends[i] = span.end;
+    this.syms.set(i, { name, addend });
+  }
+
+  push(d: SectionDatum): void {
+    if (d.kind === 'num') this.pushNum(d.width, d.value, d.span);
+    else this.pushSym(d.width, d.name, d.addend, d.span);
+  }
+
+  width(i: number): Width {
+    return this.widths[i] as Width;
+  }
+
+  at(i: number): SectionDatum {
+    const width = this.widths[i] as Width;
+    const span = { start: this.starts[i]!, end: this.ends[i]! };
+    const sym = this.syms.get(i);
+    if (sym) return { kind: 'sym', width, name: sym.name, addend: sym.addend, span };
+    return { kind: 'num', width, value: this.big.get(i) ?? BigInt(this.nums[i]!), span };
+  }
+
+  /** The value of numeric datum i (undefined for a symbol reference), without building a datum. */
+  numAt(i: number): bigint | number | undefined {
+    if (this.syms.has(i)) return undefined;
+    return this.big.get(i) ?? this.nums[i]!;
+  }
+
+  forEach(f: (d: SectionDatum, i: number) => void): void {
+    for (let i = 0; i < this.length; i++) f(this.at(i), i);
+  }
+
+  map<T>(f: (d: SectionDatum, i: number) => T): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < this.length; i++) out.push(f(this.at(i), i));
+    return out;
+  }
+
+  *[Symbol.iterator](): Iterator<SectionDatum> {
+    for (let i = 0; i < this.length; i++) yield this.at(i);
+  }
+}
