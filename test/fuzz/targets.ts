@@ -146,13 +146,21 @@ const jsonJunk = fc.oneof(extremeInt, fc.string({ maxLength: 6 }), fc.constant(n
 const dims = fc.oneof({ weight: 4, arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 2 }), fc.constant(1)) }, fc.array(extremeInt, { maxLength: 4 }), jsonJunk);
 /** `FUZZ/` names a file of the fuzzer's own directory (see launchFiles). */
 const fileName = fc.constantFrom('FUZZ/in.bin', 'FUZZ/adir', '/dev/zero', '/dev/null', 'FUZZ/missing.bin', '', '.', '../..', 'FUZZ/huge.bin', '/proc/self/mem');
-const elemType = fc.constantFrom('u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f32', 'f64', 'f16', 'bytes', 'q7', '');
+const elemType = fc.constantFrom('u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f32', 'f64', 'f16', 'bytes', 'q7', '', 'texture', 'surface');
 const arg = fc.record({
   name: fc.oneof(fc.constantFrom('x', 'y', 'n', 'out'), jsonJunk),
   type: fc.oneof({ weight: 4, arbitrary: elemType }, jsonJunk),
   count: fc.option(fc.oneof({ weight: 3, arbitrary: fc.integer({ min: 0, max: 4096 }) }, extremeInt, jsonJunk), { nil: undefined }),
   file: fc.option(fc.oneof({ weight: 3, arbitrary: fileName }, jsonJunk), { nil: undefined }),
   value: fc.option(fc.oneof({ weight: 3, arbitrary: extremeInt }, fc.double(), jsonJunk, fc.array(fc.integer({ min: -1, max: 256 }), { maxLength: 20 })), { nil: undefined }),
+  // texture and surface images (src/exec/texture/spec.ts)
+  format: fc.option(fc.oneof(fc.constantFrom('float', 'uchar4', 'half2', 'int', 'char2', 'float5', ''), jsonJunk), { nil: undefined }),
+  extent: fc.option(fc.oneof(fc.array(fc.oneof(fc.integer({ min: -2, max: 70000 }), extremeInt), { maxLength: 4 }), jsonJunk), { nil: undefined }),
+  layers: fc.option(fc.oneof(fc.integer({ min: -1, max: 5000 }), jsonJunk), { nil: undefined }),
+  cube: fc.option(fc.oneof(fc.boolean(), jsonJunk), { nil: undefined }),
+  addressMode: fc.option(fc.oneof(fc.constantFrom('clamp', 'wrap', 'mirror', 'border', 'bounce'), fc.array(fc.constantFrom('clamp', 'wrap', 'x'), { maxLength: 4 }), jsonJunk), { nil: undefined }),
+  filterMode: fc.option(fc.oneof(fc.constantFrom('point', 'linear', 'cubic'), jsonJunk), { nil: undefined }),
+  borderColor: fc.option(fc.oneof(fc.array(fc.double(), { maxLength: 5 }), jsonJunk), { nil: undefined }),
 }, { requiredKeys: [] });
 
 export interface LaunchInput {
@@ -291,7 +299,8 @@ const argWord = fc.oneof(
   fc.constantFrom('1', '0', '-1', '99999999999', '+5', '-5', 'end', 'start', 'kernel.cu:15', 'kernel.cu:0', 'ptx:40', '*3', 'axpy', 'saxpy',
     'i', 'xi', 'yi', 'a', 'x[0]', 'y[i]', '*x', '&i', '$r1', '$pc', 'threadIdx.x', 'blockIdx.x', '@shared', '@global', '0x10', '0x7f0000000100',
     'if', '==', '&&', '(', ')', '[', ']', '(1,0,0)', '(0,0,0)', 'block', 'thread', 'warp', 'lane', '/x', '/20x', 'locals', 'args', 'registers', 'races',
-    'breakpoints', 'threads', 'warps', 'lanes', 'frame', 'line', '"str"', "'c'", '1.5e308', '(float)', 'sizeof', '->', '.', '::', '%'),
+    'breakpoints', 'threads', 'warps', 'lanes', 'frame', 'line', '"str"', "'c'", '1.5e308', '(float)', 'sizeof', '->', '.', '::', '%',
+    '^1', '^2', '^9', '/lanes', '/block', '/i', '/s', '/2i', '-l', '2,5', ',4', 'cuda', 'kernels', 'blocks', 'display', '%', '>=2', 'ax'),
   fc.string({ maxLength: 8 }),
   fc.integer().map(String),
 );
