@@ -104,6 +104,10 @@ await yargs(hideBin(process.argv))
     .option('ex', debugOptions.ex)
     .option('source-dir', debugOptions['source-dir']),
     (a) => guard(() => replayCommand(a.trace, debugOpts(a))))
+  .command('extract <app>', 'list the device code nvcc embedded in a CUDA program; -o DIR writes its PTX for the debugger', (y) => y
+    .positional('app', { type: 'string', demandOption: true })
+    .option('o', { alias: 'output', type: 'string', describe: 'directory to write each PTX entry to (<app>.<n>.sm_<arch>.ptx)' }),
+    (a) => guard(async () => (await import('./cli/extract.js')).extractCommand(a.app, a.o)))
   .command('dap', 'serve the Debug Adapter Protocol (VS Code) on stdio, or on a TCP port', (y) => y
     .option('port', { type: 'number', describe: 'listen on this TCP port (127.0.0.1) instead of stdio' }),
     (a) => guard(async () => (await import('./frontends/dap/main.js')).runDap(a.port)))
