@@ -112,6 +112,10 @@ export function deviceRuntimeCall(m: Machine, w: Warp, name: string, info: CallI
         setStatus(w, info.rets[0], l, ok ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE);
       });
       return true;
+    case 'cudaGraphSetConditional':
+      // sets the value a conditional node of the host's CUDA graph reads after this kernel: it
+      // changes nothing in this grid, so running the kernel alone it has no effect
+      return true;
     default: {
       const what = NOT_MODELLED.get(cdp2(name));
       if (what === undefined) return false;

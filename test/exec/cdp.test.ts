@@ -107,3 +107,21 @@ test('the CUDA 12 (CDP2) spellings __cudaCDP2Malloc/Free run; __cudaCDP2StreamCr
   expect(r.fault?.kind).toBe('unsupported');
   expect(r.fault?.message).toContain("'__cudaCDP2StreamCreateWithFlags' (creates a device-side stream)");
 });
+
+test('cudaGraphSetConditional (conditional graph nodes) has no effect inside the grid', () => {
+  const m = machine(`${HEAD}.extern .func cudaGraphSetConditional(.param .b64 p0, .param .b32 p1);
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<2>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd1, %rd1;
+  mov.u64 %rd2, 5;
+  { .param .b64 a0; st.param.b64 [a0], %rd2; .param .b32 a1; st.param.b32 [a1], 1; call.uni cudaGraphSetConditional, (a0, a1); }
+  mov.u32 %r1, 9;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+`);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(9);
+});
