@@ -31,11 +31,19 @@ const NOT_MODELLED: ReadonlyMap<string, string> = new Map([
   ['cudaEventDestroy', 'destroys a device-side event'],
   ['cudaStreamWaitEvent', 'orders a device-side stream after an event'],
   ['cudaGraphLaunch', 'launches a CUDA graph from the device'],
+  ['cudaMemcpyAsync', 'copies memory on a device-side stream'],
+  ['cudaMemsetAsync', 'sets memory on a device-side stream'],
+  ['cudaGetErrorString', 'returns the text of an error code'],
   ['cudaDeviceGetAttribute', 'queries a device attribute'],
   ['cudaFuncGetAttributes', 'queries kernel attributes'],
   ['cudaOccupancyMaxActiveBlocksPerMultiprocessor', 'queries occupancy'],
   ['cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags', 'queries occupancy'],
 ]);
+
+/** CUDA 12 (CDP2) spells the device runtime `__cudaCDP2<Name>`: the same calls. */
+function cdp2(name: string): string {
+  return name.startsWith('__cudaCDP2') ? `cuda${name.slice('__cudaCDP2'.length)}` : name;
+}
 
 type Ref = CallInfo['args'][number] | undefined;
 
@@ -75,18 +83,19 @@ export function deviceRuntimeCall(m: Machine, w: Warp, name: string, info: CallI
     for (let l = 0; l < 32; l++) if ((lanes >>> l) & 1) f(l);
   };
   switch (name) {
-    case 'cudaGetLastError':
-    case 'cudaPeekAtLastError':
+    case 'cudaGetLastError': case '__cudaCDP2GetLastError':
+    case 'cudaPeekAtLastError': case '__cudaCDP2PeekAtLastError':
       each((l) => setStatus(w, info.rets[0], l, CUDA_SUCCESS));
       return true;
-    case 'cudaGetDevice':
+    case 'cudaGetDevice': case '__cudaCDP2GetDevice':
       each((l) => {
         const [plo, phi] = words(w, info.args[0], l);
         store(w, plo, phi, l, 4, 0, 0); // one device, ordinal 0
         setStatus(w, info.rets[0], l, CUDA_SUCCESS);
       });
       return true;
-    case 'cudaMalloc':
+    // CUDA 12's CDP2 device runtime names (what -rdc code calls through cuda_device_runtime_api.h)
+    case 'cudaMalloc': case '__cudaCDP2Malloc':
       each((l) => {
         const [plo, phi] = words(w, info.args[0], l);
         const [nlo, nhi] = words(w, info.args[1], l);
@@ -96,15 +105,19 @@ export function deviceRuntimeCall(m: Machine, w: Warp, name: string, info: CallI
         setStatus(w, info.rets[0], l, off ? CUDA_SUCCESS : CUDA_ERROR_MEMORY_ALLOCATION);
       });
       return true;
-    case 'cudaFree':
+    case 'cudaFree': case '__cudaCDP2Free':
       each((l) => {
         const [lo, hi] = words(w, info.args[0], l);
         const ok = (lo === 0 && hi === 0) || (hi === GLOBAL_HI && m.arena.free(lo));
         setStatus(w, info.rets[0], l, ok ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE);
       });
       return true;
+    case 'cudaGraphSetConditional':
+      // sets the value a conditional node of the host's CUDA graph reads after this kernel: it
+      // changes nothing in this grid, so running the kernel alone it has no effect
+      return true;
     default: {
-      const what = NOT_MODELLED.get(name);
+      const what = NOT_MODELLED.get(cdp2(name));
       if (what === undefined) return false;
       const f = new Fault('unsupported', `device runtime call '${name}' (${what}) is not supported: ptxdbg runs one grid and does not model dynamic parallelism`);
       f.lane = lanes === 0 ? -1 : 31 - Math.clz32(lanes & -lanes);

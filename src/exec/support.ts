@@ -9,7 +9,8 @@ import { compileFunction, type Layout } from './compile.js';
 import { Ctl } from './compiled.js';
 
 export function unsupportedInstructions(program: Program): Diagnostic[] {
-  const ids = new Map([...program.functions.keys()].map((name, i) => [name, i] as const));
+  // every function a launch can take the address of: bodies, then prototypes (the machine's ids)
+  const ids = new Map([...program.functions.keys(), ...program.prototypes.keys()].map((name, i) => [name, i] as const));
   // Addresses do not change what can be selected; any value will do.
   const layout: Layout = { addressOf: () => ({ lo: 0, hi: 0 }), functionAddress: (name) => ids.get(name) ?? -1 };
   const out: Diagnostic[] = [];

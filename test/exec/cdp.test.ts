@@ -68,3 +68,60 @@ test('a device-side launch call is an unsupported fault that names the call and 
   expect(r.fault?.message).toContain("'cudaGetParameterBufferV2'");
   expect(r.fault?.thread).toEqual([0, 0, 0]);
 });
+
+test('the CUDA 12 (CDP2) spellings __cudaCDP2Malloc/Free run; __cudaCDP2StreamCreateWithFlags is a named unsupported fault', () => {
+  const head = `.version 8.0
+.target sm_80
+.address_size 64
+.extern .func (.param .b32 func_retval0) __cudaCDP2Malloc(.param .b64 p0, .param .b64 p1);
+.extern .func (.param .b32 func_retval0) __cudaCDP2Free(.param .b64 p0);
+.extern .func (.param .b32 func_retval0) __cudaCDP2StreamCreateWithFlags(.param .b64 p0, .param .b32 p1);
+`;
+  const m = machine(`${head}.visible .entry k(.param .u64 out)
+{
+  .local .align 8 .b8 slot[8];
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd1, %rd1;
+  mov.u64 %rd2, slot;
+  cvta.local.u64 %rd3, %rd2;
+  { .param .b64 a0; st.param.b64 [a0], %rd3; .param .b64 a1; st.param.b64 [a1], 16;
+    .param .b32 r0; call.uni (r0), __cudaCDP2Malloc, (a0, a1); ld.param.b32 %r1, [r0]; }
+  ld.local.u64 %rd4, [slot];
+  mov.u32 %r2, 55;
+  st.u32 [%rd4], %r2;
+  ld.u32 %r3, [%rd4];
+  { .param .b64 a0; st.param.b64 [a0], %rd4; .param .b32 r0; call.uni (r0), __cudaCDP2Free, (a0); ld.param.b32 %r4, [r0]; }
+  st.global.u32 [%rd1], %r1;
+  st.global.u32 [%rd1+4], %r3;
+  st.global.u32 [%rd1+8], %r4;
+  { .param .b64 a0; st.param.b64 [a0], %rd3; .param .b32 a1; st.param.b32 [a1], 1;
+    .param .b32 r0; call.uni (r0), __cudaCDP2StreamCreateWithFlags, (a0, a1); ld.param.b32 %r5, [r0]; }
+  ret;
+}
+`);
+  const r = m.run();
+  const base = m.buffers[0]!.alloc.base;
+  expect(Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 12).buffer))).toEqual([0, 55, 0]);
+  expect(r.fault?.kind).toBe('unsupported');
+  expect(r.fault?.message).toContain("'__cudaCDP2StreamCreateWithFlags' (creates a device-side stream)");
+});
+
+test('cudaGraphSetConditional (conditional graph nodes) has no effect inside the grid', () => {
+  const m = machine(`${HEAD}.extern .func cudaGraphSetConditional(.param .b64 p0, .param .b32 p1);
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<2>; .reg .b64 %rd<3>;
+  ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd1, %rd1;
+  mov.u64 %rd2, 5;
+  { .param .b64 a0; st.param.b64 [a0], %rd2; .param .b32 a1; st.param.b32 [a1], 1; call.uni cudaGraphSetConditional, (a0, a1); }
+  mov.u32 %r1, 9;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+`);
+  expect(m.run().ok).toBe(true);
+  const base = m.buffers[0]!.alloc.base;
+  expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(9);
+});
