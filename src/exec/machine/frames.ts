@@ -1,0 +1,91 @@
+/**
+ * CTAs, warps and call frames of a launch: a new CTA gets its warps, each warp its kernel frame,
+ * and every frame its special registers (%tid, %laneid, %lanemask_*, ...) filled in once, when
+ * the frame is first made (frames are pooled per warp and function, see newFrame).
+ */
+import type { Machine } from '../machine.js';
+import { initRegisters } from '../compile.js';
+import type { CFunction } from '../compiled.js';
+import { Bank } from '../memory.js';
+import { Cta, Frame, Warp } from '../state.js';
+import { coordsOf } from '../launch.js';
+import { RESERVED_SMEM } from './layout.js';
+
+/** A CTA with its shared memory but no warps (checkpoint restore fills them in). */
+export function makeCtaShell(mach: Machine, id: number): Cta {
+  return new Cta(id, coordsOf(id, mach.launch.grid), new Bank(Math.max(16, mach.sharedSize)), mach.nthreads);
+}
+
+export function makeCta(mach: Machine, id: number): Cta {
+  const cta = makeCtaShell(mach, id);
+  const kfn = mach.fn(mach.kernel.name)!;
+  const nwarps = Math.ceil(mach.nthreads / 32);
+  for (let wi = 0; wi < nwarps; wi++) {
+    const nl = Math.min(32, mach.nthreads - wi * 32);
+    const w = new Warp(id * 4096 + wi, cta, wi * 32, nl, mach.mem, 1024);
+    const f = newFrame(mach, w, kfn);
+    f.localBase = 16;
+    w.sp = 16 + kfn.frameSize;
+    w.ensureLocal(w.sp + 16);
+    f.depth = 1;
+    f.spc[0] = 0;
+    f.srpc[0] = -1;
+    f.smask[0] = w.validMask;
+    w.frames.push(f);
+    w.setFrame(f);
+    w.pc = 0;
+    w.mask = w.validMask;
+    cta.warps.push(w);
+  }
+  return cta;
+}
+
+/** A frame for `fn` on warp `w`, from the warp's pool; special registers filled in. */
+export function newFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
+  let pool = w.pool.get(fn);
+  if (!pool) { pool = []; w.pool.set(fn, pool); }
+  const f = pool.pop() ?? initFrame(mach, w, fn);
+  if (fn.regInit.length !== 0) initRegisters(fn, f.u32);
+  f.depth = 0;
+  f.returned = 0;
+  return f;
+}
+
+export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
+  const f = new Frame(fn);
+  const u = f.u32;
+  const nw = Math.ceil(mach.nthreads / 32);
+  for (const s of fn.specials) {
+    for (let l = 0; l < 32; l++) {
+      const tid = coordsOf(w.tidBase + l, mach.launch.block);
+      let v = 0;
+      switch (s.name) {
+        case 'tid': v = tid[s.comp] ?? 0; break;
+        case 'ntid': v = mach.launch.block[s.comp] ?? 1; break;
+        case 'ctaid': v = w.cta.ctaid[s.comp] ?? 0; break;
+        case 'nctaid': v = mach.launch.grid[s.comp] ?? 1; break;
+        case 'laneid': v = l; break;
+        case 'warpid': v = Math.floor(w.tidBase / 32); break;
+        case 'nwarpid': v = nw; break;
+        case 'smid': v = 0; break;
+        case 'nsmid': v = 1; break;
+        case 'gridid': v = 1; break;
+        case 'lanemask_eq': v = (1 << l) >>> 0; break;
+        case 'lanemask_le': v = l === 31 ? 0xffffffff : ((1 << (l + 1)) - 1) >>> 0; break;
+        case 'lanemask_lt': v = ((1 << l) - 1) >>> 0; break;
+        case 'lanemask_ge': v = (0xffffffff << l) >>> 0; break;
+        case 'lanemask_gt': v = l === 31 ? 0 : (0xffffffff << (l + 1)) >>> 0; break;
+        case 'dynamic_smem_size': v = mach.launch.sharedBytes; break;
+        case 'total_smem_size': case 'aggr_smem_size': v = mach.sharedSize; break;
+        case 'reserved_smem_offset_begin': case 'reserved_smem_offset_0': v = mach.reservedBase; break;
+        case 'reserved_smem_offset_1': v = mach.reservedBase + RESERVED_SMEM / 2; break;
+        case 'reserved_smem_offset_end': v = mach.reservedBase + RESERVED_SMEM; break;
+        case 'reserved_smem_offset_cap': v = RESERVED_SMEM; break;
+        default: v = 0;
+      }
+      u[s.base + 2 * l] = v >>> 0;
+      u[s.base + 2 * l + 1] = 0;
+    }
+  }
+  return f;
+}

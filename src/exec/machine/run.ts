@@ -1,0 +1,88 @@
+/**
+ * The hot loop: runWarp issues up to `budget` instructions of one warp, calling each pre-decoded
+ * instruction's lane loop; control instructions (branches, calls, barriers, exits) go to
+ * control.ts. Faults are exceptions, caught once per quantum by the scheduler, outside the loop.
+ */
+import type { Machine } from '../machine.js';
+import { Ctl } from '../compiled.js';
+import { popc32 } from '../int64.js';
+import { type Warp, WarpState } from '../state.js';
+import { control } from './control.js';
+import { reconverge } from './divergence.js';
+
+const NO_LOG = new Uint32Array(0);
+
+/**
+ * The hot loop: issue up to `budget` instructions of warp `w`. Returns true when the warp
+ * blocked (barrier, exit) before using its budget.
+ * Plain instructions run their lane loop and advance; control instructions go to control.ts.
+ */
+export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
+  let f = w.frame;
+  let code = f.fn.code;
+  let gbase = f.fn.gbase;
+  let pc = w.pc;
+  let mask = w.mask;
+  let rpc = f.srpc[f.depth - 1]!;
+  let steps = 0;
+  let thr = 0;
+  let blocked = false;
+  // recording: (global instruction index, active mask) per step, into a preallocated chunk
+  const rec = mach.recorder;
+  const log = rec !== undefined ? rec.chunkFor(mach.warpSteps, w) : NO_LOG;
+  let lp = rec !== undefined ? rec.offsetOf(mach.warpSteps) : 0;
+  const probing = mach.mem.probe !== undefined;
+  const step0 = mach.warpSteps;
+  const issued0 = w.issued;
+  try {
+    while (budget-- > 0) {
+      const ins = code[pc]!;
+      if (rec !== undefined) { log[lp] = gbase + pc; log[lp + 1] = mask; lp += 2; }
+      // observers (race checker, watchpoints) read the step and the executing instruction
+      if (probing) { mach.mem.step = step0 + steps; w.pc = pc; }
+      let m = mask;
+      if (ins.guard >= 0) m = guardMask(f.i32, ins.guard, m, ins.guardNeg);
+      steps++;
+      thr += popc32(m);
+      if (ins.ctl === Ctl.None) {
+        // %clock counts this warp's issued instructions, so it must not depend on where a turn
+        // was split (checkpoints, goto)
+        if (ins.readsClock) w.issued = issued0 + steps - 1;
+        if (m !== 0) ins.exec!(w, m);
+        pc++;
+        if (pc === rpc) {
+          w.pc = pc;
+          reconverge(w);
+          pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!;
+          if (w.state !== WarpState.Ready) { blocked = true; break; }
+        }
+        continue;
+      }
+      w.pc = pc;
+      w.mask = mask;
+      blocked = control(mach, w, ins, m) || w.state !== WarpState.Ready;
+      f = w.frame;
+      code = f.fn.code;
+      gbase = f.fn.gbase;
+      pc = w.pc;
+      mask = w.mask;
+      rpc = f.depth > 0 ? f.srpc[f.depth - 1]! : -1;
+      if (blocked) break;
+    }
+  } finally {
+    // also on a fault, so the report names the faulting instruction
+    w.pc = pc;
+    w.mask = mask;
+    mach.warpSteps += steps;
+    mach.threadInstructions += thr;
+    w.issued = issued0 + steps;
+  }
+  return blocked;
+}
+
+/** The lanes of `m` whose guard predicate (at register slot `base`) holds, negated by `neg`. */
+function guardMask(i32: Int32Array, base: number, m: number, neg: boolean): number {
+  let r = 0;
+  for (let l = 0; l < 32; l++) if (((m >>> l) & 1) && (i32[base + 2 * l] !== 0) !== neg) r |= 1 << l;
+  return r;
+}
