@@ -19,10 +19,11 @@ import { ctaOfKey, tidOfKey } from '../trace/trace.js';
 import type { RaceReport } from '../races/index.js';
 import { BreakpointError, parseHitCondition } from './breakpoints.js';
 import { EngineError } from './errors.js';
-import { evaluateExpression, PrintError, type ValueHistory, variableTree, type VarNode } from './print/index.js';
+import { evaluateExpression, PrintError, printExpression, type ValueHistory, variableTree, type VarNode } from './print/index.js';
+import type { OriginHop, OriginSource } from './origin.js';
 import { gotoRace, sessionRaces } from './races.js';
 import { openSession, Session, type SessionOptions } from './session.js';
-import type { BreakpointInfo, Dim3, FrameInfo, Hit, SpaceName, Stop, StopReason, WatchKind, WatchpointInfo, Where } from './types.js';
+import type { BreakpointInfo, Dim3, FrameInfo, Hit, LaneState, SpaceName, Stop, StopReason, WatchKind, WatchpointInfo, Where } from './types.js';
 import { childExpr, formatterFor, registerValue } from './values.js';
 
 export type Direction = 'forward' | 'backward';
@@ -114,6 +115,22 @@ export interface Evaluation {
 }
 
 /** One write in a value's history: when, by whom, where, and the value after it. */
+/** What `origin` answers: the stop at the writing step, the hop (instruction, inputs), and what was asked. */
+export interface OriginAnswer {
+  readonly stop: StopEvent;
+  readonly hop: OriginHop;
+  readonly what: string;
+}
+
+/** One lane of the warp view of a value. */
+export interface LaneValue {
+  readonly thread: Dim3;
+  readonly warp: number;
+  readonly lane: number;
+  readonly state: LaneState;
+  readonly value: string;
+}
+
 export interface Write {
   readonly step: number;
   readonly thread: ThreadRef;
@@ -501,9 +518,68 @@ export class Engine {
   }
 
   /** Where the current value came from: the last write before the current position, if any. */
-  origin(expr: string): Write | undefined {
+  /** The last write of `expr` before the position (from its history), or undefined. */
+  lastWrite(expr: string): Write | undefined {
     const p = this.position();
     return this.history(expr).filter((w) => w.step < p).pop();
+  }
+
+  /**
+   * Where a value came from (dataflow): `expr` is a register (`$r3`), a variable (in a register
+   * or in memory), an lvalue, or `^N`: input N of the previous answer. Moves to the writing step
+   * with the writing thread in focus.
+   */
+  origin(expr: string, history?: ValueHistory): OriginAnswer {
+    const s = this.session;
+    const e = expr.trim();
+    if (!e) throw new EngineError('origin needs an expression: a register $r3, a variable, an lvalue, or ^N for input N of the last answer', 'bad-expression');
+    let source: OriginSource;
+    const follow = /^\^(\d+)$/.exec(e);
+    if (follow) {
+      const hop = s.lastOrigin;
+      const input = hop?.inputs[Number(follow[1]) - 1];
+      if (!hop || !input) throw new EngineError(hop ? `The last origin has ${hop.inputs.length} input(s).` : 'No origin yet: ask `origin EXPR` first.', 'bad-request');
+      if (!input.follow) throw new EngineError(`${input.text} is ${/^%(tid|ntid|ctaid|nctaid|laneid|warpid|clock|globaltimer)/.test(input.text) ? 'a special register' : 'a constant'}: it has no earlier writer.`, 'bad-request');
+      source = input.follow;
+    } else if (/^[$%][a-z]+\d*$/i.test(e) && s.threadView().registerType(e.replace(/^\$/, '%')) !== undefined) {
+      source = { kind: 'register', name: e.replace(/^\$/, '%') };
+    } else {
+      let v;
+      try {
+        v = evaluateExpression(s.debugInfo(), s.threadView(), e, history);
+      } catch (err) {
+        if (err instanceof PrintError) throw new EngineError(err.message, 'bad-expression');
+        throw err;
+      }
+      if (v.register !== undefined) source = { kind: 'register', name: v.register };
+      else if (v.address !== undefined && (v.space === 'global' || v.space === 'shared' || v.space === 'local')) {
+        source = { kind: 'memory', target: s.memoryTarget(v.space, Number(v.address & 0xffffffffn), Math.max(1, v.size)) };
+      } else throw new EngineError(`${e} is a computed value: ask for a register, a variable or an lvalue in memory.`, 'bad-expression');
+    }
+    const { stop, hop } = s.origin(source);
+    const what = source.kind === 'register' ? source.name : `${s.memoryName(source.target)}, ${source.target.size} bytes,`;
+    return { stop: this.stopped(stop), hop, what };
+  }
+
+  /**
+   * The warp view of a value: `expr` for each lane of the focused warp (or thread of the block),
+   * with the lane's state; `value` is the printed value, or why there is none.
+   */
+  lanes(expr: string, scope: 'warp' | 'block' = 'warp', radix?: string): LaneValue[] {
+    const s = this.session;
+    return s.laneViews(scope).map((r) => {
+      let value: string;
+      if (!r.view) value = `<${r.state}>`;
+      else {
+        try {
+          value = printExpression(s.debugInfo(), r.view, `${radix ? `/${radix} ` : ''}${expr}`).replace(/^\$\d+ = /, '');
+        } catch (err) {
+          if (!(err instanceof PrintError)) throw err;
+          value = `<${err.message}>`; // e.g. not in scope where this thread is
+        }
+      }
+      return { thread: r.thread, warp: r.warp, lane: r.lane, state: r.state, value };
+    });
   }
 
   // ---- code ------------------------------------------------------------------------------------

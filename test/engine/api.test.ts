@@ -84,9 +84,9 @@ describe('engine API', () => {
     expect(h[0]!.line).toBe(15);
     expect(Math.fround(Number(h[0]!.before))).toBe(Y[5]);
     expect(Math.fround(Number(h[0]!.after))).toBe(Math.fround(Math.fround(2.5 * X[5]!) + Y[5]!));
-    expect(e.origin('y[5]')).toBeUndefined(); // not written yet at the first breakpoint
+    expect(e.lastWrite('y[5]')).toBeUndefined(); // not written yet at the first breakpoint
     e.goto(h[0]!.step + 1); // just after the write (the focused warp is still resident)
-    expect(e.origin('y[5]')?.step).toBe(h[0]!.step);
+    expect(e.lastWrite('y[5]')?.step).toBe(h[0]!.step);
   });
 });
 

@@ -13,7 +13,7 @@ import type { BreakpointInfo, CommandResult, Dim3, Stop, WatchKind } from '../..
 import { type AddedWatch, engineOf } from '../../engine/api.js';
 import { LineMap } from '../../ptx/diagnostics.js';
 import { raceCommand, infoRaces } from './races.js';
-import type { OriginSource } from '../../engine/origin.js';
+import type { LaneValue, OriginAnswer } from '../../engine/api.js';
 import { intValue } from '../../engine/print/arith.js';
 import { T } from '../../engine/print/ctypes.js';
 import { backtrace, disassemble, type Display, displayLines, examineInstructions, examineString, infoCudaBlocks, infoCudaKernels, type InspectContext, listRange, whatis } from './inspect.js';
@@ -189,26 +189,18 @@ function printCmd(s: Session, args: string): string {
 }
 
 /**
- * The warp view of a value: EXPR evaluated in each lane of the focused warp (or thread of the
- * block). Inactive lanes (diverged away) still show their value, marked; exited ones have none.
- * Runs of threads with the same value are folded in the block view.
+ * The warp view of a value (engine lanes()): EXPR in each lane of the focused warp (or thread of
+ * the block). Inactive lanes (diverged away) still show their value, marked; exited ones have
+ * none. Runs of threads with the same value are folded in the block view.
  */
 function printLanes(s: Session, scope: 'warp' | 'block', expr: string, radix: string | undefined): string {
-  const info = debugInfo(s);
-  const rows = s.laneViews(scope);
+  return lanesText(s, engineOf(s).lanes(expr, scope, radix), scope, expr);
+}
+
+export function lanesText(s: Session, rows: readonly LaneValue[], scope: 'warp' | 'block', expr: string): string {
   if (!rows.length) return 'No threads.';
-  const cells = rows.map((r) => {
-    if (!r.view) return { r, text: `<${r.state}>` };
-    let t: string;
-    try {
-      t = printExpression(info, r.view, `${radix ? `/${radix} ` : ''}${expr}`).replace(/^\$\d+ = /, '');
-    } catch (e) {
-      if (!(e instanceof PrintError)) throw e;
-      t = `<${e.message}>`; // e.g. not in scope where this thread is
-    }
-    return { r, text: t + (r.state === 'active' ? '' : `   (${r.state})`) };
-  });
-  const label = (r: (typeof rows)[number]): string => `(${r.thread.join(',')})`;
+  const cells = rows.map((r) => ({ r, text: r.value + (r.state === 'active' || r.value.startsWith('<') ? '' : `   (${r.state})`) }));
+  const label = (r: LaneValue): string => `(${r.thread.join(',')})`;
   const out = [`${expr} for ${scope === 'warp' ? `warp ${rows[0]!.warp} of block (${s.focusBlock().join(',')})` : `block (${s.focusBlock().join(',')})`}:`];
   if (scope === 'warp') {
     for (const c of cells) out.push(`  lane ${String(c.r.lane).padStart(2)} thread ${label(c.r).padEnd(12)} ${c.text}`);
@@ -224,31 +216,18 @@ function printLanes(s: Session, scope: 'warp' | 'block', expr: string, radix: st
 }
 
 /** `origin EXPR` / `origin ^N`: jump to the step that last wrote the value and show its inputs. */
-function originCmd(s: Session, args: string): Stop {
-  const expr = args.trim();
-  if (!expr) throw new SessionError('usage: origin EXPR | origin ^N   (a register $r3, a variable, an lvalue; ^N follows input N of the last answer)');
-  let source: OriginSource;
-  const follow = /^\^(\d+)$/.exec(expr);
-  if (follow) {
-    const hop = s.lastOrigin;
-    const input = hop?.inputs[Number(follow[1]) - 1];
-    if (!hop || !input) throw new SessionError(hop ? `The last origin has ${hop.inputs.length} input(s).` : 'No origin yet: ask `origin EXPR` first.');
-    if (!input.follow) throw new SessionError(`${input.text} is ${/^%(tid|ntid|ctaid|nctaid|laneid|warpid|clock|globaltimer)/.test(input.text) ? 'a special register' : 'a constant'}: it has no earlier writer.`);
-    source = input.follow;
-  } else if (/^[$%][a-z]+\d*$/i.test(expr) && s.threadView().registerType(expr.replace(/^\$/, '%')) !== undefined) {
-    source = { kind: 'register', name: expr.replace(/^\$/, '%') };
-  } else {
-    const v = evaluateExpression(debugInfo(s), s.threadView(), expr, history(s));
-    if (v.register !== undefined) source = { kind: 'register', name: v.register };
-    else if (v.address !== undefined && (v.space === 'global' || v.space === 'shared' || v.space === 'local')) {
-      source = { kind: 'memory', target: s.memoryTarget(v.space, Number(v.address & 0xffffffffn), Math.max(1, v.size)) };
-    } else throw new SessionError(`${expr} is a computed value: ask for a register, a variable or an lvalue in memory.`);
-  }
-  const { stop, hop } = s.origin(source);
+function originCmd(s: Session, args: string): Moved {
+  if (!args.trim()) throw new SessionError('usage: origin EXPR | origin ^N   (a register $r3, a variable, an lvalue; ^N follows input N of the last answer)');
+  const a = engineOf(s).origin(args, history(s));
+  return { ...a.stop, message: `${originText(s, a)}\n${a.stop.message}` };
+}
+
+/** gdb-style text of an origin answer: the writing instruction, then its numbered inputs. */
+export function originText(s: Session, a: OriginAnswer): string {
+  const hop = a.hop;
   const ins = hop.instruction;
   const ptx = s.ptxText.slice(ins.src.span.start, ins.src.span.end).replace(/\s+/g, ' ').trim();
-  const what = source.kind === 'register' ? source.name : `${s.memoryName(source.target)}, ${source.target.size} bytes,`;
-  const lines = [`${what} was last written by PTX ${hop.pc} of ${hop.function}: ${ptx}`];
+  const lines = [`${a.what} was last written by PTX ${hop.pc} of ${hop.function}: ${ptx}`];
   if (hop.inputs.length) {
     lines.push('Inputs at that step:');
     hop.inputs.forEach((x, i) => {
@@ -258,7 +237,7 @@ function originCmd(s: Session, args: string): Stop {
     });
     lines.push('Follow one further back with `origin ^N`.');
   }
-  return { ...stop, message: `${lines.join('\n')}\n${stop.message}` };
+  return lines.join('\n');
 }
 
 /** Little-endian bytes as an unsigned integer (what a load of them gives). */

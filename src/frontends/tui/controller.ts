@@ -13,7 +13,7 @@ import { keyPresses, NAV_KEYS, type KeyPress, type NavKey } from './keys.js';
 import { engineOf, type Engine, type StopEvent } from '../../engine/api.js';
 import type { BreakpointInfo, Dim3 } from '../../engine/types.js';
 import { coordsOf } from '../../exec/launch.js';
-import { breakText, focusText, stopText, watchText } from '../gdb/commands.js';
+import { breakText, focusText, lanesText, originText, stopText, watchText } from '../gdb/commands.js';
 import { computeLayout, type Layout, type PaneId, type Slot, slotOf } from './layout.js';
 import { Model } from './model.js';
 import { type CodeView, type CursorState, ptxView, sourceView } from './panes/code.js';
@@ -344,6 +344,8 @@ export class Controller {
       case 'w': this.watchSelected(); return;
       case 't': this.pickThread(); return;
       case 'x': this.examineSelected(); return;
+      case 'o': this.originSelected(); return;
+      case 'L': this.lanesSelected(); return;
       case '[': this.timeStep(-1); return;
       case ']': this.timeStep(1); return;
       case '{': this.markStep(-1); return;
@@ -518,6 +520,27 @@ export class Controller {
     if (!r?.expr) { this.say('w: select a variable in the Variables pane first', 'error'); return; }
     const expr = r.expr;
     this.act(`watch ${expr}`, (e) => watchText(e.addWatch(expr, 'write')));
+  }
+
+  /** `o`: where the selected variable's value came from (the engine's dataflow origin). */
+  private originSelected(): void {
+    const r = this.selectedVar();
+    if (!r?.expr) { this.say('o: select a variable in the Variables pane first', 'error'); return; }
+    const expr = r.expr;
+    this.act(`origin ${expr}`, (e) => {
+      const a = e.origin(expr);
+      return { ...a.stop, message: `${originText(this.session, a)}\n${a.stop.message}` };
+    });
+    if (!this.isVisible('console')) this.show('console');
+  }
+
+  /** `L`: the warp view of the selected variable, one line per lane, in the Console. */
+  private lanesSelected(): void {
+    const r = this.selectedVar();
+    if (!r?.expr) { this.say('L: select a variable in the Variables pane first', 'error'); return; }
+    const expr = r.expr;
+    this.act(`print/lanes ${expr}`, (e) => lanesText(this.session, e.lanes(expr), 'warp', expr));
+    if (!this.isVisible('console')) this.show('console');
   }
 
   /** `x`: a pointer shows what it points to, anything else its own bytes. */

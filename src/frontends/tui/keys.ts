@@ -100,6 +100,8 @@ export const HELP: readonly { readonly title: string; readonly entries: readonly
       { keys: 't', what: 'pick the focused thread (Threads pane: arrows, Enter)', hint: 't thread' },
       { keys: 'Enter', what: 'expand a variable / focus a thread / open a race / set the memory address' },
       { keys: 'x', what: 'show the selected variable (or pointer) in the Memory pane' },
+      { keys: 'o', what: 'origin: go to the step that wrote the selected variable (its inputs in the Console; `:origin ^N` follows one)' },
+      { keys: 'L', what: 'the selected variable in all 32 lanes of the warp (Console)' },
       { keys: '< / >', what: 'Memory pane: previous / next display format' },
     ],
   },
