@@ -458,6 +458,21 @@ export class Engine {
         out.push({ name, hint, count: nodes.length, containerId: this.container(() => nodes.map((n) => this.variableOf(n, n.name, frame))) });
       }
     }
+    if (tree && frame === 0) {
+      // the warp view: each local and argument with 32 children, one per lane of the focused warp
+      const names = [...new Set([...tree.locals, ...tree.args].map((n) => n.name))];
+      if (names.length) {
+        out.push({
+          name: 'Lanes', hint: 'locals', count: names.length,
+          containerId: this.container(() => names.map((name) => ({
+            name, value: '32 lanes', type: '', expression: undefined, memoryReference: undefined,
+            containerId: this.container(() => this.lanes(name).map((l) => ({
+              name: `lane ${l.lane} (${l.thread.join(',')})${l.state === 'active' ? '' : ` ${l.state}`}`, value: l.value, type: '', containerId: 0, expression: undefined, memoryReference: undefined,
+            }))),
+          }))),
+        });
+      }
+    }
     const regs = this.session.registers();
     out.push({
       name: 'Registers', hint: 'registers', count: regs.length,

@@ -340,5 +340,31 @@ describe('ptxdbg dap', () => {
     expect(Object.keys(d.configurationAttributes.launch.properties)).toEqual(expect.arrayContaining(['program', 'launch', 'kernel', 'grid', 'block', 'args', 'stopOnEntry', 'sourceDir']));
     expect(existsSync(join(ROOT, 'src', 'frontends', 'dap', 'vscode', pkg.main))).toBe(true);
   });
+
+  dapTest('the Lanes scope shows a local in all 32 lanes; the origin request goes to the writing step', async () => {
+    dc = await client();
+    const dir = join(ROOT, 'samples', 'origin_flow');
+    const entry = await launch(dc, { program: join(dir, 'kernel.G.ptx'), launch: join(dir, 'launch.json'), stopOnEntry: true });
+    await dc.setBreakpointsRequest({ source: { path: join(dir, 'kernel.cu') }, breakpoints: [{ line: 16 }] });
+    const hit = await move(dc, () => dc!.continueRequest({ threadId: entry.body.threadId! }));
+    const f = await top(dc, hit.body.threadId!);
+    const scopes = await dc.scopesRequest({ frameId: f.id });
+    const lanesScope = scopes.body.scopes.find((s) => s.name === 'Lanes')!;
+    const vars = await dc.variablesRequest({ variablesReference: lanesScope.variablesReference });
+    const b = vars.body.variables.find((v) => v.name === 'b')!;
+    const lanes = await dc.variablesRequest({ variablesReference: b.variablesReference });
+    expect(lanes.body.variables).toHaveLength(32);
+    // b = 2 * (in[t] + 1) = 2 * (10 t + 1)
+    expect(lanes.body.variables.map((v) => Number(v.value))).toEqual(Array.from({ length: 32 }, (_, t) => 2 * (10 * t + 1)));
+    expect(lanes.body.variables[3]!.name).toBe('lane 3 (3,0,0)');
+    const stopped = dc.waitForEvent('stopped', LONG);
+    const r = await dc.customRequest('origin', { expression: 'b' });
+    await stopped;
+    const body = r.body as { step: number; function: string; inputs: { text: string; followable: boolean }[] };
+    expect(body.function).toBe('_Z4flowPKiPi');
+    expect(body.inputs.length).toBeGreaterThan(0);
+    const f2 = await top(dc, hit.body.threadId!);
+    expect(f2.line).toBe(15); // b = twice(a): the value arrives from the call on line 15
+  });
 });
 

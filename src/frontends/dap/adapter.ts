@@ -323,6 +323,27 @@ export class PtxDebugSession extends DebugSession {
     return f.level;
   }
 
+  /**
+   * Custom request `origin` {expression}: where the value came from (the engine's dataflow
+   * origin); moves to the writing step (a `stopped` event follows) and answers its instruction and
+   * inputs; `^N` in the expression follows input N of the previous answer.
+   */
+  protected override customRequest(command: string, response: DebugProtocol.Response, args: unknown): void {
+    if (command !== 'origin') { super.customRequest(command, response, args); return; }
+    this.guard(response, () => {
+      const expr = typeof args === 'object' && args !== null && typeof (args as { expression?: unknown }).expression === 'string' ? (args as { expression: string }).expression : '';
+      const a = this.e.origin(expr);
+      const hop = a.hop;
+      response.body = {
+        step: hop.step, function: hop.function, pc: hop.pc, what: a.what,
+        thread: a.stop.thread, line: a.stop.frame?.line,
+        inputs: hop.inputs.map((x, i) => ({ follow: `^${i + 1}`, text: x.text, bits: x.bits?.toString(), bytes: x.bytes ? Array.from(x.bytes) : undefined, followable: x.follow !== undefined })),
+      };
+      this.sendResponse(response);
+      this.report(a.stop, 'step');
+    });
+  }
+
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {
     this.guard(response, () => {
       const level = this.frameOf(args.frameId) ?? 0;
