@@ -6,7 +6,7 @@
 import type { ROperand } from '../ptx/resolve.js';
 import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
-import { type Ctx, dst, fail, src, varAddress } from './compile.js';
+import { type Ctx, dst, fail, src, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
 import { Bank, GLOBAL_HI, Space, spaceOfWindow, windowOf } from './memory.js';
 import { Access } from './probe.js';

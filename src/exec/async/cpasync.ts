@@ -7,7 +7,7 @@
  * (the race checker) when copies complete, so a read of the destination before the wait is a race.
  */
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, fail, src } from '../compile.js';
+import { type Ctx, fail, src } from '../compile/operands.js';
 import { AH, AL, addrGen, computeAddrs } from '../memops.js';
 import { Space } from '../memory.js';
 import { Access, AsyncEvent } from '../probe.js';

@@ -9,7 +9,7 @@
  * of zero is one the ISA allows); callers loop, as nvcc's code does.
  */
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
 import { Access, AsyncEvent } from '../probe.js';
 import { Fault } from '../fault.js';

@@ -6,7 +6,7 @@
  * register is written.
  */
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail } from '../compile.js';
+import { type Ctx, dst, fail } from '../compile/operands.js';
 import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
 import { Space } from '../memory.js';
 import { Access } from '../probe.js';

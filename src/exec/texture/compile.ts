@@ -6,7 +6,7 @@
  * surface accesses go through the global memory path, so they are recorded and race-checked.
  */
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import { Fault } from '../fault.js';
 import { GLOBAL_HI, Space } from '../memory.js';
 import { Access } from '../probe.js';
