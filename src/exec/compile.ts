@@ -12,6 +12,7 @@
  *   compare.ts (setp/set), convert.ts (cvt), half.ts (f16/bf16), bits.ts (bit helpers)
  */
 import type { ProgFunction } from '../ptx/resolve.js';
+import { readsClock } from '../ptx/instructions.js';
 import { GeneratedCodeError } from './codegen.js';
 import { type CFunction, type CInstr, Ctl } from './compiled.js';
 import { computeIpdom } from './ipdom.js';
@@ -28,7 +29,7 @@ export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
   const code: CInstr[] = fn.instrs.map((ins, index) => {
     const c: CInstr = {
       index, src: ins, exec: undefined, ctl: Ctl.None, guard: -1, guardNeg: false, target: -1, rpc: -1,
-      call: undefined, bar: undefined, sync: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, readsClock: false,
+      call: undefined, bar: undefined, sync: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, readsClock: readsClock(ins),
     };
     if (ins.guard) {
       c.guard = ins.guard.reg.slot * 64;

@@ -5,6 +5,7 @@ import { typeSize } from '../../ptx/types.js';
 import { lanes } from '../codegen.js';
 import type { Exec } from '../compiled.js';
 import type { Warp } from '../state.js';
+import { isClockSpecial } from '../../ptx/instructions.js';
 
 import { type Ctx, bind, dst, fail, seq, src } from './operands.js';
 
@@ -30,7 +31,7 @@ export function compileMov(ctx: Ctx, t: string): Exec {
       }
     });
   }
-  if (s?.kind === 'special' && (s.name === 'clock' || s.name === 'clock64' || s.name.startsWith('globaltimer') || s.name === 'clock_hi')) {
+  if (s?.kind === 'special' && isClockSpecial(s.name)) {
     const D = dst(ctx, d);
     const name = s.name;
     return (w: Warp, m: number) => {

@@ -21,6 +21,7 @@ import { memOp } from '../memops.js';
 
 import { type Ctx, K, dst, fail, seq, src } from './operands.js';
 import type { FnCompiler } from './slots.js';
+import { factsOf } from '../../ptx/instructions.js';
 import { typeMod } from './modifiers.js';
 import { compileAlu } from './alu.js';
 import { compileMov } from './mov.js';
@@ -34,9 +35,10 @@ export function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: 
   const t = typeMod(mods);
   const has = (m: string): boolean => mods.includes(m);
   let main: Exec | undefined;
-  switch (ins.opcode) {
-    // ---------------- control ----------------
-    case 'bra': {
+  const facts = factsOf(ins.opcode);
+  // control transfers and ordering points: what the opcode table says (src/ptx/instructions.ts)
+  switch (facts.control) {
+    case 'branch': {
       const target = ops[0];
       if (target?.kind !== 'label') fail(ctx, 'bra needs a label');
       c.ctl = Ctl.Bra;
@@ -44,7 +46,7 @@ export function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: 
       c.rpc = has('uni') ? -1 : rpc;
       return;
     }
-    case 'brx': {
+    case 'indirect-branch': {
       c.ctl = Ctl.Brx;
       c.brxIndex = src(ctx, ops[0], 'u32');
       c.rpc = rpc;
@@ -56,25 +58,26 @@ export function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: 
       return;
     }
     case 'call': compileCall(ctx, c); return;
-    case 'ret': c.ctl = Ctl.Ret; return;
+    case 'return': c.ctl = Ctl.Ret; return;
     case 'exit': c.ctl = Ctl.Exit; return;
     case 'trap': c.ctl = Ctl.Trap; return;
+    case 'none': break;
+  }
+  if (facts.memory === 'barrier') { compileBar(ctx, c); return; }
+  if (facts.memory === 'fence') {
+    c.exec = (w: Warp, m: number) => { const p = w.mem.probe; if (p !== undefined) p.fence(w, m); };
+    return;
+  }
+  switch (ins.opcode) {
     case 'brkpt': c.ctl = Ctl.Brkpt; return;
-    case 'bar': case 'barrier': compileBar(ctx, c); return;
-    case 'membar': case 'fence':
-      c.exec = (w: Warp, m: number) => { const p = w.mem.probe; if (p !== undefined) p.fence(w, m); };
-      return;
     case 'nanosleep': case 'prefetch': case 'prefetchu': case 'pmevent':
     case 'griddepcontrol': case 'discard': case 'applypriority': case 'createpolicy':
       c.exec = () => {};
       return;
     // ---------------- data movement ----------------
-    case 'mov': {
-      const s1 = ops[1];
-      if (s1?.kind === 'special' && /^(clock|clock64|clock_hi|globaltimer)/.test(s1.name)) c.readsClock = true;
+    case 'mov': // c.readsClock comes from the opcode table (compileFunction)
       main = compileMov(ctx, t);
       break;
-    }
     case 'ld': case 'ldu': case 'st': case 'atom': case 'red': case 'cvta': case 'isspacep':
       main = memOp(ctx, c, K);
       break;
