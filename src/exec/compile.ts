@@ -29,7 +29,7 @@ export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
   const code: CInstr[] = fn.instrs.map((ins, index) => {
     const c: CInstr = {
       index, src: ins, exec: undefined, ctl: Ctl.None, guard: -1, guardNeg: false, target: -1, rpc: -1,
-      call: undefined, bar: undefined, sync: undefined, brxIndex: -1, brxTargets: [], note: '', memFx: 0, readsClock: readsClock(ins),
+      call: undefined, bar: undefined, sync: undefined, brxIndex: -1, brxTargets: [], note: '', readsClock: readsClock(ins),
     };
     if (ins.guard) {
       c.guard = ins.guard.reg.slot * 64;

@@ -94,25 +94,25 @@ export function compileInstr(fc: FnCompiler, ins: RInstruction, c: CInstr, rpc: 
       main = compileMma(ctx, c);
       break;
     case 'ldmatrix':
-      main = compileLdmatrix(ctx, c);
+      main = compileLdmatrix(ctx);
       break;
     case 'wmma':
-      main = compileWmma(ctx, c);
+      main = compileWmma(ctx);
       break;
     case 'movmatrix':
       main = compileMovmatrix(ctx, c);
       break;
     case 'cp': // async copies: src/exec/async
-      main = compileCpAsync(ctx, c);
+      main = compileCpAsync(ctx);
       break;
     case 'mbarrier':
-      main = compileMbarrier(ctx, c, false);
+      main = compileMbarrier(ctx, false);
       break;
     case 'alloca': case 'stacksave': case 'stackrestore':
       main = compileStack(ctx, c);
       break;
     case 'tex': case 'tld4': case 'txq': case 'suq': case 'istypep': case 'suld': case 'sust': case 'sured':
-      main = compileTexture(ctx, c); // textures and surfaces: src/exec/texture
+      main = compileTexture(ctx); // textures and surfaces: src/exec/texture
       break;
     case 'vadd': case 'vsub': case 'vabsdiff': case 'vmin': case 'vmax': case 'vshl': case 'vshr': case 'vmad': case 'vset':
     case 'vadd2': case 'vsub2': case 'vavrg2': case 'vabsdiff2': case 'vmin2': case 'vmax2': case 'vset2':
