@@ -92,14 +92,14 @@ export function src(ctx: Ctx, op: ROperand | undefined, type: string): number {
       const dst = fc.freshScratch();
       const t = type;
       const f = t === 'f32' ? lanes('f', ['f'], 'd = -a;') : t === 'f64' ? lanes('d', ['d'], 'd = -a;') : lanes('i', ['i'], 'd = -a | 0;');
-      const e = f(K, dst, inner, 0, 0, 0, 0, 0, 0) as unknown as Exec;
+      const e = f(K, dst, inner, 0, 0, 0, 0, 0, 0);
       ctx.pre.push(e);
       return dst;
     }
     case 'not': {
       const inner = src(ctx, op.inner, 'pred');
       const dst = fc.freshScratch();
-      ctx.pre.push(lanes('p', ['p'], 'd = !a;')(K, dst, inner, 0, 0, 0, 0, 0, 0) as unknown as Exec);
+      ctx.pre.push(lanes('p', ['p'], 'd = !a;')(K, dst, inner, 0, 0, 0, 0, 0, 0));
       return dst;
     }
     default: return fail(ctx, `unsupported operand for ${ctx.ins.opcode}`);
@@ -125,7 +125,7 @@ export function bind(f: ReturnType<typeof lanes>, D: number, A = 0, B = 0, C = 0
     tryLaneLoop(f, K, X0, X1, X2);
     if (plain) seen.add(key);
   }
-  return f(K, D, A, B, C, E, X0, X1, X2) as unknown as Exec;
+  return f(K, D, A, B, C, E, X0, X1, X2);
 }
 
 export function seq(pre: Exec[], main: Exec): Exec {
