@@ -20,9 +20,10 @@ export interface Regs {
   f64: Float64Array;
 }
 
-export type Exec = (w: Regs, m: number) => void;
+/** A generated lane loop: it reads and writes only the register file, so any Warp (a Regs) runs it as its Exec. */
+export type LaneLoop = (w: Regs, m: number) => void;
 
-type Factory = (K: unknown, D: number, A: number, B: number, C: number, E: number, X0: unknown, X1: unknown, X2: unknown) => Exec;
+type Factory = (K: unknown, D: number, A: number, B: number, C: number, E: number, X0: unknown, X1: unknown, X2: unknown) => LaneLoop;
 
 const cache = new Map<string, Factory>();
 

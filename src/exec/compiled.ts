@@ -67,8 +67,6 @@ export interface CInstr {
   brxTargets: readonly number[];
   /** Unsupported instruction message. */
   note: string;
-  /** Memory side effect summary for trace/race tooling: 0 none, 1 read, 2 write, 3 both. */
-  memFx: number;
 }
 
 export interface SpecialSlot {

@@ -4,6 +4,7 @@
  * so the immediate one is the strict post-dominator with the largest set). -1 means the branch
  * only reconverges at function exit.
  */
+import { factsOf } from '../ptx/instructions.js';
 import type { ProgFunction } from '../ptx/resolve.js';
 
 export function computeIpdom(fn: ProgFunction): Int32Array {
@@ -11,10 +12,8 @@ export function computeIpdom(fn: ProgFunction): Int32Array {
   const n = ins.length;
   const result = new Int32Array(n).fill(-1);
   if (n === 0) return result;
-  const isTerm = (i: number): boolean => {
-    const op = ins[i]!.opcode;
-    return op === 'bra' || op === 'brx' || op === 'ret' || op === 'exit' || op === 'trap';
-  };
+  // block ends and successors come from the opcode table (src/ptx/instructions.ts)
+  const isTerm = (i: number): boolean => factsOf(ins[i]!.opcode).terminator;
   const leader = new Uint8Array(n + 1);
   leader[0] = 1;
   for (let i = 0; i < n; i++) {
@@ -37,18 +36,18 @@ export function computeIpdom(fn: ProgFunction): Int32Array {
     const s: number[] = [];
     const guarded = last.guard !== undefined;
     const fall = end + 1 < n ? blockOf[end + 1]! : EXIT;
-    switch (last.opcode) {
-      case 'bra': {
+    switch (factsOf(last.opcode).control) {
+      case 'branch': {
         const t = last.operands[0];
         if (t?.kind === 'label') s.push(t.index < n ? blockOf[t.index]! : EXIT);
         if (guarded) s.push(fall);
         break;
       }
-      case 'brx':
+      case 'indirect-branch':
         for (const o of last.operands) if (o.kind === 'label') s.push(blockOf[o.index]!);
         s.push(fall);
         break;
-      case 'ret': case 'exit': case 'trap':
+      case 'return': case 'exit': case 'trap':
         s.push(EXIT);
         if (guarded) s.push(fall);
         break;
@@ -100,7 +99,8 @@ export function computeIpdom(fn: ProgFunction): Int32Array {
   for (let b = 0; b < nb; b++) {
     const end = (b + 1 < nb ? starts[b + 1]! : n) - 1;
     const last = ins[end]!;
-    if (last.opcode !== 'bra' && last.opcode !== 'brx') continue;
+    const kind = factsOf(last.opcode).control;
+    if (kind !== 'branch' && kind !== 'indirect-branch') continue;
     const set = pdom[b]!;
     let best = -1;
     let bestSize = -1;
@@ -110,7 +110,7 @@ export function computeIpdom(fn: ProgFunction): Int32Array {
       if (sz > bestSize && sz < sizes[b]!) { best = x; bestSize = sz; }
     }
     // lanes waiting at a reconvergence point run on when the rest of the warp blocks (an early
-    // return before __syncthreads(): see Machine.deferBarrier), so no point needs special casing
+    // return before __syncthreads(): see deferBarrier in exec/machine/divergence.ts), so no point needs special casing
     result[end] = best < 0 || best === EXIT ? -1 : starts[best]!;
   }
   return result;

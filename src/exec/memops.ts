@@ -6,7 +6,7 @@
 import type { ROperand } from '../ptx/resolve.js';
 import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
-import { type Ctx, dst, fail, src, varAddress } from './compile.js';
+import { type Ctx, dst, fail, src, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
 import { Bank, GLOBAL_HI, Space, spaceOfWindow, windowOf } from './memory.js';
 import { Access } from './probe.js';
@@ -104,9 +104,9 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
   const mods = ins.mods;
   const ops = ins.operands;
   switch (ins.opcode) {
-    case 'ld': case 'ldu': return compileLd(ctx, c);
-    case 'st': return compileSt(ctx, c);
-    case 'atom': case 'red': return compileAtom(ctx, c);
+    case 'ld': case 'ldu': return compileLd(ctx);
+    case 'st': return compileSt(ctx);
+    case 'atom': case 'red': return compileAtom(ctx);
     case 'cvta': {
       const toState = mods.includes('to');
       const space = spaceMod(mods);
@@ -170,7 +170,7 @@ function regList(ctx: Ctx, op: ROperand | undefined, isDst: boolean, type: strin
   return [isDst ? dst(ctx, op) : src(ctx, op, type)];
 }
 
-function compileLd(ctx: Ctx, c: CInstr): Exec {
+function compileLd(ctx: Ctx): Exec {
   const ops = ctx.ins.operands;
   const { type, size, vec } = elemInfo(ctx.ins.mods);
   if (size > 8) fail(ctx, `${size * 8}-bit loads are not supported yet`);
@@ -179,7 +179,6 @@ function compileLd(ctx: Ctx, c: CInstr): Exec {
   const dsts = regList(ctx, ops[0], true, type);
   const signed = type.startsWith('s');
   const total = size * vec;
-  c.memFx = 1;
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
     const u = w.u32;
@@ -192,7 +191,7 @@ function compileLd(ctx: Ctx, c: CInstr): Exec {
   };
 }
 
-function compileSt(ctx: Ctx, c: CInstr): Exec {
+function compileSt(ctx: Ctx): Exec {
   const ops = ctx.ins.operands;
   const { type, size, vec } = elemInfo(ctx.ins.mods);
   if (size > 8) fail(ctx, `${size * 8}-bit stores are not supported yet`);
@@ -200,7 +199,6 @@ function compileSt(ctx: Ctx, c: CInstr): Exec {
   const g = addrGen(ctx, ops[0]);
   const srcs = regList(ctx, ops[1], false, type);
   const total = size * vec;
-  c.memFx = 2;
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
     const u = w.u32;
@@ -216,7 +214,7 @@ function compileSt(ctx: Ctx, c: CInstr): Exec {
 const ATOM_OPS = ['add', 'min', 'max', 'inc', 'dec', 'and', 'or', 'xor', 'exch', 'cas'] as const;
 type AtomOp = (typeof ATOM_OPS)[number];
 
-function compileAtom(ctx: Ctx, c: CInstr): Exec {
+function compileAtom(ctx: Ctx): Exec {
   const ins = ctx.ins;
   const ops = ins.operands;
   const mods = ins.mods;
@@ -235,7 +233,6 @@ function compileAtom(ctx: Ctx, c: CInstr): Exec {
   if (isFloat && !['add', 'min', 'max', 'exch', 'cas'].includes(op)) fail(ctx, `atom.${op} on ${type} is not valid`);
   if ((type === 'f16x2' || type === 'bf16x2' || type === 'bf16') && op !== 'exch' && op !== 'cas') fail(ctx, `atom.${op}.${type} is not supported yet`);
   const noftz = mods.includes('noftz');
-  c.memFx = 3;
   const TMP = new Uint32Array(2);
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);

@@ -33,6 +33,10 @@ export const enum Space {
 
 export const SPACE_NAMES = ['global', 'shared', 'local', 'const', 'param', 'generic'] as const;
 
+// The one map between state spaces and generic windows, both directions; by enum here (the hot
+// path) and by name below (the engine's src/engine/spaces.ts wraps these, it keeps no copy).
+
+/** The generic window (high word) of a state space (generic: 0). */
 export function windowOf(space: Space): number {
   switch (space) {
     case Space.Global: return GLOBAL_HI;
@@ -44,6 +48,7 @@ export function windowOf(space: Space): number {
   }
 }
 
+/** The state space whose window is `hi`, or -1. */
 export function spaceOfWindow(hi: number): Space | -1 {
   switch (hi) {
     case GLOBAL_HI: return Space.Global;
@@ -53,6 +58,19 @@ export function spaceOfWindow(hi: number): Space | -1 {
     case PARAM_HI: return Space.Param;
     default: return -1;
   }
+}
+
+export type SpaceName = (typeof SPACE_NAMES)[number];
+
+/** The window of a state space by name (generic: 0). */
+export function windowOfName(name: Exclude<SpaceName, 'generic'>): number {
+  return windowOf(SPACE_NAMES.indexOf(name) as Space);
+}
+
+/** The name of the state space whose window is `hi`, if any. */
+export function spaceNameOfWindow(hi: number): Exclude<SpaceName, 'generic'> | undefined {
+  const s = spaceOfWindow(hi);
+  return s < 0 ? undefined : (SPACE_NAMES[s as Space] as Exclude<SpaceName, 'generic'>);
 }
 
 /** Pages for dirty tracking: a checkpoint copies only the pages written since the last one. */

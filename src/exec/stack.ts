@@ -5,7 +5,7 @@
  * frees it with the frame (the caller's sp is restored at `ret`).
  */
 import type { CInstr, Exec } from './compiled.js';
-import { type Ctx, dst, fail, src } from './compile.js';
+import { type Ctx, dst, fail, src } from './compile/operands.js';
 import { localWritten, type Warp } from './state.js';
 
 export function compileStack(ctx: Ctx, _c: CInstr): Exec {

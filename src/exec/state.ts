@@ -13,7 +13,7 @@ import { Fault } from './fault.js';
 import { Access, type Probe } from './probe.js';
 import type { ImageTable } from './texture/image.js';
 import {
-  Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, LOCAL_HI, PAGE_SHIFT, PARAM_HI, SHARED_HI, Space,
+  Bank, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, Space, spaceOfWindow,
 } from './memory.js';
 
 export const enum WarpState {
@@ -174,16 +174,12 @@ export class Warp implements Regs {
     if ((lo & (size - 1)) !== 0) throw Fault.access('misaligned', space, lo, hi, size, lane, write);
     let sp = space;
     if (sp === Space.Generic) {
-      switch (hi) {
-        case GLOBAL_HI: sp = Space.Global; break;
-        case SHARED_HI: sp = Space.Shared; break;
-        case LOCAL_HI: sp = Space.Local; break;
-        case CONST_HI: sp = Space.Const; break;
-        case PARAM_HI: sp = Space.Param; break;
-        default:
-          // 32-bit addressing (.address_size 32, ISA 1.x): a bare 32-bit pointer is a global one
-          if (hi !== 0 || this.mem.addr32 !== true) throw Fault.access('invalid', space, lo, hi, size, lane, write);
-          sp = Space.Global;
+      const win = spaceOfWindow(hi);
+      if (win !== -1) sp = win;
+      else {
+        // 32-bit addressing (.address_size 32, ISA 1.x): a bare 32-bit pointer is a global one
+        if (hi !== 0 || this.mem.addr32 !== true) throw Fault.access('invalid', space, lo, hi, size, lane, write);
+        sp = Space.Global;
       }
     } else if (sp === Space.Global && hi !== GLOBAL_HI) {
       if (hi !== 0 || this.mem.addr32 !== true) throw Fault.access('invalid', space, lo, hi, size, lane, write);

@@ -5,7 +5,7 @@
 import { lowestLane } from './int64.js';
 import type { ROperand } from '../ptx/resolve.js';
 import type { CInstr, Exec } from './compiled.js';
-import { type Ctx, dst, fail, src } from './compile.js';
+import { type Ctx, dst, fail, src } from './compile/operands.js';
 import type { Warp } from './state.js';
 
 const SNAP = new Uint32Array(64);

@@ -1,9 +1,10 @@
 /**
  * Facts about PTX opcodes, in one table: how an instruction transfers control, whether its
  * first operand is a destination, what it does to memory, and whether it ends a basic block.
- * Consumers that re-derived these (register-write history, the "may have been written"
- * analysis) read them here; the interpreter, the post-dominator pass and the race checker are
- * to follow (they are being edited elsewhere).
+ * Every consumer reads them here: the interpreter's compile step (src/exec/compile.ts, control
+ * kind and clock reads), the post-dominator pass (src/exec/ipdom.ts, terminators and successors),
+ * the race checker (src/races/instr.ts, fences and async copies), register-write history and
+ * the "may have been written" analysis (writtenRegisters).
  *
  * Sources: PTX ISA 9.x, "Instruction Set" chapter: the operand lists of each instruction
  * (`st [a], b`, `red.op [a], b`, `bar.sync a{, b}`, `bra tgt`, `call (ret), f, (args)`).
@@ -78,7 +79,15 @@ export function writtenRegisters(ins: Pick<RInstruction, 'opcode' | 'operands'>)
   return out;
 }
 
-/** Reads the clock (`%clock`, `%clock64`, `%globaltimer`): results differ between runs on hardware. */
+/** The special registers that read a clock (PTX ISA "Special Registers": %clock, %clock_hi, %clock64, %globaltimer{,_lo,_hi}). */
+const CLOCK_SPECIALS: ReadonlySet<string> = new Set(['clock', 'clock_hi', 'clock64', 'globaltimer', 'globaltimer_lo', 'globaltimer_hi']);
+
+/** `name` (with or without its `%`) is a clock special register. */
+export function isClockSpecial(name: string): boolean {
+  return CLOCK_SPECIALS.has(name.replace(/^%/, ''));
+}
+
+/** Reads the clock (`%clock`, `%clock64`, `%globaltimer`, ...): results differ between runs on hardware. */
 export function readsClock(ins: Pick<RInstruction, 'operands'>): boolean {
-  return ins.operands.some((o) => o.kind === 'special' && /^(clock|clock64|globaltimer|globaltimer_lo|globaltimer_hi)$/.test(o.name.replace(/^%/, '')));
+  return ins.operands.some((o) => o.kind === 'special' && isClockSpecial(o.name));
 }

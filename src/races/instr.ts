@@ -9,6 +9,7 @@
  */
 import { type Machine, ptxText } from '../exec/machine.js';
 import type { Statement } from '../ptx/ast.js';
+import { factsOf } from '../ptx/instructions.js';
 import type { ProgFunction, RInstruction } from '../ptx/resolve.js';
 
 /** A strong (morally atomic) ld/st: .relaxed / .acquire / .release / .acq_rel. */
@@ -49,9 +50,9 @@ export interface InstrLocation {
 function flagsOf(ins: RInstruction): number {
   const op = ins.opcode;
   const mods = ins.mods;
-  if (op === 'membar') return mods.includes('cta') ? F_FENCE_CTA : F_FENCE_WIDE;
-  if (op === 'fence') {
-    if (mods.some((m) => m.startsWith('proxy'))) return 0;
+  if (factsOf(op).memory === 'fence') {
+    // fence.proxy orders proxies of one thread, not threads
+    if (op === 'fence' && mods.some((m) => m.startsWith('proxy'))) return 0;
     return mods.includes('cta') ? F_FENCE_CTA : F_FENCE_WIDE;
   }
   if (op !== 'ld' && op !== 'ldu' && op !== 'st' && op !== 'atom' && op !== 'red') return 0;
@@ -141,7 +142,7 @@ export class InstrTable {
         if (user(fi)) { this.userFile[base + i] = fi; this.userLine[base + i] = fn.locLine[i] ?? 0; }
         else if (user(inl.file[i]!)) { this.userFile[base + i] = inl.file[i]!; this.userLine[base + i] = inl.line[i]!; }
         this.flags[base + i] = flagsOf(ins) | (this.userFile[base + i] === -1 ? F_NOLOC : 0);
-        if (ins.opcode === 'cp' && ins.mods[0] === 'async' && (ins.mods.includes('ca') || ins.mods.includes('cg'))) this.asyncCopy[base + i] = 1;
+        if (factsOf(ins.opcode).memory === 'async-copy' && ins.mods[0] === 'async' && (ins.mods.includes('ca') || ins.mods.includes('cg'))) this.asyncCopy[base + i] = 1;
       });
     }
   }

@@ -7,7 +7,6 @@ import { parseLaunch } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import { checkRun } from '../../src/races/index.js';
 import { HEAD, runModule } from './run-module.js';
-import { formatDiagnostics } from '../../src/ptx/diagnostics.js';
 import { loadPtx } from '../../src/ptx/index.js';
 
 const REGS = '.reg .b32 %r<16>; .reg .b64 %rd<16>; .reg .b16 %h<16>; .reg .pred %p<8>; .reg .f32 %f<16>; .reg .f64 %fd<8>;';

@@ -3,7 +3,7 @@
  * instructions write their first operand, what a call writes, what ends a block.
  */
 import { loadPtx } from '../../src/ptx/index.js';
-import { factsOf, INSTRUCTIONS, readsClock, writtenRegisters } from '../../src/ptx/instructions.js';
+import { factsOf, INSTRUCTIONS, isClockSpecial, readsClock, writtenRegisters } from '../../src/ptx/instructions.js';
 import { OPCODES } from '../../src/ptx/opcodes.js';
 
 const PTX = `
@@ -53,5 +53,10 @@ describe('instruction facts', () => {
     expect(factsOf('atom').writesDestination).toBe(true);
     expect(factsOf('red').memory).toBe('reduction');
     expect(factsOf('add').memory).toBe('none');
+  });
+
+  test('clock special registers (PTX ISA, Special Registers: %clock, %clock_hi, %clock64, %globaltimer{,_lo,_hi})', () => {
+    for (const r of ['clock', '%clock_hi', 'clock64', 'globaltimer', 'globaltimer_lo', '%globaltimer_hi']) expect(isClockSpecial(r)).toBe(true);
+    for (const r of ['tid', 'laneid', 'clockwise', 'pm0']) expect(isClockSpecial(r)).toBe(false);
   });
 });

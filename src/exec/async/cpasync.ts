@@ -6,8 +6,8 @@
  * would have to save. commit/wait are therefore ordering no-ops for execution; they tell a probe
  * (the race checker) when copies complete, so a read of the destination before the wait is a race.
  */
-import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, fail, src } from '../compile.js';
+import type { Exec } from '../compiled.js';
+import { type Ctx, fail, src } from '../compile/operands.js';
 import { AH, AL, addrGen, computeAddrs } from '../memops.js';
 import { Space } from '../memory.js';
 import { Access, AsyncEvent } from '../probe.js';
@@ -17,7 +17,7 @@ import type { Warp } from '../state.js';
 const DL = new Uint32Array(32), DH = new Uint32Array(32);
 const BUF = new Uint8Array(16);
 
-export function compileCpAsync(ctx: Ctx, c: CInstr): Exec {
+export function compileCpAsync(ctx: Ctx): Exec {
   const mods = ctx.ins.mods;
   const what = `'cp.${mods.join('.')}'`;
   if (mods[0] !== 'async') return fail(ctx, `${what} is not supported yet`);
@@ -29,7 +29,7 @@ export function compileCpAsync(ctx: Ctx, c: CInstr): Exec {
     const n = ev === AsyncEvent.WaitGroup ? (nOp?.kind === 'int' ? Number(nOp.value) : fail(ctx, `${what} needs an immediate group count`)) : 0;
     return (w: Warp, m: number) => { const p = w.mem.probe; if (p?.asyncCopies !== undefined) p.asyncCopies(w, m, ev, n); };
   }
-  if (mods[1] === 'mbarrier') return compileMbarrier(ctx, c, true);
+  if (mods[1] === 'mbarrier') return compileMbarrier(ctx, true);
   if (mods.includes('bulk') || mods.includes('mbarrier')) return fail(ctx, `${what} is not supported yet`);
   if (!(mods.includes('ca') || mods.includes('cg'))) return fail(ctx, `${what} needs .ca or .cg`);
   const dstSpace = mods.some((m) => m === 'shared' || m === 'shared::cta') ? Space.Shared : fail(ctx, `${what}: the destination must be .shared`);
@@ -48,7 +48,6 @@ export function compileCpAsync(ctx: Ctx, c: CInstr): Exec {
   const P = isPred ? src(ctx, extra.kind === 'not' ? extra.inner : extra, 'pred') : -1;
   const pNeg = isPred && extra.kind === 'not';
   const S = extra !== undefined && !isPred ? src(ctx, extra, 'u32') : -1;
-  c.memFx = 1;
   return (w: Warp, m: number) => {
     computeAddrs(w, m, gd);
     for (let l = 0; l < 32; l++) { DL[l] = AL[l]!; DH[l] = AH[l]!; }

@@ -8,8 +8,8 @@
  * it arrived on. Lanes arrive one at a time, in lane order. try_wait returns at once (a time limit
  * of zero is one the ISA allows); callers loop, as nvcc's code does.
  */
-import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import type { Exec } from '../compiled.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
 import { Access, AsyncEvent } from '../probe.js';
 import { Fault } from '../fault.js';
@@ -17,12 +17,11 @@ import type { Warp } from '../state.js';
 
 const PHASE = 0x80000000;
 
-export function compileMbarrier(ctx: Ctx, c: CInstr, cpAsync: boolean): Exec {
+export function compileMbarrier(ctx: Ctx, cpAsync: boolean): Exec {
   const mods = ctx.ins.mods;
   const what = `'${cpAsync ? 'cp.' : 'mbarrier.'}${mods.join('.')}'`;
   const ops = ctx.ins.operands;
   const space = spaceMod(mods);
-  c.memFx = 1;
   if (cpAsync) {
     // copies complete at issue (cpasync.ts), so the asynchronous arrive happens now; without
     // .noinc the pending count is first raised by one, which cancels it

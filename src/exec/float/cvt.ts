@@ -2,7 +2,7 @@
 import { F32_MIN_NORMAL } from './bits.js';
 import { adjust32, ftz32 } from './f32.js';
 import { toF16 } from './half.js';
-import { RM, RN, RP, RZ, roundBig, type Rnd } from './round.js';
+import { RM, RN, RZ, roundBig, type Rnd } from './round.js';
 
 const fround = Math.fround;
 

@@ -7,7 +7,7 @@
 import type { Machine } from '../machine.js';
 import type { VarInfo } from '../../ptx/resolve.js';
 import { typeSize } from '../../ptx/types.js';
-import { Bank, CONST_HI, GLOBAL_HI, GlobalArena, LOCAL_HI } from '../memory.js';
+import { Bank, GLOBAL_HI, GlobalArena, windowOfName } from '../memory.js';
 import type { MemoryContext } from '../state.js';
 import { LaunchError, MAX_DEVICE_BYTES } from '../launch.js';
 import { sharedUsedBy, usesReservedSmem } from '../reach.js';
@@ -208,7 +208,7 @@ function writeInit(m: Machine, v: VarInfo, bank: Bank, base: number): void {
         const a = m.addressOf(target);
         if (a) {
           lo = a.lo; hi = a.hi;
-          if (i.generic) hi = target.space === 'global' ? GLOBAL_HI : target.space === 'const' ? CONST_HI : target.space === 'shared' ? 0x7e00 : LOCAL_HI;
+          if (i.generic) hi = target.space === 'global' || target.space === 'const' || target.space === 'shared' ? windowOfName(target.space) : windowOfName('local');
         }
       } else {
         const id = m.functionAddress(i.name);

@@ -5,8 +5,8 @@
  * (with .trans, the same positions of the transposed tile). All rows are read before any
  * register is written.
  */
-import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail } from '../compile.js';
+import type { Exec } from '../compiled.js';
+import { type Ctx, dst, fail } from '../compile/operands.js';
 import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
 import { Space } from '../memory.js';
 import { Access } from '../probe.js';
@@ -15,7 +15,7 @@ import type { Warp } from '../state.js';
 /** Tiles as [tile][row][col] 16-bit elements. */
 const T = new Uint16Array(4 * 64);
 
-export function compileLdmatrix(ctx: Ctx, c: CInstr): Exec {
+export function compileLdmatrix(ctx: Ctx): Exec {
   const mods = ctx.ins.mods;
   const what = `'ldmatrix.${mods.join('.')}'`;
   const n = mods.includes('x4') ? 4 : mods.includes('x2') ? 2 : mods.includes('x1') ? 1 : fail(ctx, `${what} needs .x1, .x2 or .x4`);
@@ -29,7 +29,6 @@ export function compileLdmatrix(ctx: Ctx, c: CInstr): Exec {
   if (items.length !== n) return fail(ctx, `${what} needs ${n} destination register(s)`);
   const D = items.map((it) => dst(ctx, it));
   const g = addrGen(ctx, ops[1]);
-  c.memFx = 1;
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
     T.fill(0);

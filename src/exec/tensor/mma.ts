@@ -11,7 +11,7 @@
  */
 import type { ROperand } from '../../ptx/resolve.js';
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import { bitsToF32 } from '../float/bits.js';
 import { bf16ToF32, f16ToF32, toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';

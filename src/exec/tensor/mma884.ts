@@ -7,7 +7,7 @@
  */
 import type { ROperand } from '../../ptx/resolve.js';
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import { f16ToF32, toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';
 import type { Warp } from '../state.js';

@@ -4,7 +4,7 @@
  * read before any destination is written.
  */
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import type { Warp } from '../state.js';
 
 const SNAP = new Uint32Array(32);

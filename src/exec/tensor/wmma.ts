@@ -8,8 +8,8 @@
  * code over `x[i]` stays consistent. The row/col qualifier of load/store only maps tile to memory.
  */
 import type { ROperand } from '../../ptx/resolve.js';
-import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import type { Exec } from '../compiled.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import { bitsToF32 } from '../float/bits.js';
 import { bf16ToF32, f16ToF32, toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';
@@ -66,19 +66,19 @@ function setRaw(w: Warp, rs: number[], bits: number, l: number, e: number, v: nu
   w.u32[at] = ((w.u32[at]! & ~mask) | ((v << sh) & mask)) >>> 0;
 }
 
-export function compileWmma(ctx: Ctx, c: CInstr): Exec {
+export function compileWmma(ctx: Ctx): Exec {
   const mods = ctx.ins.mods;
   const what = `'wmma.${mods.join('.')}'`;
   const shapeName = mods.find((m) => SHAPES[m] !== undefined);
   if (!shapeName) return fail(ctx, `${what} is not supported yet`);
   const [M, N, K] = SHAPES[shapeName]!;
   const kind = mods[0];
-  if (kind === 'load' || kind === 'store') return loadStore(ctx, c, what, kind, M, N, K);
+  if (kind === 'load' || kind === 'store') return loadStore(ctx, what, kind, M, N, K);
   if (kind === 'mma') return mma(ctx, what, M, N, K);
   return fail(ctx, `${what} is not supported yet`);
 }
 
-function loadStore(ctx: Ctx, c: CInstr, what: string, kind: string, M: number, N: number, K: number): Exec {
+function loadStore(ctx: Ctx, what: string, kind: string, M: number, N: number, K: number): Exec {
   const mods = ctx.ins.mods;
   const which = mods[1];
   const type = mods.find((m) => BITS[m] !== undefined) ?? fail(ctx, `${what} needs an element type`);
@@ -95,7 +95,6 @@ function loadStore(ctx: Ctx, c: CInstr, what: string, kind: string, M: number, N
   const S = ops[2] ? src(ctx, ops[2], 'u32') : -1;
   const slots = rs.length * Math.max(1, 32 / bits);
   const size = R * C;
-  c.memFx = 1;
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
     for (let l = 0; l < 32; l++) {

@@ -5,8 +5,8 @@
  * .trap / .clamp / .zero out-of-range modes. Images come from the launch (src/exec/texture/image.ts);
  * surface accesses go through the global memory path, so they are recorded and race-checked.
  */
-import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import type { Exec } from '../compiled.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import { Fault } from '../fault.js';
 import { GLOBAL_HI, Space } from '../memory.js';
 import { Access } from '../probe.js';
@@ -72,13 +72,13 @@ function samplerOperand(ctx: Ctx, op: ROperand | undefined): ((w: Warp) => Sampl
 
 const GEOMS = ['1d', '2d', '3d', 'a1d', 'a2d', 'cube', 'acube', '2dms', 'a2dms'];
 
-export function compileTexture(ctx: Ctx, c: CInstr): Exec {
+export function compileTexture(ctx: Ctx): Exec {
   switch (ctx.ins.opcode) {
     case 'tex': return compileTex(ctx, false);
     case 'tld4': return compileTex(ctx, true);
     case 'txq': case 'suq': return compileQuery(ctx);
     case 'istypep': return compileIstypep(ctx);
-    case 'suld': case 'sust': case 'sured': c.memFx = 1; return compileSurface(ctx);
+    case 'suld': case 'sust': case 'sured': return compileSurface(ctx);
     default: return fail(ctx, `'${ctx.ins.opcode}' is not a texture instruction`);
   }
 }

@@ -4,7 +4,7 @@
  * message, and returns a lane loop over the pure semantics of semantics.ts.
  */
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile.js';
+import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import type { ROperand } from '../../ptx/resolve.js';
 import type { Warp } from '../state.js';
 import {

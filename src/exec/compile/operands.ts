@@ -1,0 +1,138 @@
+/**
+ * Operand selection: where each source operand's value lives (a register, a constant slot, a
+ * scratch slot computed by a prologue), destinations, and binding generated lane loops to them.
+ * Every instruction compiler (here and in memops, warpops, tensor/, async/, ...) builds on these.
+ */
+import * as fp from '../float/index.js';
+import type { RInstruction, ROperand, VarInfo } from '../../ptx/resolve.js';
+import { lanes, tryLaneLoop } from '../codegen.js';
+import type { Exec } from '../compiled.js';
+import * as i64 from '../int64.js';
+import { FRAME_PARAM_BASE } from '../memory.js';
+import type { Warp } from '../state.js';
+import { FUNC_HI } from '../syscalls.js';
+
+import type { FnCompiler } from './slots.js';
+
+/** Runtime helpers visible to generated code as `K`. */
+export const K = { fp, i64, R: i64.R };
+
+/** Addresses of module-level variables, decided by the loader. */
+export interface Layout {
+  /** Global/const vars: full 64-bit address value as (lo, hi). */
+  addressOf(v: VarInfo): { lo: number; hi: number } | undefined;
+  /** Index of a function for `mov.u64 %rd, func` (indirect calls), or -1. */
+  functionAddress(name: string): number;
+}
+
+export class CompileError extends Error {
+  constructor(message: string, readonly ins: RInstruction) {
+    super(message);
+  }
+}
+
+// ---- operand helpers ----------------------------------------------------------------------------
+
+export interface Ctx {
+  readonly fc: FnCompiler;
+  readonly ins: RInstruction;
+  /** Prologue execs computing dynamic addresses into scratch slots. */
+  readonly pre: Exec[];
+}
+
+export function fail(ctx: Ctx, msg: string): never {
+  throw new CompileError(msg, ctx.ins);
+}
+
+/** Value address of a variable as (lo, hi), possibly frame-relative (dynamic). */
+export function varAddress(v: VarInfo, layout: Layout): { lo: number; hi: number; frame: boolean } {
+  if (v.storage === 'frame') {
+    const lo = v.space === 'param' ? FRAME_PARAM_BASE + v.frameOffset : v.frameOffset;
+    return { lo, hi: 0, frame: true };
+  }
+  if (v.storage === 'kernelParam') return { lo: v.frameOffset, hi: 0, frame: false };
+  const a = layout.addressOf(v);
+  if (!a) return { lo: 0, hi: 0, frame: false };
+  return { ...a, frame: false };
+}
+
+/** Slot base holding a source operand's value as `type`. */
+export function src(ctx: Ctx, op: ROperand | undefined, type: string): number {
+  const fc = ctx.fc;
+  if (!op) fail(ctx, `missing operand for ${ctx.ins.opcode}`);
+  switch (op.kind) {
+    case 'reg': return op.reg.slot * 64;
+    case 'int': case 'float': return fc.imm(op, type);
+    case 'special': return fc.special(op.name, op.comp);
+    case 'var': {
+      const a = varAddress(op.v, fc.layout);
+      const add = Number(op.addend);
+      if (!a.frame) {
+        const r = i64.R;
+        i64.add64(a.lo, a.hi, add >>> 0, add < 0 ? 0xffffffff : 0);
+        return fc.constBits(r.lo, r.hi);
+      }
+      const dst = fc.freshScratch();
+      const off = a.lo + add;
+      ctx.pre.push((w: Warp, m: number) => {
+        const lo = (w.frame.localBase + off) >>> 0;
+        const u = w.u32;
+        for (let l = 0; l < 32; l++) if ((m >>> l) & 1) { u[dst + 2 * l] = lo; u[dst + 2 * l + 1] = 0; }
+      });
+      return dst;
+    }
+    case 'func': {
+      const id = fc.layout.functionAddress(op.name);
+      if (id < 0) fail(ctx, `unknown function '${op.name}'`);
+      return fc.constBits(id, FUNC_HI);
+    }
+    case 'neg': {
+      // `-%r` operand form (rare): negate into scratch
+      const inner = src(ctx, op.inner, type);
+      const dst = fc.freshScratch();
+      const t = type;
+      const f = t === 'f32' ? lanes('f', ['f'], 'd = -a;') : t === 'f64' ? lanes('d', ['d'], 'd = -a;') : lanes('i', ['i'], 'd = -a | 0;');
+      const e = f(K, dst, inner, 0, 0, 0, 0, 0, 0);
+      ctx.pre.push(e);
+      return dst;
+    }
+    case 'not': {
+      const inner = src(ctx, op.inner, 'pred');
+      const dst = fc.freshScratch();
+      ctx.pre.push(lanes('p', ['p'], 'd = !a;')(K, dst, inner, 0, 0, 0, 0, 0, 0));
+      return dst;
+    }
+    default: return fail(ctx, `unsupported operand for ${ctx.ins.opcode}`);
+  }
+}
+
+export function dst(ctx: Ctx, op: ROperand | undefined): number {
+  if (!op) fail(ctx, `missing destination for ${ctx.ins.opcode}`);
+  if (op.kind === 'reg') return op.reg.slot * 64;
+  if (op.kind === 'sink') return ctx.fc.scratch();
+  return fail(ctx, `destination of ${ctx.ins.opcode} must be a register`);
+}
+
+/** Factories already run once by tryLaneLoop (one check per generated loop and constant set). */
+export const tried = new WeakMap<ReturnType<typeof lanes>, Set<string>>();
+
+export function bind(f: ReturnType<typeof lanes>, D: number, A = 0, B = 0, C = 0, E = 0, X0: unknown = 0, X1: unknown = 0, X2: unknown = 0): Exec {
+  const plain = typeof X0 !== 'object' && typeof X1 !== 'object' && typeof X2 !== 'object';
+  const key = plain ? `${String(X0)}|${String(X1)}|${String(X2)}` : '';
+  let seen = tried.get(f);
+  if (seen === undefined) tried.set(f, (seen = new Set()));
+  if (!plain || !seen.has(key)) {
+    tryLaneLoop(f, K, X0, X1, X2);
+    if (plain) seen.add(key);
+  }
+  return f(K, D, A, B, C, E, X0, X1, X2);
+}
+
+export function seq(pre: Exec[], main: Exec): Exec {
+  if (pre.length === 0) return main;
+  if (pre.length === 1) {
+    const p0 = pre[0]!;
+    return (w, m) => { p0(w, m); main(w, m); };
+  }
+  return (w, m) => { for (const p of pre) p(w, m); main(w, m); };
+}
