@@ -4,7 +4,7 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_RUN_OPTIONS, type FaultReport, Machine, type RunOptions } from '../exec/machine.js';
+import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../exec/machine.js';
 import { elemSize, type Launch, LaunchError } from '../exec/launch.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveLaunch, type LaunchFlags } from '../engine/load.js';

@@ -11,6 +11,7 @@ import { type Bank, Space } from '../exec/memory.js';
 import { Access, type Probe } from '../exec/probe.js';
 import type { Cta, Warp } from '../exec/state.js';
 import type { ProgFunction, RInstruction, ROperand } from '../ptx/resolve.js';
+import { factsOf, writtenRegisters } from '../ptx/instructions.js';
 import { type Trace, warpKey } from '../trace/trace.js';
 import type { CodeIndex } from './code-index.js';
 import { MachineThreadView } from './threadview.js';
@@ -50,20 +51,9 @@ export type OriginResult =
   | { readonly found: true; readonly hop: OriginHop }
   | { readonly found: false; readonly reason: string };
 
-/** Instructions whose first operand is not a destination register. */
-const NO_DEST = /^(st|bar|barrier|bra|brx|call|ret|exit|red|prefetch|prefetchu|membar|fence|trap|brkpt|cp|mbarrier|wmma|stmatrix|sust|sured|nanosleep|pmevent|griddepcontrol|discard|applypriority|setmaxnreg)$/;
-
-/** Does `ins` write register `name` (its destination, an element of a vector one, or either of setp's pair)? */
+/** Does `ins` write register `name`? (the one rule of src/ptx/instructions.ts) */
 export function writesRegister(ins: RInstruction, name: string): boolean {
-  if (NO_DEST.test(ins.opcode)) return false;
-  const d = ins.operands[0];
-  const hit = (o: ROperand | undefined): boolean =>
-    o === undefined ? false
-      : o.kind === 'reg' ? o.reg.name === name
-        : o.kind === 'vec' ? o.items.some(hit)
-          : o.kind === 'pair' ? hit(o.a) || hit(o.b)
-            : false;
-  return hit(d);
+  return writtenRegisters(ins).includes(name);
 }
 
 /** The warp with trace key `key` in the machine's current state, if resident. */
@@ -184,7 +174,7 @@ function describeHop(trace: Trace, prog: ProgFunction, step: number, key: number
       default: break;
     }
   };
-  const writesFirst = !NO_DEST.test(ins.opcode);
+  const writesFirst = factsOf(ins.opcode).writesDestination;
   ins.operands.forEach((o, i) => { if (!(writesFirst && i === 0)) visit(o); });
   if (ins.guard) addReg(ins.guard.reg.name);
   // memory read by the instruction (loads, atomics): a followable input, valued as it was then

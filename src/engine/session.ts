@@ -26,7 +26,7 @@ import { type BreakpointHit, type Bp, StopPoints, type WatchHit } from './stoppo
 import { CodeIndex } from './code-index.js';
 import { FinishedThreadView, laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
-import { memoryOrigin, type OriginHop, type OriginSource, registerOrigin, writesRegister } from './origin.js';
+import { memoryOrigin, type OriginHop, type OriginSource, registerOrigin } from './origin.js';
 import { describeGlobalOffset, type ElementInfo } from '../exec/fault-site.js';
 import { GLOBAL_HI } from '../exec/memory.js';
 import { typeSize } from '../ptx/types.js';

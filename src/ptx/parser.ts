@@ -5,7 +5,7 @@
  */
 import type {
   Block, CallPrototype, FunctionDecl, Guard, Initializer, Instruction, Linkage, LocDirective,
-  Operand, PtxModule, Section, SectionDatum, Span, Statement, StateSpace, StructDecl, TopLevel, VarDecl,
+  Operand, PtxModule, Section, Span, Statement, StateSpace, StructDecl, TopLevel, VarDecl,
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isKnownModifier, OPCODES, TYPE_NAMES } from './opcodes.js';

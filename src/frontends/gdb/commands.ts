@@ -3,13 +3,13 @@
  * cuda-gdb spellings (`next`, `rn`, `reverse-continue`, `cuda thread (1,0,0)`, `info locals`,
  * `goto 1200`, `history x`). Each command returns plain text; errors are text too, never throws.
  */
-import { DebugInfo, evaluateExpression, formatFloat, infoArgs, infoLocals, infoVariables, PrintError, printExpression, printReturnValue, ValueHistory } from '../../engine/print/index.js';
+import { DebugInfo, evaluateExpression, infoArgs, infoLocals, infoVariables, PrintError, printExpression, printReturnValue, ValueHistory } from '../../engine/print/index.js';
 import { Access } from '../../exec/probe.js';
 import { coordsOf, linearOf } from '../../exec/launch.js';
 import { TraceError } from '../../trace/trace.js';
 import type { Session } from '../../engine/session.js';
 import { SessionError } from '../../engine/session.js';
-import type { BreakpointInfo, CommandResult, Dim3, Stop, WatchKind } from '../../engine/types.js';
+import type { BreakpointInfo, Dim3, Stop, WatchKind } from '../../engine/types.js';
 import { type AddedWatch, engineOf } from '../../engine/api.js';
 import { LineMap } from '../../ptx/diagnostics.js';
 import { raceCommand, infoRaces } from './races.js';
