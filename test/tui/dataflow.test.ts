@@ -38,3 +38,16 @@ test('L lists the selected variable per lane; o jumps to the step that wrote it'
   expect(timeline(after)).toBeGreaterThanOrEqual(0);
   expect(timeline(after)).toBeLessThan(before);
 });
+
+test('display expressions follow stops made with keys too', async () => {
+  const session = openSession({ ptxPath: join(DIR, 'kernel.G.ptx'), launch: join(DIR, 'launch.json') });
+  h = await TuiHarness.start({ session, title: 'origin_flow', cols: 160, rows: 50 }, started);
+  h.press(':');
+  await h.waitFor((l) => l.some((x) => x.startsWith(' :') || x.startsWith(':')), 10000, 'the command line');
+  for (const ch of 'display threadIdx.x') h.press(ch);
+  await h.pressAndWait(KEY.enter, (l) => /1: threadIdx\.x = 0/.test(l.join('\n')), 'the display is set');
+  const header = h.lines()[0];
+  // `n` is a key, not a typed command: the display shows again after its stop
+  const l = await h.pressAndWait('n', (ls) => ls[0] !== header && (ls.join('\n').match(/1: threadIdx\.x = 0/g) ?? []).length >= 2, 'the display after n');
+  expect(l.join('\n')).toContain('(ptxdbg) next');
+});

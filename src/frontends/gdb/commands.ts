@@ -551,6 +551,11 @@ function helpText(): string {
   return ['Commands (gdb / rr / cuda-gdb style; reverse-* travel back in the recording):', ...COMMANDS.map((c) => `  ${c.names.join(', ').padEnd(30)} ${c.help}`)].join('\n');
 }
 
+/** The `display` expressions after a stop made outside the command line (the TUI's keys). */
+export function displaysText(s: Session): string {
+  return displayLines(s, ctx(s), state(s).displays).join('\n');
+}
+
 /**
  * Run one command line. `repeatOnEmpty` (interactive consoles): an empty line repeats the last
  * stepping command, as gdb does at its prompt; scripts and batch input do not repeat.

@@ -13,7 +13,7 @@ import { keyPresses, NAV_KEYS, type KeyPress, type NavKey } from './keys.js';
 import { engineOf, type Engine, type StopEvent } from '../../engine/api.js';
 import type { BreakpointInfo, Dim3 } from '../../engine/types.js';
 import { coordsOf } from '../../exec/launch.js';
-import { breakText, focusText, lanesText, originText, stopText, watchText } from '../gdb/commands.js';
+import { breakText, displaysText, focusText, lanesText, originText, stopText, watchText } from '../gdb/commands.js';
 import { computeLayout, type Layout, type PaneId, type Slot, slotOf } from './layout.js';
 import { Model } from './model.js';
 import { type CodeView, type CursorState, ptxView, sourceView } from './panes/code.js';
@@ -273,6 +273,9 @@ export class Controller {
       const r = f(engineOf(this.session));
       output = typeof r === 'string' ? r : stopText(this.session, r);
       moved = typeof r !== 'string' || this.session.position() !== before;
+      // `display` expressions follow every stop, whether a key or a typed command made it
+      const shown = moved ? displaysText(this.session) : '';
+      if (shown) output = `${output}\n${shown}`;
     } catch (e) {
       // as for a typed command: the message goes to the Console (an engine error, or a bug, which
       // the next render then reports as the crash it is)
