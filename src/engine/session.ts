@@ -325,10 +325,12 @@ export class Session implements DebugSession {
           lanes.push((w.exited >>> l) & 1 ? 'exited' : w.state === WarpState.AtBarrier ? 'barrier' : w.state === WarpState.Exited ? 'exited' : (w.mask >>> l) & 1 ? 'active' : 'inactive');
         }
         const prog = w.frame.fn.prog;
-        const fi = prog.locFile[w.pc] ?? -1;
+        // a warp waiting at a barrier is shown at the barrier it issued, not the line after
+        const pc = w.state === WarpState.AtBarrier && w.pc > 0 ? w.pc - 1 : w.pc;
+        const fi = prog.locFile[pc] ?? -1;
         out.push({
-          block: [...c.ctaid] as Dim3, warp: w.tidBase >>> 5, function: w.frame.fn.name, pc: w.pc,
-          file: fi >= 0 ? this.program.files.get(fi) : undefined, line: prog.locLine[w.pc] ?? 0, lanes,
+          block: [...c.ctaid] as Dim3, warp: w.tidBase >>> 5, function: w.frame.fn.name, pc,
+          file: fi >= 0 ? this.program.files.get(fi) : undefined, line: prog.locLine[pc] ?? 0, lanes,
         });
       }
     }

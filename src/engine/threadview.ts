@@ -7,7 +7,7 @@ import { typeSize } from '../ptx/types.js';
 import type { Machine } from '../exec/machine.js';
 import { FRAME_PARAM_BASE, GLOBAL_HI, Space } from '../exec/memory.js';
 import { windowOf } from './spaces.js';
-import type { Frame, Warp } from '../exec/state.js';
+import { type Frame, type Warp, WarpState } from '../exec/state.js';
 import { Fault } from '../exec/fault.js';
 import { coordsOf } from '../exec/launch.js';
 import { Access } from '../exec/probe.js';
@@ -31,7 +31,8 @@ export function laneFrameIndex(w: Warp, lane: number): number {
 /** The instruction `lane` issues next in frame index `fi` (its innermost frame). */
 export function lanePc(w: Warp, lane: number, fi: number): number {
   const f = w.frames[fi]!;
-  if (fi === w.frames.length - 1 && (w.mask >>> lane) & 1) return w.pc;
+  // a warp waiting at a barrier has issued it: it is shown at the barrier, not the line after
+  if (fi === w.frames.length - 1 && (w.mask >>> lane) & 1) return w.state === WarpState.AtBarrier && w.pc > 0 ? w.pc - 1 : w.pc;
   const bit = 1 << lane;
   for (let j = f.depth - 1; j >= 0; j--) if (f.smask[j]! & bit) return j === f.depth - 1 && f === w.frame ? w.pc : f.spc[j]!;
   return w.pc;

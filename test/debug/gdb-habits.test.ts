@@ -151,3 +151,14 @@ test('frame N and up move where the session says it is (header, Source and PTX p
   run(s, 'frame 0');
   expect(s.where().line).toBe(4);
 });
+
+test('a warp waiting at __syncthreads() is shown at the barrier\'s line, not the next one', () => {
+  // origin_flow, round-robin: warp 0 runs to the barrier (line 17) and waits while warp 1 reaches line 16
+  const s = open('origin_flow');
+  run(s, 'break 16 if threadIdx.x == 32');
+  run(s, 'continue');
+  run(s, 'cuda thread (0,0,0)');
+  expect(s.where().state).toBe('barrier');
+  expect(s.where().line).toBe(17);
+  expect(s.warps().find((w) => w.warp === 0)!.line).toBe(17);
+});
