@@ -1,0 +1,35 @@
+/**
+ * The replacement runtime loads in place of NVIDIA's: an app built with `nvcc -cudart shared`
+ * resolves every versioned symbol it needs from dist/cudart/libcudart.so.13 and runs to its end.
+ * (First stage: launches and memory calls are reported as not implemented, with an error code.)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { missingTool, ROOT, testIf } from '../helpers.js';
+
+const why = missingTool('nvcc') ?? missingTool('cc');
+
+testIf(why)('an nvcc -cudart shared app runs on our libcudart.so.13', () => {
+  const b = spawnSync('node', [join(ROOT, 'scripts', 'build-cudart.mjs')], { encoding: 'utf8' });
+  expect(b.status).toBe(0);
+  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-cudart-'));
+  try {
+    writeFileSync(join(dir, 'a.cu'), [
+      '#include <cstdio>',
+      '__global__ void k(int *p) { p[threadIdx.x] = 1; }',
+      'int main() { int *d = 0; cudaError_t e = cudaMalloc(&d, 64); k<<<1, 4>>>(d);',
+      '  printf("malloc=%s sync=%d\\n", cudaGetErrorName(e), (int)cudaDeviceSynchronize()); return 3; }',
+      '',
+    ].join('\n'));
+    const c = spawnSync('nvcc', ['-cudart', 'shared', '-o', join(dir, 'a'), join(dir, 'a.cu')], { encoding: 'utf8' });
+    expect(c.status).toBe(0);
+    const r = spawnSync(join(dir, 'a'), [], { encoding: 'utf8', env: { ...process.env, LD_LIBRARY_PATH: join(ROOT, 'dist', 'cudart') } });
+    expect(r.status).toBe(3); // the app's own exit code
+    expect(r.stdout).toBe('malloc=cudaErrorNotSupported sync=801\n');
+    expect(r.stderr).toContain('ptxdbg cudart: cudaMalloc is not implemented yet');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
