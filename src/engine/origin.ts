@@ -12,7 +12,7 @@ import { Access, type Probe } from '../exec/probe.js';
 import type { Cta, Warp } from '../exec/state.js';
 import type { ProgFunction, RInstruction, ROperand } from '../ptx/resolve.js';
 import { factsOf, writtenRegisters } from '../ptx/instructions.js';
-import { type Trace, warpKey } from '../trace/trace.js';
+import { ctaOfKey, type Trace, warpKey, warpOfKey } from '../trace/trace.js';
 import type { CodeIndex } from './code-index.js';
 import { MachineThreadView } from './threadview.js';
 import { ThreadTimeline } from './timeline.js';
@@ -58,7 +58,7 @@ export function writesRegister(ins: RInstruction, name: string): boolean {
 
 /** The warp with trace key `key` in the machine's current state, if resident. */
 function warpOf(m: Machine, key: number): Warp | undefined {
-  return m.resident.find((c) => c.id === Math.floor(key / 32))?.warps[key % 32];
+  return m.resident.find((c) => c.id === ctaOfKey(key))?.warps[warpOfKey(key)];
 }
 
 /** The thread's register value at the machine's current position. */

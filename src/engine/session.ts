@@ -20,7 +20,7 @@ import { formatFault } from './fault.js';
 import { EngineError, SessionError } from './errors.js';
 import { DebugInfo } from './print/debuginfo.js';
 import type { RaceReport } from '../races/index.js';
-import { ctaOfKey, DEFAULT_INTERVAL, keyOf, type RecordProgress, tidOfKey, Trace } from '../trace/trace.js';
+import { ctaOfKey, DEFAULT_INTERVAL, keyOf, warpOfKey, type RecordProgress, tidOfKey, Trace } from '../trace/trace.js';
 import { BreakpointError, type HitCondition, resolveSpec } from './breakpoints.js';
 import { type BreakpointHit, type Bp, StopPoints, type WatchHit } from './stoppoints.js';
 import { CodeIndex } from './code-index.js';
@@ -426,7 +426,7 @@ export class Session implements DebugSession {
    */
   private watchedValue(q: number, wp: RegWp): string | undefined {
     this.trace.goto(q);
-    const w = this.machine.resident.find((c) => c.id === Math.floor(wp.key / 32))?.warps[wp.key % 32];
+    const w = this.machine.resident.find((c) => c.id === ctaOfKey(wp.key))?.warps[warpOfKey(wp.key)];
     if (!w) return undefined;
     const frames = laneFrames(this.machine, w, wp.lane).frames;
     if (frames.length !== wp.depth || frames[0]!.function !== wp.function) return undefined;
@@ -706,7 +706,7 @@ export class Session implements DebugSession {
    */
   private conditionAt(expr: string, step: number, key: number, lane: number): boolean {
     this.trace.goto(step);
-    const w = this.machine.resident.find((c) => c.id === Math.floor(key / 32))?.warps[key % 32];
+    const w = this.machine.resident.find((c) => c.id === ctaOfKey(key))?.warps[warpOfKey(key)];
     if (!w) return false;
     try {
       const v = evaluateExpression(this.debugInfo(), new MachineThreadView(this.machine, w, lane, 0), expr);

@@ -12,7 +12,7 @@ import { compileMulInt, compileCarry } from './int.js';
 import { compileSetp } from './compare.js';
 import { compileCvt } from './convert.js';
 import { compileHalf } from './half.js';
-import { prmt, bfe32, bfe64, fns, dotProduct, simd } from './bits.js';
+import { prmt, bfe32, bfe64, fns, dotProduct } from './bits.js';
 
 // ---- ALU -------------------------------------------------------------------------------------------
 
@@ -260,14 +260,6 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
       const ua = mods[0] === 'u32', ub = mods[1] === 'u32';
       const hiPart = has('hi');
       return bind(lanes('i', ['u', 'u', 'i'], `d = X0(a, b, c, ${ua}, ${ub}, ${op === 'dp2a'}, ${hiPart}) | 0;`), D(), A('b32'), B('b32'), C('s32'), 0, dotProduct);
-    }
-    case 'vabsdiff4': case 'vabsdiff2': case 'vadd4': case 'vsub4': case 'vmin4': case 'vmax4': case 'vavrg4':
-    case 'vadd2': case 'vsub2': case 'vmin2': case 'vmax2': case 'vavrg2': {
-      const sa = mods[0]?.startsWith('s') ?? false;
-      const sb = mods[1]?.startsWith('s') ?? false;
-      const acc = has('add');
-      const Cs = ops[3] ? C('u32') : ctx.fc.constBits(0, 0);
-      return bind(lanes('u', ['u', 'u', 'u'], `d = X0(X1, a, b, c, ${sa}, ${sb}, ${sat}, ${acc}) >>> 0;`), D(), A('b32'), B('b32'), Cs, 0, simd, op);
     }
     case 'szext': {
       const sg = has('s32');

@@ -83,26 +83,4 @@ export function dotProduct(a: number, b: number, c: number, ua: boolean, ub: boo
   return acc;
 }
 
-export function simd(op: string, a: number, b: number, c: number, sa: boolean, sb: boolean, sat: boolean, acc: boolean): number {
-  const n = op.endsWith('4') ? 4 : 2;
-  const w = 32 / n;
-  const mask = (1 << w) - 1;
-  let r = 0;
-  let sum = c;
-  for (let i = 0; i < n; i++) {
-    const ex = (v: number, s: boolean): number => (s ? ((v >>> (w * i)) << (32 - w)) >> (32 - w) : (v >>> (w * i)) & mask);
-    const x = ex(a, sa), y = ex(b, sb);
-    let v: number;
-    if (op.startsWith('vabsdiff')) v = Math.abs(x - y);
-    else if (op.startsWith('vadd')) v = x + y;
-    else if (op.startsWith('vsub')) v = x - y;
-    else if (op.startsWith('vmin')) v = Math.min(x, y);
-    else if (op.startsWith('vmax')) v = Math.max(x, y);
-    else v = (x + y + 1) >> 1;
-    if (acc) sum += v;
-    if (sat) v = sa || sb ? Math.max(-(1 << (w - 1)), Math.min((1 << (w - 1)) - 1, v)) : Math.max(0, Math.min(mask, v));
-    r |= (v & mask) << (w * i);
-  }
-  return acc ? sum : (r >>> 0);
-}
 

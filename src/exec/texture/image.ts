@@ -5,6 +5,7 @@
  * Texels live in the global arena (row-major, x fastest, then y, z, layer), so surface writes are
  * recorded, checkpointed and race-checked like any global store.
  */
+import type { ImageSpec } from './spec.js';
 
 /** How a channel is stored: unsigned/signed integers of 8/16/32 bits, half or float. */
 export type ChannelKind = 'unsigned' | 'signed' | 'float';
@@ -28,22 +29,12 @@ export interface Sampler {
   readonly border: readonly [number, number, number, number];
 }
 
-export interface Image {
-  readonly kind: 'texture' | 'surface';
+/** An image of the launch (spec.ts) placed in device memory, under the name the launch gave it. */
+export type Image = Omit<ImageSpec, 'init'> & {
   readonly name: string;
-  readonly format: TexelFormat;
-  /** 1, 2 or 3 dimensions; layered (array) images have `layers` slices of that shape. */
-  readonly dims: 1 | 2 | 3;
-  readonly width: number;
-  readonly height: number;
-  readonly depth: number;
-  readonly layers: number;
-  /** Cube maps: six square faces (times `layers` for cube arrays). */
-  readonly cube: boolean;
   /** Offset of texel (0,0,0, layer 0) in the global arena. */
   base: number;
-  readonly sampler: Sampler;
-}
+};
 
 export const DEFAULT_SAMPLER: Sampler = {
   address: ['clamp', 'clamp', 'clamp'], filter: 'point', normalized: false, readMode: 'element', border: [0, 0, 0, 0],

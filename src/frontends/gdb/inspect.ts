@@ -11,6 +11,7 @@ import { type DebugInfo, describeType, evaluateExpression, PrintError, printExpr
 import type { Session } from '../../engine/session.js';
 import { SessionError } from '../../engine/session.js';
 import { baseName } from '../../engine/sources.js';
+import { plainName } from '../../engine/breakpoints.js';
 import { MachineThreadView } from '../../engine/threadview.js';
 
 export interface InspectContext {
@@ -185,10 +186,6 @@ function displayName(s: Session, fn: string): string {
   return plainName(fn);
 }
 
-function plainName(mangled: string): string {
-  const m = /^_Z(?:N\d+\w+?)?(\d+)(\w+)/.exec(mangled);
-  return m ? m[2]!.slice(0, Number(m[1])) : mangled;
-}
 
 /** An instruction as written; the implied `ret`/`exit` at a closing brace is named as such. */
 function instructionText(s: Session, ins: { opcode: string; src: { span: { start: number; end: number } } }): string {
