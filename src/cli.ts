@@ -78,8 +78,26 @@ const launchOptions = {
   arg: { type: 'string', array: true, describe: 'kernel argument: type:value, type[count] or type[count]@file (repeat per parameter)' },
 } as const;
 
+const execOptions = {
+  schedule: { choices: ['rr', 'random'] as const, default: 'rr' as const, describe: 'warp scheduling policy' },
+  seed: { type: 'number', default: 1, describe: 'seed for --schedule random' },
+  'max-steps': { type: 'number', describe: 'stop a launch after this many warp-steps (default 200000000)' },
+  ex: { type: 'string', array: true, describe: 'debugger command for the launch the debugger opens on (repeatable)' },
+  batch: { type: 'boolean', default: false, describe: 'the debugger runs the --ex commands without a UI' },
+} as const;
+
+function execOpts(a: Record<string, unknown>): import('./cli/exec.js').ExecOptions {
+  return { schedule: a['schedule'] as 'rr' | 'random', seed: a['seed'] as number, maxSteps: a['max-steps'] as number | undefined, ex: a['ex'] as string[] | undefined, batch: a['batch'] as boolean };
+}
+
+/** The program and its arguments: what follows `--` (or the positionals before it). */
+function programOf(a: Record<string, unknown>): string[] {
+  return [...((a['program'] as string[] | undefined) ?? []), ...((a['--'] as string[] | undefined) ?? [])].map(String);
+}
+
 await yargs(hideBin(process.argv))
   .scriptName('ptxdbg')
+  .parserConfiguration({ 'populate--': true })
   .usage('$0 <command> [options]\n\nTime-travel debugger for NVIDIA PTX kernels.')
   .command('$0 <file> [link..]', 'open the debugger on a kernel (.ptx, or .cu compiled with nvcc -G); several .ptx files are linked', (y) => y
     .positional('file', { type: 'string', demandOption: true })
@@ -108,6 +126,27 @@ await yargs(hideBin(process.argv))
     .positional('app', { type: 'string', demandOption: true })
     .option('o', { alias: 'output', type: 'string', describe: 'directory to write each PTX entry to (<app>.<n>.sm_<arch>.ptx)' }),
     (a) => guard(async () => (await import('./cli/extract.js')).extractCommand(a.app, a.o)))
+  .command('exec [program..]', 'run a whole CUDA program (built with nvcc -cudart shared) on the CPU: ptxdbg exec [options] -- ./app [args]', (y) => y
+    .positional('program', { type: 'string', array: true, describe: 'the program and its arguments (after --)' })
+    .options(execOptions)
+    .option('break', { type: 'string', array: true, describe: 'open the debugger at this launch: KERNEL or KERNEL#N (its Nth launch); the program waits' })
+    .option('break-on-fault', { type: 'boolean', default: false, describe: 'open the debugger on a launch that faults' })
+    .option('races', { type: 'boolean', default: false, describe: 'check every launch for data races and barrier errors' })
+    .option('stats', { type: 'boolean', default: false, describe: 'print per-launch figures to stderr' }),
+    (a) => guard(async () => (await import('./cli/exec.js')).execCommand(programOf(a), {
+      ...execOpts(a), break: a.break as string[] | undefined, breakOnFault: a['break-on-fault'], races: a.races, stats: a.stats,
+    })))
+  .command('capture [program..]', 'run a whole CUDA program and write one self-contained bundle per launch (reopen with ptxdbg DIR/0001-kernel/)', (y) => y
+    .positional('program', { type: 'string', array: true })
+    .options(execOptions)
+    .option('o', { alias: 'output', type: 'string', demandOption: true, describe: 'directory for the bundles' })
+    .option('kernel', { type: 'string', describe: 'capture only launches of this kernel' }),
+    (a) => guard(async () => (await import('./cli/exec.js')).execCommand(programOf(a), { ...execOpts(a), capture: { dir: a.o, kernel: a.kernel } })))
+  .command('sanitize [program..]', 'run a whole CUDA program under a checker, reported as compute-sanitizer does', (y) => y
+    .positional('program', { type: 'string', array: true })
+    .options(execOptions)
+    .option('tool', { choices: ['memcheck', 'racecheck', 'synccheck', 'initcheck'] as const, default: 'memcheck' as const, describe: 'which checker' }),
+    (a) => guard(async () => (await import('./cli/exec.js')).execCommand(programOf(a), { ...execOpts(a), sanitize: a.tool })))
   .command('dap', 'serve the Debug Adapter Protocol (VS Code) on stdio, or on a TCP port', (y) => y
     .option('port', { type: 'number', describe: 'listen on this TCP port (127.0.0.1) instead of stdio' }),
     (a) => guard(async () => (await import('./frontends/dap/main.js')).runDap(a.port)))

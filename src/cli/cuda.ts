@@ -2,7 +2,7 @@
  * `.cu` inputs for every subcommand: compile with `nvcc -G -ptx` into a cache keyed by the
  * source's hash, and take the launch file from beside the `.cu` (not the cached PTX).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { compileCuda as engineCompileCuda } from '../engine/load.js';
 import { EngineError } from '../engine/errors.js';
@@ -24,6 +24,8 @@ export function compileCuda(cuPath: string, arch: string): string {
  * next to the `.cu` when no launch was given.
  */
 export function ptxInput(file: string, arch: string | undefined, flags: LaunchFlags): { ptxPath: string; flags: LaunchFlags } {
+  // a capture bundle (`ptxdbg capture`): its kernel.ptx, with its launch.json found beside it
+  if (existsSync(join(file, 'kernel.ptx')) && statSync(file).isDirectory()) return { ptxPath: join(file, 'kernel.ptx'), flags };
   if (!file.endsWith('.cu')) return { ptxPath: file, flags };
   const ptxPath = compileCuda(file, arch ?? 'sm_80');
   if (flags.launch || flags.grid || flags.block || flags.arg?.length) return { ptxPath, flags };

@@ -64,14 +64,21 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
   const result = machine.result(performance.now() - t0);
   process.stdout.write(result.stdout);
   if (o.out) {
-    mkdirSync(o.out, { recursive: true });
-    for (const b of machine.buffers) {
-      const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type as never));
-      const target = join(o.out, `${b.name}.bin`);
-      writeFileSync(target + '.tmp', bytes);
-      renameSync(target + '.tmp', target);
+    try {
+      mkdirSync(o.out, { recursive: true });
+      for (const b of machine.buffers) {
+        const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type as never));
+        const target = join(o.out, `${b.name}.bin`);
+        writeFileSync(target + '.tmp', bytes);
+        renameSync(target + '.tmp', target);
+      }
+      writeFileSync(join(o.out, 'stdout.txt'), result.stdout);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (typeof err.code !== 'string') throw e;
+      process.stderr.write(`ptxdbg: cannot write the outputs to ${o.out}: ${err.code === 'ENOTDIR' || err.code === 'EEXIST' ? 'a file of that name is in the way' : err.message}\n`);
+      return 2;
     }
-    writeFileSync(join(o.out, 'stdout.txt'), result.stdout);
   }
   if (o.print) {
     for (const b of machine.buffers) {

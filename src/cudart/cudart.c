@@ -1,81 +1,821 @@
 /*
- * Replacement CUDA runtime (libcudart.so.13 ABI) for ptxdbg exec -- first stage.
- * This stage records nvcc's registration calls (fatbinaries and kernel host stubs) so a program
- * built with `nvcc -cudart shared` loads and starts; launches and memory calls are not yet
- * forwarded to ptxdbg, so they print their name once and return an error (never crash/hang).
+ * Replacement CUDA runtime (libcudart.so.13 ABI) for `ptxdbg exec`.
+ *
+ * A program built with `nvcc -cudart shared` loads this library instead of NVIDIA's. It records
+ * nvcc's registration calls, sends each fatbinary to the ptxdbg process, and forwards every
+ * memory call and launch to it over the socket ptxdbg passes in PTXDBG_FD: device memory lives
+ * in the ptxdbg process. Frames: request {u32 op, u32 0, u64 length, payload}, reply {i32 status,
+ * u32 0, u64 length, payload}; status is a cudaError_t. Calls run in order (streams are in-order
+ * and synchronous). Managed and mapped host memory is mapped in this process at the same address
+ * as on the device (inside a reserved window), and made coherent at launch boundaries.
+ * Calls not implemented (stubs.c, generated) print their name once and return an error.
  */
+#define _GNU_SOURCE
+#include <cuda_runtime_api.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/personality.h>
+#include <time.h>
+#include <unistd.h>
 
-typedef int cudaError_t;
-enum { cudaSuccess = 0, cudaErrorNotSupported = 801, cudaErrorMemoryAllocation = 2 };
-typedef struct { unsigned x, y, z; } dim3;
+enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET };
+enum { PROTOCOL_VERSION = 1 };
+/* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
+#define WINDOW_BASE 0x7f0000000000ULL
+#define WINDOW_SIZE 0x100000000ULL
+#define CONST_HI 0x7c00ULL
 
-/* nvcc's wrapper around the fatbinary: magic 0x466243b1, version, pointer to the container. */
-typedef struct { int magic; int version; const void *data; void *filename_or_fatbins; } FatbinWrapper;
-
-#define MAX_FUNCS 4096
-static struct { const void *host; const char *name; void **handle; } funcs[MAX_FUNCS];
-static int nfuncs;
+static int fd = -1;
+static int window_ok;
 static cudaError_t last_error = cudaSuccess;
+/* A kernel fault corrupts the context, as on a GPU: every later call returns it. */
+static cudaError_t sticky = cudaSuccess;
 
-static void unimplemented(const char *name, int *once) {
-  if (!*once) { *once = 1; fprintf(stderr, "ptxdbg cudart: %s is not implemented yet\n", name); }
+static void note(const char *fmt, const char *what) { fprintf(stderr, fmt, what); }
+
+int ptxdbg_unimplemented(const char *name, int *once) {
+  if (!*once) { *once = 1; fprintf(stderr, "ptxdbg: %s is not implemented by the ptxdbg CUDA runtime; it returns cudaErrorNotSupported\n", name); }
+  last_error = cudaErrorNotSupported;
+  return cudaErrorNotSupported;
 }
-#define UNIMPL(name) do { static int once; unimplemented(name, &once); last_error = cudaErrorNotSupported; return cudaErrorNotSupported; } while (0)
+
+static cudaError_t fail(cudaError_t e) {
+  if (e != cudaSuccess) last_error = e;
+  return e;
+}
+static cudaError_t no_device(void) {
+  static int once;
+  if (!once) { once = 1; fprintf(stderr, "ptxdbg: this program uses the ptxdbg CUDA runtime; run it as `ptxdbg exec -- PROGRAM`\n"); }
+  return fail(cudaErrorNoDevice);
+}
+#define CHECK_STICKY() do { if (sticky != cudaSuccess) return fail(sticky); if (fd < 0) return no_device(); } while (0)
+
+/* ---- the connection to ptxdbg ----------------------------------------------------------- */
+
+static int write_all(const void *p, size_t n) {
+  const char *c = p;
+  while (n > 0) {
+    ssize_t k = write(fd, c, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    c += k; n -= (size_t)k;
+  }
+  return 0;
+}
+static int read_all(void *p, size_t n) {
+  char *c = p;
+  while (n > 0) {
+    ssize_t k = read(fd, c, n);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return -1;
+    c += k; n -= (size_t)k;
+  }
+  return 0;
+}
+
+static void lost(void) {
+  static int once;
+  if (!once) { once = 1; fprintf(stderr, "ptxdbg: the connection to ptxdbg was lost; every CUDA call now fails\n"); }
+  fd = -1;
+}
+
+/*
+ * One request and its reply. The reply payload goes to `out` (up to `cap` bytes; more is read
+ * and dropped) or, when `dyn` is set, to a malloc'd buffer stored there. Returns the status.
+ */
+static cudaError_t call(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
+                        void *out, size_t cap, size_t *got, char **dyn) {
+  if (fd < 0) return no_device();
+  uint32_t head[4] = { op, 0, 0, 0 };
+  uint64_t len = alen + blen;
+  memcpy(&head[2], &len, 8);
+  if (write_all(head, 16) || (alen && write_all(a, alen)) || (blen && write_all(b, blen))) { lost(); return cudaErrorDevicesUnavailable; }
+  int32_t rhead[4];
+  if (read_all(rhead, 16)) { lost(); return cudaErrorDevicesUnavailable; }
+  uint64_t rlen;
+  memcpy(&rlen, &rhead[2], 8);
+  if (got) *got = (size_t)rlen;
+  if (dyn) {
+    *dyn = malloc(rlen + 1);
+    if (!*dyn || read_all(*dyn, rlen)) { lost(); return cudaErrorDevicesUnavailable; }
+    (*dyn)[rlen] = 0;
+  } else {
+    size_t take = rlen < cap ? (size_t)rlen : cap;
+    if (take && read_all(out, take)) { lost(); return cudaErrorDevicesUnavailable; }
+    for (uint64_t rest = rlen - take; rest > 0;) {
+      char sink[4096];
+      size_t k = rest < sizeof sink ? (size_t)rest : sizeof sink;
+      if (read_all(sink, k)) { lost(); return cudaErrorDevicesUnavailable; }
+      rest -= k;
+    }
+  }
+  return (cudaError_t)rhead[0];
+}
+static cudaError_t simple(uint32_t op, const void *a, size_t alen, void *out, size_t cap) {
+  return call(op, a, alen, NULL, 0, out, cap, NULL, NULL);
+}
+
+/*
+ * Reserve the device window so managed memory can be mapped at its device address. With address
+ * randomization a library may already sit there; then run the program again without it (the
+ * same layout every run, which also makes runs reproducible), as rr does.
+ */
+__attribute__((constructor)) static void start(int argc, char **argv, char **envp) {
+  (void)argc;
+  const char *s = getenv("PTXDBG_FD");
+  if (!s) return;
+  fd = atoi(s);
+  void *w = mmap((void *)WINDOW_BASE, WINDOW_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  if (w == (void *)WINDOW_BASE) window_ok = 1;
+  else {
+    if (w != MAP_FAILED) munmap(w, WINDOW_SIZE);
+    int p = personality(0xffffffff);
+    if (p != -1 && !(p & ADDR_NO_RANDOMIZE) && personality((unsigned long)p | ADDR_NO_RANDOMIZE) != -1) {
+      execve("/proc/self/exe", argv, envp);
+    }
+    fprintf(stderr, "ptxdbg: the device window at 0x%llx is taken in this process; managed and mapped host memory are unavailable\n", WINDOW_BASE);
+  }
+  uint32_t v = PROTOCOL_VERSION, peer = 0;
+  if (simple(OP_HELLO, &v, 4, &peer, 4) != cudaSuccess || peer != PROTOCOL_VERSION) {
+    fprintf(stderr, "ptxdbg: this CUDA runtime does not match the ptxdbg serving it (protocol %u, ptxdbg %u)\n", v, peer);
+    fd = -1;
+  }
+}
+
+/* ---- registration ---------------------------------------------------------------------- */
+
+typedef struct { int magic; int version; const unsigned long long *data; void *filename_or_fatbins; } FatbinWrapper;
+typedef struct { int module; } Handle;
+
+#define MAX_FUNCS 8192
+static struct { const void *host; const char *name; int module; int info_ok; uint32_t nparams, param_bytes, static_shared; uint32_t *slots; } funcs[MAX_FUNCS];
+static int nfuncs;
+
+#define MAX_VARS 8192
+static struct { const void *host; const char *name; int module; size_t size; uint64_t dev; int managed; void **managed_ptr; } vars[MAX_VARS];
+static int nvars;
+
+/* Host-visible device memory (managed, mapped host): coherent at launch boundaries. */
+#define MAX_SHARED 65536
+static struct { uint64_t ptr; size_t size; } visible[MAX_SHARED];
+static int nvisible;
 
 void **__cudaRegisterFatBinary(void *fatCubin) {
-  void **handle = calloc(2, sizeof(void *));
-  if (handle) handle[0] = fatCubin;
-  return handle;
+  Handle *h = calloc(1, sizeof *h);
+  if (!h) return NULL;
+  h->module = -1;
+  const FatbinWrapper *w = fatCubin;
+  if (fd < 0 || !w || w->magic != 0x466243b1) return (void **)h;
+  if (w->version != 1) {
+    note("ptxdbg: %s: relocatable device code (-rdc) fatbinaries are not supported yet; its kernels cannot be launched\n", "__cudaRegisterFatBinary");
+    return (void **)h;
+  }
+  const unsigned char *blob = (const unsigned char *)w->data;
+  /* container header: magic 0xba55ed50, u16 version, u16 header size, u64 payload size */
+  uint16_t hsz; uint64_t size;
+  memcpy(&hsz, blob + 6, 2);
+  memcpy(&size, blob + 8, 8);
+  uint32_t id = (uint32_t)-1;
+  if (simple(OP_MODULE, blob, hsz + size, &id, 4) == cudaSuccess) h->module = (int)id;
+  return (void **)h;
 }
-void __cudaRegisterFatBinaryEnd(void **handle) { (void)handle; }
+void __cudaRegisterFatBinaryEnd(void **handle) {
+  int m = handle ? ((Handle *)handle)->module : -1;
+  /* managed variables: map them at their device address, with the module's initial value */
+  for (int i = 0; i < nvars; i++) {
+    if (!vars[i].managed || vars[i].module != m || m < 0 || vars[i].dev) continue;
+    struct { uint32_t module; char name[1024]; } q;
+    q.module = (uint32_t)m;
+    snprintf(q.name, sizeof q.name, "%s", vars[i].name);
+    uint64_t r[2] = { 0, 0 };
+    if (simple(OP_SYMBOL, &q, 4 + strlen(q.name), r, 16) != cudaSuccess || !window_ok) continue;
+    uint64_t page = r[0] & ~4095ULL;
+    size_t span = ((r[0] + r[1] + 4095) & ~4095ULL) - page;
+    if (mmap((void *)page, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) continue;
+    uint64_t rq[2] = { r[0], r[1] };
+    simple(OP_READ, rq, 16, (void *)(uintptr_t)r[0], r[1]);
+    vars[i].dev = r[0];
+    *vars[i].managed_ptr = (void *)(uintptr_t)r[0];
+    if (nvisible < MAX_SHARED) { visible[nvisible].ptr = r[0]; visible[nvisible].size = r[1]; nvisible++; }
+  }
+}
 void __cudaUnregisterFatBinary(void **handle) { free(handle); }
-char __cudaInitModule(void **handle) { (void)handle; return 0; }
+char __cudaInitModule(void **handle) { (void)handle; return 1; }
 
 void __cudaRegisterFunction(void **handle, const char *hostFun, char *deviceFun, const char *deviceName,
-                            int threadLimit, void *tid, void *bid, dim3 *bDim, dim3 *gDim, int *wSize) {
+                            int threadLimit, uint3 *tid, uint3 *bid, dim3 *bDim, dim3 *gDim, int *wSize) {
   (void)deviceFun; (void)threadLimit; (void)tid; (void)bid; (void)bDim; (void)gDim; (void)wSize;
-  if (nfuncs < MAX_FUNCS) { funcs[nfuncs].host = hostFun; funcs[nfuncs].name = deviceName; funcs[nfuncs].handle = handle; nfuncs++; }
+  if (nfuncs >= MAX_FUNCS) return;
+  funcs[nfuncs].host = hostFun;
+  funcs[nfuncs].name = deviceName;
+  funcs[nfuncs].module = handle ? ((Handle *)handle)->module : -1;
+  nfuncs++;
 }
 void __cudaRegisterVar(void **handle, char *hostVar, char *deviceAddress, const char *deviceName, int ext,
                        size_t size, int constant, int global) {
-  (void)handle; (void)hostVar; (void)deviceAddress; (void)deviceName; (void)ext; (void)size; (void)constant; (void)global;
+  (void)deviceAddress; (void)ext; (void)constant; (void)global;
+  if (nvars >= MAX_VARS) return;
+  vars[nvars].host = hostVar; vars[nvars].name = deviceName; vars[nvars].size = size;
+  vars[nvars].module = handle ? ((Handle *)handle)->module : -1;
+  nvars++;
 }
 void __cudaRegisterManagedVar(void **handle, void **hostVarPtrAddress, char *deviceAddress, const char *deviceName,
                               int ext, size_t size, int constant, int global) {
-  (void)handle; (void)hostVarPtrAddress; (void)deviceAddress; (void)deviceName; (void)ext; (void)size; (void)constant; (void)global;
+  (void)deviceAddress; (void)ext; (void)constant; (void)global;
+  if (nvars >= MAX_VARS) return;
+  vars[nvars].host = hostVarPtrAddress; vars[nvars].name = deviceName; vars[nvars].size = size;
+  vars[nvars].module = handle ? ((Handle *)handle)->module : -1;
+  vars[nvars].managed = 1; vars[nvars].managed_ptr = hostVarPtrAddress;
+  nvars++;
+}
+void __cudaRegisterTexture(void **h, const void *hostVar, const void **dev, const char *name, int dim, int norm, int ext) {
+  (void)h; (void)hostVar; (void)dev; (void)name; (void)dim; (void)norm; (void)ext;
+}
+void __cudaRegisterSurface(void **h, const void *hostVar, const void **dev, const char *name, int dim, int ext) {
+  (void)h; (void)hostVar; (void)dev; (void)name; (void)dim; (void)ext;
 }
 
-/* <<<>>> pushes the configuration, the stub pops it and launches. */
-static struct { dim3 g, b; size_t shmem; void *stream; } cfg[64];
+static int func_index(const void *host) {
+  for (int i = 0; i < nfuncs; i++) if (funcs[i].host == host) return i;
+  return -1;
+}
+static int var_index(const void *host) {
+  for (int i = 0; i < nvars; i++) if (vars[i].host == host) return i;
+  return -1;
+}
+
+/* The kernel's parameter layout, asked once. */
+static cudaError_t kernel_info(int i) {
+  if (funcs[i].info_ok) return cudaSuccess;
+  if (funcs[i].module < 0) return cudaErrorInvalidDeviceFunction;
+  struct { uint32_t module; char name[4096]; } q;
+  q.module = (uint32_t)funcs[i].module;
+  snprintf(q.name, sizeof q.name, "%s", funcs[i].name);
+  char *r = NULL;
+  size_t got = 0;
+  cudaError_t e = call(OP_KERNEL, &q, 4 + strlen(q.name), NULL, 0, NULL, 0, &got, &r);
+  if (e == cudaSuccess && got >= 12) {
+    uint32_t *w = (uint32_t *)r;
+    funcs[i].nparams = w[0]; funcs[i].param_bytes = w[1]; funcs[i].static_shared = w[2];
+    funcs[i].slots = malloc(sizeof(uint32_t) * 2 * (w[0] + 1));
+    if (!funcs[i].slots || got < 12 + 8ULL * w[0]) e = cudaErrorInvalidDeviceFunction;
+    else { memcpy(funcs[i].slots, w + 3, 8ULL * w[0]); funcs[i].info_ok = 1; }
+  }
+  free(r);
+  return e;
+}
+
+/* ---- memory ------------------------------------------------------------------------------ */
+
+static int visible_index(uint64_t p) {
+  for (int i = 0; i < nvisible; i++) if (p >= visible[i].ptr && p < visible[i].ptr + visible[i].size) return i;
+  return -1;
+}
+/* Device memory the program cannot touch directly: the window, less the host-visible blocks. */
+static int is_device(const void *p) {
+  uint64_t a = (uintptr_t)p;
+  if ((a >> 32) == CONST_HI) return 1;
+  return a >= WINDOW_BASE && a < WINDOW_BASE + WINDOW_SIZE && visible_index(a) < 0;
+}
+
+static cudaError_t dev_alloc(void **p, size_t n, uint32_t kind) {
+  CHECK_STICKY();
+  if (!p) return fail(cudaErrorInvalidValue);
+  struct { uint64_t size; uint32_t kind; } __attribute__((packed)) q = { n, kind };
+  uint64_t ptr = 0;
+  cudaError_t e = simple(OP_MALLOC, &q, sizeof q, &ptr, 8);
+  if (e != cudaSuccess) { *p = NULL; return fail(e); }
+  if (kind != 0) {
+    size_t span = (n + 4095) & ~(size_t)4095;
+    if (!window_ok || mmap((void *)(uintptr_t)ptr, span ? span : 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
+      uint64_t f = ptr;
+      simple(OP_FREE, &f, 8, NULL, 0);
+      *p = NULL;
+      return fail(cudaErrorMemoryAllocation);
+    }
+    if (nvisible >= MAX_SHARED) return fail(cudaErrorMemoryAllocation);
+    visible[nvisible].ptr = ptr; visible[nvisible].size = span ? span : 4096; nvisible++;
+  }
+  *p = (void *)(uintptr_t)ptr;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **p, size_t n) { return dev_alloc(p, n, 0); }
+cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) { (void)flags; return dev_alloc(p, n, 1); }
+cudaError_t cudaMallocHost(void **p, size_t n) { return dev_alloc(p, n, 2); }
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) { (void)flags; return dev_alloc(p, n, 2); }
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { (void)s; return dev_alloc(p, n, 0); }
+cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
+  if (!pitch) return fail(cudaErrorInvalidValue);
+  *pitch = (width + 511) & ~(size_t)511; /* a GPU aligns rows to its texture pitch alignment */
+  return dev_alloc(p, *pitch * height, 0);
+}
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent ext) {
+  if (!pp) return fail(cudaErrorInvalidValue);
+  size_t pitch = (ext.width + 511) & ~(size_t)511;
+  void *p = NULL;
+  cudaError_t e = dev_alloc(&p, pitch * ext.height * ext.depth, 0);
+  pp->ptr = p; pp->pitch = pitch; pp->xsize = ext.width; pp->ysize = ext.height;
+  return e;
+}
+
+static cudaError_t dev_free(void *p) {
+  CHECK_STICKY();
+  if (!p) return cudaSuccess;
+  uint64_t a = (uintptr_t)p;
+  int v = visible_index(a);
+  if (v >= 0) {
+    if (visible[v].ptr != a) return fail(cudaErrorInvalidValue);
+    mmap(p, visible[v].size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    visible[v] = visible[--nvisible];
+  }
+  return fail(simple(OP_FREE, &a, 8, NULL, 0));
+}
+cudaError_t cudaFree(void *p) { return dev_free(p); }
+cudaError_t cudaFreeHost(void *p) { return dev_free(p); }
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return dev_free(p); }
+cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
+  (void)flags;
+  if (!d || visible_index((uintptr_t)h) < 0) return fail(cudaErrorInvalidValue);
+  *d = h;
+  return cudaSuccess;
+}
+cudaError_t cudaHostGetFlags(unsigned int *flags, void *h) {
+  if (!flags || visible_index((uintptr_t)h) < 0) return fail(cudaErrorInvalidValue);
+  *flags = cudaHostAllocMapped;
+  return cudaSuccess;
+}
+
+/* The copy, whichever side each end is on (the kind is implied by the addresses, as with UVA). */
+static cudaError_t copy(void *dst, const void *src, size_t n) {
+  CHECK_STICKY();
+  if (n == 0) return cudaSuccess;
+  if (!dst || !src) return fail(cudaErrorInvalidValue);
+  int dd = is_device(dst), sd = is_device(src);
+  uint64_t d = (uintptr_t)dst, s = (uintptr_t)src;
+  if (!dd && !sd) { memmove(dst, src, n); return cudaSuccess; }
+  if (dd && !sd) return fail(call(OP_WRITE, &d, 8, src, n, NULL, 0, NULL, NULL));
+  if (!dd && sd) { uint64_t q[2] = { s, n }; size_t got = 0; cudaError_t e = call(OP_READ, q, 16, NULL, 0, dst, n, &got, NULL); return fail(e); }
+  uint64_t q[3] = { d, s, n };
+  return fail(simple(OP_COPY, q, 24, NULL, 0));
+}
+static int bad_kind(enum cudaMemcpyKind k) { return (unsigned)k > cudaMemcpyDefault; }
+
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
+  if (bad_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
+  return copy(dst, src, n);
+}
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t s) { (void)s; return cudaMemcpy(dst, src, n, kind); }
+cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n) {
+  if (dd != 0 || sd != 0) return fail(cudaErrorInvalidDevice);
+  return copy(dst, src, n);
+}
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dd, const void *src, int sd, size_t n, cudaStream_t s) { (void)s; return cudaMemcpyPeer(dst, dd, src, sd, n); }
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind) {
+  if (bad_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
+  if (width > dpitch || width > spitch) return fail(cudaErrorInvalidPitchValue);
+  for (size_t r = 0; r < height; r++) {
+    cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t s) {
+  (void)s; return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
+  if (!p || p->srcArray || p->dstArray) return ptxdbg_unimplemented("cudaMemcpy3D with CUDA arrays", &(int){0});
+  const struct cudaExtent e = p->extent;
+  for (size_t z = 0; z < e.depth; z++)
+    for (size_t y = 0; y < e.height; y++) {
+      size_t sy = p->srcPos.y + y, sz = p->srcPos.z + z, dy = p->dstPos.y + y, dz = p->dstPos.z + z;
+      const char *s = (const char *)p->srcPtr.ptr + (sz * p->srcPtr.ysize + sy) * p->srcPtr.pitch + p->srcPos.x;
+      char *d = (char *)p->dstPtr.ptr + (dz * p->dstPtr.ysize + dy) * p->dstPtr.pitch + p->dstPos.x;
+      cudaError_t r = copy(d, s, e.width);
+      if (r != cudaSuccess) return r;
+    }
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s) { (void)s; return cudaMemcpy3D(p); }
+
+static cudaError_t set(void *dst, int value, size_t n) {
+  CHECK_STICKY();
+  if (n == 0) return cudaSuccess;
+  if (!is_device(dst)) { memset(dst, value, n); return cudaSuccess; }
+  struct { uint64_t dst, n; uint32_t value; } __attribute__((packed)) q = { (uintptr_t)dst, n, (uint32_t)value };
+  return fail(simple(OP_SET, &q, sizeof q, NULL, 0));
+}
+cudaError_t cudaMemset(void *p, int v, size_t n) { return set(p, v, n); }
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { (void)s; return set(p, v, n); }
+cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t w, size_t h) {
+  for (size_t r = 0; r < h; r++) { cudaError_t e = set((char *)p + r * pitch, v, w); if (e != cudaSuccess) return e; }
+  return cudaSuccess;
+}
+cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int v, size_t w, size_t h, cudaStream_t s) { (void)s; return cudaMemset2D(p, pitch, v, w, h); }
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pp, int v, struct cudaExtent e) {
+  for (size_t z = 0; z < e.depth; z++) {
+    cudaError_t r = cudaMemset2D((char *)pp.ptr + z * pp.pitch * pp.ysize, pp.pitch, v, e.width, e.height);
+    if (r != cudaSuccess) return r;
+  }
+  return cudaSuccess;
+}
+
+/* A module variable's device address, asked once. */
+static cudaError_t symbol(const void *sym, uint64_t *addr, size_t *size) {
+  int i = var_index(sym);
+  if (i < 0 || vars[i].module < 0) return cudaErrorInvalidSymbol;
+  if (!vars[i].dev) {
+    struct { uint32_t module; char name[1024]; } q;
+    q.module = (uint32_t)vars[i].module;
+    snprintf(q.name, sizeof q.name, "%s", vars[i].name);
+    uint64_t r[2] = { 0, 0 };
+    cudaError_t e = simple(OP_SYMBOL, &q, 4 + strlen(q.name), r, 16);
+    if (e != cudaSuccess) return e;
+    vars[i].dev = r[0];
+  }
+  *addr = vars[i].dev;
+  if (size) *size = vars[i].size;
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off, enum cudaMemcpyKind kind) {
+  CHECK_STICKY();
+  (void)kind;
+  uint64_t a; size_t size;
+  cudaError_t e = symbol(sym, &a, &size);
+  if (e != cudaSuccess) return fail(e);
+  if (off + n > size) return fail(cudaErrorInvalidValue);
+  return copy((void *)(uintptr_t)(a + off), src, n);
+}
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off, enum cudaMemcpyKind kind) {
+  CHECK_STICKY();
+  (void)kind;
+  uint64_t a; size_t size;
+  cudaError_t e = symbol(sym, &a, &size);
+  if (e != cudaSuccess) return fail(e);
+  if (off + n > size) return fail(cudaErrorInvalidValue);
+  return copy(dst, (const void *)(uintptr_t)(a + off), n);
+}
+cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n, size_t off, enum cudaMemcpyKind kind, cudaStream_t s) { (void)s; return cudaMemcpyToSymbol(sym, src, n, off, kind); }
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t off, enum cudaMemcpyKind kind, cudaStream_t s) { (void)s; return cudaMemcpyFromSymbol(dst, sym, n, off, kind); }
+cudaError_t cudaGetSymbolAddress(void **p, const void *sym) {
+  uint64_t a;
+  cudaError_t e = symbol(sym, &a, NULL);
+  if (e != cudaSuccess) return fail(e);
+  *p = (void *)(uintptr_t)a;
+  return cudaSuccess;
+}
+cudaError_t cudaGetSymbolSize(size_t *n, const void *sym) {
+  uint64_t a;
+  cudaError_t e = symbol(sym, &a, n);
+  return fail(e);
+}
+cudaError_t cudaMemGetInfo(size_t *freeb, size_t *total) {
+  if (freeb) *freeb = (size_t)1 << 31;
+  if (total) *total = (size_t)1 << 31;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc, unsigned int flags, cudaStream_t s) { (void)p; (void)n; (void)loc; (void)flags; (void)s; return cudaSuccess; }
+cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise a, struct cudaMemLocation loc) { (void)p; (void)n; (void)a; (void)loc; return cudaSuccess; }
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p) {
+  if (!a) return fail(cudaErrorInvalidValue);
+  memset(a, 0, sizeof *a);
+  uint64_t x = (uintptr_t)p;
+  a->device = 0;
+  if (visible_index(x) >= 0) { a->type = cudaMemoryTypeManaged; a->devicePointer = (void *)p; a->hostPointer = (void *)p; }
+  else if (is_device(p)) { a->type = cudaMemoryTypeDevice; a->devicePointer = (void *)p; }
+  else { a->type = cudaMemoryTypeUnregistered; a->hostPointer = (void *)p; }
+  return cudaSuccess;
+}
+
+/* ---- launches ------------------------------------------------------------------------------ */
+
+static struct { dim3 g, b; size_t shmem; cudaStream_t stream; } cfg[64];
 static int ncfg;
-unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shmem, void *stream) {
+unsigned __cudaPushCallConfiguration(dim3 g, dim3 b, size_t shmem, struct CUstream_st *stream) {
   if (ncfg < 64) { cfg[ncfg].g = g; cfg[ncfg].b = b; cfg[ncfg].shmem = shmem; cfg[ncfg].stream = stream; ncfg++; }
   return 0;
 }
 cudaError_t __cudaPopCallConfiguration(dim3 *g, dim3 *b, size_t *shmem, void *stream) {
-  if (ncfg == 0) return cudaErrorNotSupported;
+  if (ncfg == 0) return cudaErrorMissingConfiguration;
   ncfg--;
-  *g = cfg[ncfg].g; *b = cfg[ncfg].b; *shmem = cfg[ncfg].shmem; *(void **)stream = cfg[ncfg].stream;
+  *g = cfg[ncfg].g; *b = cfg[ncfg].b; *shmem = cfg[ncfg].shmem; *(cudaStream_t *)stream = cfg[ncfg].stream;
   return cudaSuccess;
 }
-/* CUDA 13: the stub asks for a kernel handle; ours is the index into funcs + 1. */
+/* CUDA 13 stubs ask for a kernel handle first; ours is the registration index + 1. */
 cudaError_t __cudaGetKernel(void **kernel, const void *hostFun) {
-  for (int i = 0; i < nfuncs; i++) if (funcs[i].host == hostFun) { *kernel = (void *)(uintptr_t)(i + 1); return cudaSuccess; }
-  return cudaErrorNotSupported;
+  int i = func_index(hostFun);
+  if (i < 0) return cudaErrorInvalidDeviceFunction;
+  *kernel = (void *)(uintptr_t)(i + 1);
+  return cudaSuccess;
+}
+
+/* Managed memory goes to the device before a launch and comes back after it. */
+static cudaError_t push_visible(void) {
+  for (int i = 0; i < nvisible; i++) {
+    uint64_t d = visible[i].ptr;
+    cudaError_t e = call(OP_WRITE, &d, 8, (void *)(uintptr_t)visible[i].ptr, visible[i].size, NULL, 0, NULL, NULL);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+static cudaError_t pull_visible(void) {
+  for (int i = 0; i < nvisible; i++) {
+    uint64_t q[2] = { visible[i].ptr, visible[i].size };
+    cudaError_t e = call(OP_READ, q, 16, NULL, 0, (void *)(uintptr_t)visible[i].ptr, visible[i].size, NULL, NULL);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+static cudaError_t launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags) {
+  CHECK_STICKY();
+  if (i < 0 || i >= nfuncs) return fail(cudaErrorInvalidDeviceFunction);
+  cudaError_t e = kernel_info(i);
+  if (e != cudaSuccess) return fail(e);
+  size_t nlen = strlen(funcs[i].name);
+  size_t qlen = 48 + nlen + funcs[i].param_bytes;
+  unsigned char *q = calloc(1, qlen);
+  if (!q) return fail(cudaErrorMemoryAllocation);
+  uint32_t head[12] = { (uint32_t)funcs[i].module, g.x, g.y, g.z, b.x, b.y, b.z, (uint32_t)shmem, flags, (uint32_t)nlen, funcs[i].param_bytes, 0 };
+  memcpy(q, head, 48);
+  memcpy(q + 48, funcs[i].name, nlen);
+  for (uint32_t k = 0; k < funcs[i].nparams; k++) {
+    uint32_t off = funcs[i].slots[2 * k], size = funcs[i].slots[2 * k + 1];
+    if (!args || !args[k]) { free(q); return fail(cudaErrorInvalidValue); }
+    memcpy(q + 48 + nlen + off, args[k], size);
+  }
+  e = push_visible();
+  char *text = NULL;
+  size_t got = 0;
+  if (e == cudaSuccess) e = call(OP_LAUNCH, q, qlen, NULL, 0, NULL, 0, &got, &text);
+  free(q);
+  if (text && got) { fwrite(text, 1, got, stdout); fflush(stdout); }
+  free(text);
+  cudaError_t back = pull_visible();
+  if (e == cudaErrorIllegalAddress || e == cudaErrorAssert || e == cudaErrorLaunchFailure || e == cudaErrorMisalignedAddress || e == cudaErrorLaunchTimeout) sticky = e;
+  if (e == cudaSuccess) e = back;
+  return fail(e);
 }
 cudaError_t __cudaLaunchKernel(void *k, dim3 g, dim3 b, void **args, size_t shmem, void *stream) {
-  (void)k; (void)g; (void)b; (void)args; (void)shmem; (void)stream; UNIMPL("__cudaLaunchKernel");
+  (void)stream;
+  return launch((int)(uintptr_t)k - 1, g, b, args, shmem, 0);
 }
 cudaError_t __cudaLaunchKernel_ptsz(void *k, dim3 g, dim3 b, void **args, size_t shmem, void *stream) {
   return __cudaLaunchKernel(k, g, b, args, shmem, stream);
 }
-cudaError_t cudaMalloc(void **p, size_t n) { (void)p; (void)n; UNIMPL("cudaMalloc"); }
-cudaError_t cudaDeviceSynchronize(void) { return last_error; }
-cudaError_t cudaGetLastError(void) { cudaError_t e = last_error; last_error = cudaSuccess; return e; }
+cudaError_t cudaLaunchKernel(const void *func, dim3 g, dim3 b, void **args, size_t shmem, cudaStream_t s) {
+  (void)s; return launch(func_index(func), g, b, args, shmem, 0);
+}
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 g, dim3 b, void **args, size_t shmem, cudaStream_t s) {
+  (void)s; return launch(func_index(func), g, b, args, shmem, 1);
+}
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *c, const void *func, void **args) {
+  if (!c) return fail(cudaErrorInvalidValue);
+  uint32_t flags = 0;
+  for (unsigned k = 0; k < c->numAttrs; k++) if (c->attrs[k].id == cudaLaunchAttributeCooperative && c->attrs[k].val.cooperative) flags = 1;
+  return launch(func_index(func), c->gridDim, c->blockDim, args, c->dynamicSmemBytes, flags);
+}
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func) {
+  int i = func_index(func);
+  if (!a || i < 0) return fail(cudaErrorInvalidDeviceFunction);
+  cudaError_t e = kernel_info(i);
+  if (e != cudaSuccess) return fail(e);
+  memset(a, 0, sizeof *a);
+  a->sharedSizeBytes = funcs[i].static_shared;
+  a->maxThreadsPerBlock = 1024;
+  a->numRegs = 32;
+  a->ptxVersion = 80;
+  a->binaryVersion = 80;
+  a->maxDynamicSharedSizeBytes = 48 * 1024 - (int)funcs[i].static_shared;
+  return cudaSuccess;
+}
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) { (void)func; (void)attr; (void)value; return cudaSuccess; }
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache c) { (void)func; (void)c; return cudaSuccess; }
+cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  int i = func_index(func);
+  if (!name || i < 0) return fail(cudaErrorInvalidDeviceFunction);
+  *name = funcs[i].name;
+  return cudaSuccess;
+}
+/* A plausible sm_80 answer: 2048 threads and 32 blocks per SM, 164 KiB of shared memory. */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func, int bs, size_t dyn, unsigned int flags) {
+  (void)flags;
+  int i = func_index(func);
+  if (!n || i < 0 || bs <= 0) return fail(cudaErrorInvalidValue);
+  kernel_info(i);
+  int by_threads = 2048 / bs;
+  size_t smem = funcs[i].static_shared + dyn;
+  int by_smem = smem ? (int)((164 * 1024) / smem) : 32;
+  int r = by_threads < by_smem ? by_threads : by_smem;
+  *n = r < 32 ? r : 32;
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int bs, size_t dyn) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, bs, dyn, 0);
+}
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *func, int blocks, int bs) {
+  (void)func; (void)bs;
+  if (!n || blocks <= 0) return fail(cudaErrorInvalidValue);
+  *n = (164 * 1024) / (size_t)blocks;
+  if (*n > 227 * 1024) *n = 227 * 1024;
+  return cudaSuccess;
+}
+
+/* ---- device -------------------------------------------------------------------------------- */
+
+cudaError_t cudaGetDeviceCount(int *n) {
+  if (!n) return fail(cudaErrorInvalidValue);
+  *n = fd >= 0 ? 1 : 0;
+  return fd >= 0 ? cudaSuccess : fail(cudaErrorNoDevice);
+}
+cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
+cudaError_t cudaGetDevice(int *d) { if (d) *d = 0; return cudaSuccess; }
+cudaError_t cudaInitDevice(int d, unsigned int a, unsigned int b) { (void)a; (void)b; return cudaSetDevice(d); }
+cudaError_t cudaChooseDevice(int *d, const struct cudaDeviceProp *p) { (void)p; if (d) *d = 0; return cudaSuccess; }
+cudaError_t cudaSetDeviceFlags(unsigned int f) { (void)f; return cudaSuccess; }
+cudaError_t cudaGetDeviceFlags(unsigned int *f) { if (f) *f = 0; return cudaSuccess; }
+cudaError_t cudaSetValidDevices(int *l, int n) { (void)l; (void)n; return cudaSuccess; }
+cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d) {
+  if (!v || d != 0) return fail(cudaErrorInvalidDevice);
+  switch (a) {
+    case cudaDevAttrMaxThreadsPerBlock: *v = 1024; break;
+    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: *v = 1024; break;
+    case cudaDevAttrMaxBlockDimZ: *v = 64; break;
+    case cudaDevAttrMaxGridDimX: *v = 2147483647; break;
+    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: *v = 65535; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *v = 48 * 1024; break;
+    case cudaDevAttrTotalConstantMemory: *v = 64 * 1024; break;
+    case cudaDevAttrWarpSize: *v = 32; break;
+    case cudaDevAttrMaxPitch: *v = 2147483647; break;
+    case cudaDevAttrMaxRegistersPerBlock: case cudaDevAttrMaxRegistersPerMultiprocessor: *v = 65536; break;
+    case cudaDevAttrClockRate: *v = 1410000; break;
+    case cudaDevAttrMemoryClockRate: *v = 1215000; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *v = 5120; break;
+    case cudaDevAttrTextureAlignment: *v = 512; break;
+    case cudaDevAttrTexturePitchAlignment: *v = 32; break;
+    case cudaDevAttrMultiProcessorCount: *v = 8; break;
+    case cudaDevAttrComputeCapabilityMajor: *v = 8; break;
+    case cudaDevAttrComputeCapabilityMinor: *v = 0; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *v = 2048; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = 164 * 1024; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = 227 * 1024; break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *v = 32; break;
+    case cudaDevAttrL2CacheSize: *v = 40 << 20; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: *v = 1024; break;
+    case cudaDevAttrUnifiedAddressing: case cudaDevAttrManagedMemory: case cudaDevAttrCanMapHostMemory:
+    case cudaDevAttrConcurrentKernels: case cudaDevAttrCooperativeLaunch: case cudaDevAttrConcurrentManagedAccess:
+    case cudaDevAttrStreamPrioritiesSupported: case cudaDevAttrComputePreemptionSupported:
+    case cudaDevAttrMemoryPoolsSupported: case cudaDevAttrGpuOverlap:
+      *v = 1; break;
+    case cudaDevAttrAsyncEngineCount: *v = 2; break;
+    default: *v = 0;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d) {
+  if (!p || d != 0) return fail(cudaErrorInvalidDevice);
+  memset(p, 0, sizeof *p);
+  snprintf(p->name, sizeof p->name, "ptxdbg emulated GPU (sm_80)");
+  p->totalGlobalMem = (size_t)1 << 31;
+  p->sharedMemPerBlock = 48 * 1024;
+  p->regsPerBlock = 65536;
+  p->warpSize = 32;
+  p->memPitch = 2147483647;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = 1024; p->maxThreadsDim[1] = 1024; p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 2147483647; p->maxGridSize[1] = 65535; p->maxGridSize[2] = 65535;
+  p->totalConstMem = 64 * 1024;
+  p->major = 8; p->minor = 0;
+  p->textureAlignment = 512; p->texturePitchAlignment = 32;
+  p->multiProcessorCount = 8;
+  p->canMapHostMemory = 1;
+  p->concurrentKernels = 1;
+  p->asyncEngineCount = 2;
+  p->unifiedAddressing = 1;
+  p->memoryBusWidth = 5120;
+  p->l2CacheSize = 40 << 20;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->streamPrioritiesSupported = 1;
+  p->sharedMemPerMultiprocessor = 164 * 1024;
+  p->regsPerMultiprocessor = 65536;
+  p->managedMemory = 1;
+  p->concurrentManagedAccess = 1;
+  p->cooperativeLaunch = 1;
+  p->sharedMemPerBlockOptin = 227 * 1024;
+  p->maxBlocksPerMultiProcessor = 32;
+  p->reservedSharedMemPerBlock = 1024;
+  p->memoryPoolsSupported = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) {
+  if (!v) return fail(cudaErrorInvalidValue);
+  *v = l == cudaLimitStackSize ? 1024 : l == cudaLimitPrintfFifoSize ? (1 << 20) : l == cudaLimitMallocHeapSize ? (8 << 20) : 0;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetLimit(enum cudaLimit l, size_t v) { (void)l; (void)v; return cudaSuccess; }
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache c) { (void)c; return cudaSuccess; }
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *c) { if (c) *c = cudaFuncCachePreferNone; return cudaSuccess; }
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest) { if (least) *least = 0; if (greatest) *greatest = -5; return cudaSuccess; }
+cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int p) { (void)d; (void)p; if (can) *can = 0; return cudaSuccess; }
+cudaError_t cudaDeviceEnablePeerAccess(int p, unsigned int f) { (void)p; (void)f; return fail(cudaErrorInvalidDevice); }
+cudaError_t cudaDeviceSynchronize(void) { CHECK_STICKY(); return cudaSuccess; }
+cudaError_t cudaDeviceReset(void) {
+  for (int i = 0; i < nvisible; i++)
+    mmap((void *)(uintptr_t)visible[i].ptr, visible[i].size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+  nvisible = 0;
+  sticky = cudaSuccess;
+  last_error = cudaSuccess;
+  return simple(OP_RESET, NULL, 0, NULL, 0);
+}
+cudaError_t cudaDriverGetVersion(int *v) { if (v) *v = 13000; return cudaSuccess; }
+cudaError_t cudaRuntimeGetVersion(int *v) { if (v) *v = 13000; return cudaSuccess; }
+
+/* ---- streams and events: in order, synchronous ------------------------------------------------- */
+
+static uintptr_t next_stream = 0x1000;
+cudaError_t cudaStreamCreate(cudaStream_t *s) { if (!s) return fail(cudaErrorInvalidValue); *s = (cudaStream_t)(next_stream += 16); return cudaSuccess; }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int f) { (void)f; return cudaStreamCreate(s); }
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int f, int p) { (void)f; (void)p; return cudaStreamCreate(s); }
+cudaError_t cudaStreamDestroy(cudaStream_t s) { (void)s; return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; CHECK_STICKY(); return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t s) { (void)s; CHECK_STICKY(); return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int f) { (void)s; (void)e; (void)f; return cudaSuccess; }
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *u, unsigned int f) {
+  (void)f; if (cb) cb(s, sticky, u); return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *u) { (void)s; if (fn) fn(u); return cudaSuccess; }
+cudaError_t cudaStreamGetPriority(cudaStream_t s, int *p) { (void)s; if (p) *p = 0; return cudaSuccess; }
+cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *f) { (void)s; if (f) *f = 0; return cudaSuccess; }
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n, unsigned int f) { (void)s; (void)p; (void)n; (void)f; return cudaSuccess; }
+
+struct CUevent_st { double ms; int recorded; };
+static double now_ms(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec / 1e6; }
+cudaError_t cudaEventCreate(cudaEvent_t *e) {
+  if (!e) return fail(cudaErrorInvalidValue);
+  *e = calloc(1, sizeof(struct CUevent_st));
+  return *e ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int f) { (void)f; return cudaEventCreate(e); }
+cudaError_t cudaEventDestroy(cudaEvent_t e) { free(e); return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+  (void)s; if (!e) return fail(cudaErrorInvalidResourceHandle);
+  e->ms = now_ms(); e->recorded = 1; return cudaSuccess;
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned int f) { (void)f; return cudaEventRecord(e, s); }
+cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; CHECK_STICKY(); return cudaSuccess; }
+cudaError_t cudaEventQuery(cudaEvent_t e) { (void)e; CHECK_STICKY(); return cudaSuccess; }
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
+  if (!ms || !a || !b) return fail(cudaErrorInvalidValue);
+  if (!a->recorded || !b->recorded) return fail(cudaErrorInvalidResourceHandle);
+  *ms = (float)(b->ms - a->ms);
+  return cudaSuccess;
+}
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+cudaError_t cudaGetLastError(void) {
+  cudaError_t e = last_error;
+  last_error = sticky;
+  return e;
+}
 cudaError_t cudaPeekAtLastError(void) { return last_error; }
-const char *cudaGetErrorString(cudaError_t e) { return e == cudaSuccess ? "no error" : e == cudaErrorNotSupported ? "operation not supported" : "unknown error"; }
-const char *cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : e == cudaErrorNotSupported ? "cudaErrorNotSupported" : "cudaErrorUnknown"; }
+
+static const struct { cudaError_t code; const char *name, *text; } errors[] = {
+  { cudaSuccess, "cudaSuccess", "no error" },
+  { cudaErrorInvalidValue, "cudaErrorInvalidValue", "invalid argument" },
+  { cudaErrorMemoryAllocation, "cudaErrorMemoryAllocation", "out of memory" },
+  { cudaErrorInitializationError, "cudaErrorInitializationError", "initialization error" },
+  { cudaErrorMissingConfiguration, "cudaErrorMissingConfiguration", "__global__ function call is not configured" },
+  { cudaErrorInvalidConfiguration, "cudaErrorInvalidConfiguration", "invalid configuration argument" },
+  { cudaErrorInvalidPitchValue, "cudaErrorInvalidPitchValue", "invalid pitch argument" },
+  { cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol" },
+  { cudaErrorInvalidDevicePointer, "cudaErrorInvalidDevicePointer", "invalid device pointer" },
+  { cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy" },
+  { cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function" },
+  { cudaErrorNoDevice, "cudaErrorNoDevice", "no CUDA-capable device is detected" },
+  { cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal" },
+  { cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice", "no kernel image is available for execution on the device" },
+  { cudaErrorInvalidPtx, "cudaErrorInvalidPtx", "a PTX JIT compilation failed" },
+  { cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle" },
+  { cudaErrorNotReady, "cudaErrorNotReady", "device not ready" },
+  { cudaErrorIllegalAddress, "cudaErrorIllegalAddress", "an illegal memory access was encountered" },
+  { cudaErrorLaunchTimeout, "cudaErrorLaunchTimeout", "the launch timed out and was terminated" },
+  { cudaErrorAssert, "cudaErrorAssert", "device-side assert triggered" },
+  { cudaErrorMisalignedAddress, "cudaErrorMisalignedAddress", "misaligned address" },
+  { cudaErrorLaunchFailure, "cudaErrorLaunchFailure", "unspecified launch failure" },
+  { cudaErrorCooperativeLaunchTooLarge, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch" },
+  { cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported" },
+  { cudaErrorDevicesUnavailable, "cudaErrorDevicesUnavailable", "CUDA-capable device(s) is/are busy or unavailable" },
+};
+const char *cudaGetErrorString(cudaError_t e) {
+  for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) if (errors[i].code == e) return errors[i].text;
+  return "unrecognized error code";
+}
+const char *cudaGetErrorName(cudaError_t e) {
+  for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) if (errors[i].code == e) return errors[i].name;
+  return "cudaErrorUnknown";
+}

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { Program } from '../ptx/resolve.js';
 import type { Sampler } from './texture/image.js';
 import { type ImageSpec, parseImage, parseSampler } from './texture/spec.js';
+import { type Allocation, Bank, GlobalArena, type ResidentMemory } from './memory.js';
 
 export type ElemType = 'u8' | 's8' | 'u16' | 's16' | 'u32' | 's32' | 'u64' | 's64' | 'f16' | 'f32' | 'f64';
 const ELEM_TYPES: ReadonlySet<string> = new Set(['u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f16', 'f32', 'f64']);
@@ -31,6 +32,13 @@ export interface Launch {
   args: LaunchArg[];
   /** `"textures"` of the launch file: module texture/surface/sampler references. */
   refs?: RefBinding[];
+  /**
+   * A cooperative launch (cudaLaunchCooperativeKernel): every CTA is resident at once, and the
+   * kernel finds its grid-barrier workspace in %envreg1:%envreg2, as the driver provides it.
+   */
+  cooperative?: boolean;
+  /** Device memory that outlives the launch (a whole program's; a captured bundle's). */
+  resident?: ResidentMemory;
 }
 
 export class LaunchError extends Error {}
@@ -156,7 +164,10 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
     return { kind: 'scalar', name, type: et, value };
   });
   const refs = parseRefs(o['textures'], program, baseDir, where);
-  return { kernel, grid, block, sharedBytes: sharedBytes as number, args, ...(refs.length ? { refs } : {}) };
+  const cooperative = o['cooperative'] ?? false;
+  if (typeof cooperative !== 'boolean') throw new LaunchError(`${where}: "cooperative" must be true or false`);
+  const resident = o['device'] === undefined ? undefined : parseDevice(o['device'], program, baseDir, `${where}: "device"`);
+  return { kernel, grid, block, sharedBytes: sharedBytes as number, args, ...(refs.length ? { refs } : {}), ...(cooperative ? { cooperative } : {}), ...(resident ? { resident } : {}) };
 }
 
 /** An image argument or reference, with texels read from `"file"` relative to the launch file. */
@@ -244,4 +255,82 @@ export function defaultLaunch(program: Program, kernelName?: string): Launch {
     return { kind: 'bytes', name, bytes: new Uint8Array(p.size) };
   });
   return { kernel: fn.name, grid: [1, 1, 1], block, sharedBytes: 0, args };
+}
+
+/** A region file of a captured device: exactly `size` bytes. */
+function regionBytes(baseDir: string, file: unknown, size: number, at: string): Uint8Array {
+  if (typeof file !== 'string') throw new LaunchError(`${at}: "file" must be a path`);
+  const full = resolve(baseDir, file);
+  let b: Uint8Array;
+  try {
+    b = new Uint8Array(readBounded(full, size));
+  } catch (e) {
+    if (e instanceof ReadError) throw new LaunchError(`${at}: "file": ${e.message}`);
+    throw e;
+  }
+  if (b.length !== size) throw new LaunchError(`${at}: ${file} is ${b.length} bytes, expected ${size}`);
+  return b;
+}
+
+/**
+ * The "device" section of a captured launch (src/host/bundle.ts): the whole device memory of a
+ * program at the launch, each region at the offset it had.
+ */
+function parseDevice(v: unknown, program: Program, baseDir: string, where: string): ResidentMemory {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new LaunchError(`${where}: expected an object`);
+  const d = v as Record<string, unknown>;
+  const int = (x: unknown, at: string, max = MAX_DEVICE_BYTES): number => {
+    if (!Number.isInteger(x) || (x as number) < 0 || (x as number) > max) throw new LaunchError(`${at}: must be an integer from 0 to ${max}`);
+    return x as number;
+  };
+  const heap = (d['heap'] ?? {}) as Record<string, unknown>;
+  const heapOff = int(heap['offset'] ?? 0, `${where}.heap.offset`);
+  const heapSize = int(heap['size'] ?? 0, `${where}.heap.size`);
+  const heapTop = int(heap['top'] ?? heapOff, `${where}.heap.top`);
+  const regions = d['regions'] ?? [];
+  if (!Array.isArray(regions)) throw new LaunchError(`${where}.regions: expected an array`);
+  let extent = heapOff + heapSize + 256;
+  const parsed = regions.map((x: unknown, i: number) => {
+    const at = `${where}.regions[${i}]`;
+    if (typeof x !== 'object' || x === null) throw new LaunchError(`${at}: expected an object`);
+    const r = x as Record<string, unknown>;
+    const name = r['name'];
+    if (typeof name !== 'string' || !/^[\w.-]+$/.test(name)) throw new LaunchError(`${at}: "name" must be a file-safe name`);
+    const kind = r['kind'];
+    if (kind !== 'buffer' && kind !== 'global' && kind !== 'heap') throw new LaunchError(`${at}: "kind" must be buffer, global or heap`);
+    const offset = int(r['offset'], `${at}.offset`);
+    const size = int(r['size'], `${at}.size`, MAX_BUFFER_BYTES);
+    if (offset % 256 !== 0 || offset < 256) throw new LaunchError(`${at}.offset: ${offset} is not a 256-byte aligned device offset`);
+    const variable = r['variable'] ?? name;
+    if (kind === 'global' && (typeof variable !== 'string' || !program.globals.some((g) => g.name === variable && g.space === 'global'))) throw new LaunchError(`${at}: the module has no .global variable ${String(variable)}`);
+    extent = Math.max(extent, offset + Math.ceil(Math.max(size, 1) / 256) * 256 + 256);
+    return { name, variable: String(variable), kind: kind as 'buffer' | 'global' | 'heap', offset, size, bytes: regionBytes(baseDir, r['file'], size, at) };
+  });
+  if (extent > MAX_DEVICE_BYTES) throw new LaunchError(`${where}: the regions reach ${extent} bytes, more than the ${MAX_DEVICE_BYTES} the emulator provides`);
+  const arena = new GlobalArena(extent);
+  arena.reserveHeapAt(heapOff, heapSize, heapTop);
+  const globals = new Map<string, number>();
+  const outputs: Allocation[] = [];
+  for (const [i, r] of parsed.entries()) {
+    let a: Allocation;
+    try {
+      a = arena.allocateAt(r.offset, r.size, r.name, r.kind);
+    } catch (e) {
+      throw new LaunchError(`${where}.regions[${i}]: ${(e as Error).message}`);
+    }
+    arena.bank.u8.set(r.bytes, r.offset);
+    arena.bank.touch(r.offset, r.size);
+    if (r.kind === 'global') globals.set(r.variable, r.offset);
+    outputs.push(a);
+  }
+  // every .global variable the module has must be placed, or the launch would put it elsewhere
+  for (const g of program.globals) if (g.space === 'global' && !globals.has(g.name)) throw new LaunchError(`${where}: no region for the module's .global variable ${g.name}`);
+  let constBank: Bank | undefined;
+  if (d['const'] !== undefined) {
+    const c = d['const'] as Record<string, unknown>;
+    const size = int(c['size'], `${where}.const.size`, 1 << 20);
+    constBank = new Bank(Math.max(16, size));
+    constBank.u8.set(regionBytes(baseDir, c['file'], size, `${where}.const`));
+  }
+  return { arena, globals, constBank, outputs };
 }

@@ -49,6 +49,8 @@ export class Machine implements Layout {
   readonly sharedSize: number;
   /** Start of the reserved shared region (-1 when the kernel does not use one). */
   readonly reservedBase: number = -1;
+  /** Arena offset of a cooperative launch's grid-barrier workspace (0: not cooperative). */
+  readonly gridSync: number = 0;
   readonly kernel: ProgFunction;
   stdout = '';
   warpSteps = 0;
@@ -77,6 +79,7 @@ export class Machine implements Layout {
     this.sharedSize = lay.sharedSize;
     this.reservedBase = lay.reservedBase;
     this.mem = lay.mem;
+    this.gridSync = lay.gridSync;
     const [bx, by, bz] = launch.block;
     this.nthreads = bx * by * bz;
   }

@@ -166,6 +166,8 @@ export class GlobalArena {
   private heapEnd = 0;
   private heapTop = 0;
   private readonly freeList: { base: number; size: number }[] = [];
+  /** Spans of released program allocations (allocateBlock reuses them). */
+  private readonly released: { base: number; size: number }[] = [];
   /** Bumped by every allocation change, so checkpoints can share an unchanged allocator state. */
   version = 0;
 
@@ -190,6 +192,84 @@ export class GlobalArena {
     const last = (base + Math.max(size, 1) - 1) >>> GRANULE_SHIFT;
     for (let g = first; g <= last; g++) this.granules[g] = a.id;
     return a;
+  }
+
+  /**
+   * Place an allocation at a chosen offset (a captured program's memory is replayed at the
+   * addresses it had, so pointers stored in memory stay valid). Refused when it overlaps.
+   */
+  allocateAt(base: number, size: number, name: string, kind: Allocation['kind']): Allocation {
+    const span = Math.max(256, Math.ceil(size / 256) * 256);
+    if (base < 256 || base % 256 !== 0) throw new Error(`allocation ${name} at offset ${base}: not a 256-byte aligned device offset`);
+    if (base + span + 256 > this.bank.size) this.grow(base + span + 256);
+    for (let g = base >>> GRANULE_SHIFT; g < (base + span) >>> GRANULE_SHIFT; g++) {
+      if (this.granules[g] !== -1) throw new Error(`allocation ${name} at offset ${base} overlaps ${this.allocs[this.granules[g]!]!.name}`);
+    }
+    this.top = Math.max(this.top, base + span + 256);
+    return this.map(base, size, name, kind);
+  }
+
+  /**
+   * A program's allocation (cudaMalloc): first fit among released spans, else bump; `align` is
+   * a power of two ≥ 256 (host-visible memory is page-aligned so the program can map it).
+   * The arena grows as needed, up to `limit` bytes.
+   */
+  allocateBlock(size: number, name: string, kind: Allocation['kind'], align: number, limit: number): Allocation | undefined {
+    const span = Math.ceil(Math.max(size, 1) / align) * align;
+    for (let i = 0; i < this.released.length; i++) {
+      const f = this.released[i]!;
+      const base = Math.ceil(f.base / align) * align;
+      if (base + span + 256 <= f.base + f.size) {
+        this.released.splice(i, 1);
+        if (base > f.base) this.released.push({ base: f.base, size: base - f.base });
+        const rest = f.base + f.size - (base + span + 256);
+        if (rest >= 256) this.released.push({ base: base + span + 256, size: rest });
+        return this.map(base, size, name, kind);
+      }
+    }
+    const base = Math.ceil(this.top / align) * align;
+    const end = base + span + 256;
+    if (end > limit) return undefined;
+    if (end > this.bank.size) this.grow(Math.min(limit, Math.max(end, this.bank.size * 2)));
+    this.top = end;
+    return this.map(base, size, name, kind);
+  }
+
+  /** Release a program's allocation (cudaFree): its span is reused, stale pointers to it fault. */
+  release(a: Allocation): void {
+    if (a.freed) return;
+    a.freed = true;
+    this.version++;
+    const first = a.base >>> GRANULE_SHIFT;
+    const last = (a.base + Math.max(a.size, 1) - 1) >>> GRANULE_SHIFT;
+    for (let g = first; g <= last; g++) this.granules[g] = -1;
+    this.released.push({ base: a.base, size: (last - first + 1) * 256 + 256 });
+  }
+
+  /** Grow the backing store (between launches only: views are replaced). */
+  grow(capacity: number): void {
+    if (capacity <= this.bank.size) return;
+    this.bank.grow(capacity);
+    const g = new Int32Array((this.bank.size >>> GRANULE_SHIFT) + 1).fill(-1);
+    g.set(this.granules.subarray(0, Math.min(this.granules.length, g.length)));
+    this.granules = g;
+  }
+
+  /** End of the highest allocation (what a capture must hold). */
+  get extent(): number { return this.top; }
+
+  /** Reserve the device heap at a chosen offset (a captured program's heap), its blocks up to `top`. */
+  reserveHeapAt(base: number, size: number, top: number): void {
+    this.heapStart = base;
+    this.heapEnd = base + size;
+    this.heapTop = Math.max(base, top);
+    if (this.heapEnd + 256 > this.bank.size) this.grow(this.heapEnd + 256);
+    this.top = Math.max(this.top, this.heapEnd + 256);
+  }
+
+  /** The device heap: where it is and how far it has been used. */
+  get heap(): { start: number; end: number; top: number } {
+    return { start: this.heapStart, end: this.heapEnd, top: this.heapTop };
   }
 
   /** Reserve the device heap region for malloc. */
@@ -268,4 +348,22 @@ export class GlobalArena {
     }
     return best;
   }
+}
+
+/**
+ * Device memory that outlives one launch: a whole program's (`ptxdbg exec`) or a captured
+ * bundle's. A launch that names one runs in its arena: the module's .global variables are placed
+ * there once (initialized at their first launch) and keep their values from launch to launch,
+ * and its .const bank is the module's, written by the program between launches.
+ */
+export interface ResidentMemory {
+  readonly arena: GlobalArena;
+  /** Arena offset of each .global variable of the module, by name. */
+  readonly globals: Map<string, number>;
+  /** The module's constant bank, made at its first launch. */
+  constBank: Bank | undefined;
+  /** The grid-barrier workspace of its cooperative launches, made at the first. */
+  gridSync?: Allocation;
+  /** Regions a run reports as its outputs (`run --out`): a captured bundle's. */
+  readonly outputs?: readonly Allocation[];
 }

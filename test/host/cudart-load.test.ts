@@ -1,7 +1,8 @@
 /**
  * The replacement runtime loads in place of NVIDIA's: an app built with `nvcc -cudart shared`
  * resolves every versioned symbol it needs from dist/cudart/libcudart.so.13 and runs to its end.
- * (First stage: launches and memory calls are reported as not implemented, with an error code.)
+ * Outside `ptxdbg exec` it has no device: every call fails with cudaErrorNoDevice (100), as
+ * NVIDIA's runtime does on a machine without a GPU, and it says how to run the program.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -27,8 +28,8 @@ testIf(why)('an nvcc -cudart shared app runs on our libcudart.so.13', () => {
     expect(c.status).toBe(0);
     const r = spawnSync(join(dir, 'a'), [], { encoding: 'utf8', env: { ...process.env, LD_LIBRARY_PATH: join(ROOT, 'dist', 'cudart') } });
     expect(r.status).toBe(3); // the app's own exit code
-    expect(r.stdout).toBe('malloc=cudaErrorNotSupported sync=801\n');
-    expect(r.stderr).toContain('ptxdbg cudart: cudaMalloc is not implemented yet');
+    expect(r.stdout).toBe('malloc=cudaErrorNoDevice sync=100\n');
+    expect(r.stderr).toContain('run it as `ptxdbg exec -- PROGRAM`');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

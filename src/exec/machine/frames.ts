@@ -6,7 +6,7 @@
 import type { Machine } from '../machine.js';
 import { initRegisters } from '../compile.js';
 import type { CFunction } from '../compiled.js';
-import { Bank } from '../memory.js';
+import { Bank, GLOBAL_HI } from '../memory.js';
 import { Cta, Frame, Warp } from '../state.js';
 import { coordsOf } from '../launch.js';
 import { RESERVED_SMEM } from './layout.js';
@@ -81,6 +81,9 @@ export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
         case 'reserved_smem_offset_1': v = mach.reservedBase + RESERVED_SMEM / 2; break;
         case 'reserved_smem_offset_end': v = mach.reservedBase + RESERVED_SMEM; break;
         case 'reserved_smem_offset_cap': v = RESERVED_SMEM; break;
+        // the grid-barrier workspace of a cooperative launch: a global address, high word first
+        case 'envreg1': v = mach.gridSync ? GLOBAL_HI : 0; break;
+        case 'envreg2': v = mach.gridSync; break;
         default: v = 0;
       }
       u[s.base + 2 * l] = v >>> 0;

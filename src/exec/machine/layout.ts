@@ -5,7 +5,7 @@
  * parameter bank. Refused with a LaunchError, never crashed, when it exceeds the device memory.
  */
 import type { Machine } from '../machine.js';
-import type { VarInfo } from '../../ptx/resolve.js';
+import type { Program, VarInfo } from '../../ptx/resolve.js';
 import { typeSize } from '../../ptx/types.js';
 import { Bank, GLOBAL_HI, GlobalArena, windowOfName } from '../memory.js';
 import type { MemoryContext } from '../state.js';
@@ -22,6 +22,8 @@ import { FUNC_HI } from '../syscalls.js';
  * (sm_80+ reserve 1 KiB per CTA for the system); offset_0 is its first half, offset_1 its second.
  */
 export const RESERVED_SMEM = 1024;
+/** Bytes of a cooperative launch's grid-barrier workspace. */
+const GRID_SYNC_BYTES = 256;
 
 /** What the layout gives the Machine (it also fills m.globalAddr, m.sharedOff and m.buffers). */
 export interface MemoryLayout {
@@ -33,12 +35,15 @@ export interface MemoryLayout {
   /** Start of the reserved shared region (-1 when the kernel does not use one). */
   reservedBase: number;
   mem: MemoryContext;
+  /** Arena offset of a cooperative launch's grid-barrier workspace (0: none). */
+  gridSync: number;
 }
 
 /** Lay out memory for `m`'s launch; m.funcIds must be filled (initializers name functions). */
 export function layoutMemory(m: Machine): MemoryLayout {
   const { program, launch, opts, kernel } = m;
   let reservedBase = -1;
+  const resident = launch.resident;
   // global arena: launch buffers, .global variables, device heap
   let need = 1 << 16;
   for (const a of launch.args) if (a.kind === 'buffer') need += Math.ceil((a.count * typeSize(a.type)) / 256) * 256 + 512;
@@ -47,29 +52,37 @@ export function layoutMemory(m: Machine): MemoryLayout {
   for (const g of program.globals) if (g.space === 'global') need += Math.ceil(g.size / 256) * 256 + 512;
   need += opts.heapBytes + 1024;
   // one host allocation backs all device memory; past this the launch is refused, not crashed
-  if (need > MAX_DEVICE_BYTES) throw new LaunchError(`the launch needs ${need} bytes of device memory, more than the ${MAX_DEVICE_BYTES} the emulator provides`);
-  const arena = new GlobalArena(need);
+  if (!resident && need > MAX_DEVICE_BYTES) throw new LaunchError(`the launch needs ${need} bytes of device memory, more than the ${MAX_DEVICE_BYTES} the emulator provides`);
+  const arena = resident?.arena ?? new GlobalArena(need);
+  // resident memory: the module's variables keep their place (and values) from launch to launch
+  const fresh = new Set<VarInfo>();
   // .global variables first (their initializers may reference each other)
-  let constSize = 0;
-  const constOff = new Map<VarInfo, number>();
+  const { offsets: constOff, size: constSize } = constLayout(program);
   for (const g of program.globals) {
     if (g.space === 'global') {
-      const a = arena.allocate(Math.max(1, g.size), g.name, 'global');
-      m.globalAddr.set(g, { lo: a.base, hi: GLOBAL_HI });
+      let base = resident?.globals.get(g.name);
+      if (base === undefined) {
+        // resident memory grows as a program allocates; a launch's own arena is sized for it
+        const a = resident ? arena.allocateBlock(Math.max(1, g.size), g.name, 'global', 256, MAX_DEVICE_BYTES) : arena.allocate(Math.max(1, g.size), g.name, 'global');
+        if (!a) throw new LaunchError(`device memory is exhausted placing ${g.name} (${g.size} bytes)`);
+        base = a.base;
+        resident?.globals.set(g.name, base);
+        fresh.add(g);
+      }
+      m.globalAddr.set(g, { lo: base, hi: GLOBAL_HI });
     } else if (g.space === 'const') {
-      constSize = Math.ceil(constSize / Math.max(1, g.align)) * Math.max(1, g.align);
-      constOff.set(g, constSize);
-      m.globalAddr.set(g, { lo: constSize, hi: 0 });
-      constSize += g.size;
+      m.globalAddr.set(g, { lo: constOff.get(g)!, hi: 0 });
     }
   }
-  const constBank = new Bank(Math.max(16, constSize));
+  const constBank = resident?.constBank ?? new Bank(Math.max(16, constSize));
+  const freshConst = !resident?.constBank;
+  if (resident) resident.constBank = constBank;
   for (const g of program.globals) {
-    if (g.space === 'global') {
+    if (g.space === 'global' && (!resident || fresh.has(g))) {
       writeInit(m, g, arena.bank, m.globalAddr.get(g)!.lo);
       arena.bank.touch(m.globalAddr.get(g)!.lo, g.size);
     }
-    else if (g.space === 'const') writeInit(m, g, constBank, constOff.get(g)!);
+    else if (g.space === 'const' && freshConst) writeInit(m, g, constBank, constOff.get(g)!);
   }
   for (const a of launch.args) {
     if (a.kind !== 'buffer') continue;
@@ -100,7 +113,20 @@ export function layoutMemory(m: Machine): MemoryLayout {
     if ('image' in r) place(r.name, r.image, r.name);
     else table!.addSampler(r.name, r.sampler);
   }
-  arena.reserveHeap(opts.heapBytes);
+  // a cooperative launch's grid-barrier workspace (cooperative groups count arrivals there)
+  let gridSync = 0;
+  if (launch.cooperative) {
+    // resident memory keeps one for all its cooperative launches
+    const a = resident?.gridSync ?? (resident ? arena.allocateBlock(GRID_SYNC_BYTES, 'grid barrier', 'global', 256, MAX_DEVICE_BYTES) : arena.allocate(GRID_SYNC_BYTES, 'grid barrier', 'global'));
+    if (!a) throw new LaunchError('device memory is exhausted placing the grid barrier');
+    if (resident) resident.gridSync = a;
+    gridSync = a.base;
+    arena.bank.u8.fill(0, a.base, a.base + GRID_SYNC_BYTES);
+    arena.bank.touch(a.base, GRID_SYNC_BYTES);
+  }
+  for (const a of resident?.outputs ?? []) m.buffers.push({ name: a.name, alloc: a, type: 'u8', count: a.size });
+  // resident memory has its heap already (device malloc blocks outlive a launch)
+  if (!resident) arena.reserveHeap(opts.heapBytes);
 
   // shared layout, per kernel as ptxas does it: the static variables this kernel and its callees
   // name, from 0 in declaration order, then dynamic (extern, unsized) shared memory
@@ -155,7 +181,20 @@ export function layoutMemory(m: Machine): MemoryLayout {
     addr32: program.module.addressSize === 32,
     ...(table ? { images: table } : {}),
   };
-  return { arena, constBank, paramBank, sharedSize, reservedBase, mem };
+  return { arena, constBank, paramBank, sharedSize, reservedBase, mem, gridSync };
+}
+
+/** The module's .const bank: each variable's offset (aligned, in declaration order) and the size. */
+export function constLayout(program: Program): { offsets: Map<VarInfo, number>; size: number } {
+  let size = 0;
+  const offsets = new Map<VarInfo, number>();
+  for (const g of program.globals) {
+    if (g.space !== 'const') continue;
+    size = Math.ceil(size / Math.max(1, g.align)) * Math.max(1, g.align);
+    offsets.set(g, size);
+    size += g.size;
+  }
+  return { offsets, size };
 }
 
 function writeScalar(dv: DataView, off: number, type: string, value: number | bigint): void {

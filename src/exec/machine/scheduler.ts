@@ -91,7 +91,7 @@ export function startTurn(mach: Machine): boolean {
     const [gx, gy, gz] = mach.launch.grid;
     const total = gx * gy * gz;
     if (mach.nextCta >= total && mach.resident.length === 0) return false;
-    while (mach.resident.length < mach.opts.resident && mach.nextCta < total) mach.resident.push(makeCta(mach, mach.nextCta++));
+    while ((mach.resident.length < mach.opts.resident || mach.launch.cooperative) && mach.nextCta < total) mach.resident.push(makeCta(mach, mach.nextCta++));
     const ready: Warp[] = [];
     for (const c of mach.resident) for (const w of c.warps) if (w.state === WarpState.Ready) ready.push(w);
     if (ready.length === 0) {

@@ -1,0 +1,217 @@
+/**
+ * Whole CUDA programs on the CPU: `ptxdbg exec`, `ptxdbg capture` and `ptxdbg sanitize` run an
+ * unmodified program (built with `nvcc -cudart shared`) on the replacement runtime (src/cudart),
+ * serve its device memory and launches from this process (src/host), and, per launch, record
+ * figures, check races, write a capture bundle, or open the debugger while the program waits.
+ * The program's exit code is ptxdbg's.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Duplex } from 'node:stream';
+import { DEFAULT_RUN_OPTIONS, type FaultReport, type RunOptions } from '../exec/machine.js';
+import { Device, type LaunchRequest } from '../host/device.js';
+import { serveProgram, type LaunchOutcome } from '../host/server.js';
+import { type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from '../host/bundle.js';
+import { CUDA, CudaError } from '../host/errors.js';
+import { memcheckError, PREFIX, racecheckError, synccheckError } from '../host/sanitize.js';
+import { checkRun } from '../races/run.js';
+import { formatReport } from '../races/format.js';
+import { formatFault } from '../engine/fault.js';
+import { plainName } from '../engine/breakpoints.js';
+import { EXIT_USAGE } from './exit.js';
+import { UsageError } from './common.js';
+
+export type SanitizeTool = 'memcheck' | 'racecheck' | 'synccheck' | 'initcheck';
+
+export interface ExecOptions {
+  stats?: boolean;
+  races?: boolean;
+  /** KERNEL or KERNEL#N (the Nth launch of it, from 1). */
+  break?: readonly string[];
+  breakOnFault?: boolean;
+  /** Debugger commands for the launch the debugger opens on (batch mode when not a terminal). */
+  ex?: readonly string[];
+  batch?: boolean;
+  capture?: { dir: string; kernel: string | undefined };
+  sanitize?: SanitizeTool;
+  schedule?: 'rr' | 'random';
+  seed?: number;
+  maxSteps?: number;
+}
+
+/** The runtime library built by `npm run build` (dist/cudart), next to this module's dist tree. */
+export function runtimeDir(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cudart');
+}
+
+/** A launch's fault as the program sees it: the sticky error a GPU would return. */
+export function faultStatus(f: FaultReport): number {
+  switch (f.kind) {
+    case 'assert': return CUDA.assert;
+    case 'oob': case 'invalid': case 'readonly': return CUDA.illegalAddress;
+    case 'misaligned': return CUDA.misalignedAddress;
+    case 'step-limit': return CUDA.launchTimeout;
+    default: return CUDA.launchFailure;
+  }
+}
+
+function parseBreak(spec: string): { kernel: string; nth: number | undefined } {
+  const m = /^([^#]+)(?:#(\d+))?$/.exec(spec);
+  if (!m || (m[2] !== undefined && Number(m[2]) < 1)) throw new UsageError(`--break ${spec}: expected KERNEL or KERNEL#N (N from 1)`);
+  return { kernel: m[1]!, nth: m[2] === undefined ? undefined : Number(m[2]) };
+}
+
+const kernelMatches = (want: string, mangled: string): boolean => want === mangled || want === plainName(mangled);
+
+export async function execCommand(argv: readonly string[], o: ExecOptions): Promise<number> {
+  if (argv.length === 0) throw new UsageError('no program given: ptxdbg exec [options] -- ./app [args]');
+  const lib = runtimeDir();
+  if (!existsSync(join(lib, 'libcudart.so.13'))) {
+    process.stderr.write(`ptxdbg: the ptxdbg CUDA runtime is not built (${join(lib, 'libcudart.so.13')}); it needs a C compiler (cc) and the CUDA headers at build time: run npm run build with CUDA_HOME set\n`);
+    return EXIT_USAGE;
+  }
+  if (o.sanitize === 'initcheck') {
+    process.stderr.write('ptxdbg: sanitize --tool initcheck is not implemented yet (memcheck, racecheck and synccheck are)\n');
+    return EXIT_USAGE;
+  }
+  const breaks = (o.break ?? []).map(parseBreak);
+  const app = argv[0]!;
+  const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? DEFAULT_RUN_OPTIONS.maxSteps };
+  const device = new Device();
+  const say = (line: string): void => { process.stderr.write(line + '\n'); };
+  const tool = o.sanitize;
+  if (tool) say(`${PREFIX}COMPUTE-SANITIZER (ptxdbg, ${tool})`);
+  let errors = 0;
+  let launches = 0;
+  const perKernel = new Map<string, number>();
+  let connected = false;
+
+  const onLaunch = async (r: LaunchRequest): Promise<LaunchOutcome> => {
+    connected = true;
+    const index = ++launches;
+    const nth = (perKernel.get(r.kernel) ?? 0) + 1;
+    perKernel.set(r.kernel, nth);
+    const label = `${plainName(r.kernel)}<<<(${r.grid.join(',')}),(${r.block.join(',')})>>>`;
+    const breakHere = breaks.some((b) => kernelMatches(b.kernel, r.kernel) && (b.nth === undefined || b.nth === nth));
+    const captureHere = o.capture && (o.capture.kernel === undefined || kernelMatches(o.capture.kernel, r.kernel));
+    let snap: LaunchSnapshot | undefined;
+    try {
+      if (breakHere || captureHere || o.breakOnFault) snap = snapshotLaunch(device, r);
+    } catch (e) {
+      if (!(e instanceof CudaError)) throw e;
+      say(`ptxdbg: launch ${index} ${label}: ${e.message}`);
+      return { status: e.code, stdout: '' };
+    }
+    const bundleDir = captureHere ? join(o.capture!.dir, `${String(index).padStart(4, '0')}-${plainName(r.kernel)}`) : undefined;
+    if (bundleDir) writeBundle(bundleDir, snap!);
+    if (breakHere) {
+      say(`ptxdbg: launch ${index} ${label} (launch ${nth} of ${plainName(r.kernel)}): opening the debugger; the program waits until you quit it`);
+      await debugSnapshot(snap!, o);
+    }
+    const t0 = performance.now();
+    let fault: FaultReport | undefined;
+    let stdout: string;
+    let steps = 0, instrs = 0;
+    try {
+      if (o.races || tool === 'racecheck' || tool === 'synccheck') {
+        const { program, launch } = device.launchOf(r);
+        const checked = checkRun(program, launch, opts);
+        fault = checked.result.fault;
+        stdout = checked.result.stdout;
+        steps = checked.result.stats.warpSteps; instrs = checked.result.stats.threadInstructions;
+        const rep = checked.report;
+        if (tool === 'racecheck') for (const race of rep.races) { errors++; for (const l of racecheckError(race)) say(PREFIX + l); say(PREFIX.trimEnd()); }
+        else if (tool === 'synccheck') for (const b of rep.barrierErrors) { errors++; for (const l of synccheckError(b)) say(PREFIX + l); say(PREFIX.trimEnd()); }
+        else if (rep.races.length || rep.barrierErrors.length) {
+          errors += rep.races.length + rep.barrierErrors.length;
+          say(`ptxdbg: launch ${index} ${label}:`);
+          process.stderr.write(formatReport(rep));
+        }
+      } else {
+        const { result } = device.run(r, opts);
+        fault = result.fault;
+        stdout = result.stdout;
+        steps = result.stats.warpSteps; instrs = result.stats.threadInstructions;
+      }
+    } catch (e) {
+      if (!(e instanceof CudaError)) throw e;
+      say(`ptxdbg: launch ${index} ${label}: ${e.message}`);
+      return { status: e.code, stdout: '' };
+    }
+    const ms = performance.now() - t0;
+    if (o.stats) say(`ptxdbg: launch ${index} ${label}: ${steps} warp-steps, ${instrs} thread-instructions, ${ms.toFixed(1)} ms`);
+    if (bundleDir) writeBundleOutputs(bundleDir, device, snap!, stdout);
+    if (!fault) return { status: CUDA.success, stdout };
+    const status = faultStatus(fault);
+    if (tool === 'memcheck' || tool === undefined || !(o.races || tool)) {
+      const lines = tool === 'memcheck' ? memcheckError(fault, device) : undefined;
+      if (lines) { errors++; for (const l of lines) say(PREFIX + l); say(PREFIX.trimEnd()); }
+      else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
+    } else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
+    if (o.breakOnFault && !breakHere) {
+      say('ptxdbg: opening the debugger on the faulting launch; the program waits until you quit it');
+      await debugSnapshot(snap!, o);
+    }
+    return { status, stdout };
+  };
+
+  const child = spawn(app, argv.slice(1), {
+    stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+    env: {
+      ...process.env,
+      LD_LIBRARY_PATH: [lib, process.env['LD_LIBRARY_PATH']].filter(Boolean).join(':'),
+      PTXDBG_FD: '3',
+    },
+  });
+  const spawned = new Promise<number | Error>((done) => {
+    child.on('error', (e) => done(e));
+    child.on('exit', (code, signal) => done(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1)));
+  });
+  const socket = child.stdio[3] as Duplex | null;
+  // an internal error while serving ends the connection (the program sees it lost) and is
+  // rethrown once the program has exited
+  let internal: unknown;
+  const served = socket
+    ? serveProgram(socket, device, basename(app), onLaunch, say).catch((e: unknown) => { internal = e; })
+    : Promise.resolve();
+  // a child that cannot be started never connects: wait for whichever ends first
+  const code = await spawned;
+  if (code instanceof Error) {
+    socket?.destroy();
+    process.stderr.write(`ptxdbg: cannot run ${app}: ${(code as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such program' : code.message}\n`);
+    return EXIT_USAGE;
+  }
+  await served;
+  if (internal !== undefined) throw internal;
+  if (!connected && launches === 0 && device.modules.length === 0) {
+    say(`ptxdbg: ${app} never registered CUDA code with the ptxdbg runtime: build it with nvcc -cudart shared (the default, -cudart static, links NVIDIA's runtime into the program)`);
+  }
+  if (tool) {
+    say(`${PREFIX}ERROR SUMMARY: ${errors} error${errors === 1 ? '' : 's'}`);
+    if (errors > 0 && code === 0) return 1;
+  }
+  return code;
+}
+
+function signalNumber(sig: NodeJS.Signals): number | undefined {
+  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGBUS: 7, SIGFPE: 8, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
+  return table[sig];
+}
+
+/** Open the debugger on a launch (as a bundle in a temporary directory) and wait until it quits. */
+async function debugSnapshot(snap: LaunchSnapshot, o: ExecOptions): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-launch-'));
+  try {
+    writeBundle(dir, snap);
+    const { debugCommand } = await import('./debug.js');
+    await debugCommand(join(dir, 'kernel.ptx'), {
+      launch: join(dir, 'launch.json'), ex: o.ex ? [...o.ex] : undefined, batch: o.batch,
+      schedule: o.schedule, seed: o.seed, maxSteps: o.maxSteps,
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * The emulated device of `ptxdbg exec`: a whole program's device memory (one arena for all its
+ * allocations and all its modules' variables), its modules (the PTX of each fatbinary the
+ * program registers, parsed at first use) and its launches, each run by a fresh Machine in that
+ * memory. Device pointers are the Machine's global-window addresses, so a pointer the program
+ * holds is the pointer the kernel dereferences.
+ */
+import { Machine, type RunOptions, type RunResult } from '../exec/machine.js';
+import { CONST_HI, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory } from '../exec/memory.js';
+import { constLayout } from '../exec/machine/layout.js';
+import { MAX_DEVICE_BYTES, type Launch } from '../exec/launch.js';
+import { checkLaunchLimits } from '../exec/limits.js';
+import { runObservingSpins } from '../exec/spin.js';
+import { loadPtx, renderDiagnostics } from '../ptx/index.js';
+import type { Program, ProgFunction } from '../ptx/resolve.js';
+import { FatbinError, parseFatbin } from './fatbin.js';
+import { CudaError } from './errors.js';
+
+/** Where device memory appears in the program's address space (the Machine's global window). */
+export const WINDOW_BASE = BigInt(GLOBAL_HI) << 32n;
+const CONST_BASE = BigInt(CONST_HI) << 32n;
+/** Host-visible memory (managed, mapped host) is page-aligned so the program can map it there. */
+const HOST_VISIBLE_ALIGN = 4096;
+/** CUDA's default device heap for malloc() in kernels. */
+const DEVICE_HEAP_BYTES = 8 << 20;
+
+export type AllocKind = 'device' | 'managed' | 'host';
+
+export interface DeviceModule {
+  readonly id: number;
+  /** The PTX nvcc embedded (the highest architecture when several). */
+  readonly ptx: string;
+  /** "app (module 2, compute_80)": how reports name it. */
+  readonly label: string;
+  program: Program | undefined;
+  readonly resident: ResidentMemory;
+}
+
+/** One kernel parameter's place in the parameter buffer the program packs. */
+export interface ParamSlot { offset: number; size: number }
+
+export interface KernelInfo {
+  params: ParamSlot[];
+  paramBytes: number;
+  staticShared: number;
+}
+
+export interface LaunchRequest {
+  module: number;
+  kernel: string;
+  grid: [number, number, number];
+  block: [number, number, number];
+  sharedBytes: number;
+  params: Uint8Array;
+  cooperative: boolean;
+}
+
+export class Device {
+  readonly arena = new GlobalArena(1 << 20);
+  readonly modules: DeviceModule[] = [];
+  private readonly kinds = new Map<Allocation, AllocKind>();
+  private nextName = 1;
+
+  constructor() {
+    this.arena.reserveHeapAt(this.arena.extent, DEVICE_HEAP_BYTES, 0);
+  }
+
+  // ---- modules --------------------------------------------------------------------------------
+
+  /** Register a fatbinary: its PTX becomes a module (parsed at first use). */
+  addModule(fatbin: Uint8Array, app: string): number {
+    let entries;
+    try {
+      entries = parseFatbin(fatbin).filter((e) => e.kind === 'ptx');
+    } catch (e) {
+      if (e instanceof FatbinError) throw new CudaError(200, `${app}: ${e.message}`);
+      throw e;
+    }
+    if (entries.length === 0) throw new CudaError(209, `${app}: a fatbinary holds no PTX (only cubins); rebuild with -arch=sm_80 or -gencode arch=compute_80,code=compute_80 so ptxdbg can run its kernels`);
+    const best = entries.reduce((a, b) => (b.arch > a.arch ? b : a));
+    const id = this.modules.length;
+    this.modules.push({
+      id, ptx: new TextDecoder().decode(best.data), label: `${app} (module ${id}, compute_${best.arch})`,
+      program: undefined, resident: { arena: this.arena, globals: new Map(), constBank: undefined },
+    });
+    return id;
+  }
+
+  program(id: number): Program {
+    const m = this.modules[id];
+    if (!m) throw new CudaError(400, `no module ${id}`);
+    if (!m.program) {
+      const loaded = loadPtx(m.ptx, m.label);
+      if (!loaded.program) throw new CudaError(218, `the PTX of ${m.label} does not load:\n${renderDiagnostics(loaded)}`);
+      m.program = loaded.program;
+    }
+    return m.program;
+  }
+
+  private entry(module: number, kernel: string): ProgFunction {
+    const f = this.program(module).functions.get(kernel);
+    if (!f || !f.isEntry) throw new CudaError(98, `no kernel ${kernel} in ${this.modules[module]!.label}`);
+    return f;
+  }
+
+  kernelInfo(module: number, kernel: string): KernelInfo {
+    const f = this.entry(module, kernel);
+    const params = f.params.map((p) => ({ offset: p.frameOffset, size: p.size }));
+    let paramBytes = 0;
+    for (const p of params) paramBytes = Math.max(paramBytes, p.offset + p.size);
+    let staticShared = 0;
+    for (const v of this.program(module).shared) if (v.decl.linkage !== 'extern' && v.size > 0) staticShared += v.size;
+    return { params, paramBytes, staticShared };
+  }
+
+  /**
+   * A module variable's device address and size: a .global one in the arena (placed at the
+   * module's first use, initialized), a .const one in the module's constant bank.
+   */
+  symbol(module: number, name: string): { address: bigint; size: number } {
+    const program = this.program(module);
+    const v = program.globals.find((g) => g.name === name);
+    if (!v) throw new CudaError(13, `no device variable ${name} in ${this.modules[module]!.label}`);
+    this.placeModule(module);
+    const res = this.modules[module]!.resident;
+    if (v.space === 'const') {
+      const off = constLayout(program).offsets.get(v)!;
+      return { address: CONST_BASE | (BigInt(module) << 24n) | BigInt(off), size: v.size };
+    }
+    return { address: WINDOW_BASE + BigInt(res.globals.get(name)!), size: v.size };
+  }
+
+  /** Place the module's variables (a Machine lays them out; no kernel runs). */
+  placeModule(module: number): void {
+    const m = this.modules[module]!;
+    if (m.resident.constBank) return;
+    const program = this.program(module);
+    const entry = [...program.functions.values()].find((f) => f.isEntry);
+    if (!entry) throw new CudaError(13, `${m.label} has no kernels, so its variables cannot be placed`);
+    const args = entry.params.map((p) => ({ kind: 'bytes' as const, name: p.name, bytes: new Uint8Array(p.size) }));
+    new Machine(program, { kernel: entry.name, grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 0, args, resident: m.resident });
+  }
+
+  // ---- memory ---------------------------------------------------------------------------------
+
+  malloc(size: number, kind: AllocKind): bigint {
+    if (!Number.isFinite(size) || size < 0 || size > MAX_DEVICE_BYTES) throw new CudaError(2, `cannot allocate ${size} bytes`);
+    const align = kind === 'device' ? 256 : HOST_VISIBLE_ALIGN;
+    const span = kind === 'device' ? size : Math.ceil(Math.max(size, 1) / HOST_VISIBLE_ALIGN) * HOST_VISIBLE_ALIGN;
+    const a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, MAX_DEVICE_BYTES);
+    if (!a) throw new CudaError(2, `out of device memory allocating ${size} bytes (the emulated device has ${MAX_DEVICE_BYTES})`);
+    // cudaMalloc memory is not zeroed on a GPU, but a reused span would leak old values into a
+    // new allocation and make runs depend on history; zero it (what a fresh GPU page holds)
+    this.arena.bank.u8.fill(0, a.base, a.base + span);
+    this.arena.bank.touch(a.base, span);
+    this.kinds.set(a, kind);
+    return WINDOW_BASE + BigInt(a.base);
+  }
+
+  free(ptr: bigint): void {
+    if (ptr === 0n) return;
+    const a = this.allocationAt(ptr);
+    if (!a || WINDOW_BASE + BigInt(a.base) !== ptr) throw new CudaError(1, `cudaFree of 0x${ptr.toString(16)}, which is not the start of a live allocation`);
+    this.kinds.delete(a);
+    this.arena.release(a);
+  }
+
+  kindOf(a: Allocation): AllocKind | undefined { return this.kinds.get(a); }
+
+  allocationAt(ptr: bigint): Allocation | undefined {
+    const off = ptr - WINDOW_BASE;
+    if (off < 0n || off >= BigInt(this.arena.bank.size)) return undefined;
+    const id = this.arena.check(Number(off), 1);
+    return id < 0 ? undefined : this.arena.allocs[id];
+  }
+
+  /** Live program allocations (cudaMalloc, managed, host), in address order. */
+  allocations(): Allocation[] {
+    return [...this.kinds.keys()].filter((a) => !a.freed).sort((a, b) => a.base - b.base);
+  }
+
+  /** The bytes [ptr, ptr+n) of device memory, or a CudaError naming what is wrong. */
+  view(ptr: bigint, n: number): Uint8Array {
+    if (n === 0) return new Uint8Array(0);
+    if ((ptr >> 32n) === BigInt(CONST_HI)) {
+      const module = Number((ptr >> 24n) & 0xffn);
+      const off = Number(ptr & 0xffffffn);
+      const m = this.modules[module];
+      if (!m) throw new CudaError(1, `0x${ptr.toString(16)} is not a device address`);
+      this.placeModule(module);
+      const bank = m.resident.constBank;
+      if (!bank || off + n > bank.size) throw new CudaError(1, `${n} bytes at 0x${ptr.toString(16)} run past the module's constant memory`);
+      return bank.u8.subarray(off, off + n);
+    }
+    const off = ptr - WINDOW_BASE;
+    if (off < 0n || off + BigInt(n) > BigInt(this.arena.bank.size) || this.arena.check(Number(off), n) < 0) {
+      const a = off >= 0n && off < BigInt(this.arena.bank.size) ? this.arena.allocationNear(Number(off)) : undefined;
+      const near = a && !a.freed ? `; the nearest allocation is ${a.name} at 0x${(WINDOW_BASE + BigInt(a.base)).toString(16)} (${a.size} bytes)` : '';
+      throw new CudaError(1, `${n} bytes at 0x${ptr.toString(16)} are not inside one device allocation${near}`);
+    }
+    const o = Number(off);
+    this.arena.bank.touch(o, n);
+    return this.arena.bank.u8.subarray(o, o + n);
+  }
+
+  write(ptr: bigint, bytes: Uint8Array): void { this.view(ptr, bytes.length).set(bytes); }
+
+  read(ptr: bigint, n: number): Uint8Array { return this.view(ptr, n); }
+
+  copy(dst: bigint, src: bigint, n: number): void { this.view(dst, n).set(this.view(src, n).slice()); }
+
+  set(dst: bigint, value: number, n: number): void { this.view(dst, n).fill(value & 255); }
+
+  /** cudaDeviceReset: every allocation is released; modules keep their code, variables restart. */
+  reset(): void {
+    for (const a of this.allocations()) this.arena.release(a);
+    this.kinds.clear();
+  }
+
+  // ---- launches -------------------------------------------------------------------------------
+
+  /** The Launch of a request: raw parameter bytes, in this device's memory. */
+  launchOf(r: LaunchRequest): { program: Program; launch: Launch } {
+    const program = this.program(r.module);
+    const f = this.entry(r.module, r.kernel);
+    const info = this.kernelInfo(r.module, r.kernel);
+    if (r.params.length < info.paramBytes) throw new CudaError(1, `${r.kernel}: ${r.params.length} bytes of parameters, the kernel takes ${info.paramBytes}`);
+    for (const d of [...r.grid, ...r.block]) if (!Number.isInteger(d) || d < 1) throw new CudaError(9, `${r.kernel}: invalid configuration grid (${r.grid.join(',')}) block (${r.block.join(',')})`);
+    const threads = r.block[0] * r.block[1] * r.block[2];
+    if (threads > 1024 || r.block[0] > 1024 || r.block[1] > 1024 || r.block[2] > 64) throw new CudaError(9, `${r.kernel}: invalid configuration: block (${r.block.join(',')}) is ${threads} threads (at most 1024, and 1024x1024x64 per dimension)`);
+    if (r.grid[0] > 2 ** 31 - 1 || r.grid[1] > 65535 || r.grid[2] > 65535) throw new CudaError(9, `${r.kernel}: grid (${r.grid.join(',')}) exceeds the device's maximum grid size`);
+    try {
+      checkLaunchLimits(f, r.block);
+    } catch (e) {
+      throw new CudaError(9, `${r.kernel}: ${(e as Error).message}`);
+    }
+    // a cooperative grid must be resident at once: 32 blocks on each of the 8 emulated SMs at most
+    if (r.cooperative && r.grid[0] * r.grid[1] * r.grid[2] > 256) throw new CudaError(720, `${r.kernel}: a cooperative launch of ${r.grid[0] * r.grid[1] * r.grid[2]} blocks is more than can be resident at once (256)`);
+    if (r.sharedBytes > 227 * 1024) throw new CudaError(9, `${r.kernel}: ${r.sharedBytes} bytes of dynamic shared memory (the device has 227 KiB per block)`);
+    const args = info.params.map((p, i) => ({ kind: 'bytes' as const, name: f.params[i]!.name, bytes: r.params.slice(p.offset, p.offset + p.size) }));
+    return {
+      program,
+      launch: {
+        kernel: r.kernel, grid: r.grid, block: r.block, sharedBytes: r.sharedBytes, args, resident: this.modules[r.module]!.resident,
+        ...(r.cooperative ? { cooperative: true } : {}),
+      },
+    };
+  }
+
+  /** Run a launch to the end in this device's memory. */
+  run(r: LaunchRequest, opts: RunOptions): { machine: Machine; result: RunResult } {
+    const { program, launch } = this.launchOf(r);
+    const machine = new Machine(program, launch, opts);
+    const t0 = performance.now();
+    runObservingSpins(machine);
+    return { machine, result: machine.result(performance.now() - t0) };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * The wire between the replacement CUDA runtime (src/cudart/cudart.c) and ptxdbg: one request at
+ * a time from the program, one reply from ptxdbg. Request {u32 op, u32 0, u64 length, payload};
+ * reply {i32 status (a cudaError_t), u32 0, u64 length, payload}. Little-endian.
+ */
+export const enum Op {
+  Hello = 1, Module, Malloc, Free, Write, Read, Copy, Set, Symbol, Kernel, Launch, Reset,
+}
+export const PROTOCOL_VERSION = 1;
+/** A request larger than this is not one the runtime sends (a copy is at most the device). */
+const MAX_FRAME = 2 ** 31 + 64;
+
+export interface Frame { op: number; payload: Uint8Array }
+
+export class ProtocolError extends Error {}
+
+/** Collects bytes from the socket and cuts them into frames. */
+export class FrameReader {
+  private chunks: Buffer[] = [];
+  private have = 0;
+
+  push(b: Buffer): void {
+    this.chunks.push(b);
+    this.have += b.length;
+  }
+
+  /** The next complete frame, or undefined until more bytes arrive. */
+  next(): Frame | undefined {
+    if (this.have < 16) return undefined;
+    const head = this.peek(16);
+    const len = Number(head.readBigUInt64LE(8));
+    if (len > MAX_FRAME) throw new ProtocolError(`a request of ${len} bytes: the program is not speaking the ptxdbg runtime protocol`);
+    if (this.have < 16 + len) return undefined;
+    const all = Buffer.concat(this.chunks, this.have);
+    const op = all.readUInt32LE(0);
+    const payload = new Uint8Array(all.buffer, all.byteOffset + 16, len);
+    const rest = all.subarray(16 + len);
+    this.chunks = rest.length ? [rest] : [];
+    this.have = rest.length;
+    return { op, payload };
+  }
+
+  private peek(n: number): Buffer {
+    if (this.chunks[0]!.length >= n) return this.chunks[0]!;
+    const b = Buffer.concat(this.chunks, this.have);
+    this.chunks = [b];
+    return b;
+  }
+}
+
+export function reply(status: number, payload: Uint8Array = new Uint8Array(0)): Buffer {
+  const head = Buffer.alloc(16);
+  head.writeInt32LE(status, 0);
+  head.writeBigUInt64LE(BigInt(payload.length), 8);
+  return Buffer.concat([head, payload]);
+}
+
+/** Reads the fields of a payload in order. */
+export class Fields {
+  private off = 0;
+  private readonly dv: DataView;
+  constructor(private readonly b: Uint8Array) { this.dv = new DataView(b.buffer, b.byteOffset, b.byteLength); }
+  private need(n: number): number {
+    if (this.off + n > this.b.length) throw new ProtocolError(`a request is shorter than its fields (${this.b.length} bytes)`);
+    const o = this.off;
+    this.off += n;
+    return o;
+  }
+  u32(): number { return this.dv.getUint32(this.need(4), true); }
+  u64(): bigint { return this.dv.getBigUint64(this.need(8), true); }
+  /** A u64 that is a byte count, bounded to what a Number holds exactly. */
+  size(): number {
+    const v = this.u64();
+    if (v > BigInt(Number.MAX_SAFE_INTEGER)) throw new ProtocolError(`a size of ${v} bytes`);
+    return Number(v);
+  }
+  bytes(n: number): Uint8Array { const o = this.need(n); return this.b.subarray(o, o + n); }
+  rest(): Uint8Array { return this.bytes(this.b.length - this.off); }
+  text(n?: number): string { return new TextDecoder().decode(n === undefined ? this.rest() : this.bytes(n)); }
+}

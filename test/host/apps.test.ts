@@ -1,0 +1,148 @@
+/**
+ * Whole programs (samples/apps, each checking its own results against a host computation and
+ * printing PASS) built with `nvcc -cudart shared` and run under `ptxdbg exec`; then capture →
+ * run reproducing the outputs byte for byte, sanitize's findings, the debugger opened at a
+ * launch while the program waits, and the program's exit code passed through.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { missingTool, ROOT, testIf } from '../helpers.js';
+
+const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+const APPS = join(ROOT, 'samples', 'apps');
+const RUNTIME = join(ROOT, 'dist', 'cudart', 'libcudart.so.13');
+const why = missingTool('nvcc') ?? missingTool('cc') ?? (existsSync(RUNTIME) ? null : `the ptxdbg runtime is not built (${RUNTIME})`);
+const run = testIf(why);
+const names = readdirSync(APPS).filter((f) => f.endsWith('.cu')).map((f) => f.slice(0, -3)).sort();
+
+let bin: string;
+
+/** nvcc, two at a time (the machine may have two cores). */
+async function buildAll(): Promise<Map<string, string>> {
+  const failures = new Map<string, string>();
+  const queue = [...names];
+  const worker = async (): Promise<void> => {
+    for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
+      const name = n;
+      await new Promise<void>((done) => {
+        const p = spawn('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-o', join(bin, name), join(APPS, `${name}.cu`)], { stdio: ['ignore', 'ignore', 'pipe'] });
+        let err = '';
+        p.stderr.on('data', (b: Buffer) => { err += b.toString(); });
+        p.on('close', (code) => { if (code !== 0) failures.set(name, err); done(); });
+      });
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return failures;
+}
+
+beforeAll(async () => {
+  if (why) return;
+  bin = mkdtempSync(join(tmpdir(), 'ptxdbg-apps-'));
+  const failures = await buildAll();
+  if (failures.size) throw new Error(`nvcc failed: ${[...failures].map(([n, e]) => `${n}: ${e}`).join('\n')}`);
+}, 600_000);
+afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
+
+function ptxdbg(args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: bin, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+run('there are at least 15 sample programs', () => {
+  expect(names.length).toBeGreaterThanOrEqual(15);
+});
+
+describe('every sample program passes its own check under ptxdbg exec', () => {
+  for (const name of names) {
+    run(name, () => {
+      const r = ptxdbg(['exec', '--', `./${name}`]);
+      expect({ name, code: r.code, tail: r.out.trim().split('\n').pop() }).toEqual({ name, code: 0, tail: 'PASS' });
+      expect(r.err).not.toContain('internal error');
+      // errors.cu calls cudaGraphCreate on purpose to see it refused
+      if (name !== 'errors') expect(r.err).not.toContain('not implemented');
+    });
+  }
+});
+
+run('a kernel printf comes out in program order, before the host line that follows the launch', () => {
+  const r = ptxdbg(['exec', '--', './symbols']);
+  expect(r.out.split('\n').slice(0, 2)).toEqual(['hello from thread 0', 'counter=6 via pointer=6 mismatches=0']);
+});
+
+run('a fault is reported where it happened and the program gets the sticky error', () => {
+  // out[i] for i == n == 256 with blocks of 256: block 1, thread 0 (oob.cu)
+  const r = ptxdbg(['exec', '--', './oob']);
+  expect(r.out).toContain('launch: cudaErrorIllegalAddress; a later call: cudaErrorIllegalAddress');
+  expect(r.err).toMatch(/out-of-bounds global write of 4 bytes .*cudaMalloc #1/);
+  expect(r.err).toContain('in block (1,0,0) thread (0,0,0)');
+  const a = ptxdbg(['exec', '--', './assert']);
+  expect(a.out).toContain('launch: cudaErrorAssert');
+  // the element made negative is 41 (assert.cu)
+  expect(a.err).toContain('thread: [41,0,0] Assertion `v[i] > 0` failed.');
+});
+
+run('--stats prints one line per launch with its configuration', () => {
+  const r = ptxdbg(['exec', '--stats', '--', './pipeline']);
+  const lines = r.err.split('\n').filter((l) => l.startsWith('ptxdbg: launch'));
+  // pipeline.cu launches produce, transform, keep, sumInto, release; 777 elements in blocks of 128 = 7 blocks
+  expect(lines.map((l) => /launch (\d+) (\w+<<<[^>]*>>>)/.exec(l)!.slice(1).join(' '))).toEqual([
+    '1 produce<<<(7,1,1),(128,1,1)>>>', '2 transform<<<(7,1,1),(128,1,1)>>>', '3 keep<<<(1,1,1),(1,1,1)>>>',
+    '4 sumInto<<<(7,1,1),(128,1,1)>>>', '5 release<<<(1,1,1),(1,1,1)>>>',
+  ]);
+});
+
+run('capture writes a bundle per launch and `run` on each reproduces its outputs byte for byte', () => {
+  const cap = join(bin, 'cap');
+  const r = ptxdbg(['capture', '-o', cap, '--', './pipeline']);
+  expect(r.code).toBe(0);
+  const bundles = readdirSync(cap).sort();
+  expect(bundles).toEqual(['0001-produce', '0002-transform', '0003-keep', '0004-sumInto', '0005-release']);
+  for (const b of bundles) {
+    const out = join(bin, 'rerun', b);
+    const again = ptxdbg(['run', join(cap, b), '--out', out]);
+    expect({ b, code: again.code, err: again.err }).toEqual({ b, code: 0, err: '' });
+    const expected = readdirSync(join(cap, b, 'expected'));
+    expect(expected.length).toBeGreaterThan(0);
+    for (const f of expected) expect({ b, f, same: readFileSync(join(out, f)).equals(readFileSync(join(cap, b, 'expected', f))) }).toEqual({ b, f, same: true });
+  }
+  // the sum the program checked (sumInto's output) is in the bundle: 3*777*776/2 + sum (i%8)^2
+  const sumFile = readdirSync(join(cap, '0004-sumInto', 'expected')).find((f) => f.includes('4'));
+  expect(sumFile).toBeDefined();
+  expect(readFileSync(join(cap, '0004-sumInto', 'expected', sumFile!)).readBigUInt64LE(0)).toBe(904428n + 13580n);
+});
+
+run('sanitize: memcheck reports the out-of-bounds write as compute-sanitizer does; racecheck the missing __syncwarp', () => {
+  const m = ptxdbg(['sanitize', '--', './oob']);
+  expect(m.code).toBe(1);
+  expect(m.err).toContain('========= Invalid __global__ write of size 4 bytes');
+  expect(m.err).toContain('=========     by thread (0,0,0) in block (1,0,0)');
+  expect(m.err).toMatch(/=========     and is 0 bytes after the nearest allocation at 0x[0-9a-f]+ of size 1024 bytes/);
+  expect(m.err).toContain('========= ERROR SUMMARY: 1 error');
+  const rc = ptxdbg(['sanitize', '--tool', 'racecheck', '--', './race']);
+  expect(rc.code).toBe(1);
+  expect(rc.err).toMatch(/========= Error: Race reported between Write access at shiftLeft\+PTX \d+\n=========     and Read access at shiftLeft/);
+  expect(rc.err).toContain('========= ERROR SUMMARY: 1 error');
+  const clean = ptxdbg(['sanitize', '--', './templates']);
+  expect(clean.code).toBe(0);
+  expect(clean.err).toContain('========= ERROR SUMMARY: 0 errors');
+});
+
+run('--break opens the debugger at that launch while the program waits; the program then finishes', () => {
+  const r = ptxdbg(['exec', '--break', 'transform', '--batch', '--ex', 'info cuda kernels', '--ex', 'continue', '--', './pipeline']);
+  expect(r.code).toBe(0);
+  expect(r.err).toContain('launch 2 transform<<<(7,1,1),(128,1,1)>>> (launch 1 of transform): opening the debugger');
+  expect(r.out).toMatch(/\(7,1,1\) +\(128,1,1\) +transform/);
+  expect(r.out.trim().split('\n').pop()).toBe('PASS');
+});
+
+run("the program's exit code is ptxdbg's; a missing program is a usage error", () => {
+  writeFileSync(join(bin, 'three.cu'), 'int main() { return 3; }\n');
+  expect(spawnSync('nvcc', ['-cudart', 'shared', '-o', join(bin, 'three'), join(bin, 'three.cu')]).status).toBe(0);
+  expect(ptxdbg(['exec', '--', './three']).code).toBe(3);
+  const missing = ptxdbg(['exec', '--', './no-such-program']);
+  expect(missing.code).toBe(2);
+  expect(missing.err).toContain('cannot run ./no-such-program: no such program');
+});
