@@ -20,7 +20,7 @@ describe('layout', () => {
       for (const s of c.slots) expect(s.h).toBeGreaterThanOrEqual(3);
     }
     // Every pane can be reached with Tab.
-    expect(new Set(l.focusOrder)).toEqual(new Set(['source', 'ptx', 'variables', 'registers', 'memory', 'warps', 'races', 'output', 'console']));
+    expect(new Set(l.focusOrder)).toEqual(new Set(['source', 'ptx', 'variables', 'registers', 'memory', 'warps', 'lanes', 'races', 'output', 'console']));
   });
 
   test('large terminals show more panes at once', () => {

@@ -4,7 +4,7 @@
  */
 import React from 'react';
 import type { SpaceName } from '../../../engine/types.js';
-import { asciiOf, elemBytes, formatElem, type MemFormat } from '../format.js';
+import { asciiOf, ELEM_WIDTH, elemBytes, formatElem, type MemFormat } from '../format.js';
 import type { Model } from '../model.js';
 import { padStart } from '../text.js';
 import { type Line, PaneFrame, seg } from '../ui.js';
@@ -35,7 +35,7 @@ export function bytesPerRow(st: MemoryState, width: number): number {
   const room = width - addrW;
   if (st.format === 'hex') return hexRow(room).n;
   const eb = elemBytes(st.format);
-  const cell = st.format === 'u64' ? 19 : st.format === 'f64' || st.format === 'f32' ? 13 : 11;
+  const cell = ELEM_WIDTH[st.format] + 1;
   const n = Math.max(1, Math.floor(room / cell));
   const pow = 2 ** Math.floor(Math.log2(n));
   return Math.min(16, pow) * eb;
@@ -86,7 +86,8 @@ export function memoryLines(model: Model, st: MemoryState, width: number, height
       const eb = elemBytes(st.format);
       const cells: string[] = [];
       for (let i = 0; i + eb <= row.length; i += eb) cells.push(formatElem(st.format, dv, i));
-      const cellW = Math.max(...cells.map((c) => c.length));
+      // fixed width per format, not per row: columns line up from row to row
+      const cellW = ELEM_WIDTH[st.format];
       out.push([head, seg(cells.map((c) => padStart(c, cellW)).join(' '))]);
     }
   }
