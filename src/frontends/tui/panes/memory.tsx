@@ -63,6 +63,18 @@ export function memoryLines(model: Model, st: MemoryState, width: number, height
   });
   const out: Line[] = [];
   const addrW = addrText(st.space, addr).length;
+  // typed cells of every row first: one column width for the whole window
+  const typed: (string[] | undefined)[] = [];
+  const eb = elemBytes(st.format);
+  for (let r = 0; r < height; r++) {
+    const row = bytes ? bytes.subarray(r * bpr, (r + 1) * bpr) : readRow(model, st, addr + BigInt(r * bpr), bpr);
+    if (!row || st.format === 'hex') { typed.push(undefined); continue; }
+    const dv = new DataView(row.buffer, row.byteOffset, row.byteLength);
+    const cells: string[] = [];
+    for (let i = 0; i + eb <= row.length; i += eb) cells.push(formatElem(st.format, dv, i));
+    typed.push(cells);
+  }
+  const cellW = typed.reduce((w, cs) => Math.max(w, ...(cs ?? []).map((c) => c.length)), ELEM_WIDTH[st.format]);
   for (let r = 0; r < height; r++) {
     const a = addr + BigInt(r * bpr);
     const head = seg(padStart(addrText(st.space, a), addrW) + ': ', { color: 'cyan' });
@@ -72,24 +84,19 @@ export function memoryLines(model: Model, st: MemoryState, width: number, height
       out.push([head, seg('?? (unmapped)', { dim: true })]);
       continue;
     }
-    const dv = new DataView(row.buffer, row.byteOffset, row.byteLength);
-    if (st.format === 'hex') {
-      const hx: string[] = [];
-      let asc = '';
-      for (let i = 0; i < row.length; i++) {
-        hx.push(formatElem('hex', dv, i));
-        asc += asciiOf(row[i]!);
-      }
-      const ascii = hexRow(width - addrW - 2).ascii;
-      out.push([head, seg(hx.join(' ') + (ascii ? '  ' : '')), seg(ascii ? asc : '', { dim: true })]);
-    } else {
-      const eb = elemBytes(st.format);
-      const cells: string[] = [];
-      for (let i = 0; i + eb <= row.length; i += eb) cells.push(formatElem(st.format, dv, i));
-      // fixed width per format, not per row: columns line up from row to row
-      const cellW = ELEM_WIDTH[st.format];
+    const cells = typed[r];
+    if (cells) {
       out.push([head, seg(cells.map((c) => padStart(c, cellW)).join(' '))]);
+      continue;
     }
+    const hx: string[] = [];
+    let asc = '';
+    for (let i = 0; i < row.length; i++) {
+      hx.push(row[i]!.toString(16).padStart(2, '0'));
+      asc += asciiOf(row[i]!);
+    }
+    const ascii = hexRow(width - addrW - 2).ascii;
+    out.push([head, seg(hx.join(' ') + (ascii ? '  ' : '')), seg(ascii ? asc : '', { dim: true })]);
   }
   return out;
 }
