@@ -182,6 +182,11 @@ describe('selection', () => {
     expect(inverseRow(y, 0, 58)).toBe(false); // Source lost the focus, and its selection
     h.press(KEY.down);
     await h.waitFor(() => inverseRow(3, 60, 99) && !inverseRow(2, 60, 99), 10000, 'next row selected');
+    // Threads (Tab Tab): its selection is a lane; the label of the lane's warp is drawn selected too
+    h.press(KEY.tab, KEY.tab);
+    const l = await h.waitFor((ls) => rowOf(ls, /│▶w0 /) > 1, 10000, 'Threads shown');
+    const yw = rowOf(l, /│▶w0 /);
+    await h.waitFor(() => inverseRow(yw, 60, 64) && h!.cell(65, yw)!.inverse && !h!.cell(66, yw)!.inverse, 10000, 'warp 0 label and lane 0 selected');
   });
 });
 
