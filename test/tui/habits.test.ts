@@ -98,6 +98,20 @@ describe('mouse', () => {
     expect(l[y16]).not.toMatch(/^●/);
   });
 
+  test('a legacy mouse report (ESC [ M and 3 bytes) is not taken for keys', async () => {
+    h = await TuiHarness.start({ session: saxpy(), title: 'saxpy', cols: 100, rows: 30 }, started);
+    const step = stepOf(h.lines());
+    // button 0 at x = y = 78: the bytes read ' ', 'n', 'n', which would be two `next`s
+    h.press('\x1b[M nn');
+    await h.flush();
+    // a real `n` afterwards moves exactly once, from where we were
+    // the kernel's first line (9, `__global__ void saxpy(...)`); line 10 is `{`, no code
+    expect(currentLine(h.lines())).toBe(9);
+    const l = await h.pressAndWait('n', (ls) => stepOf(ls) !== step, 'one next');
+    // 9 -> 11; three nexts would have reached 13
+    expect(currentLine(l)).toBe(11);
+  });
+
   test('a click focuses the pane under it, a click on a tab picks that tab', async () => {
     h = await TuiHarness.start({ session: saxpy(), title: 'saxpy', cols: 100, rows: 30 }, started);
     const ptxTitle = rowOf(h.lines(), /^ PTX /);

@@ -86,6 +86,8 @@ export class Controller {
   onExit: (code: number) => void = () => {};
 
   private racesChecked: 'no' | 'running' | 'done' = 'no';
+  /** Bytes of a legacy (non-SGR) mouse report still to drop. */
+  private legacyMouse = 0;
   private readonly shown = new Map<string, PaneId>();
   private version = 0;
   private readonly listeners = new Set<() => void>();
@@ -360,6 +362,15 @@ export class Controller {
 
   onKey(input: string, key: Key): void {
     try {
+      // A terminal without SGR mouse mode sends the legacy report, ESC [ M and three raw bytes
+      // (button, x, y + 32): they must not reach the keys (x = 78 reads as `n`), so they are dropped.
+      if (input === '[M') { this.legacyMouse = 3; return; }
+      if (this.legacyMouse > 0) {
+        const n = Math.min(this.legacyMouse, input.length);
+        this.legacyMouse -= n;
+        input = input.slice(n);
+        if (input === '') return;
+      }
       const mouse = parseMouse(input);
       if (mouse) this.onMouse(mouse);
       else for (const k of keyPresses(input, key)) this.press(k);
