@@ -128,6 +128,18 @@ describe('mouse', () => {
     await h.waitFor(() => titleBg(h!, 1, 1) === CYAN, 10000, 'Source focused again');
   });
 
+  test('a click on a lane glyph in Threads puts the cursor there; Enter focuses that thread', async () => {
+    h = await TuiHarness.start({ session: saxpy(), title: 'saxpy', cols: 100, rows: 30 }, started);
+    // the "Thr" tab: " Vars Regs Thr" -> x 60 + 11
+    click(h, 60 + 11, 1);
+    const l = await h.waitFor((ls) => rowOf(ls, /│▶w0 /) > 1, 10000, 'Threads shown');
+    // lane glyphs start after the 5-column warp label: lane 3 of warp 0 is at x 60 + 5 + 3
+    const y = rowOf(l, /│▶w0 /);
+    click(h, 60 + 5 + 3, y);
+    await h.waitFor(() => h!.cell(68, y)!.inverse && !h!.cell(65, y)!.inverse, 10000, 'lane 3 under the cursor');
+    await h.pressAndWait(KEY.enter, (ls) => ls[0]!.includes('thread (3,0,0)'), 'focus on thread 3');
+  });
+
   test('the wheel scrolls the pane under the pointer by 3 lines, focused or not', async () => {
     h = await TuiHarness.start({ session: saxpy(), title: 'saxpy', cols: 100, rows: 30 }, started);
     const ptxTitle = rowOf(h.lines(), /^ PTX /);

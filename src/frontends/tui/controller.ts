@@ -264,9 +264,9 @@ export class Controller {
     else this.ptx = { cursor: this.ptx.cursor, top: scrollTo(this.ptx.top, this.ptx.cursor - 1, ph, pv.lines.length) };
     if (moved) {
       this.warps = { ...this.warps, follow: true };
-      // the Lanes cursor goes back to the focused lane, as the Threads cursor does
+      // the Lanes cursor goes back to the focused lane, as the Threads cursor does (its scroll
+      // is worked out when drawn: no lanes are read here for a pane that may be hidden)
       this.lanes = { ...this.lanes, cursor: w.lane };
-      this.lanes = { ...this.lanes, top: this.lanesTop() };
     }
   }
 
