@@ -1,5 +1,5 @@
 /**
- * The dataflow keys on a selected variable: `L` shows it in all 32 lanes of the warp, `o` goes to
+ * The dataflow keys on a selected variable: `L` shows it in all 32 lanes of the warp (Lanes pane), `o` goes to
  * the step that wrote it (samples/origin_flow: t = threadIdx.x, so lane l holds l).
  */
 import './env.js';
@@ -28,9 +28,10 @@ test('L lists the selected variable per lane; o jumps to the step that wrote it'
   expect(h.lines()[0]).toMatch(/kernel\.cu:15 /);
   // Tab: Source -> PTX -> Variables; the cursor starts on the first row (the group header): down selects t
   h.press(KEY.tab, KEY.tab, KEY.down);
-  // the Console follows its end: the last lanes are in view (t = threadIdx.x = lane)
-  const lanes = await h.pressAndWait('L', (l) => /lane 31 thread \(31,0,0\)\s+31\b/.test(l.join('\n')), 'the lanes of t in the Console');
-  expect(lanes.join('\n')).toMatch(/lane 30 thread \(30,0,0\)\s+30\b/);
+  // the Lanes pane (it shares the Threads slot at 160x50) lists all 32: t = threadIdx.x = lane
+  const lanes = await h.pressAndWait('L', (l) => /● 20 \(20,0,0\)\s+20\b/.test(l.join('\n')), 'the lanes of t in the Lanes pane');
+  expect(lanes.join('\n')).toMatch(/●  1 \(1,0,0\)\s+1\b/);
+  expect(lanes.join('\n')).toMatch(/●▶ 0 \(0,0,0\)\s+0\b/);
   const timeline = (l: string[]): number => Number(/^ ?step (\d+)\/\d+ /.exec(l.find((x) => /^ ?step \d+\/\d+ /.test(x)) ?? '')?.[1] ?? -1);
   const before = timeline(h.lines());
   const after = await h.pressAndWait('o', (l) => /was last written by PTX \d+ of _Z4flowPKiPi/.test(l.join('\n')), 'origin of t');

@@ -1,8 +1,8 @@
 /** The TUI's pure parts: layout geometry, timeline buckets, value formatting, key parsing. */
 import type { Key } from 'ink';
-import { computeLayout, split } from '../../src/frontends/tui/layout.js';
+import { computeLayout, split, tabAt, zoomed } from '../../src/frontends/tui/layout.js';
 import { bucketMarks, cellOf, timelineLine } from '../../src/frontends/tui/panes/timeline.js';
-import { formatF32, formatRegister } from '../../src/frontends/tui/format.js';
+import { formatElem, formatF32, formatRegister } from '../../src/frontends/tui/format.js';
 import { keyPresses } from '../../src/frontends/tui/keys.js';
 import { fitLine, scrollTo, centreOn } from '../../src/frontends/tui/ui.js';
 import { candidates } from '../../src/frontends/tui/sources.js';
@@ -20,13 +20,27 @@ describe('layout', () => {
       for (const s of c.slots) expect(s.h).toBeGreaterThanOrEqual(3);
     }
     // Every pane can be reached with Tab.
-    expect(new Set(l.focusOrder)).toEqual(new Set(['source', 'ptx', 'variables', 'registers', 'memory', 'warps', 'races', 'output', 'console']));
+    expect(new Set(l.focusOrder)).toEqual(new Set(['source', 'ptx', 'variables', 'registers', 'memory', 'warps', 'lanes', 'races', 'output', 'console']));
   });
 
   test('large terminals show more panes at once', () => {
     const small = computeLayout(80, 24).columns.flatMap((c) => c.slots).length;
     const large = computeLayout(200, 60).columns.flatMap((c) => c.slots).length;
     expect(large).toBeGreaterThan(small);
+  });
+
+  test('zoomed: one slot over the whole main area, Tab order kept', () => {
+    const l = computeLayout(100, 30);
+    const z = zoomed(l, 'ptx');
+    expect(z.columns).toHaveLength(1);
+    expect(z.columns[0]!.slots).toEqual([{ id: 0, x: 0, y: 1, w: 100, h: l.mainHeight, panes: ['ptx'] }]);
+    expect(z.focusOrder).toEqual(l.focusOrder);
+  });
+
+  test('a click on a tab finds its pane (" Vars Regs Thr ..." at 40 columns)', () => {
+    const side = computeLayout(100, 30).columns[1]!.slots[0]!;
+    expect(side.w).toBe(40);
+    expect([0, 1, 4, 5, 6, 9, 10, 11].map((x) => tabAt(side, x) ?? '-')).toEqual(['-', 'variables', 'variables', '-', 'registers', 'registers', '-', 'warps']);
   });
 
   test('too small', () => {
@@ -74,6 +88,19 @@ describe('formatting', () => {
     expect(formatRegister('b16', 0xabcdn)).toBe('0xabcd');
   });
 
+  test('Memory cells: u64 always 0x + 16 digits, long floats in exponent form', () => {
+    const dv = new DataView(new ArrayBuffer(8));
+    dv.setBigUint64(0, 0x1234n, true);
+    expect(formatElem('u64', dv, 0)).toBe('0x0000000000001234');
+    dv.setFloat32(0, 1.2345679e20, true);
+    // positional would be 123456790000000000000 (21 columns)
+    expect(formatElem('f32', dv, 0)).toBe('1.2345679e+20');
+    dv.setFloat32(0, -0.375, true);
+    expect(formatElem('f32', dv, 0)).toBe('-0.375');
+    dv.setFloat64(0, -0.000001234567890123, true);
+    expect(formatElem('f64', dv, 0).length).toBeLessThanOrEqual(24);
+  });
+
   test('shortest f32', () => {
     expect(formatF32(Math.fround(0.1))).toBe('0.1');
     expect(formatF32(-0)).toBe('-0');
@@ -110,6 +137,9 @@ describe('keys', () => {
     expect(keyPresses('', { ...none, tab: true, shift: true })[0]!.name).toBe('backTab');
     expect(keyPresses('', { ...none, delete: true })[0]!.name).toBe('backspace');
     expect(keyPresses('c', { ...none, ctrl: true })[0]).toEqual({ ch: 'c', name: undefined, ctrl: true });
+    // Shift-→ (ESC [1;2C): sideways by half a pane in the code panes
+    expect(keyPresses('', { ...none, rightArrow: true, shift: true })[0]).toEqual({ ch: undefined, name: 'right', ctrl: false, shift: true });
+    expect(keyPresses('', { ...none, rightArrow: true })[0]).toEqual({ ch: undefined, name: 'right', ctrl: false });
   });
 });
 

@@ -6,9 +6,10 @@ import React, { useEffect, useSyncExternalStore } from 'react';
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import type { Controller } from './controller.js';
 import { HINTS } from './keys.js';
-import { type Column, type Layout, PANE_SHORT, PANE_TITLES, type PaneId, type Slot } from './layout.js';
+import { type Column, type Layout, PANE_TITLES, type PaneId, type Slot, tabLabels } from './layout.js';
 import { CodePane } from './panes/code.js';
 import { HelpOverlay } from './panes/help.js';
+import { LanesPane } from './panes/lanes.js';
 import { MemoryPane } from './panes/memory.js';
 import { RegistersPane } from './panes/registers.js';
 import { TextPane } from './panes/text.js';
@@ -21,10 +22,10 @@ import { type Line, Row, scrollTo, type Seg, seg } from './ui.js';
 /** Title of a slot: the pane name, or tabs when several panes share the slot. */
 function slotTitle(slot: Slot, shown: PaneId, focused: boolean): Line {
   if (slot.panes.length === 1) return [seg(` ${PANE_TITLES[shown]}`)];
-  const long = slot.panes.reduce((n, p) => n + PANE_TITLES[p].length + 1, 1) <= slot.w - 8;
+  const labels = tabLabels(slot);
   const out: Seg[] = [seg(' ')];
-  for (const p of slot.panes) {
-    const label = long ? PANE_TITLES[p] : PANE_SHORT[p];
+  for (const [i, p] of slot.panes.entries()) {
+    const label = labels[i]!;
     out.push(p === shown ? seg(label, { underline: true, bold: true, ...(focused ? {} : { color: 'whiteBright' }) }) : seg(label, { dim: !focused }));
     out.push(seg(' '));
   }
@@ -37,8 +38,8 @@ function PaneView({ ctl, pane, slot }: { ctl: Controller; pane: PaneId; slot: Sl
   const { w, h } = slot;
   const m = ctl.model;
   switch (pane) {
-    case 'source': return <CodePane view={ctl.sourceView()} state={ctl.src} width={w} height={h} focused={focused} />;
-    case 'ptx': return <CodePane view={ctl.ptxView()} state={ctl.ptx} width={w} height={h} focused={focused} />;
+    case 'source': return <CodePane view={ctl.sourceView()} state={ctl.src} left={ctl.left.source} width={w} height={h} focused={focused} />;
+    case 'ptx': return <CodePane view={ctl.ptxView()} state={ctl.ptx} left={ctl.left.ptx} width={w} height={h} focused={focused} />;
     case 'variables': {
       const rows = ctl.varRows();
       const cur = ctl.varCursor(rows);
@@ -49,6 +50,10 @@ function PaneView({ ctl, pane, slot }: { ctl: Controller; pane: PaneId; slot: Sl
     case 'warps': {
       const wh = m.where();
       return <WarpsPane warps={m.warps()} focus={{ block: wh.block, warp: wh.warp, lane: wh.lane }} cursor={focused ? ctl.warpCursor() : undefined} top={ctl.warpTop()} width={w} height={h} focused={focused} title={title} />;
+    }
+    case 'lanes': {
+      const wh = m.where();
+      return <LanesPane st={{ ...ctl.lanes, top: ctl.lanesTop() }} data={ctl.laneData()} block={wh.block.join(',')} focusLane={wh.lane} width={w} height={h} focused={focused} title={title} />;
     }
     case 'races': return <TextPane wrapped={ctl.wrapped('races')} top={ctl.racesTop()} cursor={ctl.races.cursor} width={w} height={h} focused={focused} title={title} empty="no races" />;
     case 'output': return <TextPane wrapped={ctl.wrapped('output')} top={ctl.scroll.output} cursor={undefined} width={w} height={h} focused={focused} title={title} empty="no printf output yet" />;

@@ -9,18 +9,19 @@ import { consoleOf } from '../gdb/console.js';
 import { formatForType, MEM_FORMATS, type MemFormat } from './format.js';
 import { LineEditor } from './lineeditor.js';
 import { resolveTarget } from './memtarget.js';
-import { keyPresses, NAV_KEYS, type KeyPress, type NavKey } from './keys.js';
-import { engineOf, type Engine, type StopEvent } from '../../engine/api.js';
+import { keyPresses, type MouseEvent, NAV_KEYS, type KeyPress, type NavKey, parseMouse } from './keys.js';
+import { engineOf, type Engine, type LaneValue, type StopEvent } from '../../engine/api.js';
 import type { BreakpointInfo, Dim3 } from '../../engine/types.js';
 import { coordsOf } from '../../exec/launch.js';
-import { breakText, displaysText, focusText, lanesText, originText, stopText, watchText } from '../gdb/commands.js';
-import { computeLayout, type Layout, type PaneId, type Slot, slotOf } from './layout.js';
+import { breakText, displaysText, focusText, originText, stopText, watchText } from '../gdb/commands.js';
+import { computeLayout, type Layout, type PaneId, type Slot, slotOf, tabAt, zoomed } from './layout.js';
 import { Model } from './model.js';
-import { type CodeView, type CursorState, ptxView, sourceView } from './panes/code.js';
+import { type CodeView, type CursorState, gutterWidth, ptxView, sourceView } from './panes/code.js';
+import type { LanesData, LanesState } from './panes/lanes.js';
 import { bytesPerRow, type MemoryState } from './panes/memory.js';
 import { registerLineCount } from './panes/registers.js';
 import { effectiveTop, type StyledText, type Wrapped, wrapRows } from './panes/text.js';
-import { warpGeometry } from './panes/warps.js';
+import { PREFIX as WARP_PREFIX, warpGeometry } from './panes/warps.js';
 import { baseName, firstLine, lines } from './text.js';
 import { centreOn, scrollTo } from './ui.js';
 import { type VarRow, variableData, variableRows } from './variables.js';
@@ -34,6 +35,10 @@ export interface Message {
 }
 
 const CONSOLE_MAX = 5000;
+/** Lines one wheel notch scrolls. */
+const WHEEL_LINES = 3;
+/** Columns ← / → scroll a code pane sideways. */
+const SIDE_STEP = 8;
 
 /**
  * The line of a command's reply worth the message line: the stop reason ("Breakpoint 1, ...")
@@ -47,7 +52,10 @@ export function summary(text: readonly string[]): string {
 
 export class Controller {
   readonly model: Model;
-  layout: Layout;
+  /** The layout for the terminal size; `layout` is what is drawn (one pane when zoomed). */
+  private full: Layout;
+  /** `z`: the focused pane fills the main area. */
+  zoom = false;
   focus: PaneId = 'source';
   help = false;
   /** First line of the help overlay shown (it scrolls on short terminals). */
@@ -61,6 +69,10 @@ export class Controller {
   src: CursorState = { cursor: 1, top: 0 };
   srcFile: string | undefined;
   ptx: CursorState = { cursor: 1, top: 0 };
+  /** Sideways scroll of the code panes: columns of text hidden on the left. */
+  left: Record<'source' | 'ptx', number> = { source: 0, ptx: 0 };
+  /** Lanes pane: the expression, and a cursor over the 32 lanes. */
+  lanes: LanesState = { expr: undefined, cursor: 0, top: 0 };
   vars = { cursor: 0, top: 0, expanded: new Set<string>() as ReadonlySet<string> };
   /** Threads pane cursor; `follow` puts it on the focused thread (until the user moves it). */
   warps = { warp: 0, lane: 0, top: 0, follow: true };
@@ -74,13 +86,15 @@ export class Controller {
   onExit: (code: number) => void = () => {};
 
   private racesChecked: 'no' | 'running' | 'done' = 'no';
+  /** Bytes of a legacy (non-SGR) mouse report still to drop. */
+  private legacyMouse = 0;
   private readonly shown = new Map<string, PaneId>();
   private version = 0;
   private readonly listeners = new Set<() => void>();
 
   constructor(readonly session: DebugSession, sourceDir: string | undefined, cols: number, rows: number) {
     this.model = new Model(session, sourceDir);
-    this.layout = computeLayout(cols, rows);
+    this.full = computeLayout(cols, rows);
     this.follow(true);
     const f = session.faultMessage;
     // a step limit says where the warps spin (exec/spin.ts) next to the first line
@@ -108,8 +122,12 @@ export class Controller {
 
   // ---- geometry ----
 
+  get layout(): Layout {
+    return this.zoom ? zoomed(this.full, this.focus) : this.full;
+  }
+
   resize(cols: number, rows: number): void {
-    this.layout = computeLayout(cols, rows);
+    this.full = computeLayout(cols, rows);
     this.follow(false);
     this.changed();
   }
@@ -186,6 +204,33 @@ export class Controller {
     return r.rows.map((row) => ({ text: row.text, ...(r.error ? { style: { color: 'red' } } : {}) }));
   }
 
+  /**
+   * The Lanes pane's values: the engine's typed `lanes(expr)` for the focused warp, once per
+   * position (the model's cache is emptied at every stop), so the pane follows each stop.
+   */
+  laneData(): LanesData | undefined {
+    const expr = this.lanes.expr;
+    if (expr === undefined) return undefined;
+    return this.model.cached(`lanes:${expr}`, (): LanesData => {
+      try {
+        return { rows: engineOf(this.session).lanes(expr) };
+      } catch (e) {
+        return { error: e instanceof Error ? e.message : String(e) };
+      }
+    });
+  }
+
+  private laneRows(): readonly LaneValue[] {
+    const d = this.laneData();
+    return d && 'rows' in d ? d.rows : [];
+  }
+
+  /** First lane shown in the Lanes pane, keeping the cursor in view (the header line stays). */
+  lanesTop(): number {
+    const n = this.laneRows().length;
+    return scrollTo(this.lanes.top, Math.min(this.lanes.cursor, Math.max(0, n - 1)), Math.max(1, this.paneSize('lanes').h - 1), n);
+  }
+
   /** A text pane's rows wrapped to its width. */
   wrapped(p: 'races' | 'output' | 'console'): Wrapped {
     const { w } = this.paneSize(p);
@@ -217,7 +262,12 @@ export class Controller {
     const ph = this.paneSize('ptx').h;
     if (moved && pv.current > 0) this.ptx = { cursor: pv.current, top: centreOn(this.ptx.top, pv.current - 1, ph, pv.lines.length, 3) };
     else this.ptx = { cursor: this.ptx.cursor, top: scrollTo(this.ptx.top, this.ptx.cursor - 1, ph, pv.lines.length) };
-    if (moved) this.warps = { ...this.warps, follow: true };
+    if (moved) {
+      this.warps = { ...this.warps, follow: true };
+      // the Lanes cursor goes back to the focused lane, as the Threads cursor does (its scroll
+      // is worked out when drawn: no lanes are read here for a pane that may be hidden)
+      this.lanes = { ...this.lanes, cursor: w.lane };
+    }
   }
 
   /** The Threads pane cursor (warp index into warps(), lane). */
@@ -312,7 +362,18 @@ export class Controller {
 
   onKey(input: string, key: Key): void {
     try {
-      for (const k of keyPresses(input, key)) this.press(k);
+      // A terminal without SGR mouse mode sends the legacy report, ESC [ M and three raw bytes
+      // (button, x, y + 32): they must not reach the keys (x = 78 reads as `n`), so they are dropped.
+      if (input === '[M') { this.legacyMouse = 3; return; }
+      if (this.legacyMouse > 0) {
+        const n = Math.min(this.legacyMouse, input.length);
+        this.legacyMouse -= n;
+        input = input.slice(n);
+        if (input === '') return;
+      }
+      const mouse = parseMouse(input);
+      if (mouse) this.onMouse(mouse);
+      else for (const k of keyPresses(input, key)) this.press(k);
     } catch (e) {
       // A bug behind one key must not take the terminal down with it: report and carry on.
       this.say(`internal error: ${e instanceof Error ? e.message : String(e)}`, 'error');
@@ -349,6 +410,7 @@ export class Controller {
       case 'x': this.examineSelected(); return;
       case 'o': this.originSelected(); return;
       case 'L': this.lanesSelected(); return;
+      case 'z': this.toggleZoom(); return;
       case '[': this.timeStep(-1); return;
       case ']': this.timeStep(1); return;
       case '{': this.markStep(-1); return;
@@ -364,7 +426,7 @@ export class Controller {
       case 'backTab': this.cycleFocus(-1); return;
       case 'escape': this.endPick(); return;
       case 'enter': this.activate(); return;
-      default: this.move(k.name!); return;
+      default: this.move(k.name!, k.shift === true); return;
     }
   }
 
@@ -373,11 +435,132 @@ export class Controller {
     const i = order.indexOf(this.focus);
     this.setFocus(order[(i + d + order.length) % order.length]!);
     this.picking = undefined;
+    // a zoomed view has another height: bring the cursors back into it
+    if (this.zoom) this.follow(false);
   }
 
-  /** Arrow/page keys in the focused pane. */
-  private move(name: NonNullable<KeyPress['name']>): void {
-    const { h } = this.paneSize(this.focus);
+  private toggleZoom(): void {
+    this.zoom = !this.zoom;
+    this.follow(false);
+    this.say(this.zoom ? `zoom: ${this.focus} fills the screen (z: back, Tab: next pane)` : 'zoom off');
+  }
+
+  // ---- mouse ----
+
+  /** The slot under a screen cell, and the pane it shows. */
+  private hit(x: number, y: number): { slot: Slot; pane: PaneId } | undefined {
+    for (const c of this.layout.columns) {
+      if (x < c.x || x >= c.x + c.w) continue;
+      for (const s of c.slots) if (y >= s.y && y < s.y + s.h) return { slot: s, pane: this.visibleIn(s) };
+    }
+    return undefined;
+  }
+
+  private onMouse(ev: MouseEvent): void {
+    // while typing a command the line editor owns the input
+    if (this.mode !== 'normal') return;
+    if (this.help) {
+      if (ev.action === 'wheelUp' || ev.action === 'wheelDown') this.helpTop = Math.max(0, this.helpTop + (ev.action === 'wheelUp' ? -3 : 3));
+      else if (ev.action === 'press') this.help = false;
+      return;
+    }
+    const hit = this.hit(ev.x, ev.y);
+    if (!hit) return;
+    switch (ev.action) {
+      case 'wheelUp': case 'wheelDown': this.wheel(hit.pane, ev.action === 'wheelUp' ? -WHEEL_LINES : WHEEL_LINES); return;
+      case 'wheelLeft': case 'wheelRight':
+        if (hit.pane === 'source' || hit.pane === 'ptx') this.scrollSideways(hit.pane, ev.action === 'wheelLeft' ? -SIDE_STEP : SIDE_STEP);
+        return;
+      case 'press': if (ev.button === 0) this.click(hit.slot, hit.pane, ev.x - hit.slot.x, ev.y - hit.slot.y); return;
+      default: return;
+    }
+  }
+
+  /** A left click at (cx, cy) of a slot (cy 0 is its title line). */
+  private click(slot: Slot, pane: PaneId, cx: number, cy: number): void {
+    if (cy === 0) {
+      // on a tab: that pane; elsewhere on the title: the pane shown
+      this.setFocus(tabAt(slot, cx) ?? pane);
+      this.picking = undefined;
+      return;
+    }
+    this.setFocus(pane);
+    this.picking = undefined;
+    const row = cy - 1;
+    const { h } = this.paneSize(pane);
+    switch (pane) {
+      case 'source': case 'ptx': {
+        const v = pane === 'source' ? this.sourceView() : this.ptxView();
+        const st = pane === 'source' ? this.src : this.ptx;
+        const line = st.top + row + 1;
+        if (line > v.lines.length) return;
+        const next = { cursor: line, top: st.top };
+        if (pane === 'source') this.src = next; else this.ptx = next;
+        // the gutter (mark, number) toggles a breakpoint, as `b` on that line would
+        if (cx < gutterWidth(v)) this.toggleBreakpoint();
+        return;
+      }
+      case 'variables': {
+        const rows = this.varRows();
+        const top = scrollTo(this.vars.top, this.varCursor(rows), h, rows.length);
+        if (top + row < rows.length) this.vars = { ...this.vars, cursor: top + row, top };
+        return;
+      }
+      case 'races': {
+        const top = this.racesTop();
+        const owner = this.wrapped('races').owner[top + row];
+        if (owner !== undefined) this.races = { cursor: owner, top };
+        return;
+      }
+      case 'warps': {
+        const ws = this.model.warps();
+        const geo = warpGeometry(ws, this.paneSize('warps').w);
+        const line = this.warpTop() + row;
+        const i = ws.findIndex((w, k) => line >= geo.firstLine[k]! && line < geo.firstLine[k]! + Math.ceil(Math.max(1, w.lanes.length) / geo.perLine));
+        if (i < 0) return;
+        const first = (line - geo.firstLine[i]!) * geo.perLine;
+        const lane = cx >= WARP_PREFIX && cx < WARP_PREFIX + geo.perLine ? first + cx - WARP_PREFIX : first;
+        if (lane >= ws[i]!.lanes.length) return;
+        this.warps = { ...this.warps, warp: i, lane, follow: false };
+        this.warps = { ...this.warps, top: this.warpTop() };
+        return;
+      }
+      case 'lanes': {
+        // row 0 is the expression's line
+        const i = this.lanesTop() + row - 1;
+        if (row >= 1 && i < this.laneRows().length) this.lanes = { ...this.lanes, cursor: i, top: this.lanesTop() };
+        return;
+      }
+      default: return;
+    }
+  }
+
+  /** The wheel over a pane (focused or not): code panes scroll their view, the others as ↑/↓ do. */
+  private wheel(pane: PaneId, d: number): void {
+    if (pane === 'source' || pane === 'ptx') {
+      const v = pane === 'source' ? this.sourceView() : this.ptxView();
+      const st = pane === 'source' ? this.src : this.ptx;
+      const { h } = this.paneSize(pane);
+      const top = Math.max(0, Math.min(Math.max(0, v.lines.length - h), st.top + d));
+      // the cursor stays on screen (where `b` acts), as in an editor
+      const next = { cursor: Math.max(top + 1, Math.min(top + h, st.cursor)), top };
+      if (pane === 'source') this.src = next; else this.ptx = next;
+      return;
+    }
+    for (let i = 0; i < Math.abs(d); i++) this.move(d < 0 ? 'up' : 'down', false, pane);
+  }
+
+  /** Sideways scroll of a code pane, within its longest line. */
+  private scrollSideways(pane: 'source' | 'ptx', d: number): void {
+    const v = pane === 'source' ? this.sourceView() : this.ptxView();
+    const textW = Math.max(1, this.paneSize(pane).w - gutterWidth(v));
+    const longest = this.model.cached(`longest:${pane}:${v.title}`, () => v.lines.reduce((n, l) => Math.max(n, l.length), 0));
+    this.left = { ...this.left, [pane]: Math.max(0, Math.min(Math.max(0, longest - textW), this.left[pane] + d)) };
+  }
+
+  /** Arrow/page keys in a pane (the focused one, or the one under the mouse wheel). */
+  private move(name: NonNullable<KeyPress['name']>, shift = false, p: PaneId = this.focus): void {
+    const { h } = this.paneSize(p);
     const delta = (n: number): number => {
       switch (name) {
         case 'up': return -1;
@@ -389,13 +572,18 @@ export class Controller {
         default: return 0;
       }
     };
-    switch (this.focus) {
+    switch (p) {
       case 'source': case 'ptx': {
-        const v = this.focus === 'source' ? this.sourceView() : this.ptxView();
-        const st = this.focus === 'source' ? this.src : this.ptx;
+        if (name === 'left' || name === 'right') {
+          const half = Math.max(1, Math.floor((this.paneSize(p).w - 8) / 2));
+          this.scrollSideways(p, (name === 'left' ? -1 : 1) * (shift ? half : SIDE_STEP));
+          return;
+        }
+        const v = p === 'source' ? this.sourceView() : this.ptxView();
+        const st = p === 'source' ? this.src : this.ptx;
         const cursor = Math.max(1, Math.min(v.lines.length, st.cursor + delta(v.lines.length)));
         const next = { cursor, top: scrollTo(st.top, cursor - 1, h, v.lines.length) };
-        if (this.focus === 'source') this.src = next; else this.ptx = next;
+        if (p === 'source') this.src = next; else this.ptx = next;
         return;
       }
       case 'variables': {
@@ -406,6 +594,14 @@ export class Controller {
         return;
       }
       case 'warps': this.moveWarpCursor(name, h); return;
+      case 'lanes': {
+        const n = this.laneRows().length;
+        if (n === 0) return;
+        const cursor = Math.max(0, Math.min(n - 1, this.lanes.cursor + delta(n)));
+        this.lanes = { ...this.lanes, cursor };
+        this.lanes = { ...this.lanes, top: this.lanesTop() };
+        return;
+      }
       case 'races': {
         const n = this.raceRows().length;
         const cursor = Math.max(0, Math.min(n - 1, this.races.cursor + delta(n)));
@@ -424,12 +620,12 @@ export class Controller {
         return;
       }
       case 'registers': case 'output': case 'console': {
-        const count = this.focus === 'registers' ? registerLineCount(this.model.registers(), this.paneSize('registers').w)
-          : this.wrapped(this.focus).lines.length;
-        const cur = effectiveTop(this.scroll[this.focus], count, h);
+        const count = p === 'registers' ? registerLineCount(this.model.registers(), this.paneSize('registers').w)
+          : this.wrapped(p).lines.length;
+        const cur = effectiveTop(this.scroll[p], count, h);
         let top = Math.max(0, Math.min(Math.max(0, count - h), cur + delta(count)));
-        if (this.focus !== 'registers' && top >= count - h) top = -1;
-        this.scroll = { ...this.scroll, [this.focus]: top };
+        if (p !== 'registers' && top >= count - h) top = -1;
+        this.scroll = { ...this.scroll, [p]: top };
         return;
       }
     }
@@ -477,6 +673,7 @@ export class Controller {
       }
       case 'memory': this.enterInput('memory'); return;
       case 'source': case 'ptx': this.toggleBreakpoint(); return;
+      case 'lanes': this.focusLaneAtCursor(); return;
       default: return;
     }
   }
@@ -537,13 +734,25 @@ export class Controller {
     if (!this.isVisible('console')) this.show('console');
   }
 
-  /** `L`: the warp view of the selected variable, one line per lane, in the Console. */
+  /** `L`: the selected variable in every lane of the warp, in the Lanes pane (re-read at each stop). */
   private lanesSelected(): void {
     const r = this.selectedVar();
     if (!r?.expr) { this.say('L: select a variable in the Variables pane first', 'error'); return; }
-    const expr = r.expr;
-    this.act(`print/lanes ${expr}`, (e) => lanesText(this.session, e.lanes(expr), 'warp', expr));
-    if (!this.isVisible('console')) this.show('console');
+    this.lanes = { expr: r.expr, cursor: this.model.where().lane, top: 0 };
+    this.lanes = { ...this.lanes, top: this.lanesTop() };
+    this.show('lanes');
+    // sharing the Variables slot (small terminals) or zoomed: only focus brings it up
+    if (!this.isVisible('lanes')) this.setFocus('lanes');
+    this.say(`lanes: ${r.expr} in each lane of the warp, updated at every stop (Lanes pane; Enter there focuses a lane)`);
+  }
+
+  /** Enter in the Lanes pane: focus the thread of the lane under the cursor. */
+  private focusLaneAtCursor(): void {
+    const r = this.laneRows()[this.lanes.cursor];
+    if (!r) return;
+    const block = this.model.where().block;
+    const thread = r.thread;
+    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(this.session); });
   }
 
   /** `x`: a pointer shows what it points to, anything else its own bytes. */

@@ -68,6 +68,13 @@ export function formatRegister(type: string, bits: bigint): string {
 export type MemFormat = 'hex' | 'u8' | 'u32' | 's32' | 'f32' | 'u64' | 'f64';
 export const MEM_FORMATS: readonly MemFormat[] = ['hex', 'u32', 's32', 'f32', 'u64', 'f64', 'u8'];
 
+/**
+ * Columns of one element, at least: a typical value of the format fits (u64 always: 0x and 16
+ * digits). The Memory pane widens every column of the window alike for a longer value, so the
+ * columns stay at the same places from row to row whatever the values.
+ */
+export const ELEM_WIDTH: Readonly<Record<MemFormat, number>> = { hex: 2, u8: 3, u32: 10, s32: 11, f32: 12, u64: 18, f64: 12 };
+
 export function elemBytes(f: MemFormat): number {
   return f === 'hex' || f === 'u8' ? 1 : f === 'u64' || f === 'f64' ? 8 : 4;
 }
@@ -79,10 +86,19 @@ export function formatElem(f: MemFormat, dv: DataView, off: number): string {
     case 'u8': return String(dv.getUint8(off));
     case 'u32': return String(dv.getUint32(off, true));
     case 's32': return String(dv.getInt32(off, true));
-    case 'f32': return formatF32(dv.getFloat32(off, true));
-    case 'u64': return hex(dv.getBigUint64(off, true));
-    case 'f64': return formatF64(dv.getFloat64(off, true));
+    case 'f32': return narrow(formatF32(dv.getFloat32(off, true)), 15);
+    case 'u64': return hex(dv.getBigUint64(off, true), 16);
+    case 'f64': return narrow(formatF64(dv.getFloat64(off, true)), 24);
   }
+}
+
+/**
+ * The same digits in exponent form when the positional one is longer than any exponent form
+ * (15 columns for f32, 24 for f64): JS writes `0.0000123456789` and `123456790000000000000`
+ * positionally.
+ */
+function narrow(s: string, w: number): string {
+  return s.length <= w ? s : Number(s).toExponential();
 }
 
 /** Printable ASCII of a byte, '.' otherwise. */

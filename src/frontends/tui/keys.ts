@@ -15,11 +15,43 @@ export interface KeyPress {
   readonly ch: string | undefined;
   readonly name: KeyName | undefined;
   readonly ctrl: boolean;
+  /** Shift held with a named key (Shift-← / Shift-→ scroll code panes further). */
+  readonly shift?: boolean;
+}
+
+/** A mouse report (xterm SGR mode 1006), in 0-based screen cells. */
+export interface MouseEvent {
+  readonly action: 'press' | 'release' | 'drag' | 'wheelUp' | 'wheelDown' | 'wheelLeft' | 'wheelRight';
+  /** 0 left, 1 middle, 2 right (for presses, releases and drags). */
+  readonly button: number;
+  readonly x: number;
+  readonly y: number;
+}
+
+/**
+ * An SGR mouse report, `CSI < b ; x ; y M` (press) or `... m` (release). Ink hands every CSI
+ * sequence over as one event and strips its ESC, so the whole input must be the report: a `[`
+ * typed on its own (timeline key) never arrives glued to `<0;1;1M`.
+ */
+export function parseMouse(input: string): MouseEvent | undefined {
+  // eslint-disable-next-line no-control-regex
+  const m = /^\x1b?\[<(\d+);(\d+);(\d+)([Mm])$/.exec(input);
+  if (!m) return undefined;
+  const b = Number(m[1]);
+  const x = Number(m[2]) - 1;
+  const y = Number(m[3]) - 1;
+  // bits 0-1 the button, 4/8/16 modifiers, 32 motion, 64 wheel (xterm's ctlseqs)
+  const button = b & 3;
+  let action: MouseEvent['action'];
+  if (b & 64) action = (['wheelUp', 'wheelDown', 'wheelLeft', 'wheelRight'] as const)[button]!;
+  else if (b & 32) action = 'drag';
+  else action = m[4] === 'm' ? 'release' : 'press';
+  return { action, button, x, y };
 }
 
 /** Ink's (input, key) → key presses, one per character for plain text. */
 export function keyPresses(input: string, key: Key): KeyPress[] {
-  const named = (name: KeyName): KeyPress[] => [{ ch: undefined, name, ctrl: key.ctrl }];
+  const named = (name: KeyName): KeyPress[] => [key.shift ? { ch: undefined, name, ctrl: key.ctrl, shift: true } : { ch: undefined, name, ctrl: key.ctrl }];
   if (key.upArrow) return named('up');
   if (key.downArrow) return named('down');
   if (key.leftArrow) return named('left');
@@ -101,7 +133,7 @@ export const HELP: readonly { readonly title: string; readonly entries: readonly
       { keys: 'Enter', what: 'expand a variable / focus a thread / open a race / set the memory address' },
       { keys: 'x', what: 'show the selected variable (or pointer) in the Memory pane' },
       { keys: 'o', what: 'origin: go to the step that wrote the selected variable (its inputs in the Console; `:origin ^N` follows one)' },
-      { keys: 'L', what: 'the selected variable in all 32 lanes of the warp (Console)' },
+      { keys: 'L', what: 'the selected variable in the 32 lanes of the warp (Lanes pane)' },
       { keys: '< / >', what: 'Memory pane: previous / next display format' },
     ],
   },
@@ -111,6 +143,9 @@ export const HELP: readonly { readonly title: string; readonly entries: readonly
       { keys: 'Tab / S-Tab', what: 'next / previous pane', hint: 'Tab pane' },
       { keys: '↑ ↓ PgUp PgDn', what: 'move the cursor / scroll the focused pane' },
       { keys: 'Home / End', what: 'top / bottom of the focused pane' },
+      { keys: '← → S-← S-→', what: 'Source / PTX pane: scroll sideways (Shift: half a pane)' },
+      { keys: 'z', what: 'zoom: the focused pane fills the screen (z again: back)' },
+      { keys: 'mouse', what: 'click focuses a pane; on a line number: breakpoint; wheel scrolls' },
       { keys: 'Ctrl-L', what: 'back to the current line in the Source and PTX panes' },
       { keys: ':', what: 'command line (gdb / rr / cuda-gdb commands; ↑↓ history, Tab completes)', hint: ': cmd' },
       { keys: '?', what: 'this help', hint: '? help' },

@@ -7,17 +7,17 @@
  * time and has tabs when several panes share it (small terminals share more).
  */
 
-export type PaneId = 'source' | 'ptx' | 'variables' | 'registers' | 'memory' | 'warps' | 'races' | 'output' | 'console';
+export type PaneId = 'source' | 'ptx' | 'variables' | 'registers' | 'memory' | 'warps' | 'lanes' | 'races' | 'output' | 'console';
 
 export const PANE_TITLES: Record<PaneId, string> = {
   source: 'Source', ptx: 'PTX', variables: 'Variables', registers: 'Registers', memory: 'Memory',
-  warps: 'Threads', races: 'Races', output: 'Output', console: 'Console',
+  warps: 'Threads', lanes: 'Lanes', races: 'Races', output: 'Output', console: 'Console',
 };
 
 /** Short tab labels for narrow tabbed slots. */
 export const PANE_SHORT: Record<PaneId, string> = {
   source: 'Src', ptx: 'PTX', variables: 'Vars', registers: 'Regs', memory: 'Mem',
-  warps: 'Thr', races: 'Race', output: 'Out', console: 'Con',
+  warps: 'Thr', lanes: 'Lane', races: 'Race', output: 'Out', console: 'Con',
 };
 
 export interface Slot {
@@ -54,7 +54,7 @@ export const MIN_ROWS = 12;
 
 interface ColumnSpec { readonly weight: number; readonly slots: readonly { readonly weight: number; readonly panes: readonly PaneId[] }[] }
 
-const SIDE: readonly PaneId[] = ['variables', 'registers', 'warps', 'memory', 'races', 'output', 'console'];
+const SIDE: readonly PaneId[] = ['variables', 'registers', 'warps', 'lanes', 'memory', 'races', 'output', 'console'];
 
 function spec(cols: number, rows: number): ColumnSpec[] {
   const code = { weight: 3, slots: [{ weight: 3, panes: ['source'] as PaneId[] }, { weight: 2, panes: ['ptx'] as PaneId[] }] };
@@ -62,7 +62,7 @@ function spec(cols: number, rows: number): ColumnSpec[] {
     return [
       { weight: 8, slots: code.slots },
       { weight: 6, slots: [{ weight: 2, panes: ['variables'] }, { weight: 1, panes: ['registers'] }, { weight: 1, panes: ['memory'] }] },
-      { weight: 6, slots: [{ weight: 2, panes: ['warps'] }, { weight: 1, panes: ['races'] }, { weight: 1, panes: ['console', 'output'] }] },
+      { weight: 6, slots: [{ weight: 2, panes: ['warps', 'lanes'] }, { weight: 1, panes: ['races'] }, { weight: 1, panes: ['console', 'output'] }] },
     ];
   }
   // Memory never shares a slot with Variables: `x` on a variable shows both side by side.
@@ -70,13 +70,13 @@ function spec(cols: number, rows: number): ColumnSpec[] {
     return [
       { weight: 8, slots: code.slots },
       { weight: 6, slots: [{ weight: 3, panes: ['variables'] }, { weight: 2, panes: ['registers'] }] },
-      { weight: 6, slots: [{ weight: 1, panes: ['warps'] }, { weight: 1, panes: ['console', 'memory', 'output', 'races'] }] },
+      { weight: 6, slots: [{ weight: 1, panes: ['warps', 'lanes'] }, { weight: 1, panes: ['console', 'memory', 'output', 'races'] }] },
     ];
   }
   if (rows >= 40) {
     return [
       code,
-      { weight: 2, slots: [{ weight: 1, panes: ['variables', 'registers'] }, { weight: 1, panes: ['warps', 'memory', 'console', 'output', 'races'] }] },
+      { weight: 2, slots: [{ weight: 1, panes: ['variables', 'registers'] }, { weight: 1, panes: ['warps', 'lanes', 'memory', 'console', 'output', 'races'] }] },
     ];
   }
   return [code, { weight: 2, slots: [{ weight: 1, panes: SIDE }] }];
@@ -130,5 +130,36 @@ export function computeLayout(cols: number, rows: number): Layout {
 /** The slot that hosts a pane in this layout. */
 export function slotOf(layout: Layout, pane: PaneId): Slot | undefined {
   for (const c of layout.columns) for (const s of c.slots) if (s.panes.includes(pane)) return s;
+  return undefined;
+}
+
+/**
+ * The layout with one pane filling the whole main area (the zoom key). Tab keeps the full
+ * layout's order, so it walks the panes one full-screen view at a time.
+ */
+export function zoomed(layout: Layout, pane: PaneId): Layout {
+  if (layout.tooSmall) return layout;
+  const slot: Slot = { id: 0, x: 0, y: 1, w: layout.cols, h: layout.mainHeight, panes: [pane] };
+  return { ...layout, columns: [{ x: 0, w: layout.cols, slots: [slot] }] };
+}
+
+/**
+ * A slot's tab labels as its title draws them: ' ' then each label and a space; full names when
+ * they fit, short ones otherwise. One function for the title and for a click on it.
+ */
+export function tabLabels(slot: Slot): string[] {
+  const long = slot.panes.reduce((n, p) => n + PANE_TITLES[p].length + 1, 1) <= slot.w - 8;
+  return slot.panes.map((p) => (long ? PANE_TITLES[p] : PANE_SHORT[p]));
+}
+
+/** The pane whose tab is at column `x` of a tabbed slot's title (x from the slot's left edge). */
+export function tabAt(slot: Slot, x: number): PaneId | undefined {
+  if (slot.panes.length < 2) return undefined;
+  let at = 1;
+  const labels = tabLabels(slot);
+  for (let i = 0; i < labels.length; i++) {
+    if (x >= at && x < at + labels[i]!.length) return slot.panes[i];
+    at += labels[i]!.length + 1;
+  }
   return undefined;
 }

@@ -4,11 +4,18 @@
  * quit, Ctrl-C, a signal, an uncaught exception, process exit.
  */
 
-const ENTER = '\x1b[?1049h\x1b[2J\x1b[H\x1b[?25l';
-const LEAVE = '\x1b[?25h\x1b[?1049l';
+/**
+ * Mouse reporting: 1000 reports presses, releases and the wheel; 1006 has them sent as SGR
+ * sequences (no 223-column limit, unambiguous release). Turned off first on the way out, or
+ * the user's shell would receive the reports as typed text.
+ */
+export const MOUSE_ON = '\x1b[?1000h\x1b[?1006h';
+export const MOUSE_OFF = '\x1b[?1006l\x1b[?1000l';
+const ENTER = '\x1b[?1049h\x1b[2J\x1b[H\x1b[?25l' + MOUSE_ON;
+const LEAVE = MOUSE_OFF + '\x1b[?25h\x1b[?1049l';
 
 export interface ScreenGuard {
-  /** Leave the alternate screen, show the cursor, leave raw mode (idempotent). */
+  /** Stop mouse reporting, leave the alternate screen, show the cursor, leave raw mode (idempotent). */
   restore(): void;
   /** Remove the process handlers. */
   dispose(): void;

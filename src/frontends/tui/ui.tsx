@@ -107,17 +107,36 @@ export function Row({ line, width, fill }: { line: Line; width: number; fill?: S
 export const TITLE_FOCUSED: Style = { color: 'black', bg: 'cyan', bold: true };
 export const TITLE_PLAIN: Style = { color: 'white', bg: 'gray' };
 
-/** A rectangle of `height` lines: a title line, then body lines (blank-padded). */
-export function PaneFrame({ title, width, height, body, focused }: {
+/**
+ * The selected row of a focused pane: reversed across the whole pane width, whatever the row's
+ * own colours, so a selection looks alike in every pane (header rows included).
+ */
+export const SELECTED: Style = { inverse: true };
+
+export function selectedLine(line: Line): Line {
+  return line.map((s) => ({ text: s.text, style: { ...s.style, ...SELECTED } }));
+}
+
+/**
+ * A rectangle of `height` lines: a title line, then body lines (blank-padded). `selected` is the
+ * body row drawn as the selection (see SELECTED).
+ */
+export function PaneFrame({ title, width, height, body, focused, selected }: {
   title: Line;
   width: number;
   height: number;
   body: readonly Line[];
   focused: boolean;
+  /** Several rows when one selected item wraps over several lines (Races). */
+  selected?: number | readonly number[] | undefined;
 }): React.JSX.Element {
   const titleStyle = focused ? TITLE_FOCUSED : TITLE_PLAIN;
   const rows: string[] = [ansiLine(title.map((s) => ({ text: s.text, style: { ...titleStyle, ...s.style } })), width, titleStyle)];
-  for (let i = 0; i < height - 1; i++) rows.push(ansiLine(body[i] ?? [], width));
+  for (let i = 0; i < height - 1; i++) {
+    const line = body[i] ?? [];
+    const sel = typeof selected === 'number' ? i === selected : selected !== undefined && selected.includes(i);
+    rows.push(sel ? ansiLine(selectedLine(line), width, SELECTED) : ansiLine(line, width));
+  }
   return (
     <Box flexDirection="column" width={width} height={height} flexShrink={0}>
       <Text>{rows.join('\n')}</Text>

@@ -1,6 +1,7 @@
 /**
  * Source and PTX panes: numbered lines with a gutter for breakpoints (● enabled, ○ disabled) and
- * the current line (▶, highlighted). The cursor (for `b`) is shown when the pane has focus.
+ * the current line (▶, highlighted). The cursor (for `b`) is shown when the pane has focus, as
+ * the selected row.
  */
 import React from 'react';
 import type { Model } from '../model.js';
@@ -23,6 +24,11 @@ export interface CursorState {
   readonly cursor: number;
   /** 0-based first visible line. */
   readonly top: number;
+}
+
+/** Columns before the text: breakpoint mark, ▶/› marker, line number, space (a click here toggles a breakpoint). */
+export function gutterWidth(v: CodeView): number {
+  return Math.max(3, String(v.lines.length).length) + 4;
 }
 
 /** The PTX of the focused thread's function, current instruction marked. */
@@ -61,10 +67,10 @@ export function sourceView(model: Model, lastFile: string | undefined): CodeView
 
 const CURRENT = { color: 'white', bg: 'blue', bold: true } as const;
 
-/** Body lines of a code view from `top`. */
-export function codeLines(v: CodeView, st: CursorState, width: number, height: number, focused: boolean): Line[] {
+/** Body lines of a code view from `top`, the text shifted `left` columns (sideways scroll; the gutter stays). */
+export function codeLines(v: CodeView, st: CursorState, width: number, height: number, focused: boolean, left = 0): Line[] {
   const digits = Math.max(3, String(v.lines.length).length);
-  const textW = Math.max(0, width - digits - 4);
+  const textW = Math.max(0, width - gutterWidth(v));
   const out: Line[] = [];
   for (let i = st.top; i < Math.min(v.lines.length, st.top + height); i++) {
     const n = i + 1;
@@ -73,16 +79,21 @@ export function codeLines(v: CodeView, st: CursorState, width: number, height: n
     const isCursor = focused && n === st.cursor;
     const mark = bp === undefined ? seg(' ') : seg(bp ? '●' : '○', { color: 'red', bold: true });
     const arrow = isCur ? seg('▶', { color: 'green', bold: true }) : seg(isCursor ? '›' : ' ', { color: 'cyan', bold: true });
-    const num = seg(padStart(String(n), digits + 1) + ' ', isCursor ? { inverse: true } : { dim: !isCur });
-    const text = isCur ? seg(fit(v.lines[i]!, textW), CURRENT) : seg(v.lines[i]!);
+    const num = seg(padStart(String(n), digits + 1) + ' ', { dim: !isCur && !isCursor });
+    const shown = left > 0 ? v.lines[i]!.slice(left) : v.lines[i]!;
+    const text = isCur ? seg(fit(shown, textW), CURRENT) : seg(shown);
     out.push([mark, arrow, num, text]);
   }
   return out;
 }
 
-export function CodePane({ view, state, width, height, focused }: {
-  view: CodeView; state: CursorState; width: number; height: number; focused: boolean;
+export function CodePane({ view, state, left, width, height, focused }: {
+  view: CodeView; state: CursorState; left: number; width: number; height: number; focused: boolean;
 }): React.JSX.Element {
   const info = view.current > 0 ? `:${view.current}` : '';
-  return <PaneFrame title={[seg(` ${view.title}${info}`)]} width={width} height={height} focused={focused} body={codeLines(view, state, width, height - 1, focused)} />;
+  // the first column shown, when scrolled sideways (so a shifted view is not mistaken for the code)
+  const col = left > 0 ? `  col ${left + 1}→` : '';
+  const selected = focused ? state.cursor - 1 - state.top : undefined;
+  return <PaneFrame title={[seg(` ${view.title}${info}`), seg(col, { bold: true })]} width={width} height={height} focused={focused}
+    body={codeLines(view, state, width, height - 1, focused, left)} selected={selected} />;
 }

@@ -4,7 +4,7 @@
  */
 import React from 'react';
 import type { SpaceName } from '../../../engine/types.js';
-import { asciiOf, elemBytes, formatElem, type MemFormat } from '../format.js';
+import { asciiOf, ELEM_WIDTH, elemBytes, formatElem, type MemFormat } from '../format.js';
 import type { Model } from '../model.js';
 import { padStart } from '../text.js';
 import { type Line, PaneFrame, seg } from '../ui.js';
@@ -35,7 +35,7 @@ export function bytesPerRow(st: MemoryState, width: number): number {
   const room = width - addrW;
   if (st.format === 'hex') return hexRow(room).n;
   const eb = elemBytes(st.format);
-  const cell = st.format === 'u64' ? 19 : st.format === 'f64' || st.format === 'f32' ? 13 : 11;
+  const cell = ELEM_WIDTH[st.format] + 1;
   const n = Math.max(1, Math.floor(room / cell));
   const pow = 2 ** Math.floor(Math.log2(n));
   return Math.min(16, pow) * eb;
@@ -63,6 +63,18 @@ export function memoryLines(model: Model, st: MemoryState, width: number, height
   });
   const out: Line[] = [];
   const addrW = addrText(st.space, addr).length;
+  // typed cells of every row first: one column width for the whole window
+  const typed: (string[] | undefined)[] = [];
+  const eb = elemBytes(st.format);
+  for (let r = 0; r < height; r++) {
+    const row = bytes ? bytes.subarray(r * bpr, (r + 1) * bpr) : readRow(model, st, addr + BigInt(r * bpr), bpr);
+    if (!row || st.format === 'hex') { typed.push(undefined); continue; }
+    const dv = new DataView(row.buffer, row.byteOffset, row.byteLength);
+    const cells: string[] = [];
+    for (let i = 0; i + eb <= row.length; i += eb) cells.push(formatElem(st.format, dv, i));
+    typed.push(cells);
+  }
+  const cellW = typed.reduce((w, cs) => Math.max(w, ...(cs ?? []).map((c) => c.length)), ELEM_WIDTH[st.format]);
   for (let r = 0; r < height; r++) {
     const a = addr + BigInt(r * bpr);
     const head = seg(padStart(addrText(st.space, a), addrW) + ': ', { color: 'cyan' });
@@ -72,23 +84,19 @@ export function memoryLines(model: Model, st: MemoryState, width: number, height
       out.push([head, seg('?? (unmapped)', { dim: true })]);
       continue;
     }
-    const dv = new DataView(row.buffer, row.byteOffset, row.byteLength);
-    if (st.format === 'hex') {
-      const hx: string[] = [];
-      let asc = '';
-      for (let i = 0; i < row.length; i++) {
-        hx.push(formatElem('hex', dv, i));
-        asc += asciiOf(row[i]!);
-      }
-      const ascii = hexRow(width - addrW - 2).ascii;
-      out.push([head, seg(hx.join(' ') + (ascii ? '  ' : '')), seg(ascii ? asc : '', { dim: true })]);
-    } else {
-      const eb = elemBytes(st.format);
-      const cells: string[] = [];
-      for (let i = 0; i + eb <= row.length; i += eb) cells.push(formatElem(st.format, dv, i));
-      const cellW = Math.max(...cells.map((c) => c.length));
+    const cells = typed[r];
+    if (cells) {
       out.push([head, seg(cells.map((c) => padStart(c, cellW)).join(' '))]);
+      continue;
     }
+    const hx: string[] = [];
+    let asc = '';
+    for (let i = 0; i < row.length; i++) {
+      hx.push(row[i]!.toString(16).padStart(2, '0'));
+      asc += asciiOf(row[i]!);
+    }
+    const ascii = hexRow(width - addrW - 2).ascii;
+    out.push([head, seg(hx.join(' ') + (ascii ? '  ' : '')), seg(ascii ? asc : '', { dim: true })]);
   }
   return out;
 }

@@ -57,10 +57,10 @@ export function TextPane({ wrapped, top, cursor, width, height, focused, title, 
   const t = effectiveTop(top, n, h);
   const body: Line[] = n === 0
     ? [[seg(` ${empty}`, { dim: true })]]
-    : wrapped.lines.slice(t, t + h).map((r, i) => {
-      const selected = focused && cursor !== undefined && wrapped.owner[t + i] === cursor;
-      return [seg(' '), seg(r.text, selected ? { ...r.style, inverse: true } : r.style)];
-    });
+    : wrapped.lines.slice(t, t + h).map((r) => [seg(' '), seg(r.text, r.style)]);
+  // every display line of the selected row (a race's report wraps over several)
+  const selected: number[] = [];
+  if (focused && cursor !== undefined && n > 0) for (let i = 0; i < h && t + i < n; i++) if (wrapped.owner[t + i] === cursor) selected.push(i);
   const more = n > h ? ` ${Math.min(n, t + h)}/${n}` : '';
-  return <PaneFrame title={[...title, seg(more)]} width={width} height={height} focused={focused} body={body} />;
+  return <PaneFrame title={[...title, seg(more)]} width={width} height={height} focused={focused} body={body} selected={selected} />;
 }

@@ -5,7 +5,7 @@
 import React from 'react';
 import type { Dim3, LaneState, WarpInfo } from '../../../engine/types.js';
 import { baseName, dim3 } from '../text.js';
-import { type Line, PaneFrame, type Seg, seg, type Style } from '../ui.js';
+import { type Line, PaneFrame, type Seg, seg, SELECTED, type Style } from '../ui.js';
 
 export const LANE_GLYPH: Record<LaneState, { ch: string; style: Style; label: string }> = {
   active: { ch: '●', style: { color: 'green' }, label: 'active' },
@@ -24,7 +24,8 @@ export interface WarpGeometry {
   readonly lineCount: number;
 }
 
-const PREFIX = 5;
+/** Columns of the warp label before the lane glyphs (a click there picks lane by glyph column). */
+export const PREFIX = 5;
 
 function sameBlock(a: Dim3, b: Dim3): boolean {
   return a[0] === b[0] && a[1] === b[1] && a[2] === b[2];
@@ -58,7 +59,10 @@ export function warpLines(warps: readonly WarpInfo[], geo: WarpGeometry, focus: 
     const loc = w.file ? ` ${baseName(w.file)}:${w.line}` : ` pc ${w.pc}`;
     const isFocusWarp = sameBlock(w.block, focus.block) && w.warp === focus.warp;
     for (let start = 0; start < Math.max(1, w.lanes.length); start += geo.perLine) {
-      const segs: Seg[] = [seg(start === 0 ? `${(isFocusWarp ? '▶' : ' ') + 'w' + w.warp}`.padEnd(PREFIX) : ' '.repeat(PREFIX), isFocusWarp ? { bold: true } : { dim: true })];
+      // the cursor's warp label is drawn selected: the row of the selection, as in the other panes
+      const selectedWarp = cursor !== undefined && cursor.warp === i;
+      const segs: Seg[] = [seg(start === 0 ? `${(isFocusWarp ? '▶' : ' ') + 'w' + w.warp}`.padEnd(PREFIX) : ' '.repeat(PREFIX),
+        { ...(isFocusWarp ? { bold: true } : { dim: true }), ...(selectedWarp ? SELECTED : {}) })];
       for (let l = start; l < Math.min(w.lanes.length, start + geo.perLine); l++) {
         const g = LANE_GLYPH[w.lanes[l]!];
         const isFocus = isFocusWarp && l === focus.lane;
