@@ -12,6 +12,8 @@
  */
 #define _GNU_SOURCE
 #include <cuda_runtime_api.h>
+#include <cuda_profiler_api.h>
+#include <pthread.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -87,7 +89,18 @@ static void lost(void) {
  * One request and its reply. The reply payload goes to `out` (up to `cap` bytes; more is read
  * and dropped) or, when `dyn` is set, to a malloc'd buffer stored there. Returns the status.
  */
+/* Programs call CUDA from several threads: one request and its reply at a time on the wire, and
+ * the runtime's tables change under the same lock (recursive: a launch holds it across calls). */
+static pthread_mutex_t big = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+#define LOCKED(expr) do { pthread_mutex_lock(&big); cudaError_t r_ = (expr); pthread_mutex_unlock(&big); return r_; } while (0)
+
+static cudaError_t call_unlocked(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
+                        void *out, size_t cap, size_t *got, char **dyn);
 static cudaError_t call(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
+                        void *out, size_t cap, size_t *got, char **dyn) {
+  LOCKED(call_unlocked(op, a, alen, b, blen, out, cap, got, dyn));
+}
+static cudaError_t call_unlocked(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
                         void *out, size_t cap, size_t *got, char **dyn) {
   if (fd < 0) return no_device();
   uint32_t head[4] = { op, 0, 0, 0 };
@@ -282,7 +295,7 @@ static int is_device(const void *p) {
   return a >= WINDOW_BASE && a < WINDOW_BASE + WINDOW_SIZE && visible_index(a) < 0;
 }
 
-static cudaError_t dev_alloc(void **p, size_t n, uint32_t kind) {
+static cudaError_t dev_alloc_locked(void **p, size_t n, uint32_t kind) {
   CHECK_STICKY();
   if (!p) return fail(cudaErrorInvalidValue);
   struct { uint64_t size; uint32_t kind; } __attribute__((packed)) q = { n, kind };
@@ -304,6 +317,7 @@ static cudaError_t dev_alloc(void **p, size_t n, uint32_t kind) {
   return cudaSuccess;
 }
 
+static cudaError_t dev_alloc(void **p, size_t n, uint32_t kind) { LOCKED(dev_alloc_locked(p, n, kind)); }
 cudaError_t cudaMalloc(void **p, size_t n) { return dev_alloc(p, n, 0); }
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) { (void)flags; return dev_alloc(p, n, 1); }
 cudaError_t cudaMallocHost(void **p, size_t n) { return dev_alloc(p, n, 2); }
@@ -323,7 +337,7 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent ext) {
   return e;
 }
 
-static cudaError_t dev_free(void *p) {
+static cudaError_t dev_free_locked(void *p) {
   CHECK_STICKY();
   if (!p) return cudaSuccess;
   uint64_t a = (uintptr_t)p;
@@ -335,6 +349,7 @@ static cudaError_t dev_free(void *p) {
   }
   return fail(simple(OP_FREE, &a, 8, NULL, 0));
 }
+static cudaError_t dev_free(void *p) { LOCKED(dev_free_locked(p)); }
 cudaError_t cudaFree(void *p) { return dev_free(p); }
 cudaError_t cudaFreeHost(void *p) { return dev_free(p); }
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return dev_free(p); }
@@ -531,7 +546,7 @@ static cudaError_t pull_visible(void) {
   return cudaSuccess;
 }
 
-static cudaError_t launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags) {
+static cudaError_t launch_locked(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags) {
   CHECK_STICKY();
   if (i < 0 || i >= nfuncs) return fail(cudaErrorInvalidDeviceFunction);
   cudaError_t e = kernel_info(i);
@@ -560,6 +575,7 @@ static cudaError_t launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint
   if (e == cudaSuccess) e = back;
   return fail(e);
 }
+static cudaError_t launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags) { LOCKED(launch_locked(i, g, b, args, shmem, flags)); }
 cudaError_t __cudaLaunchKernel(void *k, dim3 g, dim3 b, void **args, size_t shmem, void *stream) {
   (void)stream;
   return launch((int)(uintptr_t)k - 1, g, b, args, shmem, 0);
@@ -819,3 +835,15 @@ const char *cudaGetErrorName(cudaError_t e) {
   for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++) if (errors[i].code == e) return errors[i].name;
   return "cudaErrorUnknown";
 }
+
+/* ---- no-ops a CPU device can honour ------------------------------------------------------------ */
+
+cudaError_t cudaProfilerStart(void) { return cudaSuccess; }
+cudaError_t cudaProfilerStop(void) { return cudaSuccess; }
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f) {
+  struct cudaChannelFormatDesc d = { x, y, z, w, f };
+  return d;
+}
+cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID a, const cudaStreamAttrValue *v) { (void)s; (void)a; (void)v; return cudaSuccess; }
+cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID a, cudaStreamAttrValue *v) { (void)s; (void)a; if (v) memset(v, 0, sizeof *v); return cudaSuccess; }
+cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
