@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -142,6 +143,10 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   const char *s = getenv("PTXDBG_FD");
   if (!s) return;
   fd = atoi(s);
+  /* large socket buffers: a memcpy of many megabytes crosses in few system calls */
+  int big_buf = 8 << 20;
+  setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big_buf, sizeof big_buf);
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big_buf, sizeof big_buf);
   void *w = mmap((void *)WINDOW_BASE, WINDOW_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (w == (void *)WINDOW_BASE) window_ok = 1;
   else {

@@ -48,11 +48,15 @@ export class FrameReader {
   }
 }
 
-export function reply(status: number, payload: Uint8Array = new Uint8Array(0)): Buffer {
+/**
+ * A reply: its header and payload, written as they are (a large read is a view of device
+ * memory, not copied: the program waits for the whole reply before it asks anything else).
+ */
+export function reply(status: number, payload: Uint8Array = new Uint8Array(0)): Uint8Array[] {
   const head = Buffer.alloc(16);
   head.writeInt32LE(status, 0);
   head.writeBigUInt64LE(BigInt(payload.length), 8);
-  return Buffer.concat([head, payload]);
+  return payload.length ? [head, payload] : [head];
 }
 
 /** Reads the fields of a payload in order. */

@@ -45,7 +45,7 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
           const f = reader.next();
           if (!f) break;
           const out = await handle(f.op, f.payload);
-          if (!closed) socket.write(out);
+          if (!closed) for (const part of out) socket.write(part);
         }
       } catch (e) {
         if (!(e instanceof ProtocolError)) throw e;
@@ -55,7 +55,7 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
         busy = false;
       }
     };
-    const handle = async (op: number, payload: Uint8Array): Promise<Buffer> => {
+    const handle = async (op: number, payload: Uint8Array): Promise<Uint8Array[]> => {
       const f = new Fields(payload);
       try {
         switch (op) {

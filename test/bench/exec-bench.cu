@@ -1,0 +1,29 @@
+// npm run bench: the cost the replacement runtime adds per launch (an empty kernel, so the time
+// is the runtime's and ptxdbg's per-launch work) and memcpy throughput between the program and ptxdbg.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+__global__ void empty() {}
+static double now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+int main() {
+  const int launches = 2000;
+  empty<<<1, 1>>>();
+  cudaDeviceSynchronize();
+  double t0 = now();
+  for (int i = 0; i < launches; i++) empty<<<1, 1>>>();
+  cudaDeviceSynchronize();
+  double perLaunch = (now() - t0) / launches;
+  const size_t bytes = 64u << 20;
+  char *h = (char *)malloc(bytes), *d;
+  memset(h, 7, bytes);
+  cudaMalloc(&d, bytes);
+  t0 = now();
+  for (int i = 0; i < 4; i++) cudaMemcpy(d, h, bytes, cudaMemcpyHostToDevice);
+  double up = 4 * bytes / (now() - t0);
+  t0 = now();
+  for (int i = 0; i < 4; i++) cudaMemcpy(h, d, bytes, cudaMemcpyDeviceToHost);
+  double down = 4 * bytes / (now() - t0);
+  printf("per launch (empty kernel): %.3f ms\nmemcpy host->device: %.2f GB/s\nmemcpy device->host: %.2f GB/s\n", perLaunch * 1e3, up / 1e9, down / 1e9);
+  return cudaGetLastError() != cudaSuccess;
+}
