@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET };
+enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE };
 enum { PROTOCOL_VERSION = 1 };
 /* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
 #define WINDOW_BASE 0x7f0000000000ULL
@@ -407,8 +407,22 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
 cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t s) {
   (void)s; return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
+/* A CUDA array: texels row-major in device memory (x fastest, then y, then depth or layer). */
+struct cudaArray { uint64_t dev; size_t w, h, d; unsigned flags; struct cudaChannelFormatDesc desc; size_t elem; };
+static struct cudaPitchedPtr pitched(const struct cudaArray *a) {
+  struct cudaPitchedPtr p = { (void *)(uintptr_t)a->dev, a->w * a->elem, a->w, a->h ? a->h : 1 };
+  return p;
+}
 cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
-  if (!p || p->srcArray || p->dstArray) return ptxdbg_unimplemented("cudaMemcpy3D with CUDA arrays", &(int){0});
+  if (!p) return fail(cudaErrorInvalidValue);
+  /* a CUDA array takes part as a pitched pointer over its rows; then the extent and its
+     position's x count the array's elements, not bytes */
+  struct cudaMemcpy3DParms q = *p;
+  const struct cudaArray *arr = p->srcArray ? p->srcArray : p->dstArray;
+  if (p->srcArray) { const struct cudaArray *a = p->srcArray; q.srcPtr = pitched(a); q.srcPos.x *= a->elem; }
+  if (p->dstArray) { const struct cudaArray *a = p->dstArray; q.dstPtr = pitched(a); q.dstPos.x *= a->elem; }
+  if (arr) { q.extent.width *= arr->elem; if (!p->srcArray) q.srcPos.x *= arr->elem; if (!p->dstArray) q.dstPos.x *= arr->elem; }
+  p = &q;
   const struct cudaExtent e = p->extent;
   for (size_t z = 0; z < e.depth; z++)
     for (size_t y = 0; y < e.height; y++) {
@@ -852,3 +866,162 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, e
 cudaError_t cudaStreamSetAttribute(cudaStream_t s, cudaStreamAttrID a, const cudaStreamAttrValue *v) { (void)s; (void)a; (void)v; return cudaSuccess; }
 cudaError_t cudaStreamGetAttribute(cudaStream_t s, cudaStreamAttrID a, cudaStreamAttrValue *v) { (void)s; (void)a; if (v) memset(v, 0, sizeof *v); return cudaSuccess; }
 cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
+
+/* ---- host memory the program registers: copies work, the device cannot reach it ------------- */
+
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) {
+  (void)p; (void)n;
+  static int once;
+  if ((flags & cudaHostRegisterMapped) && !once) {
+    once = 1;
+    fprintf(stderr, "ptxdbg: cudaHostRegister: registered memory is used for copies; kernels cannot read it directly (use cudaHostAlloc or cudaMallocManaged)\n");
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaHostUnregister(void *p) { (void)p; return cudaSuccess; }
+
+/* ---- CUDA arrays, texture and surface objects ----------------------------------------------- */
+
+
+
+static size_t elem_bytes(const struct cudaChannelFormatDesc *d) {
+  return (size_t)(d->x + d->y + d->z + d->w) / 8;
+}
+static cudaError_t array_alloc(cudaArray_t *a, const struct cudaChannelFormatDesc *desc, size_t w, size_t h, size_t d, unsigned flags) {
+  CHECK_STICKY();
+  if (!a || !desc || w == 0) return fail(cudaErrorInvalidValue);
+  struct cudaArray *x = calloc(1, sizeof *x);
+  if (!x) return fail(cudaErrorMemoryAllocation);
+  x->w = w; x->h = h; x->d = d; x->flags = flags; x->desc = *desc; x->elem = elem_bytes(desc);
+  if (x->elem == 0) { free(x); return fail(cudaErrorInvalidChannelDescriptor); }
+  void *p = NULL;
+  cudaError_t e = dev_alloc(&p, x->elem * w * (h ? h : 1) * (d ? d : 1), 0);
+  if (e != cudaSuccess) { free(x); return e; }
+  x->dev = (uintptr_t)p;
+  *a = x;
+  return cudaSuccess;
+}
+cudaError_t cudaMallocArray(cudaArray_t *a, const struct cudaChannelFormatDesc *desc, size_t w, size_t h, unsigned int flags) {
+  return array_alloc(a, desc, w, h, 0, flags);
+}
+cudaError_t cudaMalloc3DArray(cudaArray_t *a, const struct cudaChannelFormatDesc *desc, struct cudaExtent e, unsigned int flags) {
+  return array_alloc(a, desc, e.width, e.height, e.depth, flags);
+}
+cudaError_t cudaFreeArray(cudaArray_t a) {
+  if (!a) return cudaSuccess;
+  cudaError_t e = dev_free((void *)(uintptr_t)a->dev);
+  free(a);
+  return e;
+}
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t a) {
+  if (!desc || !a) return fail(cudaErrorInvalidValue);
+  *desc = a->desc;
+  return cudaSuccess;
+}
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *ext, unsigned int *flags, cudaArray_t a) {
+  if (!a) return fail(cudaErrorInvalidValue);
+  if (desc) *desc = a->desc;
+  if (ext) { ext->width = a->w; ext->height = a->h; ext->depth = a->d; }
+  if (flags) *flags = a->flags;
+  return cudaSuccess;
+}
+static size_t row_bytes(cudaArray_const_t a) { return a->w * a->elem; }
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind) {
+  if (!dst) return fail(cudaErrorInvalidValue);
+  if (wo + width > row_bytes(dst) || ho + height > (dst->h ? dst->h : 1)) return fail(cudaErrorInvalidValue);
+  return cudaMemcpy2D((char *)(uintptr_t)dst->dev + ho * row_bytes(dst) + wo, row_bytes(dst), src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wo, size_t ho, size_t width, size_t height, enum cudaMemcpyKind kind) {
+  if (!src) return fail(cudaErrorInvalidValue);
+  if (wo + width > row_bytes(src) || ho + height > (src->h ? src->h : 1)) return fail(cudaErrorInvalidValue);
+  return cudaMemcpy2D(dst, dpitch, (const char *)(uintptr_t)src->dev + ho * row_bytes(src) + wo, row_bytes(src), width, height, kind);
+}
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t s) {
+  (void)s; return cudaMemcpy2DToArray(dst, wo, ho, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src, size_t wo, size_t ho, size_t width, size_t height, enum cudaMemcpyKind kind, cudaStream_t s) {
+  (void)s; return cudaMemcpy2DFromArray(dst, dpitch, src, wo, ho, width, height, kind);
+}
+/* The linear forms: `count` bytes from (wOffset, hOffset) on, row after row. */
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wo, size_t ho, const void *src, size_t count, enum cudaMemcpyKind kind) {
+  if (!dst) return fail(cudaErrorInvalidValue);
+  size_t off = ho * row_bytes(dst) + wo;
+  if (off + count > row_bytes(dst) * (dst->h ? dst->h : 1) * (dst->d ? dst->d : 1)) return fail(cudaErrorInvalidValue);
+  return cudaMemcpy((char *)(uintptr_t)dst->dev + off, src, count, kind);
+}
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wo, size_t ho, size_t count, enum cudaMemcpyKind kind) {
+  if (!src) return fail(cudaErrorInvalidValue);
+  size_t off = ho * row_bytes(src) + wo;
+  if (off + count > row_bytes(src) * (src->h ? src->h : 1) * (src->d ? src->d : 1)) return fail(cudaErrorInvalidValue);
+  return cudaMemcpy(dst, (const char *)(uintptr_t)src->dev + off, count, kind);
+}
+
+/* An image as ptxdbg's texture unit sees it (src/host/device.ts createImage). */
+struct ImageMsg {
+  uint64_t base;
+  uint32_t surface, kind, bits, channels, dims, width, height, depth, layers, cube, row_pitch;
+  uint32_t address[3], filter, normalized, read_mode;
+  float border[4];
+};
+static int format_of(const struct cudaChannelFormatDesc *d, struct ImageMsg *m) {
+  int n = (d->x > 0) + (d->y > 0) + (d->z > 0) + (d->w > 0);
+  if (n == 3 || d->x <= 0 || (d->y && d->y != d->x) || (d->z && d->z != d->x) || (d->w && d->w != d->x)) return 0;
+  m->channels = (uint32_t)n; m->bits = (uint32_t)d->x;
+  m->kind = d->f == cudaChannelFormatKindFloat ? 2 : d->f == cudaChannelFormatKindSigned ? 1 : d->f == cudaChannelFormatKindUnsigned ? 0 : 9;
+  return m->kind != 9 && (m->bits == 8 || m->bits == 16 || m->bits == 32);
+}
+static cudaError_t image_of(const struct cudaResourceDesc *r, struct ImageMsg *m) {
+  memset(m, 0, sizeof *m);
+  m->depth = 1; m->layers = 1; m->height = 1;
+  if (r->resType == cudaResourceTypeArray) {
+    cudaArray_t a = r->res.array.array;
+    if (!a || !format_of(&a->desc, m)) return cudaErrorInvalidChannelDescriptor;
+    m->base = a->dev; m->width = (uint32_t)a->w;
+    m->height = a->h ? (uint32_t)a->h : 1;
+    m->dims = a->h ? 2 : 1;
+    if (a->flags & cudaArrayCubemap) { m->cube = 1; m->layers = a->d ? (uint32_t)(a->d / 6) : 1; m->dims = 2; }
+    else if (a->flags & cudaArrayLayered) { m->layers = a->d ? (uint32_t)a->d : 1; }
+    else if (a->d) { m->dims = 3; m->depth = (uint32_t)a->d; }
+    m->row_pitch = (uint32_t)row_bytes(a);
+  } else if (r->resType == cudaResourceTypeLinear) {
+    if (!format_of(&r->res.linear.desc, m)) return cudaErrorInvalidChannelDescriptor;
+    m->base = (uintptr_t)r->res.linear.devPtr; m->dims = 1;
+    m->width = (uint32_t)(r->res.linear.sizeInBytes / (m->bits / 8 * m->channels));
+    m->row_pitch = (uint32_t)r->res.linear.sizeInBytes;
+  } else if (r->resType == cudaResourceTypePitch2D) {
+    if (!format_of(&r->res.pitch2D.desc, m)) return cudaErrorInvalidChannelDescriptor;
+    m->base = (uintptr_t)r->res.pitch2D.devPtr; m->dims = 2;
+    m->width = (uint32_t)r->res.pitch2D.width; m->height = (uint32_t)r->res.pitch2D.height;
+    m->row_pitch = (uint32_t)r->res.pitch2D.pitchInBytes;
+  } else return cudaErrorNotSupported;
+  return cudaSuccess;
+}
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *obj, const struct cudaResourceDesc *r, const struct cudaTextureDesc *t, const struct cudaResourceViewDesc *v) {
+  CHECK_STICKY();
+  (void)v;
+  if (!obj || !r || !t) return fail(cudaErrorInvalidValue);
+  struct ImageMsg m;
+  cudaError_t e = image_of(r, &m);
+  if (e != cudaSuccess) return fail(e);
+  for (int k = 0; k < 3; k++) m.address[k] = (uint32_t)t->addressMode[k];
+  m.filter = (uint32_t)t->filterMode; m.normalized = (uint32_t)t->normalizedCoords; m.read_mode = (uint32_t)t->readMode;
+  for (int k = 0; k < 4; k++) m.border[k] = t->borderColor[k];
+  uint64_t h = 0;
+  e = simple(OP_IMAGE, &m, sizeof m, &h, 8);
+  if (e == cudaSuccess) *obj = h;
+  return fail(e);
+}
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *obj, const struct cudaResourceDesc *r) {
+  CHECK_STICKY();
+  if (!obj || !r || r->resType != cudaResourceTypeArray) return fail(cudaErrorInvalidValue);
+  struct ImageMsg m;
+  cudaError_t e = image_of(r, &m);
+  if (e != cudaSuccess) return fail(e);
+  m.surface = 1;
+  uint64_t h = 0;
+  e = simple(OP_IMAGE, &m, sizeof m, &h, 8);
+  if (e == cudaSuccess) *obj = h;
+  return fail(e);
+}
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t o) { (void)o; return cudaSuccess; }
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t o) { (void)o; return cudaSuccess; }

@@ -9,6 +9,7 @@ import { dirname, resolve } from 'node:path';
 import type { Program } from '../ptx/resolve.js';
 import type { Sampler } from './texture/image.js';
 import { type ImageSpec, parseImage, parseSampler } from './texture/spec.js';
+import { FORMAT_NAMES, ImageTable, parseFormat, texelBytes } from './texture/image.js';
 import { type Allocation, Bank, GlobalArena, type ResidentMemory } from './memory.js';
 
 export type ElemType = 'u8' | 's8' | 'u16' | 's16' | 'u32' | 's32' | 'u64' | 's64' | 'f16' | 'f32' | 'f64';
@@ -332,5 +333,40 @@ function parseDevice(v: unknown, program: Program, baseDir: string, where: strin
     constBank = new Bank(Math.max(16, size));
     constBank.u8.set(regionBytes(baseDir, c['file'], size, `${where}.const`));
   }
-  return { arena, globals, constBank, outputs };
+  const images = d['images'] === undefined ? undefined : parseDeviceImages(d['images'], arena, `${where}.images`);
+  return { arena, globals, constBank, outputs, ...(images ? { images } : {}) };
+}
+
+/** A captured program's texture and surface objects, in handle order, over its regions. */
+function parseDeviceImages(v: unknown, arena: GlobalArena, where: string): ImageTable {
+  if (!Array.isArray(v)) throw new LaunchError(`${where}: expected an array`);
+  const table = new ImageTable();
+  v.forEach((x: unknown, i: number) => {
+    const at = `${where}[${i}]`;
+    if (typeof x !== 'object' || x === null) throw new LaunchError(`${at}: expected an object`);
+    const r = x as Record<string, unknown>;
+    const format = typeof r['format'] === 'string' ? parseFormat(r['format']) : undefined;
+    if (!format) throw new LaunchError(`${at}.format: expected a texel format (${FORMAT_NAMES})`);
+    const n = (k: string, min: number): number => {
+      const y = r[k];
+      if (!Number.isInteger(y) || (y as number) < min || (y as number) > MAX_DEVICE_BYTES) throw new LaunchError(`${at}.${k}: must be an integer from ${min}`);
+      return y as number;
+    };
+    const dims = n('dims', 1);
+    if (dims > 3) throw new LaunchError(`${at}.dims: must be 1, 2 or 3`);
+    const kind = r['kind'] === 'surface' ? 'surface' : 'texture';
+    const s = (r['sampler'] ?? {}) as Record<string, unknown>;
+    const sampler = parseSampler({
+      addressMode: s['address'] ?? 'clamp', filterMode: s['filter'] ?? 'point', normalizedCoords: s['normalized'] ?? false,
+      readMode: s['readMode'] ?? 'element', borderColor: s['border'] ?? [0, 0, 0, 0],
+    }, (field, message) => { throw new LaunchError(`${at}.sampler.${field}: ${message}`); });
+    const width = n('width', 1), height = n('height', 1), depth = n('depth', 1), layers = n('layers', 1);
+    const cube = r['cube'] === true;
+    const base = n('offset', 256);
+    const rowPitch = r['rowPitch'] === undefined ? undefined : n('rowPitch', width * texelBytes(format));
+    const bytes = (rowPitch ?? width * texelBytes(format)) * height * depth * layers * (cube ? 6 : 1);
+    if (arena.check(base, bytes) < 0) throw new LaunchError(`${at}: its ${bytes} bytes at offset ${base} are not inside one region`);
+    table.add({ kind, format, dims: dims as 1 | 2 | 3, width, height, depth, layers, cube, sampler, name: `${kind} #${i + 1}`, base, ...(rowPitch !== undefined ? { rowPitch } : {}) });
+  });
+  return table;
 }

@@ -13,6 +13,8 @@
  * so `cvta` is a move of the high word and `isspacep` a compare. Null (0) is in no window.
  */
 
+import type { ImageTable } from './texture/image.js';
+
 export const GLOBAL_HI = 0x7f00;
 export const SHARED_HI = 0x7e00;
 export const LOCAL_HI = 0x7d00;
@@ -362,6 +364,8 @@ export interface ResidentMemory {
   readonly globals: Map<string, number>;
   /** The module's constant bank, made at its first launch. */
   constBank: Bank | undefined;
+  /** Texture and surface objects the program created (their handles outlive launches). */
+  readonly images?: ImageTable;
   /** The grid-barrier workspace of its cooperative launches, made at the first. */
   gridSync?: Allocation;
   /** Regions a run reports as its outputs (`run --out`): a captured bundle's. */

@@ -9,6 +9,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Device, LaunchRequest } from './device.js';
+import type { Image } from '../exec/texture/image.js';
 
 /** The device memory a launch starts from, copied before it runs. */
 export interface LaunchSnapshot {
@@ -19,6 +20,8 @@ export interface LaunchSnapshot {
   readonly regions: readonly Region[];
   readonly heap: { start: number; end: number; top: number };
   readonly constBytes: Uint8Array | undefined;
+  /** The program's texture and surface objects, in handle order (their texels are in regions). */
+  readonly images: readonly Image[];
 }
 
 interface Region {
@@ -57,6 +60,7 @@ export function snapshotLaunch(device: Device, r: LaunchRequest): LaunchSnapshot
     paramNames: launch.args.map((a) => a.name), paramSlots: info.params,
     regions, heap: device.arena.heap,
     constBytes: mod.resident.constBank?.u8.slice(),
+    images: [...device.images.images],
   };
 }
 
@@ -85,6 +89,12 @@ export function writeBundle(dir: string, s: LaunchSnapshot): void {
       heap: { offset: s.heap.start, size: s.heap.end - s.heap.start, top: s.heap.top },
       regions: s.regions.map((g) => ({ name: g.name, kind: g.kind, ...(g.variable ? { variable: g.variable } : {}), offset: g.offset, size: g.size, file: files.get(g.name) })),
       ...(s.constBytes ? { const: { file: 'in/const.bin', size: s.constBytes.length } } : {}),
+      ...(s.images.length ? {
+        images: s.images.map((im) => ({
+          kind: im.kind, format: im.format.name, dims: im.dims, width: im.width, height: im.height, depth: im.depth, layers: im.layers, cube: im.cube,
+          offset: im.base, ...(im.rowPitch !== undefined ? { rowPitch: im.rowPitch } : {}), sampler: im.sampler,
+        })),
+      } : {}),
     },
   };
   // one field per line, but a list of numbers (bytes, dimensions) on one

@@ -11,10 +11,12 @@ import { constLayout } from '../exec/machine/layout.js';
 import { MAX_DEVICE_BYTES, type Launch } from '../exec/launch.js';
 import { checkLaunchLimits } from '../exec/limits.js';
 import { runObservingSpins } from '../exec/spin.js';
+import { sharedUsedBy } from '../exec/reach.js';
 import { loadPtx, renderDiagnostics } from '../ptx/index.js';
 import type { Program, ProgFunction } from '../ptx/resolve.js';
 import { FatbinError, parseFatbin } from './fatbin.js';
-import { CudaError } from './errors.js';
+import { CUDA, CudaError } from './errors.js';
+import { type AddressMode, ImageTable, parseFormat, texelBytes } from '../exec/texture/image.js';
 
 /** Where device memory appears in the program's address space (the Machine's global window). */
 export const WINDOW_BASE = BigInt(GLOBAL_HI) << 32n;
@@ -55,8 +57,22 @@ export interface LaunchRequest {
   cooperative: boolean;
 }
 
+/** A texture or surface object as the program's runtime describes it (cudart.c struct ImageMsg). */
+export interface ImageRequest {
+  base: bigint;
+  surface: boolean;
+  kind: number; bits: number; channels: number;
+  dims: number; width: number; height: number; depth: number; layers: number; cube: boolean; rowPitch: number;
+  address: [number, number, number]; filter: number; normalized: boolean; readMode: number;
+  border: [number, number, number, number];
+}
+
+const ADDRESS_MODES: readonly AddressMode[] = ['wrap', 'clamp', 'mirror', 'border'];
+
 export class Device {
   readonly arena = new GlobalArena(1 << 20);
+  /** Texture and surface objects the program created; their handles are valid in every launch. */
+  readonly images = new ImageTable();
   readonly modules: DeviceModule[] = [];
   private readonly kinds = new Map<Allocation, AllocKind>();
   private nextName = 1;
@@ -81,7 +97,7 @@ export class Device {
     const id = this.modules.length;
     this.modules.push({
       id, ptx: new TextDecoder().decode(best.data), label: `${app} (module ${id}, compute_${best.arch})`,
-      program: undefined, resident: { arena: this.arena, globals: new Map(), constBank: undefined },
+      program: undefined, resident: { arena: this.arena, globals: new Map(), constBank: undefined, images: this.images },
     });
     return id;
   }
@@ -108,8 +124,13 @@ export class Device {
     const params = f.params.map((p) => ({ offset: p.frameOffset, size: p.size }));
     let paramBytes = 0;
     for (const p of params) paramBytes = Math.max(paramBytes, p.offset + p.size);
+    // the static shared memory of this kernel and its callees (a module's other kernels have their own)
+    const used = sharedUsedBy(this.program(module), kernel);
     let staticShared = 0;
-    for (const v of this.program(module).shared) if (v.decl.linkage !== 'extern' && v.size > 0) staticShared += v.size;
+    for (const v of this.program(module).shared) {
+      if (!used.has(v) || v.decl.linkage === 'extern' || v.size === 0) continue;
+      staticShared = Math.ceil(staticShared / Math.max(1, v.align)) * Math.max(1, v.align) + v.size;
+    }
     return { params, paramBytes, staticShared };
   }
 
@@ -215,6 +236,30 @@ export class Device {
   reset(): void {
     for (const a of this.allocations()) this.arena.release(a);
     this.kinds.clear();
+  }
+
+  /** cudaCreateTextureObject / cudaCreateSurfaceObject: an image over device memory; its handle. */
+  createImage(r: ImageRequest): bigint {
+    const kindName = r.kind === 2 ? (r.bits === 16 ? 'half' : r.bits === 32 ? 'float' : '') : `${r.kind === 0 ? 'u' : ''}${r.bits === 8 ? 'char' : r.bits === 16 ? 'short' : r.bits === 32 ? 'int' : ''}`;
+    const format = parseFormat(`${kindName}${r.channels > 1 ? r.channels : ''}`);
+    if (!format || ![1, 2, 4].includes(r.channels)) throw new CudaError(CUDA.invalidValue, `a ${r.bits}-bit ${r.channels}-channel texel format ptxdbg's texture unit does not have`);
+    const dims = r.dims === 1 || r.dims === 2 || r.dims === 3 ? r.dims : undefined;
+    if (!dims || r.width < 1 || r.height < 1 || r.depth < 1 || r.layers < 1) throw new CudaError(CUDA.invalidValue, `an image of ${r.width}x${r.height}x${r.depth} (${r.layers} layers)`);
+    const pitch = r.rowPitch || r.width * texelBytes(format);
+    if (pitch < r.width * texelBytes(format)) throw new CudaError(CUDA.invalidValue, `a row pitch of ${pitch} bytes is less than a row of ${r.width} texels`);
+    const bytes = pitch * r.height * r.depth * r.layers * (r.cube ? 6 : 1);
+    this.view(r.base, bytes); // the texels must lie in one allocation
+    const mode = (m: number): AddressMode => ADDRESS_MODES[m] ?? 'clamp';
+    return this.images.add({
+      kind: r.surface ? 'surface' : 'texture', format, dims, width: r.width, height: r.height, depth: r.depth, layers: r.layers, cube: r.cube,
+      sampler: {
+        address: [mode(r.address[0]), mode(r.address[1]), mode(r.address[2])], filter: r.filter === 1 ? 'linear' : 'point',
+        normalized: r.normalized, readMode: r.readMode === 1 ? 'normalizedFloat' : 'element', border: r.border,
+      },
+      name: `${r.surface ? 'surface' : 'texture'} #${this.images.images.length + 1}`,
+      base: Number(r.base - WINDOW_BASE),
+      ...(r.rowPitch ? { rowPitch: pitch } : {}),
+    });
   }
 
   // ---- launches -------------------------------------------------------------------------------

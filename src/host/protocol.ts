@@ -4,7 +4,7 @@
  * reply {i32 status (a cudaError_t), u32 0, u64 length, payload}. Little-endian.
  */
 export const enum Op {
-  Hello = 1, Module, Malloc, Free, Write, Read, Copy, Set, Symbol, Kernel, Launch, Reset,
+  Hello = 1, Module, Malloc, Free, Write, Read, Copy, Set, Symbol, Kernel, Launch, Reset, Image,
 }
 export const PROTOCOL_VERSION = 1;
 /** A request larger than this is not one the runtime sends (a copy is at most the device). */
@@ -72,6 +72,7 @@ export class Fields {
   }
   u32(): number { return this.dv.getUint32(this.need(4), true); }
   u64(): bigint { return this.dv.getBigUint64(this.need(8), true); }
+  f32(): number { return this.dv.getFloat32(this.need(4), true); }
   /** A u64 that is a byte count, bounded to what a Number holds exactly. */
   size(): number {
     const v = this.u64();

@@ -20,7 +20,7 @@ export type LaunchHandler = (r: LaunchRequest) => LaunchOutcome | Promise<Launch
 const OP_NAMES: Record<number, string> = {
   [Op.Module]: '__cudaRegisterFatBinary', [Op.Malloc]: 'cudaMalloc', [Op.Free]: 'cudaFree', [Op.Write]: 'cudaMemcpy (to the device)',
   [Op.Read]: 'cudaMemcpy (from the device)', [Op.Copy]: 'cudaMemcpy (device to device)', [Op.Set]: 'cudaMemset',
-  [Op.Symbol]: 'a device symbol', [Op.Kernel]: 'a kernel', [Op.Launch]: 'a launch', [Op.Reset]: 'cudaDeviceReset',
+  [Op.Symbol]: 'a device symbol', [Op.Kernel]: 'a kernel', [Op.Launch]: 'a launch', [Op.Reset]: 'cudaDeviceReset', [Op.Image]: 'cudaCreateTextureObject',
 };
 
 const u32s = (...v: number[]): Uint8Array => new Uint8Array(Uint32Array.from(v).buffer);
@@ -90,6 +90,15 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             return reply(o.status, new TextEncoder().encode(o.stdout));
           }
           case Op.Reset: device.reset(); return reply(0);
+          case Op.Image: {
+            const base = f.u64();
+            const [surface, kind, bits, channels, dims, width, height, depth, layers, cube, rowPitch, a0, a1, a2, filter, normalized, readMode] = Array.from({ length: 17 }, () => f.u32());
+            const border: [number, number, number, number] = [f.f32(), f.f32(), f.f32(), f.f32()];
+            return reply(0, u64s(device.createImage({
+              base, surface: surface !== 0, kind: kind!, bits: bits!, channels: channels!, dims: dims!, width: width!, height: height!, depth: depth!,
+              layers: layers!, cube: cube !== 0, rowPitch: rowPitch!, address: [a0!, a1!, a2!], filter: filter!, normalized: normalized !== 0, readMode: readMode!, border,
+            })));
+          }
           default: throw new ProtocolError(`unknown request ${op}`);
         }
       } catch (e) {

@@ -95,7 +95,7 @@ export function layoutMemory(m: Machine): MemoryLayout {
     m.buffers.push({ name: a.name, alloc, type: a.type, count: a.count });
   }
   // texture and surface images: texels in the arena, handles in a table (src/exec/texture)
-  const table = images.length || launch.refs?.length ? new ImageTable() : undefined;
+  const table = resident?.images ?? (images.length || launch.refs?.length ? new ImageTable() : undefined);
   const handles: bigint[] = [];
   const place = (name: string, im: ImageSpec, ref: string | undefined): bigint => {
     const bytes = texelCount(im) * texelBytes(im.format);

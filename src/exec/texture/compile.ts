@@ -13,7 +13,7 @@ import { Access } from '../probe.js';
 import type { Warp } from '../state.js';
 import type { ROperand } from '../../ptx/resolve.js';
 import { DEFAULT_SAMPLER, type Image, type Sampler, texelBytes } from './image.js';
-import { cubeFace, fetch, gather, type Rgba, sample } from './sample.js';
+import { cubeFace, fetch, gather, type Rgba, rowPitch, sample } from './sample.js';
 
 const F = new Float32Array(1);
 const U = new Uint32Array(F.buffer);
@@ -259,7 +259,7 @@ function compileSurface(ctx: Ctx): Exec {
         z = Math.max(0, Math.min(img.depth - 1, z));
         layer = Math.max(0, Math.min(img.layers - 1, layer));
       }
-      const addr = img.base + ((layer * img.depth + z) * img.height + y) * pitch + x;
+      const addr = img.base + ((layer * img.depth + z) * img.height + y) * rowPitch(img) + x;
       const acc = op === 'suld' ? Access.Read : op === 'sured' ? Access.Atomic : Access.Write;
       const idx = w.translate(Space.Global, addr, GLOBAL_HI, elem, l, acc);
       const b = w.xbank.u8;

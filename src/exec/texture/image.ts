@@ -34,6 +34,8 @@ export type Image = Omit<ImageSpec, 'init'> & {
   readonly name: string;
   /** Offset of texel (0,0,0, layer 0) in the global arena. */
   base: number;
+  /** Bytes from row to row when not packed (a pitched or linear resource of a program). */
+  readonly rowPitch?: number;
 };
 
 export const DEFAULT_SAMPLER: Sampler = {

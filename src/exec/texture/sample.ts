@@ -40,9 +40,14 @@ function readValue(v: number, img: Image, sampler: Sampler): number {
   return Math.max(-1, v / max);
 }
 
+/** Bytes from one row of an image to the next (a pitched resource's pitch, else packed rows). */
+export function rowPitch(img: Image): number {
+  return img.rowPitch ?? img.width * texelBytes(img.format);
+}
+
 /** Byte offset of texel (x, y, z) of slice `slice` (layer, or layer*6 + face for cube maps). */
 export function texelOffset(img: Image, x: number, y: number, z: number, slice: number): number {
-  return img.base + (((slice * img.depth + z) * img.height + y) * img.width + x) * texelBytes(img.format);
+  return img.base + ((slice * img.depth + z) * img.height + y) * rowPitch(img) + x * texelBytes(img.format);
 }
 
 /** The texel's four channels as read (missing ones: 0, alpha 1); `out` when index -1 is the border. */
