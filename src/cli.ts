@@ -81,7 +81,7 @@ const launchOptions = {
 const execOptions = {
   schedule: { choices: ['rr', 'random'] as const, default: 'rr' as const, describe: 'warp scheduling policy' },
   seed: { type: 'number', default: 1, describe: 'seed for --schedule random' },
-  'max-steps': { type: 'number', describe: 'stop a launch after this many warp-steps (default 200000000)' },
+  'max-steps': { type: 'number', describe: 'stop a launch after this many warp-steps (default 2000000000)' },
   ex: { type: 'string', array: true, describe: 'debugger command for the launch the debugger opens on (repeatable)' },
   batch: { type: 'boolean', default: false, describe: 'the debugger runs the --ex commands without a UI' },
 } as const;

@@ -24,6 +24,12 @@ import { plainName } from '../engine/breakpoints.js';
 import { EXIT_USAGE } from './exit.js';
 import { UsageError } from './common.js';
 
+/**
+ * A launch of a whole program stops after this many warp-steps (ten times `run`'s default: real
+ * programs' kernels are long, but a kernel that spins on host memory would wait forever here).
+ */
+export const EXEC_MAX_STEPS = 2_000_000_000;
+
 export type SanitizeTool = 'memcheck' | 'racecheck' | 'synccheck' | 'initcheck';
 
 export interface ExecOptions {
@@ -79,7 +85,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   }
   const breaks = (o.break ?? []).map(parseBreak);
   const app = argv[0]!;
-  const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? DEFAULT_RUN_OPTIONS.maxSteps };
+  const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? EXEC_MAX_STEPS };
   const device = new Device();
   const say = (line: string): void => { process.stderr.write(line + '\n'); };
   const tool = o.sanitize;
@@ -87,10 +93,8 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   let errors = 0;
   let launches = 0;
   const perKernel = new Map<string, number>();
-  let connected = false;
 
   const onLaunch = async (r: LaunchRequest): Promise<LaunchOutcome> => {
-    connected = true;
     const index = ++launches;
     const nth = (perKernel.get(r.kernel) ?? 0) + 1;
     perKernel.set(r.kernel, nth);
@@ -186,7 +190,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   }
   await served;
   if (internal !== undefined) throw internal;
-  if (!connected && launches === 0 && device.modules.length === 0) {
+  if (!device.connected) {
     say(`ptxdbg: ${app} never registered CUDA code with the ptxdbg runtime: build it with nvcc -cudart shared (the default, -cudart static, links NVIDIA's runtime into the program)`);
   }
   if (tool) {

@@ -129,7 +129,8 @@ export class Bank {
 }
 
 function alignUp8(n: number): number {
-  return Math.max(8, (n + 7) & ~7);
+  // arithmetic, not `& ~7`: a device of 2 GiB is past int32
+  return Math.max(8, Math.ceil(n / 8) * 8);
 }
 
 export interface ArenaState {

@@ -73,6 +73,8 @@ export class Device {
   readonly arena = new GlobalArena(1 << 20);
   /** Texture and surface objects the program created; their handles are valid in every launch. */
   readonly images = new ImageTable();
+  /** The program's runtime has said hello (it loaded the ptxdbg runtime). */
+  connected = false;
   readonly modules: DeviceModule[] = [];
   private readonly kinds = new Map<Allocation, AllocKind>();
   private nextName = 1;

@@ -59,7 +59,7 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
       const f = new Fields(payload);
       try {
         switch (op) {
-          case Op.Hello: return reply(0, u32s(PROTOCOL_VERSION));
+          case Op.Hello: device.connected = true; return reply(0, u32s(PROTOCOL_VERSION));
           case Op.Module: return reply(0, u32s(device.addModule(payload, app)));
           case Op.Malloc: {
             const size = f.size();
