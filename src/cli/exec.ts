@@ -16,7 +16,8 @@ import { Device, type LaunchRequest } from '../host/device.js';
 import { serveProgram, type LaunchOutcome } from '../host/server.js';
 import { type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from '../host/bundle.js';
 import { CUDA, CudaError } from '../host/errors.js';
-import { memcheckError, PREFIX, racecheckError, synccheckError } from '../host/sanitize.js';
+import { initcheckError, memcheckError, PREFIX, racecheckError, synccheckError } from '../host/sanitize.js';
+import { InitCheck } from '../host/initcheck.js';
 import { checkRun } from '../races/run.js';
 import { formatReport } from '../races/format.js';
 import { formatFault } from '../engine/fault.js';
@@ -79,14 +80,12 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     process.stderr.write(`ptxdbg: the ptxdbg CUDA runtime is not built (${join(lib, 'libcudart.so.13')}); it needs a C compiler (cc) and the CUDA headers at build time: run npm run build with CUDA_HOME set\n`);
     return EXIT_USAGE;
   }
-  if (o.sanitize === 'initcheck') {
-    process.stderr.write('ptxdbg: sanitize --tool initcheck is not implemented yet (memcheck, racecheck and synccheck are)\n');
-    return EXIT_USAGE;
-  }
   const breaks = (o.break ?? []).map(parseBreak);
   const app = argv[0]!;
   const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? EXEC_MAX_STEPS };
   const device = new Device();
+  if (o.sanitize === 'initcheck') device.initCheck = new InitCheck();
+  let initReported = 0;
   const say = (line: string): void => { process.stderr.write(line + '\n'); };
   const tool = o.sanitize;
   if (tool) say(`${PREFIX}COMPUTE-SANITIZER (ptxdbg, ${tool})`);
@@ -148,6 +147,12 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     const ms = performance.now() - t0;
     if (o.stats) say(`ptxdbg: launch ${index} ${label}: ${steps} warp-steps, ${instrs} thread-instructions, ${ms.toFixed(1)} ms`);
     if (bundleDir) writeBundleOutputs(bundleDir, device, snap!, stdout);
+    if (device.initCheck) {
+      // findings are per instruction for the whole program: print the ones this launch added
+      const all = [...device.initCheck.findings.values()];
+      for (const f of all.slice(initReported)) { errors++; for (const l of initcheckError(f)) say(PREFIX + l); say(PREFIX.trimEnd()); }
+      initReported = all.length;
+    }
     if (!fault) return { status: CUDA.success, stdout };
     const status = faultStatus(fault);
     if (tool === 'memcheck' || tool === undefined || !(o.races || tool)) {

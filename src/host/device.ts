@@ -16,6 +16,7 @@ import { loadPtx, renderDiagnostics } from '../ptx/index.js';
 import type { Program, ProgFunction } from '../ptx/resolve.js';
 import { FatbinError, parseFatbin } from './fatbin.js';
 import { CUDA, CudaError } from './errors.js';
+import type { InitCheck } from './initcheck.js';
 import { type AddressMode, ImageTable, parseFormat, texelBytes } from '../exec/texture/image.js';
 
 /** Where device memory appears in the program's address space (the Machine's global window). */
@@ -75,6 +76,8 @@ export class Device {
   readonly images = new ImageTable();
   /** The program's runtime has said hello (it loaded the ptxdbg runtime). */
   connected = false;
+  /** `sanitize --tool initcheck`: which device bytes have been written (set before the program runs). */
+  initCheck: InitCheck | undefined;
   readonly modules: DeviceModule[] = [];
   private readonly kinds = new Map<Allocation, AllocKind>();
   private nextName = 1;
@@ -176,6 +179,9 @@ export class Device {
     // new allocation and make runs depend on history; zero it (what a fresh GPU page holds)
     this.arena.bank.u8.fill(0, a.base, a.base + span);
     this.arena.bank.touch(a.base, span);
+    // managed and host memory is the program's own memory: it counts as written
+    if (kind === 'device') this.initCheck?.uninitialized(a.base, span);
+    else this.initCheck?.initialized(a.base, span);
     this.kinds.set(a, kind);
     return WINDOW_BASE + BigInt(a.base);
   }
@@ -226,13 +232,17 @@ export class Device {
     return this.arena.bank.u8.subarray(o, o + n);
   }
 
-  write(ptr: bigint, bytes: Uint8Array): void { this.view(ptr, bytes.length).set(bytes); }
+  write(ptr: bigint, bytes: Uint8Array): void { this.view(ptr, bytes.length).set(bytes); this.written(ptr, bytes.length); }
 
   read(ptr: bigint, n: number): Uint8Array { return this.view(ptr, n); }
 
-  copy(dst: bigint, src: bigint, n: number): void { this.view(dst, n).set(this.view(src, n).slice()); }
+  copy(dst: bigint, src: bigint, n: number): void { this.view(dst, n).set(this.view(src, n).slice()); this.written(dst, n); }
 
-  set(dst: bigint, value: number, n: number): void { this.view(dst, n).fill(value & 255); }
+  set(dst: bigint, value: number, n: number): void { this.view(dst, n).fill(value & 255); this.written(dst, n); }
+
+  private written(ptr: bigint, n: number): void {
+    if (this.initCheck && (ptr >> 32n) === BigInt(GLOBAL_HI)) this.initCheck.initialized(Number(ptr - WINDOW_BASE), n);
+  }
 
   /** cudaDeviceReset: every allocation is released; modules keep their code, variables restart. */
   reset(): void {
@@ -298,8 +308,13 @@ export class Device {
   run(r: LaunchRequest, opts: RunOptions): { machine: Machine; result: RunResult } {
     const { program, launch } = this.launchOf(r);
     const machine = new Machine(program, launch, opts);
+    this.initCheck?.attach(machine);
     const t0 = performance.now();
-    runObservingSpins(machine);
+    try {
+      runObservingSpins(machine);
+    } finally {
+      this.initCheck?.detach();
+    }
     return { machine, result: machine.result(performance.now() - t0) };
   }
 }

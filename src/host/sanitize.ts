@@ -7,6 +7,7 @@ import type { RaceEntry, BarrierError } from '../races/types.js';
 import type { Device } from './device.js';
 import { WINDOW_BASE } from './device.js';
 import { plainName } from '../engine/breakpoints.js';
+import type { InitFinding } from './initcheck.js';
 
 export const PREFIX = '========= ';
 
@@ -78,5 +79,16 @@ export function synccheckError(e: BarrierError): string[] {
     `Barrier error detected. ${e.message}`,
     `    at ${plainName(e.function)}+PTX ${e.pc}${e.file ? ` in ${e.file}:${e.line}` : ''}`,
     `    in block (${e.block.join(',')})`,
+  ];
+}
+
+/** An initcheck finding (compute-sanitizer's "Uninitialized __global__ memory read"). */
+export function initcheckError(f: InitFinding): string[] {
+  const space = f.space === 'global' ? '__global__' : f.space === 'shared' ? '__shared__' : '__local__';
+  return [
+    `Uninitialized ${space} memory read of size ${f.size} bytes`,
+    `    ${where(f.function, f.pc, f.file, f.line)}`,
+    `    by thread (${f.thread.join(',')}) in block (${f.block.join(',')})${f.count > 1 ? ` [${f.count} reads by this instruction]` : ''}`,
+    `    Address 0x${(f.space === 'global' ? WINDOW_BASE + BigInt(f.address) : BigInt(f.address)).toString(16)}${f.space === 'global' ? '' : ` (${f.space} offset)`}`,
   ];
 }

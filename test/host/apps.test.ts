@@ -130,6 +130,21 @@ run('sanitize: memcheck reports the out-of-bounds write as compute-sanitizer doe
   expect(clean.err).toContain('========= ERROR SUMMARY: 0 errors');
 });
 
+run('sanitize --tool initcheck: the read of never-written memory, and none where everything is written first', () => {
+  // uninit.cu copies 64 of 128 ints; blocks of 64 threads: block 1 reads in[64..127], 64 reads
+  const r = ptxdbg(['sanitize', '--tool', 'initcheck', '--', './uninit']);
+  expect(r.code).toBe(1);
+  expect(r.err).toContain('========= Uninitialized __global__ memory read of size 4 bytes');
+  expect(r.err).toContain('=========     by thread (0,0,0) in block (1,0,0) [64 reads by this instruction]');
+  expect(r.err).toContain('========= ERROR SUMMARY: 1 error');
+  // the shared-memory reduction writes each element before reading it; the pipeline's memory
+  // is written by copies, memsets, kernels and device malloc'd blocks before it is read
+  for (const app of ['./templates', './pipeline', './dynshared']) {
+    const c = ptxdbg(['sanitize', '--tool', 'initcheck', '--', app]);
+    expect({ app, code: c.code, summary: /ERROR SUMMARY: \d+ errors?/.exec(c.err)?.[0] }).toEqual({ app, code: 0, summary: 'ERROR SUMMARY: 0 errors' });
+  }
+});
+
 run('--break opens the debugger at that launch while the program waits; the program then finishes', () => {
   const r = ptxdbg(['exec', '--break', 'transform', '--batch', '--ex', 'info cuda kernels', '--ex', 'continue', '--', './pipeline']);
   expect(r.code).toBe(0);

@@ -1,0 +1,112 @@
+/**
+ * `ptxdbg sanitize --tool initcheck`: reads of device memory never written. A shadow byte per
+ * byte of global memory lives as long as the program's device (cudaMalloc'd memory starts
+ * uninitialized; copies, memsets and kernel writes initialize it; module variables are
+ * initialized, as C static storage is); shared memory starts uninitialized in every block and
+ * local memory in every thread. One finding per instruction and space, with its first thread.
+ */
+import type { Machine } from '../exec/machine.js';
+import { coordsOf } from '../exec/launch.js';
+import { type Bank, Space } from '../exec/memory.js';
+import { Access, type Probe } from '../exec/probe.js';
+import type { Warp } from '../exec/state.js';
+import { ptxText } from '../exec/machine.js';
+
+export interface InitFinding {
+  space: 'global' | 'shared' | 'local';
+  size: number;
+  function: string;
+  pc: number;
+  ptx: string;
+  file: string | undefined;
+  line: number;
+  block: [number, number, number];
+  thread: [number, number, number];
+  /** Global: the device offset read; shared/local: the offset in that space. */
+  address: number;
+  count: number;
+}
+
+export class InitCheck implements Probe {
+  /** 1 for each byte of the device's global memory that has been written. */
+  private global = new Uint8Array(0);
+  private readonly perBank = new WeakMap<Bank, Uint8Array>();
+  private machine: Machine | undefined;
+  readonly findings = new Map<string, InitFinding>();
+
+  private ensure(n: number): void {
+    if (n <= this.global.length) return;
+    const g = new Uint8Array(Math.max(n, this.global.length * 2));
+    g.set(this.global);
+    this.global = g;
+  }
+
+  /** Bytes [off, off+n) of global memory were written (by the host, or are static storage). */
+  initialized(off: number, n: number): void {
+    this.ensure(off + n);
+    this.global.fill(1, off, off + n);
+  }
+
+  /** Bytes [off, off+n) became a new allocation: never written. */
+  uninitialized(off: number, n: number): void {
+    this.ensure(off + n);
+    this.global.fill(0, off, off + n);
+  }
+
+  /** Watch one launch (its machine); module variables count as initialized. */
+  attach(m: Machine): void {
+    this.machine = m;
+    for (const [, a] of m.globalAddr) if (a.hi !== 0) this.initialized(a.lo, Math.max(1, this.sizeAt(m, a.lo)));
+    m.mem.probe = this;
+  }
+
+  private sizeAt(m: Machine, off: number): number {
+    const id = m.arena.check(off, 1);
+    return id < 0 ? 0 : m.arena.allocs[id]!.size;
+  }
+
+  detach(): void {
+    if (this.machine && this.machine.mem.probe === this) this.machine.mem.probe = undefined;
+    this.machine = undefined;
+  }
+
+  access(w: Warp, space: Space, bank: Bank, idx: number, size: number, lane: number, acc: Access, address: number): void {
+    let sh: Uint8Array;
+    if (space === Space.Global) {
+      this.ensure(idx + size);
+      sh = this.global;
+    } else if (space === Space.Shared || space === Space.Local) {
+      let s = this.perBank.get(bank);
+      if (!s || s.length < bank.size) { s = new Uint8Array(bank.size); this.perBank.set(bank, s); }
+      sh = s;
+    } else return;
+    if (acc !== Access.Write) {
+      for (let k = idx; k < idx + size; k++) {
+        if (sh[k] === 0) { this.report(w, space, size, lane, space === Space.Global ? idx : address); break; }
+      }
+    }
+    if (acc !== Access.Read) sh.fill(1, idx, idx + size);
+  }
+
+  private report(w: Warp, space: Space, size: number, lane: number, address: number): void {
+    const m = this.machine!;
+    const prog = w.frame.fn.prog;
+    const pc = w.pc;
+    const name = space === Space.Global ? 'global' : space === Space.Shared ? 'shared' : 'local';
+    const key = `${name}|${w.frame.fn.name}|${pc}`;
+    const hit = this.findings.get(key);
+    if (hit) { hit.count++; return; }
+    const fi = prog.locFile[pc] ?? -1;
+    const ins = prog.instrs[pc];
+    this.findings.set(key, {
+      space: name, size, function: w.frame.fn.name, pc, ptx: ins ? ptxText(m.program.module.source, ins.src.span) : '',
+      file: fi >= 0 ? m.program.files.get(fi) : undefined, line: prog.locLine[pc] ?? 0,
+      block: [...w.cta.ctaid] as [number, number, number], thread: coordsOf(w.tidBase + lane, m.launch.block), address, count: 1,
+    });
+  }
+
+  barrierArrive(): void { /* barriers do not initialize memory */ }
+  barrierRelease(): void { /* nor do releases */ }
+  warpSync(): void { /* nor warp syncs */ }
+  fence(): void { /* nor fences */ }
+}
