@@ -162,7 +162,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     } else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
     if (o.breakOnFault && !breakHere) {
       say('ptxdbg: opening the debugger on the faulting launch; the program waits until you quit it');
-      await debugSnapshot(snap!, o);
+      await debugSnapshot(snap!, o, true);
     }
     return { status, stdout };
   };
@@ -210,14 +210,17 @@ function signalNumber(sig: NodeJS.Signals): number | undefined {
   return table[sig];
 }
 
-/** Open the debugger on a launch (as a bundle in a temporary directory) and wait until it quits. */
-async function debugSnapshot(snap: LaunchSnapshot, o: ExecOptions): Promise<void> {
+/**
+ * Open the debugger on a launch (as a bundle in a temporary directory) and wait until it quits;
+ * `atFault`: stopped at the fault (the recording runs to it first, as `continue` would).
+ */
+async function debugSnapshot(snap: LaunchSnapshot, o: ExecOptions, atFault = false): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-launch-'));
   try {
     writeBundle(dir, snap);
     const { debugCommand } = await import('./debug.js');
     await debugCommand(join(dir, 'kernel.ptx'), {
-      launch: join(dir, 'launch.json'), ex: o.ex ? [...o.ex] : undefined, batch: o.batch,
+      launch: join(dir, 'launch.json'), ex: [...(atFault ? ['continue'] : []), ...(o.ex ?? [])], batch: o.batch,
       schedule: o.schedule, seed: o.seed, maxSteps: o.maxSteps,
     });
   } finally {

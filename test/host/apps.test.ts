@@ -153,6 +153,15 @@ run('--break opens the debugger at that launch while the program waits; the prog
   expect(r.out.trim().split('\n').pop()).toBe('PASS');
 });
 
+run('--break-on-fault opens the debugger stopped at the fault, in the faulting thread', () => {
+  // oob.cu: out[i] for i == n == 256, blocks of 256 threads: block 1, thread 0 writes out[256]
+  const r = ptxdbg(['exec', '--break-on-fault', '--batch', '--ex', 'print blockIdx.x * blockDim.x + threadIdx.x', '--', './oob']);
+  expect(r.code).toBe(0);
+  expect(r.out).toContain('Program stopped: ptxdbg: oob: out-of-bounds global write of 4 bytes');
+  expect(r.out).toMatch(/\$1 = 256\n/);
+  expect(r.out.trim().split('\n').pop()).toBe('PASS');
+});
+
 run("the program's exit code is ptxdbg's; a missing program is a usage error", () => {
   writeFileSync(join(bin, 'three.cu'), 'int main() { return 3; }\n');
   expect(spawnSync('nvcc', ['-cudart', 'shared', '-o', join(bin, 'three'), join(bin, 'three.cu')]).status).toBe(0);
