@@ -24,6 +24,7 @@
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
+#include "internal.h"
 
 enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE };
 enum { PROTOCOL_VERSION = 1 };
@@ -50,11 +51,14 @@ static cudaError_t fail(cudaError_t e) {
   if (e != cudaSuccess) last_error = e;
   return e;
 }
+cudaError_t ptxdbg_fail(cudaError_t e) { return fail(e); }
+cudaError_t ptxdbg_sticky(void) { return fd < 0 ? cudaErrorNoDevice : sticky; }
 static cudaError_t no_device(void) {
   static int once;
   if (!once) { once = 1; fprintf(stderr, "ptxdbg: this program uses the ptxdbg CUDA runtime; run it as `ptxdbg exec -- PROGRAM`\n"); }
   return fail(cudaErrorNoDevice);
 }
+#define func_index ptxdbg_func_index
 #define CHECK_STICKY() do { if (sticky != cudaSuccess) return fail(sticky); if (fd < 0) return no_device(); } while (0)
 
 /* ---- the connection to ptxdbg ----------------------------------------------------------- */
@@ -257,7 +261,7 @@ void __cudaRegisterSurface(void **h, const void *hostVar, const void **dev, cons
   (void)h; (void)hostVar; (void)dev; (void)name; (void)dim; (void)ext;
 }
 
-static int func_index(const void *host) {
+int ptxdbg_func_index(const void *host) {
   for (int i = 0; i < nfuncs; i++) if (funcs[i].host == host) return i;
   return -1;
 }
@@ -344,7 +348,7 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pp, struct cudaExtent ext) {
 
 static cudaError_t dev_free_locked(void *p) {
   CHECK_STICKY();
-  if (!p) return cudaSuccess;
+  if (!p || ptxdbg_graph_memory(p)) return cudaSuccess;
   uint64_t a = (uintptr_t)p;
   int v = visible_index(a);
   if (v >= 0) {
@@ -357,7 +361,8 @@ static cudaError_t dev_free_locked(void *p) {
 static cudaError_t dev_free(void *p) { LOCKED(dev_free_locked(p)); }
 cudaError_t cudaFree(void *p) { return dev_free(p); }
 cudaError_t cudaFreeHost(void *p) { return dev_free(p); }
-cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return dev_free(p); }
+/* memory freed inside a stream capture stays allocated: the graph may run again */
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return ptxdbg_capturing(s) ? cudaSuccess : dev_free(p); }
 cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
   (void)flags;
   if (!d || visible_index((uintptr_t)h) < 0) return fail(cudaErrorInvalidValue);
@@ -371,7 +376,7 @@ cudaError_t cudaHostGetFlags(unsigned int *flags, void *h) {
 }
 
 /* The copy, whichever side each end is on (the kind is implied by the addresses, as with UVA). */
-static cudaError_t copy(void *dst, const void *src, size_t n) {
+cudaError_t ptxdbg_copy(void *dst, const void *src, size_t n) {
   CHECK_STICKY();
   if (n == 0) return cudaSuccess;
   if (!dst || !src) return fail(cudaErrorInvalidValue);
@@ -383,13 +388,17 @@ static cudaError_t copy(void *dst, const void *src, size_t n) {
   uint64_t q[3] = { d, s, n };
   return fail(simple(OP_COPY, q, 24, NULL, 0));
 }
+#define copy ptxdbg_copy
 static int bad_kind(enum cudaMemcpyKind k) { return (unsigned)k > cudaMemcpyDefault; }
 
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
   if (bad_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
   return copy(dst, src, n);
 }
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t s) { (void)s; return cudaMemcpy(dst, src, n, kind); }
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t s) {
+  if (ptxdbg_capturing(s)) return ptxdbg_capture_copy(s, dst, src, n);
+  return cudaMemcpy(dst, src, n, kind);
+}
 cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n) {
   if (dd != 0 || sd != 0) return fail(cudaErrorInvalidDevice);
   return copy(dst, src, n);
@@ -436,17 +445,20 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
 }
 cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s) { (void)s; return cudaMemcpy3D(p); }
 
-static cudaError_t set(void *dst, int value, size_t n) {
+cudaError_t ptxdbg_set(void *dst, int value, size_t n) {
   CHECK_STICKY();
   if (n == 0) return cudaSuccess;
   if (!is_device(dst)) { memset(dst, value, n); return cudaSuccess; }
   struct { uint64_t dst, n; uint32_t value; } __attribute__((packed)) q = { (uintptr_t)dst, n, (uint32_t)value };
   return fail(simple(OP_SET, &q, sizeof q, NULL, 0));
 }
-cudaError_t cudaMemset(void *p, int v, size_t n) { return set(p, v, n); }
-cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) { (void)s; return set(p, v, n); }
+cudaError_t cudaMemset(void *p, int v, size_t n) { return ptxdbg_set(p, v, n); }
+cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+  if (ptxdbg_capturing(s)) return ptxdbg_capture_memset(s, p, 0, (unsigned)v & 255, 1, n, 1);
+  return ptxdbg_set(p, v, n);
+}
 cudaError_t cudaMemset2D(void *p, size_t pitch, int v, size_t w, size_t h) {
-  for (size_t r = 0; r < h; r++) { cudaError_t e = set((char *)p + r * pitch, v, w); if (e != cudaSuccess) return e; }
+  for (size_t r = 0; r < h; r++) { cudaError_t e = ptxdbg_set((char *)p + r * pitch, v, w); if (e != cudaSuccess) return e; }
   return cudaSuccess;
 }
 cudaError_t cudaMemset2DAsync(void *p, size_t pitch, int v, size_t w, size_t h, cudaStream_t s) { (void)s; return cudaMemset2D(p, pitch, v, w, h); }
@@ -565,54 +577,76 @@ static cudaError_t pull_visible(void) {
   return cudaSuccess;
 }
 
-static cudaError_t launch_locked(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags) {
-  CHECK_STICKY();
-  if (i < 0 || i >= nfuncs) return fail(cudaErrorInvalidDeviceFunction);
+/* The launch request for kernel i: header, name, and the parameters packed at the PTX offsets. */
+cudaError_t ptxdbg_pack_launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags, unsigned char **out, size_t *len) {
+  if (i < 0 || i >= nfuncs) return cudaErrorInvalidDeviceFunction;
   cudaError_t e = kernel_info(i);
-  if (e != cudaSuccess) return fail(e);
+  if (e != cudaSuccess) return e;
   size_t nlen = strlen(funcs[i].name);
   size_t qlen = 48 + nlen + funcs[i].param_bytes;
   unsigned char *q = calloc(1, qlen);
-  if (!q) return fail(cudaErrorMemoryAllocation);
+  if (!q) return cudaErrorMemoryAllocation;
   uint32_t head[12] = { (uint32_t)funcs[i].module, g.x, g.y, g.z, b.x, b.y, b.z, (uint32_t)shmem, flags, (uint32_t)nlen, funcs[i].param_bytes, 0 };
   memcpy(q, head, 48);
   memcpy(q + 48, funcs[i].name, nlen);
   for (uint32_t k = 0; k < funcs[i].nparams; k++) {
     uint32_t off = funcs[i].slots[2 * k], size = funcs[i].slots[2 * k + 1];
-    if (!args || !args[k]) { free(q); return fail(cudaErrorInvalidValue); }
+    if (!args || !args[k]) { free(q); return cudaErrorInvalidValue; }
     memcpy(q + 48 + nlen + off, args[k], size);
   }
+  *out = q; *len = qlen;
+  return cudaSuccess;
+}
+
+/* Run a packed launch: managed memory in, the kernel, its printf output, managed memory out. */
+cudaError_t ptxdbg_run_launch(const unsigned char *q, size_t qlen) {
+  pthread_mutex_lock(&big);
+  cudaError_t e = sticky;
+  if (e != cudaSuccess) { pthread_mutex_unlock(&big); return fail(e); }
   e = push_visible();
   char *text = NULL;
   size_t got = 0;
   if (e == cudaSuccess) e = call(OP_LAUNCH, q, qlen, NULL, 0, NULL, 0, &got, &text);
-  free(q);
   if (text && got) { fwrite(text, 1, got, stdout); fflush(stdout); }
   free(text);
   cudaError_t back = pull_visible();
   if (e == cudaErrorIllegalAddress || e == cudaErrorAssert || e == cudaErrorLaunchFailure || e == cudaErrorMisalignedAddress || e == cudaErrorLaunchTimeout) sticky = e;
   if (e == cudaSuccess) e = back;
+  pthread_mutex_unlock(&big);
   return fail(e);
 }
-static cudaError_t launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags) { LOCKED(launch_locked(i, g, b, args, shmem, flags)); }
+
+/* A launch on `stream`: recorded into the graph when the stream is capturing, else run now. */
+static cudaError_t launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags, cudaStream_t stream) {
+  CHECK_STICKY();
+  unsigned char *q = NULL;
+  size_t qlen = 0;
+  pthread_mutex_lock(&big);
+  cudaError_t e = ptxdbg_pack_launch(i, g, b, args, shmem, flags, &q, &qlen);
+  pthread_mutex_unlock(&big);
+  if (e != cudaSuccess) return fail(e);
+  if (ptxdbg_capturing(stream)) return ptxdbg_capture_launch(stream, i, q, qlen);
+  e = ptxdbg_run_launch(q, qlen);
+  free(q);
+  return e;
+}
 cudaError_t __cudaLaunchKernel(void *k, dim3 g, dim3 b, void **args, size_t shmem, void *stream) {
-  (void)stream;
-  return launch((int)(uintptr_t)k - 1, g, b, args, shmem, 0);
+  return launch((int)(uintptr_t)k - 1, g, b, args, shmem, 0, (cudaStream_t)stream);
 }
 cudaError_t __cudaLaunchKernel_ptsz(void *k, dim3 g, dim3 b, void **args, size_t shmem, void *stream) {
   return __cudaLaunchKernel(k, g, b, args, shmem, stream);
 }
 cudaError_t cudaLaunchKernel(const void *func, dim3 g, dim3 b, void **args, size_t shmem, cudaStream_t s) {
-  (void)s; return launch(func_index(func), g, b, args, shmem, 0);
+  return launch(func_index(func), g, b, args, shmem, 0, s);
 }
 cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 g, dim3 b, void **args, size_t shmem, cudaStream_t s) {
-  (void)s; return launch(func_index(func), g, b, args, shmem, 1);
+  return launch(func_index(func), g, b, args, shmem, 1, s);
 }
 cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *c, const void *func, void **args) {
   if (!c) return fail(cudaErrorInvalidValue);
   uint32_t flags = 0;
   for (unsigned k = 0; k < c->numAttrs; k++) if (c->attrs[k].id == cudaLaunchAttributeCooperative && c->attrs[k].val.cooperative) flags = 1;
-  return launch(func_index(func), c->gridDim, c->blockDim, args, c->dynamicSmemBytes, flags);
+  return launch(func_index(func), c->gridDim, c->blockDim, args, c->dynamicSmemBytes, flags, c->stream);
 }
 cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func) {
   int i = func_index(func);
@@ -770,45 +804,6 @@ cudaError_t cudaDriverGetVersion(int *v) { if (v) *v = 13000; return cudaSuccess
 cudaError_t cudaRuntimeGetVersion(int *v) { if (v) *v = 13000; return cudaSuccess; }
 
 /* ---- streams and events: in order, synchronous ------------------------------------------------- */
-
-static uintptr_t next_stream = 0x1000;
-cudaError_t cudaStreamCreate(cudaStream_t *s) { if (!s) return fail(cudaErrorInvalidValue); *s = (cudaStream_t)(next_stream += 16); return cudaSuccess; }
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int f) { (void)f; return cudaStreamCreate(s); }
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int f, int p) { (void)f; (void)p; return cudaStreamCreate(s); }
-cudaError_t cudaStreamDestroy(cudaStream_t s) { (void)s; return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; CHECK_STICKY(); return cudaSuccess; }
-cudaError_t cudaStreamQuery(cudaStream_t s) { (void)s; CHECK_STICKY(); return cudaSuccess; }
-cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int f) { (void)s; (void)e; (void)f; return cudaSuccess; }
-cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *u, unsigned int f) {
-  (void)f; if (cb) cb(s, sticky, u); return cudaSuccess;
-}
-cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *u) { (void)s; if (fn) fn(u); return cudaSuccess; }
-cudaError_t cudaStreamGetPriority(cudaStream_t s, int *p) { (void)s; if (p) *p = 0; return cudaSuccess; }
-cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *f) { (void)s; if (f) *f = 0; return cudaSuccess; }
-cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n, unsigned int f) { (void)s; (void)p; (void)n; (void)f; return cudaSuccess; }
-
-struct CUevent_st { double ms; int recorded; };
-static double now_ms(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec / 1e6; }
-cudaError_t cudaEventCreate(cudaEvent_t *e) {
-  if (!e) return fail(cudaErrorInvalidValue);
-  *e = calloc(1, sizeof(struct CUevent_st));
-  return *e ? cudaSuccess : fail(cudaErrorMemoryAllocation);
-}
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int f) { (void)f; return cudaEventCreate(e); }
-cudaError_t cudaEventDestroy(cudaEvent_t e) { free(e); return cudaSuccess; }
-cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
-  (void)s; if (!e) return fail(cudaErrorInvalidResourceHandle);
-  e->ms = now_ms(); e->recorded = 1; return cudaSuccess;
-}
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned int f) { (void)f; return cudaEventRecord(e, s); }
-cudaError_t cudaEventSynchronize(cudaEvent_t e) { (void)e; CHECK_STICKY(); return cudaSuccess; }
-cudaError_t cudaEventQuery(cudaEvent_t e) { (void)e; CHECK_STICKY(); return cudaSuccess; }
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
-  if (!ms || !a || !b) return fail(cudaErrorInvalidValue);
-  if (!a->recorded || !b->recorded) return fail(cudaErrorInvalidResourceHandle);
-  *ms = (float)(b->ms - a->ms);
-  return cudaSuccess;
-}
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
