@@ -1020,3 +1020,46 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *obj, const struct cudaR
 }
 cudaError_t cudaDestroyTextureObject(cudaTextureObject_t o) { (void)o; return cudaSuccess; }
 cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t o) { (void)o; return cudaSuccess; }
+
+/* ---- memory pools: one device heap; a pool's settings are kept and have no effect --------------- */
+
+struct CUmemPoolHandle_st { unsigned long long threshold; };
+static struct CUmemPoolHandle_st default_pool;
+static struct CUmemPoolHandle_st *current_pool = &default_pool;
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *p, int d) {
+  if (!p || d != 0) return fail(cudaErrorInvalidValue);
+  *p = &default_pool;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *p, int d) {
+  if (!p || d != 0) return fail(cudaErrorInvalidValue);
+  *p = current_pool;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetMemPool(int d, cudaMemPool_t p) {
+  if (!p || d != 0) return fail(cudaErrorInvalidValue);
+  current_pool = p;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *p, const struct cudaMemPoolProps *props) {
+  (void)props;
+  if (!p) return fail(cudaErrorInvalidValue);
+  *p = calloc(1, sizeof **p);
+  return *p ? cudaSuccess : fail(cudaErrorMemoryAllocation);
+}
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t p) { if (p && p != &default_pool) free(p); return cudaSuccess; }
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t p, enum cudaMemPoolAttr a, void *v) {
+  if (!p || !v) return fail(cudaErrorInvalidValue);
+  if (a == cudaMemPoolAttrReleaseThreshold) p->threshold = *(unsigned long long *)v;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t p, enum cudaMemPoolAttr a, void *v) {
+  if (!p || !v) return fail(cudaErrorInvalidValue);
+  if (a == cudaMemPoolAttrReleaseThreshold) *(unsigned long long *)v = p->threshold;
+  else if (a == cudaMemPoolReuseFollowEventDependencies || a == cudaMemPoolReuseAllowOpportunistic || a == cudaMemPoolReuseAllowInternalDependencies) *(int *)v = 1;
+  else *(unsigned long long *)v = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t p, size_t keep) { (void)p; (void)keep; return cudaSuccess; }
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t p, const struct cudaMemAccessDesc *d, size_t n) { (void)p; (void)d; (void)n; return cudaSuccess; }
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t n, cudaMemPool_t p, cudaStream_t s) { (void)p; (void)s; return dev_alloc(ptr, n, 0); }

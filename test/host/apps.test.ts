@@ -61,7 +61,7 @@ describe('every sample program passes its own check under ptxdbg exec', () => {
       const r = ptxdbg(['exec', '--', `./${name}`]);
       expect({ name, code: r.code, tail: r.out.trim().split('\n').pop() }).toEqual({ name, code: 0, tail: 'PASS' });
       expect(r.err).not.toContain('internal error');
-      // errors.cu calls cudaDeviceGetDefaultMemPool on purpose to see it refused
+      // errors.cu calls cudaIpcGetMemHandle on purpose to see it refused
       if (name !== 'errors') expect(r.err).not.toContain('not implemented');
     });
   }
