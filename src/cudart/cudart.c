@@ -735,6 +735,8 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d) {
     case cudaDevAttrMaxBlocksPerMultiprocessor: *v = 32; break;
     case cudaDevAttrL2CacheSize: *v = 40 << 20; break;
     case cudaDevAttrReservedSharedMemoryPerBlock: *v = 1024; break;
+    case cudaDevAttrMaxPersistingL2CacheSize: *v = 30 << 20; break;
+    case cudaDevAttrMaxAccessPolicyWindowSize: *v = 128 << 20; break;
     case cudaDevAttrUnifiedAddressing: case cudaDevAttrManagedMemory: case cudaDevAttrCanMapHostMemory:
     case cudaDevAttrConcurrentKernels: case cudaDevAttrCooperativeLaunch: case cudaDevAttrConcurrentManagedAccess:
     case cudaDevAttrStreamPrioritiesSupported: case cudaDevAttrComputePreemptionSupported:
@@ -778,6 +780,8 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d) {
   p->maxBlocksPerMultiProcessor = 32;
   p->reservedSharedMemPerBlock = 1024;
   p->memoryPoolsSupported = 1;
+  p->persistingL2CacheMaxSize = 30 << 20;
+  p->accessPolicyMaxWindowSize = 128 << 20;
   return cudaSuccess;
 }
 cudaError_t cudaDeviceGetLimit(size_t *v, enum cudaLimit l) {
