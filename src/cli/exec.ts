@@ -20,6 +20,7 @@ import { initcheckError, memcheckError, PREFIX, racecheckError, synccheckError }
 import { InitCheck } from '../host/initcheck.js';
 import { checkRun } from '../races/run.js';
 import { formatReport } from '../races/format.js';
+import type { RaceReport } from '../races/types.js';
 import { formatFault } from '../engine/fault.js';
 import { plainName } from '../engine/breakpoints.js';
 import { EXIT_USAGE } from './exit.js';
@@ -85,7 +86,6 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? EXEC_MAX_STEPS };
   const device = new Device();
   if (o.sanitize === 'initcheck') device.initCheck = new InitCheck();
-  let initReported = 0;
   const say = (line: string): void => { process.stderr.write(line + '\n'); };
   const tool = o.sanitize;
   if (tool) say(`${PREFIX}COMPUTE-SANITIZER (ptxdbg, ${tool})`);
@@ -115,51 +115,30 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
       await debugSnapshot(snap!, o);
     }
     const t0 = performance.now();
-    let fault: FaultReport | undefined;
-    let stdout: string;
-    let steps = 0, instrs = 0;
+    let ran: Ran;
     try {
-      if (o.races || tool === 'racecheck' || tool === 'synccheck') {
-        const { program, launch } = device.launchOf(r);
-        const checked = checkRun(program, launch, opts);
-        fault = checked.result.fault;
-        stdout = checked.result.stdout;
-        steps = checked.result.stats.warpSteps; instrs = checked.result.stats.threadInstructions;
-        const rep = checked.report;
-        if (tool === 'racecheck') for (const race of rep.races) { errors++; for (const l of racecheckError(race)) say(PREFIX + l); say(PREFIX.trimEnd()); }
-        else if (tool === 'synccheck') for (const b of rep.barrierErrors) { errors++; for (const l of synccheckError(b)) say(PREFIX + l); say(PREFIX.trimEnd()); }
-        else if (rep.races.length || rep.barrierErrors.length) {
-          errors += rep.races.length + rep.barrierErrors.length;
-          say(`ptxdbg: launch ${index} ${label}:`);
-          process.stderr.write(formatReport(rep));
-        }
-      } else {
-        const { result } = device.run(r, opts);
-        fault = result.fault;
-        stdout = result.stdout;
-        steps = result.stats.warpSteps; instrs = result.stats.threadInstructions;
-      }
+      ran = runLaunch(device, r, opts, o);
     } catch (e) {
       if (!(e instanceof CudaError)) throw e;
       say(`ptxdbg: launch ${index} ${label}: ${e.message}`);
       return { status: e.code, stdout: '' };
     }
+    const { fault, stdout, steps, instrs } = ran;
+    for (const finding of ran.findings) { errors++; for (const l of finding) say(PREFIX + l); say(PREFIX.trimEnd()); }
+    if (ran.raceReport) {
+      errors += ran.raceReport.races.length + ran.raceReport.barrierErrors.length;
+      say(`ptxdbg: launch ${index} ${label}:`);
+      process.stderr.write(formatReport(ran.raceReport));
+    }
     const ms = performance.now() - t0;
     if (o.stats) say(`ptxdbg: launch ${index} ${label}: ${steps} warp-steps, ${instrs} thread-instructions, ${ms.toFixed(1)} ms`);
     if (bundleDir) writeBundleOutputs(bundleDir, device, snap!, stdout);
-    if (device.initCheck) {
-      // findings are per instruction for the whole program: print the ones this launch added
-      const all = [...device.initCheck.findings.values()];
-      for (const f of all.slice(initReported)) { errors++; for (const l of initcheckError(f)) say(PREFIX + l); say(PREFIX.trimEnd()); }
-      initReported = all.length;
-    }
     if (!fault) return { status: CUDA.success, stdout };
     const status = faultStatus(fault);
-    if (tool === 'memcheck' || tool === undefined || !(o.races || tool)) {
-      const lines = tool === 'memcheck' ? memcheckError(fault, device) : undefined;
-      if (lines) { errors++; for (const l of lines) say(PREFIX + l); say(PREFIX.trimEnd()); }
-      else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
-    } else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
+    // memcheck reports the faults it knows in compute-sanitizer's layout; others as ptxdbg does
+    const lines = tool === 'memcheck' ? memcheckError(fault, device) : undefined;
+    if (lines) { errors++; for (const l of lines) say(PREFIX + l); say(PREFIX.trimEnd()); }
+    else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
     if (o.breakOnFault && !breakHere) {
       say('ptxdbg: opening the debugger on the faulting launch; the program waits until you quit it');
       await debugSnapshot(snap!, o, true);
@@ -203,6 +182,34 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     if (errors > 0 && code === 0) return 1;
   }
   return code;
+}
+
+interface Ran {
+  fault: FaultReport | undefined;
+  stdout: string;
+  steps: number;
+  instrs: number;
+  /** Sanitizer findings, each as its report lines. */
+  findings: string[][];
+  /** `exec --races`: the checker's report when it found something. */
+  raceReport: RaceReport | undefined;
+}
+
+/** Run one launch, under the checker the options ask for. */
+function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOptions): Ran {
+  const tool = o.sanitize;
+  if (o.races || tool === 'racecheck' || tool === 'synccheck') {
+    const { program, launch } = device.launchOf(r);
+    const { result, report } = checkRun(program, launch, opts);
+    const findings = tool === 'racecheck' ? report.races.map(racecheckError) : tool === 'synccheck' ? report.barrierErrors.map(synccheckError) : [];
+    const found = !tool && (report.races.length > 0 || report.barrierErrors.length > 0);
+    return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: found ? report : undefined };
+  }
+  const before = device.initCheck?.findings.size ?? 0;
+  const { result } = device.run(r, opts);
+  // initcheck findings are per instruction for the whole program: the ones this launch added
+  const findings = device.initCheck ? [...device.initCheck.findings.values()].slice(before).map(initcheckError) : [];
+  return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined };
 }
 
 function signalNumber(sig: NodeJS.Signals): number | undefined {

@@ -145,6 +145,15 @@ run('sanitize --tool initcheck: the read of never-written memory, and none where
   }
 });
 
+run('exec --races reports the race of each launch with both accesses; the program still runs to its end', () => {
+  // race.cu: thread t reads s[t ^ 1], written by its neighbour lane with no __syncwarp between
+  const r = ptxdbg(['exec', '--races', '--', './race']);
+  expect(r.code).toBe(0);
+  expect(r.err).toContain('ptxdbg: launch 1 shiftLeft<<<(1,1,1),(128,1,1)>>>:');
+  expect(r.err).toMatch(/race 1: RAW on shared memory .*intra-warp, 128 occurrences/);
+  expect(r.out.trim().split('\n').pop()).toBe('PASS');
+});
+
 run('--break opens the debugger at that launch while the program waits; the program then finishes', () => {
   const r = ptxdbg(['exec', '--break', 'transform', '--batch', '--ex', 'info cuda kernels', '--ex', 'continue', '--', './pipeline']);
   expect(r.code).toBe(0);
