@@ -163,7 +163,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   // rethrown once the program has exited
   let internal: unknown;
   const served = socket
-    ? serveProgram(socket, device, basename(app), onLaunch, say).catch((e: unknown) => { internal = e; })
+    ? serveProgram(socket, device, basename(app), onLaunch, say, child.pid).catch((e: unknown) => { internal = e; })
     : Promise.resolve();
   // a child that cannot be started never connects: wait for whichever ends first
   const code = await spawned;

@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE };
+enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ };
 enum { PROTOCOL_VERSION = 1 };
 /* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
 #define WINDOW_BASE 0x7f0000000000ULL
@@ -375,6 +375,58 @@ cudaError_t cudaHostGetFlags(unsigned int *flags, void *h) {
   return cudaSuccess;
 }
 
+/*
+ * Large copies go through a memory file shared with ptxdbg (it reads and writes the file at
+ * /proc/PID/fd/N straight into device memory) instead of the socket: one copy on each side.
+ * When that fails, the socket carries them.
+ */
+#define BULK_MIN ((size_t)256 << 10)
+static int bulk_fd = -1, bulk_ok = 1;
+static unsigned char *bulk;
+static size_t bulk_cap;
+static int bulk_ready(size_t n) {
+  if (!bulk_ok) return 0;
+  if (bulk_fd < 0) {
+    bulk_fd = memfd_create("ptxdbg-bulk", MFD_CLOEXEC);
+    if (bulk_fd < 0) { bulk_ok = 0; return 0; }
+  }
+  if (n > bulk_cap) {
+    size_t cap = (n + ((size_t)64 << 20) - 1) & ~(((size_t)64 << 20) - 1);
+    if (bulk) munmap(bulk, bulk_cap);
+    bulk = NULL; bulk_cap = 0;
+    if (ftruncate(bulk_fd, (off_t)cap) != 0) { bulk_ok = 0; return 0; }
+    void *m = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_SHARED, bulk_fd, 0);
+    if (m == MAP_FAILED) { bulk_ok = 0; return 0; }
+    bulk = m; bulk_cap = cap;
+  }
+  return 1;
+}
+/* status of a bulk request; -1 when the bulk path is unavailable (then use the socket) */
+static int bulk_write(uint64_t dst, const void *src, size_t n) {
+  pthread_mutex_lock(&big);
+  int r = -1;
+  if (n >= BULK_MIN && bulk_ready(n)) {
+    memcpy(bulk, src, n);
+    struct { uint64_t dst, n; uint32_t fd; } __attribute__((packed)) q = { dst, n, (uint32_t)bulk_fd };
+    cudaError_t e = simple(OP_BULK_WRITE, &q, sizeof q, NULL, 0);
+    if (e == cudaErrorNotSupported) bulk_ok = 0; else r = e;
+  }
+  pthread_mutex_unlock(&big);
+  return r;
+}
+static int bulk_read(void *dst, uint64_t src, size_t n) {
+  pthread_mutex_lock(&big);
+  int r = -1;
+  if (n >= BULK_MIN && bulk_ready(n)) {
+    struct { uint64_t src, n; uint32_t fd; } __attribute__((packed)) q = { src, n, (uint32_t)bulk_fd };
+    cudaError_t e = simple(OP_BULK_READ, &q, sizeof q, NULL, 0);
+    if (e == cudaSuccess) memcpy(dst, bulk, n);
+    if (e == cudaErrorNotSupported) bulk_ok = 0; else r = e;
+  }
+  pthread_mutex_unlock(&big);
+  return r;
+}
+
 /* The copy, whichever side each end is on (the kind is implied by the addresses, as with UVA). */
 cudaError_t ptxdbg_copy(void *dst, const void *src, size_t n) {
   CHECK_STICKY();
@@ -383,8 +435,16 @@ cudaError_t ptxdbg_copy(void *dst, const void *src, size_t n) {
   int dd = is_device(dst), sd = is_device(src);
   uint64_t d = (uintptr_t)dst, s = (uintptr_t)src;
   if (!dd && !sd) { memmove(dst, src, n); return cudaSuccess; }
-  if (dd && !sd) return fail(call(OP_WRITE, &d, 8, src, n, NULL, 0, NULL, NULL));
-  if (!dd && sd) { uint64_t q[2] = { s, n }; size_t got = 0; cudaError_t e = call(OP_READ, q, 16, NULL, 0, dst, n, &got, NULL); return fail(e); }
+  if (dd && !sd) {
+    int b = bulk_write(d, src, n);
+    if (b >= 0) return fail((cudaError_t)b);
+    return fail(call(OP_WRITE, &d, 8, src, n, NULL, 0, NULL, NULL));
+  }
+  if (!dd && sd) {
+    int b = bulk_read(dst, s, n);
+    if (b >= 0) return fail((cudaError_t)b);
+    uint64_t q[2] = { s, n }; size_t got = 0; cudaError_t e = call(OP_READ, q, 16, NULL, 0, dst, n, &got, NULL); return fail(e);
+  }
   uint64_t q[3] = { d, s, n };
   return fail(simple(OP_COPY, q, 24, NULL, 0));
 }

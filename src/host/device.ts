@@ -240,7 +240,8 @@ export class Device {
 
   set(dst: bigint, value: number, n: number): void { this.view(dst, n).fill(value & 255); this.written(dst, n); }
 
-  private written(ptr: bigint, n: number): void {
+  /** Bytes [ptr, ptr+n) were written from outside a kernel (initcheck counts them initialized). */
+  written(ptr: bigint, n: number): void {
     if (this.initCheck && (ptr >> 32n) === BigInt(GLOBAL_HI)) this.initCheck.initialized(Number(ptr - WINDOW_BASE), n);
   }
 

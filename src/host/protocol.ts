@@ -4,33 +4,64 @@
  * reply {i32 status (a cudaError_t), u32 0, u64 length, payload}. Little-endian.
  */
 export const enum Op {
-  Hello = 1, Module, Malloc, Free, Write, Read, Copy, Set, Symbol, Kernel, Launch, Reset, Image,
+  Hello = 1, Module, Malloc, Free, Write, Read, Copy, Set, Symbol, Kernel, Launch, Reset, Image, BulkWrite, BulkRead,
 }
 export const PROTOCOL_VERSION = 1;
 /** A request larger than this is not one the runtime sends (a copy is at most the device). */
 const MAX_FRAME = 2 ** 31 + 64;
+/** Frames from this size on are gathered in place (see FrameReader). */
+const BIG_FRAME = 1 << 20;
 
 export interface Frame { op: number; payload: Uint8Array }
 
 export class ProtocolError extends Error {}
 
-/** Collects bytes from the socket and cuts them into frames. */
+/**
+ * Collects bytes from the socket and cuts them into frames. A large frame (a big copy) is
+ * gathered straight into a buffer of its size as its chunks arrive.
+ */
 export class FrameReader {
   private chunks: Buffer[] = [];
   private have = 0;
+  /** The frame being gathered once its header is known: its buffer and bytes filled. */
+  private big: { buf: Buffer; filled: number } | undefined;
 
   push(b: Buffer): void {
+    if (this.big) {
+      const take = Math.min(b.length, this.big.buf.length - this.big.filled);
+      b.copy(this.big.buf, this.big.filled, 0, take);
+      this.big.filled += take;
+      if (take < b.length) { this.chunks.push(b.subarray(take)); this.have += b.length - take; }
+      return;
+    }
     this.chunks.push(b);
     this.have += b.length;
   }
 
   /** The next complete frame, or undefined until more bytes arrive. */
   next(): Frame | undefined {
+    if (this.big) {
+      if (this.big.filled < this.big.buf.length) return undefined;
+      const all = this.big.buf;
+      this.big = undefined;
+      return { op: all.readUInt32LE(0), payload: new Uint8Array(all.buffer, all.byteOffset + 16, all.length - 16) };
+    }
     if (this.have < 16) return undefined;
     const head = this.peek(16);
     const len = Number(head.readBigUInt64LE(8));
     if (len > MAX_FRAME) throw new ProtocolError(`a request of ${len} bytes: the program is not speaking the ptxdbg runtime protocol`);
-    if (this.have < 16 + len) return undefined;
+    if (this.have < 16 + len) {
+      if (len >= BIG_FRAME) {
+        // gather the rest in place instead of holding thousands of chunks
+        const buf = Buffer.allocUnsafe(16 + len);
+        const got = Buffer.concat(this.chunks, this.have);
+        got.copy(buf, 0);
+        this.big = { buf, filled: got.length };
+        this.chunks = [];
+        this.have = 0;
+      }
+      return undefined;
+    }
     const all = Buffer.concat(this.chunks, this.have);
     const op = all.readUInt32LE(0);
     const payload = new Uint8Array(all.buffer, all.byteOffset + 16, len);

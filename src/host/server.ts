@@ -3,9 +3,10 @@
  * launches to the caller's handler (which may run the kernel, check it, or open the debugger on
  * it while the program waits). Requests are handled one at a time, in order.
  */
+import { closeSync, openSync, readSync, writeSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { type Device, type LaunchRequest } from './device.js';
-import { CudaError } from './errors.js';
+import { CUDA, CudaError } from './errors.js';
 import { Fields, FrameReader, Op, PROTOCOL_VERSION, ProtocolError, reply } from './protocol.js';
 
 export interface LaunchOutcome {
@@ -32,8 +33,18 @@ function u64s(...v: bigint[]): Uint8Array {
 }
 
 /** Serve until the program closes its end; resolves then. */
-export function serveProgram(socket: Duplex, device: Device, app: string, onLaunch: LaunchHandler, say: (line: string) => void): Promise<void> {
+export function serveProgram(socket: Duplex, device: Device, app: string, onLaunch: LaunchHandler, say: (line: string) => void, pid?: number): Promise<void> {
   const reader = new FrameReader();
+  // the runtime's bulk-copy file, opened once through /proc (undefined when it cannot be)
+  const bulkFds = new Map<number, number | undefined>();
+  const bulkFile = (fd: number): number | undefined => {
+    if (!bulkFds.has(fd)) {
+      let file: number | undefined;
+      try { file = pid === undefined ? undefined : openSync(`/proc/${pid}/fd/${fd}`, 'r+'); } catch { file = undefined; }
+      bulkFds.set(fd, file);
+    }
+    return bulkFds.get(fd);
+  };
   let busy = false;
   let closed = false;
   return new Promise((done, fail) => {
@@ -89,6 +100,21 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             const o = await onLaunch(r);
             return reply(o.status, new TextEncoder().encode(o.stdout));
           }
+          case Op.BulkWrite: case Op.BulkRead: {
+            const ptr = f.u64();
+            const n = f.size();
+            const file = bulkFile(f.u32());
+            if (file === undefined) return reply(CUDA.notSupported);
+            const view = device.view(ptr, n);
+            // the runtime's shared memory file holds the bytes at offset 0
+            for (let done = 0; done < n;) {
+              const k = op === Op.BulkWrite ? readSync(file, view, done, n - done, done) : writeSync(file, view, done, n - done, done);
+              if (k <= 0) return reply(CUDA.notSupported);
+              done += k;
+            }
+            if (op === Op.BulkWrite) device.written(ptr, n);
+            return reply(0);
+          }
           case Op.Reset: device.reset(); return reply(0);
           case Op.Image: {
             const base = f.u64();
@@ -113,7 +139,11 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
       reader.push(b);
       void pump().catch((e: unknown) => { closed = true; socket.destroy(); fail(e); });
     });
-    const end = (): void => { closed = true; done(); };
+    const end = (): void => {
+      closed = true;
+      for (const file of bulkFds.values()) if (file !== undefined) closeSync(file);
+      done();
+    };
     socket.on('close', end);
     socket.on('error', end);
   });
