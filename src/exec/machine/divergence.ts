@@ -46,7 +46,7 @@ export function yieldPath(w: Warp, f: Frame): void {
   // a sibling that can run goes first; lanes that arrived at an enclosing join next; a sibling
   // waiting at a barrier or warp sync last (it re-checks and yields back)
   let waiting = -1;
-  for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
+  for (let i = t - 1; i >= 0 && f.srpc[i] === x; i--) {
     lo = i;
     if (f.spc[i] === x) continue;
     if (parkedAtSync(f.fn.code, f.spc[i]!, f.smask[i]!, w.parkedBar)) { if (waiting < 0) waiting = i; } else if (pick < 0) pick = i;
@@ -117,13 +117,46 @@ export function deferBarrier(w: Warp): boolean {
   const t = f.depth - 1;
   const x = f.srpc[t]!;
   const code = f.fn.code;
-  for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
+  for (let i = t - 1; i >= 0 && f.srpc[i] === x; i--) {
     const pc = f.spc[i]!;
     if (pc !== x && !parkedAtSync(code, pc, f.smask[i]!, w.parkedBar)) {
       w.spins = 0;
       yieldPath(w, f);
       return true;
     }
+  }
+  return switchToSubtree(w, f);
+}
+
+/**
+ * The running path reconverges nowhere (it left the outermost join, see leaveJoin) and waits at
+ * a barrier, while lanes it left behind still run in the subtree of that join (the path that
+ * yielded to it). Without this the warp would block with them stranded: the running path goes
+ * below the subtree's outermost entry, and the subtree's top path runs. True when it switched.
+ */
+function switchToSubtree(w: Warp, f: Frame): boolean {
+  const t = f.depth - 1;
+  if (f.srpc[t] !== -1) return false;
+  const code = f.fn.code;
+  for (let i = t - 1; i >= 0; i--) {
+    if (f.spc[i] === f.srpc[i] || parkedAtSync(code, f.spc[i]!, f.smask[i]!, w.parkedBar)) continue;
+    // a join entry waits for the entries above it (their reconvergence pc is its pc)
+    let join = false;
+    for (let k = i + 1; k < t && !join; k++) if (f.srpc[k] === f.spc[i]) join = true;
+    if (join) continue;
+    // the outermost entry of the subtree holding i: the nearest one below reconverging nowhere
+    let j = i;
+    while (j > 0 && f.srpc[j] !== -1) j--;
+    if (f.srpc[j] !== -1) return false;
+    f.spc[t] = w.pc;
+    const pc = f.spc[t]!, mask = f.smask[t]!;
+    f.spc.copyWithin(j + 1, j, t); f.srpc.copyWithin(j + 1, j, t); f.smask.copyWithin(j + 1, j, t);
+    f.spc[j] = pc; f.srpc[j] = -1; f.smask[j] = mask;
+    w.spins = 0;
+    w.pc = f.spc[t]!;
+    w.mask = f.smask[t]!;
+    reconverge(w);
+    return true;
   }
   return false;
 }

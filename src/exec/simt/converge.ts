@@ -36,7 +36,7 @@ export function mergeParked(f: Frame, pc: number, members: number): number {
   const t = f.depth - 1;
   const x = f.srpc[t]!;
   let got = 0;
-  for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
+  for (let i = t - 1; i >= 0 && f.srpc[i] === x; i--) {
     if (f.spc[i] !== pc || (f.smask[i]! & members) === 0) continue;
     got |= f.smask[i]!;
     // remove entry i: everything above it moves down one
@@ -52,7 +52,7 @@ export function mergeParked(f: Frame, pc: number, members: number): number {
 export function runnableSibling(f: Frame, code: readonly CInstr[], parked: number): boolean {
   const t = f.depth - 1;
   const x = f.srpc[t]!;
-  for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
+  for (let i = t - 1; i >= 0 && f.srpc[i] === x; i--) {
     const pc = f.spc[i]!;
     if (pc !== x && !parkedAtSync(code, pc, f.smask[i]!, parked)) return true;
   }
@@ -70,7 +70,7 @@ export function arriveParked(f: Frame, b: BarInfo): number {
   const t = f.depth - 1;
   const x = f.srpc[t]!;
   let got = 0;
-  for (let i = t - 1; i >= 1 && f.srpc[i] === x; i--) {
+  for (let i = t - 1; i >= 0 && f.srpc[i] === x; i--) {
     const pc = f.spc[i]!;
     if (pc === x) continue;
     const c = f.fn.code[pc]!;
