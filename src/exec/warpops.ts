@@ -10,15 +10,21 @@ import type { Warp } from './state.js';
 
 const SNAP = new Uint32Array(64);
 const SNAP2 = new Uint32Array(64);
+/** Each lane's member mask, read before any destination is written. */
+const SNAP3 = new Int32Array(32);
 
 function predSrc(ctx: Ctx, op: ROperand | undefined): { slot: number; neg: boolean } {
   if (op?.kind === 'not') return { slot: src(ctx, op.inner, 'pred'), neg: true };
   return { slot: src(ctx, op, 'pred'), neg: false };
 }
 
-function maskOf(w: Warp, slot: number, m: number): number {
-  // member mask operand: lane 0's value among the active lanes (uniform in valid programs)
-  return w.i32[slot + 2 * lowestLane(m)]!;
+/**
+ * Lane l's member mask: its own operand, limited to the lanes executing. Lanes may name
+ * different (disjoint) groups in one execution: cooperative groups' labeled_partition runs a
+ * redux or a vote per bucket at once, each lane reducing over its own group.
+ */
+function laneMask(w: Warp, slot: number, m: number, l: number): number {
+  return w.i32[slot + 2 * l]! & m;
 }
 
 export function warpOp(ctx: Ctx, _c: CInstr): Exec {
@@ -77,19 +83,20 @@ export function warpOp(ctx: Ctx, _c: CInstr): Exec {
       const M = ops[2] ? src(ctx, ops[2], 'b32') : -1;
       return (w, m) => {
         const i = w.i32;
-        const member = M >= 0 ? maskOf(w, M, m) & m : m;
-        let ballot = 0;
+        // every lane's predicate first (the destination may be a source of another lane)
+        let votes = 0;
+        for (let l = 0; l < 32; l++) if (((m >>> l) & 1) && ((i[p.slot + 2 * l]! !== 0) !== p.neg)) votes |= 1 << l;
         for (let l = 0; l < 32; l++) {
-          if (((member >>> l) & 1) === 0) continue;
-          const v = (i[p.slot + 2 * l]! !== 0) !== p.neg;
-          if (v) ballot |= 1 << l;
+          if (((m >>> l) & 1) === 0) continue;
+          const member = M >= 0 ? laneMask(w, M, m, l) : m;
+          const ballot = votes & member;
+          let r: number;
+          if (kind === 'ballot') r = ballot;
+          else if (kind === 'all') r = ballot === member ? 1 : 0;
+          else if (kind === 'any') r = ballot !== 0 ? 1 : 0;
+          else r = ballot === 0 || ballot === member ? 1 : 0;
+          i[D + 2 * l] = r;
         }
-        let r: number;
-        if (kind === 'ballot') r = ballot;
-        else if (kind === 'all') r = ballot === member ? 1 : 0;
-        else if (kind === 'any') r = ballot !== 0 ? 1 : 0;
-        else r = ballot === 0 || ballot === member ? 1 : 0;
-        for (let l = 0; l < 32; l++) if ((m >>> l) & 1) i[D + 2 * l] = r;
       };
     }
     case 'match': {
@@ -103,10 +110,10 @@ export function warpOp(ctx: Ctx, _c: CInstr): Exec {
       const M = src(ctx, ops[2], 'b32');
       return (w, m) => {
         const u = w.u32;
-        const member = maskOf(w, M, m) & m;
-        for (let l = 0; l < 32; l++) { SNAP[l] = u[A + 2 * l]!; SNAP2[l] = wide ? u[A + 2 * l + 1]! : 0; }
+        for (let l = 0; l < 32; l++) { SNAP[l] = u[A + 2 * l]!; SNAP2[l] = wide ? u[A + 2 * l + 1]! : 0; SNAP3[l] = laneMask(w, M, m, l); }
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
+          const member = SNAP3[l]!;
           let same = 0;
           for (let j = 0; j < 32; j++) if (((member >>> j) & 1) && SNAP[j] === SNAP[l] && SNAP2[j] === SNAP2[l]) same |= 1 << j;
           const allSame = same === member;
@@ -124,21 +131,27 @@ export function warpOp(ctx: Ctx, _c: CInstr): Exec {
       const M = src(ctx, ops[2], 'b32');
       return (w, m) => {
         const u = w.u32;
-        const member = maskOf(w, M, m) & m;
-        let acc = op === 'and' ? 0xffffffff : op === 'min' ? (signed ? 0x7fffffff : 0xffffffff) : op === 'max' ? (signed ? -0x80000000 : 0) : 0;
-        for (let l = 0; l < 32; l++) {
-          if (((member >>> l) & 1) === 0) continue;
-          const v = signed ? u[A + 2 * l]! | 0 : u[A + 2 * l]!;
-          switch (op) {
-            case 'add': acc = (acc + v) >>> 0; break;
-            case 'min': acc = v < acc ? v : acc; break;
-            case 'max': acc = v > acc ? v : acc; break;
-            case 'and': acc = (acc & v) >>> 0; break;
-            case 'or': acc = (acc | v) >>> 0; break;
-            default: acc = (acc ^ v) >>> 0;
+        for (let l = 0; l < 32; l++) { SNAP[l] = u[A + 2 * l]!; SNAP3[l] = laneMask(w, M, m, l); }
+        // one reduction per distinct member mask (usually one: the whole warp)
+        let done = 0;
+        for (let l0 = 0; l0 < 32; l0++) {
+          if (((m >>> l0) & 1) === 0 || ((done >>> l0) & 1)) continue;
+          const member = SNAP3[l0]!;
+          let acc = op === 'and' ? 0xffffffff : op === 'min' ? (signed ? 0x7fffffff : 0xffffffff) : op === 'max' ? (signed ? -0x80000000 : 0) : 0;
+          for (let l = 0; l < 32; l++) {
+            if (((member >>> l) & 1) === 0) continue;
+            const v = signed ? SNAP[l]! | 0 : SNAP[l]!;
+            switch (op) {
+              case 'add': acc = (acc + v) >>> 0; break;
+              case 'min': acc = v < acc ? v : acc; break;
+              case 'max': acc = v > acc ? v : acc; break;
+              case 'and': acc = (acc & v) >>> 0; break;
+              case 'or': acc = (acc | v) >>> 0; break;
+              default: acc = (acc ^ v) >>> 0;
+            }
           }
+          for (let l = l0; l < 32; l++) if (((m >>> l) & 1) && SNAP3[l] === member) { u[D + 2 * l] = acc >>> 0; done |= 1 << l; }
         }
-        for (let l = 0; l < 32; l++) if ((m >>> l) & 1) u[D + 2 * l] = acc >>> 0;
       };
     }
     case 'elect': {
@@ -148,9 +161,9 @@ export function warpOp(ctx: Ctx, _c: CInstr): Exec {
       if (d0?.kind === 'pair') { D = d0.a.kind === 'sink' ? ctx.fc.scratch() : dst(ctx, d0.a); P = dst(ctx, d0.b); } else D = dst(ctx, d0);
       const M = src(ctx, ops[1], 'b32');
       return (w, m) => {
-        const member = maskOf(w, M, m) & m;
-        const leader = lowestLane(member);
+        for (let l = 0; l < 32; l++) SNAP3[l] = laneMask(w, M, m, l);
         for (let l = 0; l < 32; l++) if ((m >>> l) & 1) {
+          const leader = lowestLane(SNAP3[l]!);
           w.u32[D + 2 * l] = leader;
           if (P >= 0) w.i32[P + 2 * l] = l === leader ? 1 : 0;
         }

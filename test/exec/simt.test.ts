@@ -99,3 +99,38 @@ test('redux.sync and match.sync from diverged paths see every member lane', () =
   expect(m.res.fault?.message).toBeUndefined();
   expect(m.out).toEqual(Array.from({ length: 32 }, (_, l) => l + 48));
 });
+
+test('warp collectives where lanes name different member groups reduce within their own group', () => {
+  // lanes 0-15 pass mask 0x0000ffff, lanes 16-31 mask 0xffff0000 (cooperative groups'
+  // labeled_partition runs one collective per bucket at once)
+  const group = (body: string): string => `.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<3>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %laneid;
+  setp.lt.u32 %p1, %r1, 16;
+  selp.b32 %r2, 0x0000ffff, 0xffff0000, %p1;
+${body}
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], %r5;
+  ret;
+}
+`;
+  const lanes = Array.from({ length: 32 }, (_, l) => l);
+  // sums 0+..+15 = 120 and 16+..+31 = 376
+  expect(runModule(group('  redux.sync.add.u32 %r5, %r1, %r2;'), 32, 32).out).toEqual(lanes.map((l) => (l < 16 ? 120 : 376)));
+  // signed max of (lane - 20): 15 - 20 = -5 in the low group, 31 - 20 = 11 in the high one
+  expect(runModule(group('  sub.s32 %r3, %r1, 20;\n  redux.sync.max.s32 %r5, %r3, %r2;'), 32, 32).out).toEqual(lanes.map((l) => (l < 16 ? (-5 >>> 0) : 11)));
+  // ballot of lane % 3 == 0 within the group: {0,3,...,15} and {18,21,24,27,30}
+  const low = [0, 3, 6, 9, 12, 15].reduce((a, b) => a | (1 << b), 0);
+  const high = ([18, 21, 24, 27, 30].reduce((a, b) => a | (1 << b), 0)) >>> 0;
+  expect(runModule(group('  rem.u32 %r3, %r1, 3;\n  setp.eq.u32 %p2, %r3, 0;\n  vote.sync.ballot.b32 %r5, %p2, %r2;'), 32, 32).out).toEqual(lanes.map((l) => (l < 16 ? low : high)));
+  // match.any on parity within the group: even/odd lanes of that half
+  expect(runModule(group('  and.b32 %r3, %r1, 1;\n  match.any.sync.b32 %r5, %r3, %r2;'), 32, 32).out)
+    .toEqual(lanes.map((l) => (l < 16 ? (l % 2 ? 0xaaaa : 0x5555) : (l % 2 ? 0xaaaa0000 : 0x55550000))));
+  // elect.sync: the lowest lane of each group
+  expect(runModule(group('  elect.sync %r5|%p2, %r2;'), 32, 32).out).toEqual(lanes.map((l) => (l < 16 ? 0 : 16)));
+});
