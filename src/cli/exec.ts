@@ -156,7 +156,13 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   });
   const spawned = new Promise<number | Error>((done) => {
     child.on('error', (e) => done(e));
-    child.on('exit', (code, signal) => done(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1)));
+    child.on('exit', (code, signal) => {
+      if (signal) {
+        // a host dereference of cudaMalloc memory lands in the device window, which the program cannot touch
+        say(`ptxdbg: ${app} was killed by ${signal}${signal === 'SIGSEGV' ? ' (if it read or wrote device memory from the host: cudaMalloc memory is not host-accessible, as on a GPU; cudaMallocManaged memory is)' : ''}`);
+      }
+      done(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1));
+    });
   });
   const socket = child.stdio[3] as Duplex | null;
   // an internal error while serving ends the connection (the program sees it lost) and is

@@ -175,6 +175,12 @@ run("the program's exit code is ptxdbg's; a missing program is a usage error", (
   writeFileSync(join(bin, 'three.cu'), 'int main() { return 3; }\n');
   expect(spawnSync('nvcc', ['-cudart', 'shared', '-o', join(bin, 'three'), join(bin, 'three.cu')]).status).toBe(0);
   expect(ptxdbg(['exec', '--', './three']).code).toBe(3);
+  // a host write to cudaMalloc memory faults in the program, as on a GPU: 128 + SIGSEGV (11)
+  writeFileSync(join(bin, 'hostderef.cu'), 'int main() { int *d; cudaMalloc(&d, 16); d[0] = 1; return 0; }\n');
+  expect(spawnSync('nvcc', ['-cudart', 'shared', '-o', join(bin, 'hostderef'), join(bin, 'hostderef.cu')]).status).toBe(0);
+  const segv = ptxdbg(['exec', '--', './hostderef']);
+  expect(segv.code).toBe(139);
+  expect(segv.err).toContain('./hostderef was killed by SIGSEGV (if it read or wrote device memory from the host');
   const missing = ptxdbg(['exec', '--', './no-such-program']);
   expect(missing.code).toBe(2);
   expect(missing.err).toContain('cannot run ./no-such-program: no such program');
