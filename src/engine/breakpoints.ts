@@ -36,9 +36,22 @@ export interface ResolvedSpec {
 }
 
 export function plainName(mangled: string): string {
-  const m = /^_Z(?:N\d+\w+?)?(\d+)(\w+)/.exec(mangled);
-  if (!m) return mangled;
-  return m[2]!.slice(0, Number(m[1]));
+  if (!mangled.startsWith('_Z')) return mangled;
+  // _Z<len><name>..., or _ZN<len><name><len><name>...E (namespaces, classes): the last name,
+  // before template arguments (I...E) or the parameters
+  let i = mangled[2] === 'N' ? 3 : 2;
+  let last: string | undefined;
+  for (;;) {
+    const m = /^(\d+)/.exec(mangled.slice(i));
+    if (!m) break;
+    const len = Number(m[1]);
+    const name = mangled.slice(i + m[1]!.length, i + m[1]!.length + len);
+    if (name.length !== len) break;
+    last = name;
+    i += m[1]!.length + len;
+    if (mangled[2] !== 'N') break;
+  }
+  return last ?? mangled;
 }
 
 export function parseCondition(text: string): Condition {
