@@ -3,13 +3,13 @@
  * errors, launches sharing memory and module variables, constant memory written between
  * launches, and a capture bundle that reruns to the same bytes. Expected values by hand.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Device, WINDOW_BASE, type LaunchRequest } from '../../src/host/device.js';
 import { CudaError } from '../../src/host/errors.js';
 import { snapshotLaunch, writeBundle, writeBundleOutputs } from '../../src/host/bundle.js';
-import { readLaunchFile } from '../../src/exec/launch.js';
+import { LaunchError, parseLaunch, readLaunchFile } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
 
@@ -147,4 +147,31 @@ test('a fatbinary that is not one is refused with a located error code, not a cr
   const d = new Device();
   expect(codeOf(() => d.addModule(Uint8Array.from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]), 'junk'))).toBe(200);
   expect(codeOf(() => d.symbol(0, 'x'))).toBe(400);
+});
+
+test('a captured launch file with a bad "device" section is a located launch error, never a crash', () => {
+  const program = loadPtx(PTX, 'k.ptx').program!;
+  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-badbundle-'));
+  try {
+    writeFileSync(join(dir, 'a.bin'), new Uint8Array(16));
+    writeFileSync(join(dir, 'c.bin'), new Uint8Array(4));
+    const region = (over: object): object => ({ name: 'a', kind: 'buffer', offset: 8704, size: 16, file: 'a.bin', ...over });
+    const counter = { name: 'counter', kind: 'global', offset: 9216, size: 4, file: 'c.bin' };
+    const launch = (device: object): unknown => ({
+      kernel: 'addBias', args: [{ name: 'p', type: 'bytes', value: [0, 0, 0, 0, 0, 0, 0, 0] }, { name: 'n', type: 'bytes', value: [0, 0, 0, 0] }], device,
+    });
+    const error = (device: object): string => {
+      try { parseLaunch(launch(device), program, dir, 'l.json'); } catch (e) { if (e instanceof LaunchError) return e.message; throw e; }
+      return 'accepted';
+    };
+    expect(error({ regions: [region({}), counter] })).toBe('accepted');
+    expect(error({ regions: [region({ offset: 300 }), counter] })).toBe('l.json: "device".regions[0].offset: 300 is not a 256-byte aligned device offset');
+    expect(error({ regions: [region({}), region({ name: 'b' }), counter] })).toBe('l.json: "device".regions[1]: allocation b at offset 8704 overlaps a');
+    expect(error({ regions: [region({})] })).toBe('l.json: "device": no region for the module\'s .global variable counter');
+    expect(error({ regions: [region({ file: 'nope.bin' }), counter] })).toMatch(/^l\.json: "device"\.regions\[0\]: "file": cannot read .*nope\.bin: no such file/);
+    expect(error({ regions: [region({}), counter], images: [{ format: 'float', dims: 2, width: 64, height: 64, depth: 1, layers: 1, offset: 8704 }] }))
+      .toBe('l.json: "device".images[0]: its 16384 bytes at offset 8704 are not inside one region');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
