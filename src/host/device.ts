@@ -94,10 +94,10 @@ export class Device {
     try {
       entries = parseFatbin(fatbin).filter((e) => e.kind === 'ptx');
     } catch (e) {
-      if (e instanceof FatbinError) throw new CudaError(200, `${app}: ${e.message}`);
+      if (e instanceof FatbinError) throw new CudaError(CUDA.invalidKernelImage, `${app}: ${e.message}`);
       throw e;
     }
-    if (entries.length === 0) throw new CudaError(209, `${app}: a fatbinary holds no PTX (only cubins); rebuild with -arch=sm_80 or -gencode arch=compute_80,code=compute_80 so ptxdbg can run its kernels`);
+    if (entries.length === 0) throw new CudaError(CUDA.noKernelImage, `${app}: a fatbinary holds no PTX (only cubins); rebuild with -arch=sm_80 or -gencode arch=compute_80,code=compute_80 so ptxdbg can run its kernels`);
     const best = entries.reduce((a, b) => (b.arch > a.arch ? b : a));
     const id = this.modules.length;
     this.modules.push({
@@ -109,10 +109,10 @@ export class Device {
 
   program(id: number): Program {
     const m = this.modules[id];
-    if (!m) throw new CudaError(400, `no module ${id}`);
+    if (!m) throw new CudaError(CUDA.invalidResourceHandle, `no module ${id}`);
     if (!m.program) {
       const loaded = loadPtx(m.ptx, m.label);
-      if (!loaded.program) throw new CudaError(218, `the PTX of ${m.label} does not load:\n${renderDiagnostics(loaded)}`);
+      if (!loaded.program) throw new CudaError(CUDA.invalidPtx, `the PTX of ${m.label} does not load:\n${renderDiagnostics(loaded)}`);
       m.program = loaded.program;
     }
     return m.program;
@@ -120,7 +120,7 @@ export class Device {
 
   private entry(module: number, kernel: string): ProgFunction {
     const f = this.program(module).functions.get(kernel);
-    if (!f || !f.isEntry) throw new CudaError(98, `no kernel ${kernel} in ${this.modules[module]!.label}`);
+    if (!f || !f.isEntry) throw new CudaError(CUDA.invalidDeviceFunction, `no kernel ${kernel} in ${this.modules[module]!.label}`);
     return f;
   }
 
@@ -146,7 +146,7 @@ export class Device {
   symbol(module: number, name: string): { address: bigint; size: number } {
     const program = this.program(module);
     const v = program.globals.find((g) => g.name === name);
-    if (!v) throw new CudaError(13, `no device variable ${name} in ${this.modules[module]!.label}`);
+    if (!v) throw new CudaError(CUDA.invalidSymbol, `no device variable ${name} in ${this.modules[module]!.label}`);
     this.placeModule(module);
     const res = this.modules[module]!.resident;
     if (v.space === 'const') {
@@ -162,7 +162,7 @@ export class Device {
     if (m.resident.constBank) return;
     const program = this.program(module);
     const entry = [...program.functions.values()].find((f) => f.isEntry);
-    if (!entry) throw new CudaError(13, `${m.label} has no kernels, so its variables cannot be placed`);
+    if (!entry) throw new CudaError(CUDA.invalidSymbol, `${m.label} has no kernels, so its variables cannot be placed`);
     const args = entry.params.map((p) => ({ kind: 'bytes' as const, name: p.name, bytes: new Uint8Array(p.size) }));
     new Machine(program, { kernel: entry.name, grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 0, args, resident: m.resident });
   }
@@ -170,11 +170,11 @@ export class Device {
   // ---- memory ---------------------------------------------------------------------------------
 
   malloc(size: number, kind: AllocKind): bigint {
-    if (!Number.isFinite(size) || size < 0 || size > MAX_DEVICE_BYTES) throw new CudaError(2, `cannot allocate ${size} bytes`);
+    if (!Number.isFinite(size) || size < 0 || size > MAX_DEVICE_BYTES) throw new CudaError(CUDA.memoryAllocation, `cannot allocate ${size} bytes`);
     const align = kind === 'device' ? 256 : HOST_VISIBLE_ALIGN;
     const span = kind === 'device' ? size : Math.ceil(Math.max(size, 1) / HOST_VISIBLE_ALIGN) * HOST_VISIBLE_ALIGN;
     const a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, MAX_DEVICE_BYTES);
-    if (!a) throw new CudaError(2, `out of device memory allocating ${size} bytes (the emulated device has ${MAX_DEVICE_BYTES})`);
+    if (!a) throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes (the emulated device has ${MAX_DEVICE_BYTES})`);
     // cudaMalloc memory is not zeroed on a GPU, but a reused span would leak old values into a
     // new allocation and make runs depend on history; zero it (what a fresh GPU page holds)
     this.arena.bank.u8.fill(0, a.base, a.base + span);
@@ -189,7 +189,7 @@ export class Device {
   free(ptr: bigint): void {
     if (ptr === 0n) return;
     const a = this.allocationAt(ptr);
-    if (!a || WINDOW_BASE + BigInt(a.base) !== ptr) throw new CudaError(1, `cudaFree of 0x${ptr.toString(16)}, which is not the start of a live allocation`);
+    if (!a || WINDOW_BASE + BigInt(a.base) !== ptr) throw new CudaError(CUDA.invalidValue, `cudaFree of 0x${ptr.toString(16)}, which is not the start of a live allocation`);
     this.kinds.delete(a);
     this.arena.release(a);
   }
@@ -215,17 +215,17 @@ export class Device {
       const module = Number((ptr >> 24n) & 0xffn);
       const off = Number(ptr & 0xffffffn);
       const m = this.modules[module];
-      if (!m) throw new CudaError(1, `0x${ptr.toString(16)} is not a device address`);
+      if (!m) throw new CudaError(CUDA.invalidValue, `0x${ptr.toString(16)} is not a device address`);
       this.placeModule(module);
       const bank = m.resident.constBank;
-      if (!bank || off + n > bank.size) throw new CudaError(1, `${n} bytes at 0x${ptr.toString(16)} run past the module's constant memory`);
+      if (!bank || off + n > bank.size) throw new CudaError(CUDA.invalidValue, `${n} bytes at 0x${ptr.toString(16)} run past the module's constant memory`);
       return bank.u8.subarray(off, off + n);
     }
     const off = ptr - WINDOW_BASE;
     if (off < 0n || off + BigInt(n) > BigInt(this.arena.bank.size) || this.arena.check(Number(off), n) < 0) {
       const a = off >= 0n && off < BigInt(this.arena.bank.size) ? this.arena.allocationNear(Number(off)) : undefined;
       const near = a && !a.freed ? `; the nearest allocation is ${a.name} at 0x${(WINDOW_BASE + BigInt(a.base)).toString(16)} (${a.size} bytes)` : '';
-      throw new CudaError(1, `${n} bytes at 0x${ptr.toString(16)} are not inside one device allocation${near}`);
+      throw new CudaError(CUDA.invalidValue, `${n} bytes at 0x${ptr.toString(16)} are not inside one device allocation${near}`);
     }
     const o = Number(off);
     this.arena.bank.touch(o, n);
@@ -282,19 +282,19 @@ export class Device {
     const program = this.program(r.module);
     const f = this.entry(r.module, r.kernel);
     const info = this.kernelInfo(r.module, r.kernel);
-    if (r.params.length < info.paramBytes) throw new CudaError(1, `${r.kernel}: ${r.params.length} bytes of parameters, the kernel takes ${info.paramBytes}`);
-    for (const d of [...r.grid, ...r.block]) if (!Number.isInteger(d) || d < 1) throw new CudaError(9, `${r.kernel}: invalid configuration grid (${r.grid.join(',')}) block (${r.block.join(',')})`);
+    if (r.params.length < info.paramBytes) throw new CudaError(CUDA.invalidValue, `${r.kernel}: ${r.params.length} bytes of parameters, the kernel takes ${info.paramBytes}`);
+    for (const d of [...r.grid, ...r.block]) if (!Number.isInteger(d) || d < 1) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: invalid configuration grid (${r.grid.join(',')}) block (${r.block.join(',')})`);
     const threads = r.block[0] * r.block[1] * r.block[2];
-    if (threads > 1024 || r.block[0] > 1024 || r.block[1] > 1024 || r.block[2] > 64) throw new CudaError(9, `${r.kernel}: invalid configuration: block (${r.block.join(',')}) is ${threads} threads (at most 1024, and 1024x1024x64 per dimension)`);
-    if (r.grid[0] > 2 ** 31 - 1 || r.grid[1] > 65535 || r.grid[2] > 65535) throw new CudaError(9, `${r.kernel}: grid (${r.grid.join(',')}) exceeds the device's maximum grid size`);
+    if (threads > 1024 || r.block[0] > 1024 || r.block[1] > 1024 || r.block[2] > 64) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: invalid configuration: block (${r.block.join(',')}) is ${threads} threads (at most 1024, and 1024x1024x64 per dimension)`);
+    if (r.grid[0] > 2 ** 31 - 1 || r.grid[1] > 65535 || r.grid[2] > 65535) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: grid (${r.grid.join(',')}) exceeds the device's maximum grid size`);
     try {
       checkLaunchLimits(f, r.block);
     } catch (e) {
-      throw new CudaError(9, `${r.kernel}: ${(e as Error).message}`);
+      throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: ${(e as Error).message}`);
     }
     // a cooperative grid must be resident at once: 32 blocks on each of the 8 emulated SMs at most
-    if (r.cooperative && r.grid[0] * r.grid[1] * r.grid[2] > 256) throw new CudaError(720, `${r.kernel}: a cooperative launch of ${r.grid[0] * r.grid[1] * r.grid[2]} blocks is more than can be resident at once (256)`);
-    if (r.sharedBytes > 227 * 1024) throw new CudaError(9, `${r.kernel}: ${r.sharedBytes} bytes of dynamic shared memory (the device has 227 KiB per block)`);
+    if (r.cooperative && r.grid[0] * r.grid[1] * r.grid[2] > 256) throw new CudaError(CUDA.cooperativeLaunchTooLarge, `${r.kernel}: a cooperative launch of ${r.grid[0] * r.grid[1] * r.grid[2]} blocks is more than can be resident at once (256)`);
+    if (r.sharedBytes > 227 * 1024) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: ${r.sharedBytes} bytes of dynamic shared memory (the device has 227 KiB per block)`);
     const args = info.params.map((p, i) => ({ kind: 'bytes' as const, name: f.params[i]!.name, bytes: r.params.slice(p.offset, p.offset + p.size) }));
     return {
       program,

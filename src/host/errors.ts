@@ -9,6 +9,8 @@ export const CUDA = {
   invalidConfiguration: 9,
   invalidSymbol: 13,
   invalidDevicePointer: 17,
+  invalidDeviceFunction: 98,
+  invalidKernelImage: 200,
   noKernelImage: 209,
   invalidPtx: 218,
   invalidResourceHandle: 400,
@@ -18,6 +20,7 @@ export const CUDA = {
   assert: 710,
   misalignedAddress: 716,
   launchFailure: 719,
+  cooperativeLaunchTooLarge: 720,
   notSupported: 801,
 } as const;
 
