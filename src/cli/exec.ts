@@ -6,8 +6,8 @@
  * The program's exit code is ptxdbg's.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
@@ -82,6 +82,25 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     return EXIT_USAGE;
   }
   const breaks = (o.break ?? []).map(parseBreak);
+  if (o.capture) {
+    try {
+      mkdirSync(o.capture.dir, { recursive: true });
+    } catch (e) {
+      throw new UsageError(`cannot create the capture directory ${o.capture.dir}: ${fsReason(e)}`);
+    }
+  }
+  // a bundle that cannot be written is reported and capturing stops; the program runs on
+  let capturing = o.capture !== undefined;
+  const keep = (dir: string, write: () => void): void => {
+    try {
+      write();
+    } catch (e) {
+      if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+      say(`ptxdbg: cannot write the bundle ${dir}: ${fsReason(e)}; capturing stops`);
+      capturing = false;
+    }
+  };
+  const hit = new Set<number>();
   const app = argv[0]!;
   const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? EXEC_MAX_STEPS };
   const device = new Device();
@@ -98,8 +117,10 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     const nth = (perKernel.get(r.kernel) ?? 0) + 1;
     perKernel.set(r.kernel, nth);
     const label = `${plainName(r.kernel)}<<<(${r.grid.join(',')}),(${r.block.join(',')})>>>`;
-    const breakHere = breaks.some((b) => kernelMatches(b.kernel, r.kernel) && (b.nth === undefined || b.nth === nth));
-    const captureHere = o.capture && (o.capture.kernel === undefined || kernelMatches(o.capture.kernel, r.kernel));
+    const breakAt = breaks.findIndex((b) => kernelMatches(b.kernel, r.kernel) && (b.nth === undefined || b.nth === nth));
+    const breakHere = breakAt >= 0;
+    if (breakHere) hit.add(breakAt);
+    const captureHere = capturing && (o.capture!.kernel === undefined || kernelMatches(o.capture!.kernel, r.kernel));
     let snap: LaunchSnapshot | undefined;
     try {
       if (breakHere || captureHere || o.breakOnFault) snap = snapshotLaunch(device, r);
@@ -109,7 +130,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
       return { status: e.code, stdout: '' };
     }
     const bundleDir = captureHere ? join(o.capture!.dir, `${String(index).padStart(4, '0')}-${plainName(r.kernel)}`) : undefined;
-    if (bundleDir) writeBundle(bundleDir, snap!);
+    if (bundleDir) keep(bundleDir, () => writeBundle(bundleDir, snap!));
     if (breakHere) {
       say(`ptxdbg: launch ${index} ${label} (launch ${nth} of ${plainName(r.kernel)}): opening the debugger; the program waits until you quit it`);
       await debugSnapshot(snap!, o);
@@ -132,7 +153,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     }
     const ms = performance.now() - t0;
     if (o.stats) say(`ptxdbg: launch ${index} ${label}: ${steps} warp-steps, ${instrs} thread-instructions, ${ms.toFixed(1)} ms`);
-    if (bundleDir) writeBundleOutputs(bundleDir, device, snap!, stdout);
+    if (bundleDir && capturing) keep(bundleDir, () => writeBundleOutputs(bundleDir, device, snap!, stdout));
     if (!fault) return { status: CUDA.success, stdout };
     const status = faultStatus(fault);
     // memcheck reports the faults it knows in compute-sanitizer's layout; others as ptxdbg does
@@ -161,7 +182,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
         // a host dereference of cudaMalloc memory lands in the device window, which the program cannot touch
         say(`ptxdbg: ${app} was killed by ${signal}${signal === 'SIGSEGV' ? ' (if it read or wrote device memory from the host: cudaMalloc memory is not host-accessible, as on a GPU; cudaMallocManaged memory is)' : ''}`);
       }
-      done(code ?? (signal ? 128 + (signalNumber(signal) ?? 0) : 1));
+      done(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1));
     });
   });
   const socket = child.stdio[3] as Duplex | null;
@@ -183,6 +204,9 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   if (!device.connected) {
     say(`ptxdbg: ${app} never registered CUDA code with the ptxdbg runtime: build it with nvcc -cudart shared (the default, -cudart static, links NVIDIA's runtime into the program)`);
   }
+  breaks.forEach((b, i) => {
+    if (!hit.has(i)) say(`ptxdbg: --break ${b.kernel}${b.nth === undefined ? '' : `#${b.nth}`}: the program made no such launch`);
+  });
   if (tool) {
     say(`${PREFIX}ERROR SUMMARY: ${errors} error${errors === 1 ? '' : 's'}`);
     if (errors > 0 && code === 0) return 1;
@@ -218,9 +242,13 @@ function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOp
   return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined };
 }
 
-function signalNumber(sig: NodeJS.Signals): number | undefined {
-  const table: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGQUIT: 3, SIGILL: 4, SIGTRAP: 5, SIGABRT: 6, SIGBUS: 7, SIGFPE: 8, SIGKILL: 9, SIGSEGV: 11, SIGPIPE: 13, SIGALRM: 14, SIGTERM: 15 };
-  return table[sig];
+
+/** Why a file operation failed, in words (the message without the syscall). */
+function fsReason(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  return err.code === 'ENOTDIR' || err.code === 'EEXIST' ? 'a file of that name is in the way'
+    : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied'
+    : err.code === 'ENOSPC' ? 'no space left on the device' : err.message;
 }
 
 /**

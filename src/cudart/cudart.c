@@ -63,26 +63,19 @@ static cudaError_t no_device(void) {
 
 /* ---- the connection to ptxdbg ----------------------------------------------------------- */
 
-static int write_all(const void *p, size_t n) {
-  const char *c = p;
-  while (n > 0) {
-    ssize_t k = write(fd, c, n);
-    if (k < 0 && errno == EINTR) continue;
-    if (k <= 0) return -1;
-    c += k; n -= (size_t)k;
-  }
-  return 0;
-}
-static int read_all(void *p, size_t n) {
+/* All n bytes through the socket, one way, across short reads/writes and signals. */
+static int transfer(int out, void *p, size_t n) {
   char *c = p;
   while (n > 0) {
-    ssize_t k = read(fd, c, n);
+    ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return -1;
     c += k; n -= (size_t)k;
   }
   return 0;
 }
+static int write_all(const void *p, size_t n) { return transfer(1, (void *)p, n); }
+static int read_all(void *p, size_t n) { return transfer(0, p, n); }
 
 static void lost(void) {
   static int once;

@@ -146,13 +146,7 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
         const full = resolve(baseDir, file);
         if (!existsSync(full)) throw new LaunchError(`${at} (${name}): input file ${file} not found`);
         const want = (count as number) * elemSize(et);
-        try {
-          init = new Uint8Array(readBounded(full, want));
-        } catch (e) {
-          if (e instanceof ReadError) throw new LaunchError(`${at} (${name}): "file": ${e.message}`);
-          throw e;
-        }
-        if (init.length !== want) throw new LaunchError(`${at} (${name}): ${file} is ${init.length} bytes, expected count*size = ${want}`);
+        init = readExact(baseDir, file, want, `${at} (${name})`, `count*size = ${want}`);
       }
       return { kind: 'buffer', name, type: et, count: count as number, init, file: typeof file === 'string' ? file : undefined };
     }
@@ -258,18 +252,17 @@ export function defaultLaunch(program: Program, kernelName?: string): Launch {
   return { kernel: fn.name, grid: [1, 1, 1], block, sharedBytes: 0, args };
 }
 
-/** A region file of a captured device: exactly `size` bytes. */
-function regionBytes(baseDir: string, file: unknown, size: number, at: string): Uint8Array {
+/** A buffer's or a captured region's file: exactly `size` bytes (`expected` says how that was derived). */
+function readExact(baseDir: string, file: unknown, size: number, at: string, expected = String(size)): Uint8Array {
   if (typeof file !== 'string') throw new LaunchError(`${at}: "file" must be a path`);
-  const full = resolve(baseDir, file);
   let b: Uint8Array;
   try {
-    b = new Uint8Array(readBounded(full, size));
+    b = new Uint8Array(readBounded(resolve(baseDir, file), size));
   } catch (e) {
     if (e instanceof ReadError) throw new LaunchError(`${at}: "file": ${e.message}`);
     throw e;
   }
-  if (b.length !== size) throw new LaunchError(`${at}: ${file} is ${b.length} bytes, expected ${size}`);
+  if (b.length !== size) throw new LaunchError(`${at}: ${file} is ${b.length} bytes, expected ${expected}`);
   return b;
 }
 
@@ -305,7 +298,7 @@ function parseDevice(v: unknown, program: Program, baseDir: string, where: strin
     const variable = r['variable'] ?? name;
     if (kind === 'global' && (typeof variable !== 'string' || !program.globals.some((g) => g.name === variable && g.space === 'global'))) throw new LaunchError(`${at}: the module has no .global variable ${String(variable)}`);
     extent = Math.max(extent, offset + Math.ceil(Math.max(size, 1) / 256) * 256 + 256);
-    return { name, variable: String(variable), kind: kind as 'buffer' | 'global' | 'heap', offset, size, bytes: regionBytes(baseDir, r['file'], size, at) };
+    return { name, variable: String(variable), kind: kind as 'buffer' | 'global' | 'heap', offset, size, bytes: readExact(baseDir, r['file'], size, at) };
   });
   if (extent > MAX_DEVICE_BYTES) throw new LaunchError(`${where}: the regions reach ${extent} bytes, more than the ${MAX_DEVICE_BYTES} the emulator provides`);
   const arena = new GlobalArena(extent);
@@ -331,7 +324,7 @@ function parseDevice(v: unknown, program: Program, baseDir: string, where: strin
     const c = d['const'] as Record<string, unknown>;
     const size = int(c['size'], `${where}.const.size`, 1 << 20);
     constBank = new Bank(Math.max(16, size));
-    constBank.u8.set(regionBytes(baseDir, c['file'], size, `${where}.const`));
+    constBank.u8.set(readExact(baseDir, c['file'], size, `${where}.const`));
   }
   const images = d['images'] === undefined ? undefined : parseDeviceImages(d['images'], arena, `${where}.images`);
   return { arena, globals, constBank, outputs, ...(images ? { images } : {}) };

@@ -241,12 +241,18 @@ export class GlobalArena {
   /** Release a program's allocation (cudaFree): its span is reused, stale pointers to it fault. */
   release(a: Allocation): void {
     if (a.freed) return;
+    const span = this.unmap(a);
+    this.released.push({ base: a.base, size: span + 256 });
+  }
+
+  /** Mark `a` freed and clear its granules; returns the bytes of granules it covered. */
+  private unmap(a: Allocation): number {
     a.freed = true;
     this.version++;
     const first = a.base >>> GRANULE_SHIFT;
     const last = (a.base + Math.max(a.size, 1) - 1) >>> GRANULE_SHIFT;
     for (let g = first; g <= last; g++) this.granules[g] = -1;
-    this.released.push({ base: a.base, size: (last - first + 1) * 256 + 256 });
+    return (last - first + 1) << GRANULE_SHIFT;
   }
 
   /** Grow the backing store (between launches only: views are replaced). */
@@ -305,12 +311,7 @@ export class GlobalArena {
     const id = this.granules[offset >>> GRANULE_SHIFT] ?? -1;
     const a = id >= 0 ? this.allocs[id] : undefined;
     if (!a || a.kind !== 'heap' || a.base !== offset || a.freed) return false;
-    a.freed = true;
-    this.version++;
-    const first = a.base >>> GRANULE_SHIFT;
-    const last = (a.base + Math.max(a.size, 1) - 1) >>> GRANULE_SHIFT;
-    for (let g = first; g <= last; g++) this.granules[g] = -1;
-    this.freeList.push({ base: a.base, size: Math.max(256, Math.ceil(a.size / 256) * 256) });
+    this.freeList.push({ base: a.base, size: this.unmap(a) });
     return true;
   }
 

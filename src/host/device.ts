@@ -228,7 +228,6 @@ export class Device {
       throw new CudaError(CUDA.invalidValue, `${n} bytes at 0x${ptr.toString(16)} are not inside one device allocation${near}`);
     }
     const o = Number(off);
-    this.arena.bank.touch(o, n);
     return this.arena.bank.u8.subarray(o, o + n);
   }
 
@@ -242,7 +241,10 @@ export class Device {
 
   /** Bytes [ptr, ptr+n) were written from outside a kernel (initcheck counts them initialized). */
   written(ptr: bigint, n: number): void {
-    if (this.initCheck && (ptr >> 32n) === BigInt(GLOBAL_HI)) this.initCheck.initialized(Number(ptr - WINDOW_BASE), n);
+    if ((ptr >> 32n) !== BigInt(GLOBAL_HI)) return;
+    const off = Number(ptr - WINDOW_BASE);
+    this.arena.bank.touch(off, n);
+    this.initCheck?.initialized(off, n);
   }
 
   /** cudaDeviceReset: every allocation is released; modules keep their code, variables restart. */

@@ -114,6 +114,28 @@ run('capture writes a bundle per launch and `run` on each reproduces its outputs
   expect(readFileSync(join(cap, '0004-sumInto', 'expected', sumFile!)).readBigUInt64LE(0)).toBe(904428n + 13580n);
 });
 
+run('capture into a place it cannot write is a message, not a crash; the program still runs', () => {
+  writeFileSync(join(bin, 'a-file'), 'x');
+  const r = ptxdbg(['capture', '-o', join('a-file', 'bundles'), '--', './symbols']);
+  expect(r.code).toBe(2);
+  expect(r.err).toBe('ptxdbg: cannot create the capture directory a-file/bundles: a file of that name is in the way\n');
+  // the first bundle's folder is taken by a file: reported, capturing stops, the program passes
+  const dir = mkdtempSync(join(bin, 'cap-'));
+  writeFileSync(join(dir, '0001-vecAdd'), 'x');
+  const c = ptxdbg(['capture', '-o', dir, '--', './symbols']);
+  expect(c.code).toBe(0);
+  expect(c.err).toContain('0001-vecAdd: a file of that name is in the way; capturing stops');
+  expect(c.out.trim().split('\n').pop()).toBe('PASS');
+});
+
+run('a --break that matches no launch says so when the program ends', () => {
+  // symbols.cu launches vecAdd once
+  const r = ptxdbg(['exec', '--break', 'vecAdd#2', '--break', 'nosuch', '--', './symbols']);
+  expect(r.code).toBe(0);
+  expect(r.err).toContain('ptxdbg: --break vecAdd#2: the program made no such launch\n');
+  expect(r.err).toContain('ptxdbg: --break nosuch: the program made no such launch\n');
+});
+
 run('sanitize: memcheck reports the out-of-bounds write as compute-sanitizer does; racecheck the missing __syncwarp', () => {
   const m = ptxdbg(['sanitize', '--', './oob']);
   expect(m.code).toBe(1);

@@ -129,29 +129,32 @@ export function deferBarrier(w: Warp): boolean {
 }
 
 /**
- * The running path reconverges nowhere (it left the outermost join, see leaveJoin) and waits at
- * a barrier, while lanes it left behind still run in the subtree of that join (the path that
- * yielded to it). Without this the warp would block with them stranded: the running path goes
- * below the subtree's outermost entry, and the subtree's top path runs. True when it switched.
+ * The running path left a join (see leaveJoin) and waits at a barrier, while lanes it left
+ * behind still run in the subtree of that join, below it on the stack (the path that yielded to
+ * it). Without this the warp would block with them stranded: the running path moves below the
+ * outermost entry of that subtree (a sibling of it: same reconvergence pc), and the subtree's top
+ * path runs. The search stops at the running path's own join. True when it switched.
  */
 function switchToSubtree(w: Warp, f: Frame): boolean {
   const t = f.depth - 1;
-  if (f.srpc[t] !== -1) return false;
+  const x = f.srpc[t]!;
   const code = f.fn.code;
   for (let i = t - 1; i >= 0; i--) {
+    // the join the running path reconverges at: nothing below it is a sibling's subtree
+    if (f.spc[i] === x && f.srpc[i] !== x) return false;
     if (f.spc[i] === f.srpc[i] || parkedAtSync(code, f.spc[i]!, f.smask[i]!, w.parkedBar)) continue;
     // a join entry waits for the entries above it (their reconvergence pc is its pc)
     let join = false;
     for (let k = i + 1; k < t && !join; k++) if (f.srpc[k] === f.spc[i]) join = true;
     if (join) continue;
-    // the outermost entry of the subtree holding i: the nearest one below reconverging nowhere
+    // the outermost entry of the subtree holding i: the nearest sibling of the running path
     let j = i;
-    while (j > 0 && f.srpc[j] !== -1) j--;
-    if (f.srpc[j] !== -1) return false;
+    while (j > 0 && f.srpc[j] !== x && !(f.spc[j] === x)) j--;
+    if (f.srpc[j] !== x) return false;
     f.spc[t] = w.pc;
     const pc = f.spc[t]!, mask = f.smask[t]!;
     f.spc.copyWithin(j + 1, j, t); f.srpc.copyWithin(j + 1, j, t); f.smask.copyWithin(j + 1, j, t);
-    f.spc[j] = pc; f.srpc[j] = -1; f.smask[j] = mask;
+    f.spc[j] = pc; f.srpc[j] = x; f.smask[j] = mask;
     w.spins = 0;
     w.pc = f.spc[t]!;
     w.mask = f.smask[t]!;
