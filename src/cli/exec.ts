@@ -11,7 +11,7 @@ import { constants, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
-import { DEFAULT_RUN_OPTIONS, type FaultReport, type RunOptions } from '../exec/machine.js';
+import { DEFAULT_RUN_OPTIONS, type FaultReport, type Machine, type RunOptions } from '../exec/machine.js';
 import { Device, type LaunchRequest } from '../host/device.js';
 import { serveProgram, type LaunchOutcome } from '../host/server.js';
 import { type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from '../host/bundle.js';
@@ -116,7 +116,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     const index = ++launches;
     const nth = (perKernel.get(r.kernel) ?? 0) + 1;
     perKernel.set(r.kernel, nth);
-    const label = `${plainName(r.kernel)}<<<(${r.grid.join(',')}),(${r.block.join(',')})>>>`;
+    const label = `${plainName(r.kernel)}<<<(${r.grid.join(',')}),(${r.block.join(',')})>>>${r.launchedBy ? ` (launched from the device by ${r.launchedBy})` : ''}`;
     const breakAt = breaks.findIndex((b) => kernelMatches(b.kernel, r.kernel) && (b.nth === undefined || b.nth === nth));
     const breakHere = breakAt >= 0;
     if (breakHere) hit.add(breakAt);
@@ -153,8 +153,19 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     }
     const ms = performance.now() - t0;
     if (o.stats) say(`ptxdbg: launch ${index} ${label}: ${steps} warp-steps, ${instrs} thread-instructions, ${ms.toFixed(1)} ms`);
-    if (bundleDir && capturing) keep(bundleDir, () => writeBundleOutputs(bundleDir, device, snap!, stdout));
-    if (!fault) return { status: CUDA.success, stdout };
+    // grids it launched from device code: launches of their own, run before the parent counts as
+    // finished (children.ts), so a bundle's expected outputs include them as `run` reproduces them
+    let all = stdout;
+    let childStatus: number = CUDA.success;
+    if (!fault) {
+      for (const c of device.childRequests(ran.machine, r.module)) {
+        const out = await onLaunch(c);
+        all += out.stdout;
+        if (out.status !== CUDA.success) { childStatus = out.status; break; }
+      }
+    }
+    if (bundleDir && capturing) keep(bundleDir, () => writeBundleOutputs(bundleDir, device, snap!, all));
+    if (!fault) return { status: childStatus, stdout: all };
     const status = faultStatus(fault);
     // memcheck reports the faults it knows in compute-sanitizer's layout; others as ptxdbg does
     const lines = tool === 'memcheck' ? memcheckError(fault, device) : undefined;
@@ -223,6 +234,8 @@ interface Ran {
   findings: string[][];
   /** `exec --races`: the checker's report when it found something. */
   raceReport: RaceReport | undefined;
+  /** The grid's machine (its child grids wait on it). */
+  machine: Machine;
 }
 
 /** Run one launch, under the checker the options ask for. */
@@ -230,16 +243,17 @@ function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOp
   const tool = o.sanitize;
   if (o.races || tool === 'racecheck' || tool === 'synccheck') {
     const { program, launch } = device.launchOf(r);
-    const { result, report } = checkRun(program, launch, opts);
+    const { result, report, machine } = checkRun(program, launch, opts);
+    machine.release();
     const findings = tool === 'racecheck' ? report.races.map(racecheckError) : tool === 'synccheck' ? report.barrierErrors.map(synccheckError) : [];
     const found = !tool && (report.races.length > 0 || report.barrierErrors.length > 0);
-    return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: found ? report : undefined };
+    return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: found ? report : undefined, machine };
   }
   const before = device.initCheck?.findings.size ?? 0;
-  const { result } = device.run(r, opts);
+  const { result, machine } = device.run(r, opts);
   // initcheck findings are per instruction for the whole program: the ones this launch added
   const findings = device.initCheck ? [...device.initCheck.findings.values()].slice(before).map(initcheckError) : [];
-  return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined };
+  return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined, machine };
 }
 
 

@@ -6,7 +6,7 @@
  * otherwise, 2 for bad usage or a bad launch.
  */
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from '../exec/machine.js';
-import { checkRun, checkSchedules, LaunchSetupError } from '../races/run.js';
+import { checkTree, checkSchedules, LaunchSetupError } from '../races/run.js';
 import { formatReport } from '../races/format.js';
 import type { RaceReport } from '../races/types.js';
 import { type LaunchFlags, loadForLaunch } from './run.js';
@@ -42,7 +42,7 @@ export function racesCommand(ptxPath: string, o: RacesCommandOptions): number {
   try {
     report = o.schedules !== undefined
       ? checkSchedules(program, launch, opts, o.schedules, seed)
-      : checkRun(program, launch, opts).report;
+      : checkTree(program, launch, opts).report;
   } catch (e) {
     if (!(e instanceof LaunchSetupError)) throw e;
     process.stderr.write(`ptxdbg: cannot set up the launch: ${(e as Error).message}\n`);

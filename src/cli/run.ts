@@ -11,6 +11,7 @@ import { resolveLaunch, type LaunchFlags } from '../engine/load.js';
 import { formatFault } from '../engine/fault.js';
 import type { Program } from '../ptx/resolve.js';
 import { runObservingSpins } from '../exec/spin.js';
+import { runDescendants, withDescendants } from '../exec/children.js';
 import { requireProgram, UsageError } from './common.js';
 
 // Launch resolution and fault text are the engine's (every front end needs them); re-exported
@@ -61,7 +62,9 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
   }
   const t0 = performance.now();
   runObservingSpins(machine);
-  const result = machine.result(performance.now() - t0);
+  // grids the kernel launched from device code run after it, in its memory
+  const tree = machine.fault ? undefined : runDescendants(machine, runObservingSpins);
+  const result = withDescendants(machine.result(performance.now() - t0), tree);
   process.stdout.write(result.stdout);
   if (o.out) {
     try {
@@ -89,6 +92,7 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
   if (o.stats) {
     const s = result.stats;
     const rate = s.wallMs > 0 ? (s.threadInstructions / (s.wallMs / 1000)) : 0;
+    if (tree?.grids) process.stderr.write(`child grids: ${tree.grids}\n`);
     process.stderr.write(`warp-steps: ${s.warpSteps}\nthread-instructions: ${s.threadInstructions}\nwall time: ${s.wallMs.toFixed(1)} ms\nthread-instructions/s: ${(rate / 1e6).toFixed(1)} M\n`);
   }
   if (result.fault) {

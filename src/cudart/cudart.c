@@ -179,23 +179,47 @@ static int nvars;
 static struct { uint64_t ptr; size_t size; } visible[MAX_SHARED];
 static int nvisible;
 
+/* Bytes of a fatbinary container: header (magic 0xba55ed50, u16 version, u16 header size,
+   u64 payload size) and payload. */
+static size_t container_size(const void *p) {
+  const unsigned char *blob = p;
+  uint16_t hsz; uint64_t size;
+  memcpy(&hsz, blob + 6, 2);
+  memcpy(&size, blob + 8, 8);
+  return (size_t)hsz + (size_t)size;
+}
+
 void **__cudaRegisterFatBinary(void *fatCubin) {
   Handle *h = calloc(1, sizeof *h);
   if (!h) return NULL;
   h->module = -1;
   const FatbinWrapper *w = fatCubin;
   if (fd < 0 || !w || w->magic != 0x466243b1) return (void **)h;
+  uint32_t id = (uint32_t)-1;
+  if (w->version == 2) {
+    /* -rdc: the wrapper's own data is the device-linked cubin; each translation unit's fatbinary
+       (with its PTX) is in the NULL-terminated list nvcc's link stub passes, and ptxdbg links
+       their PTX as nvlink did. The module is all of them, sent back to back. */
+    const void *const *units = (const void *const *)w->filename_or_fatbins;
+    size_t total = 0, n = 0;
+    for (; units && units[n]; n++) total += container_size(units[n]);
+    unsigned char *all = n ? malloc(total) : NULL;
+    if (!all) {
+      note("ptxdbg: %s: a relocatable device code (-rdc) fatbinary lists no translation units; its kernels cannot be launched\n", "__cudaRegisterFatBinary");
+      return (void **)h;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) { size_t sz = container_size(units[i]); memcpy(all + at, units[i], sz); at += sz; }
+    if (simple(OP_MODULE, all, total, &id, 4) == cudaSuccess) h->module = (int)id;
+    free(all);
+    return (void **)h;
+  }
   if (w->version != 1) {
-    note("ptxdbg: %s: relocatable device code (-rdc) fatbinaries are not supported yet; its kernels cannot be launched\n", "__cudaRegisterFatBinary");
+    note("ptxdbg: %s: a fatbinary wrapper of a version nvcc does not write; its kernels cannot be launched\n", "__cudaRegisterFatBinary");
     return (void **)h;
   }
   const unsigned char *blob = (const unsigned char *)w->data;
-  /* container header: magic 0xba55ed50, u16 version, u16 header size, u64 payload size */
-  uint16_t hsz; uint64_t size;
-  memcpy(&hsz, blob + 6, 2);
-  memcpy(&size, blob + 8, 8);
-  uint32_t id = (uint32_t)-1;
-  if (simple(OP_MODULE, blob, hsz + size, &id, 4) == cudaSuccess) h->module = (int)id;
+  if (simple(OP_MODULE, blob, container_size(blob), &id, 4) == cudaSuccess) h->module = (int)id;
   return (void **)h;
 }
 void __cudaRegisterFatBinaryEnd(void **handle) {

@@ -10,6 +10,7 @@
  * (`if p == 41 && h != checks[p]`) is evaluated per thread at the candidate steps.
  */
 import { LineMap } from '../ptx/diagnostics.js';
+import { plainName } from '../ptx/names.js';
 import type { CodeIndex } from './code-index.js';
 import { baseName } from './sources.js';
 import type { Dim3 } from './types.js';
@@ -35,24 +36,8 @@ export interface ResolvedSpec {
   spec: string;
 }
 
-export function plainName(mangled: string): string {
-  if (!mangled.startsWith('_Z')) return mangled;
-  // _Z<len><name>..., or _ZN<len><name><len><name>...E (namespaces, classes): the last name,
-  // before template arguments (I...E) or the parameters
-  let i = mangled[2] === 'N' ? 3 : 2;
-  let last: string | undefined;
-  for (;;) {
-    const m = /^(\d+)/.exec(mangled.slice(i));
-    if (!m) break;
-    const len = Number(m[1]);
-    const name = mangled.slice(i + m[1]!.length, i + m[1]!.length + len);
-    if (name.length !== len) break;
-    last = name;
-    i += m[1]!.length + len;
-    if (mangled[2] !== 'N') break;
-  }
-  return last ?? mangled;
-}
+// plain names are the front end's (exec and the engine both name kernels)
+export { plainName };
 
 export function parseCondition(text: string): Condition {
   const c: Condition = { tid: [], bid: [] };

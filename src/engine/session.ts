@@ -41,6 +41,8 @@ import { collectAccesses, type AccessEvent, type WatchTarget } from './watch.js'
 import { registerHistory, type RegisterWrite } from './history.js';
 import { Access } from '../exec/probe.js';
 import { ptxText } from '../exec/machine.js';
+import { childLabel, childOrder } from '../exec/children.js';
+import { plainName } from '../ptx/names.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
 export { SessionError };
@@ -518,7 +520,15 @@ export class Session implements DebugSession {
       return st;
     }
     if (this.trace.interrupted) return this.moveTo(this.total, 'end', `The recording was stopped after ${this.total} warp-steps, before the kernel finished. Use reverse-continue or goto to travel back.`);
-    return this.moveTo(this.total, 'end', `The kernel finished after ${this.total} warp-steps. Use reverse-continue or goto to travel back.`);
+    return this.moveTo(this.total, 'end', `The kernel finished after ${this.total} warp-steps.${this.childNote()} Use reverse-continue or goto to travel back.`);
+  }
+
+  /** The grids the kernel launched from device code: they run after it, outside this recording. */
+  private childNote(): string {
+    const kids = childOrder(this.machine);
+    if (kids.length === 0) return '';
+    const shown = kids.slice(0, 3).map((c) => childLabel(c, plainName)).join('; ');
+    return ` It launched ${kids.length} child grid${kids.length === 1 ? '' : 's'} (${shown}${kids.length > 3 ? '; ...' : ''}), which run after it: ptxdbg run runs them, and ptxdbg exec --break KERNEL opens one in the debugger.`;
   }
 
   goto(step: number): Stop {

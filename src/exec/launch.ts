@@ -40,6 +40,8 @@ export interface Launch {
   cooperative?: boolean;
   /** Device memory that outlives the launch (a whole program's; a captured bundle's). */
   resident?: ResidentMemory;
+  /** Nesting depth: 0 for a host's launch, 1 for a grid it launched from device code, ... */
+  depth?: number;
 }
 
 export class LaunchError extends Error {}

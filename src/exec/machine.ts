@@ -19,6 +19,7 @@ import type { Fault } from './fault.js';
 import type { Bank, GlobalArena, Allocation } from './memory.js';
 import type { Cta, Frame, MemoryContext, Warp } from './state.js';
 import type { Launch } from './launch.js';
+import type { ChildGrid, Dim3 } from './children.js';
 import { layoutMemory } from './machine/layout.js';
 import { makeCta, makeCtaShell, newFrame } from './machine/frames.js';
 import { advance, prime, QUANTUM, SPIN_QUANTUM } from './machine/scheduler.js';
@@ -28,6 +29,17 @@ import { DEFAULT_RUN_OPTIONS, type FaultReport, type RunOptions, type RunResult,
 
 export { DEFAULT_RUN_OPTIONS, type FaultReport, type RunOptions, type RunResult, type RunStats, type StepRecorder } from './machine/types.js';
 export { ptxText } from './machine/faults.js';
+
+/** Grids larger than this keep no device-runtime last errors (cudaGetLastError reports success). */
+const MAX_TRACKED_THREADS = 1 << 22;
+
+/** Whether the program can call the device runtime's error calls. */
+function usesDeviceRuntime(p: Program): boolean {
+  const named = (n: string): boolean => n.startsWith('__cudaCDP2') || n === 'cudaGetLastError' || n === 'cudaPeekAtLastError';
+  for (const n of p.prototypes.keys()) if (named(n)) return true;
+  for (const n of p.functions.keys()) if (named(n)) return true;
+  return false;
+}
 
 export class Machine implements Layout {
   readonly arena: GlobalArena;
@@ -59,6 +71,16 @@ export class Machine implements Layout {
   rng: number;
   /** Threads per CTA. */
   readonly nthreads: number;
+  /** Child grids launched by this grid, by parameter buffer (src/exec/children.ts runs them). */
+  readonly children = new Map<number, ChildGrid>();
+  /**
+   * Arena offset of the device runtime's per-thread last errors (a u32 per thread of the grid,
+   * by grid-linear index), or 0 when the kernel cannot call it. In device memory so that
+   * checkpoints restore it like any other state.
+   */
+  readonly lastErrors: number = 0;
+  /** Launches described by cudaGetParameterBufferV2, by buffer, until cudaLaunchDeviceV2. */
+  readonly paramBuffers = new Map<number, { kernel: string; grid: Dim3; block: Dim3; sharedBytes: number }>();
 
   constructor(readonly program: Program, readonly launch: Launch, readonly opts: RunOptions = DEFAULT_RUN_OPTIONS) {
     const kernel = program.functions.get(launch.kernel);
@@ -82,6 +104,16 @@ export class Machine implements Layout {
     this.gridSync = lay.gridSync;
     const [bx, by, bz] = launch.block;
     this.nthreads = bx * by * bz;
+    const threads = this.nthreads * launch.grid[0] * launch.grid[1] * launch.grid[2];
+    if (threads <= MAX_TRACKED_THREADS && usesDeviceRuntime(program)) {
+      this.lastErrors = this.arena.malloc(4 * threads);
+      if (this.lastErrors) this.arena.bank.u8.fill(0, this.lastErrors, this.lastErrors + 4 * threads);
+    }
+  }
+
+  /** Give back what the launch took from memory that outlives it (resident memory's heap). */
+  release(): void {
+    if (this.lastErrors) this.arena.free(this.lastErrors);
   }
 
   // ---- Layout (used by the compiler) ----------------------------------------------------------------

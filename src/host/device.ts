@@ -5,6 +5,7 @@
  * memory. Device pointers are the Machine's global-window addresses, so a pointer the program
  * holds is the pointer the kernel dereferences.
  */
+import { childOrder } from '../exec/children.js';
 import { Machine, type RunOptions, type RunResult } from '../exec/machine.js';
 import { CONST_HI, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory } from '../exec/memory.js';
 import { constLayout } from '../exec/machine/layout.js';
@@ -13,6 +14,7 @@ import { checkLaunchLimits } from '../exec/limits.js';
 import { runObservingSpins } from '../exec/spin.js';
 import { sharedUsedBy } from '../exec/reach.js';
 import { loadPtx, renderDiagnostics } from '../ptx/index.js';
+import { linkPtx } from '../ptx/link.js';
 import type { Program, ProgFunction } from '../ptx/resolve.js';
 import { FatbinError, parseFatbin } from './fatbin.js';
 import { CUDA, CudaError } from './errors.js';
@@ -56,6 +58,10 @@ export interface LaunchRequest {
   sharedBytes: number;
   params: Uint8Array;
   cooperative: boolean;
+  /** A grid launched from device code: its nesting depth (1 for a host launch's child). */
+  depth?: number;
+  /** ... and who launched it, in words (for reports). */
+  launchedBy?: string;
 }
 
 /** A texture or surface object as the program's runtime describes it (cudart.c struct ImageMsg). */
@@ -98,10 +104,21 @@ export class Device {
       throw e;
     }
     if (entries.length === 0) throw new CudaError(CUDA.noKernelImage, `${app}: a fatbinary holds no PTX (only cubins); rebuild with -arch=sm_80 or -gencode arch=compute_80,code=compute_80 so ptxdbg can run its kernels`);
-    const best = entries.reduce((a, b) => (b.arch > a.arch ? b : a));
+    // one blob per translation unit: several (an -rdc program's) are linked as nvlink would
+    const blobs = [...new Set(entries.map((e) => e.blob))];
+    const best = blobs.map((b) => entries.filter((e) => e.blob === b).reduce((a, e) => (e.arch > a.arch ? e : a)));
     const id = this.modules.length;
+    const arch = Math.min(...best.map((e) => e.arch));
+    const label = `${app} (module ${id}, compute_${arch}${best.length > 1 ? `, ${best.length} translation units linked` : ''})`;
+    let ptx: string;
+    if (best.length === 1) ptx = new TextDecoder().decode(best[0]!.data);
+    else {
+      const linked = linkPtx(best.map((e, i) => ({ path: `${app}:unit${i + 1}.ptx`, text: new TextDecoder().decode(e.data) })));
+      if (linked.text === undefined) throw new CudaError(CUDA.invalidPtx, `${label}: the translation units do not link:\n${linked.errors.join('\n')}`);
+      ptx = linked.text;
+    }
     this.modules.push({
-      id, ptx: new TextDecoder().decode(best.data), label: `${app} (module ${id}, compute_${best.arch})`,
+      id, ptx, label,
       program: undefined, resident: { arena: this.arena, globals: new Map(), constBank: undefined, images: this.images },
     });
     return id;
@@ -164,7 +181,7 @@ export class Device {
     const entry = [...program.functions.values()].find((f) => f.isEntry);
     if (!entry) throw new CudaError(CUDA.invalidSymbol, `${m.label} has no kernels, so its variables cannot be placed`);
     const args = entry.params.map((p) => ({ kind: 'bytes' as const, name: p.name, bytes: new Uint8Array(p.size) }));
-    new Machine(program, { kernel: entry.name, grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 0, args, resident: m.resident });
+    new Machine(program, { kernel: entry.name, grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 0, args, resident: m.resident }).release();
   }
 
   // ---- memory ---------------------------------------------------------------------------------
@@ -302,9 +319,23 @@ export class Device {
       program,
       launch: {
         kernel: r.kernel, grid: r.grid, block: r.block, sharedBytes: r.sharedBytes, args, resident: this.modules[r.module]!.resident,
-        ...(r.cooperative ? { cooperative: true } : {}),
+        ...(r.cooperative ? { cooperative: true } : {}), ...(r.depth ? { depth: r.depth } : {}),
       },
     };
+  }
+
+  /**
+   * The launches of the grids `parent` (a launch of module `module`) launched from device code,
+   * in the order they run (src/exec/children.ts); their parameter buffers are released.
+   */
+  childRequests(parent: Machine, module: number): LaunchRequest[] {
+    return childOrder(parent).map((c) => {
+      parent.arena.free(c.buffer);
+      return {
+        module, kernel: c.kernel, grid: c.grid, block: c.block, sharedBytes: c.sharedBytes, params: c.params, cooperative: false,
+        depth: (parent.launch.depth ?? 0) + 1, launchedBy: `block (${c.by.block.join(',')}) thread (${c.by.thread.join(',')})`,
+      };
+    });
   }
 
   /** Run a launch to the end in this device's memory. */
@@ -317,6 +348,7 @@ export class Device {
       runObservingSpins(machine);
     } finally {
       this.initCheck?.detach();
+      machine.release();
     }
     return { machine, result: machine.result(performance.now() - t0) };
   }

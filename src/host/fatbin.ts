@@ -27,12 +27,15 @@ export interface FatbinEntry {
   readonly data: Uint8Array;
   /** Offset of the entry header in the container. */
   readonly offset: number;
+  /** Which blob of the container holds it (0 for the first). */
+  readonly blob: number;
 }
 
 export function parseFatbin(b: Uint8Array): FatbinEntry[] {
   const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const out: FatbinEntry[] = [];
   let pos = 0;
+  let blob = -1;
   while (pos + 16 <= b.length) {
     if (dv.getUint32(pos, true) !== BLOB_MAGIC) {
       // blobs are 8-byte aligned; zero padding may sit between them
@@ -42,6 +45,7 @@ export function parseFatbin(b: Uint8Array): FatbinEntry[] {
     const headerSize = dv.getUint16(pos + 6, true);
     const size = Number(dv.getBigUint64(pos + 8, true));
     const end = pos + headerSize + size;
+    blob++;
     if (headerSize < 16 || end > b.length) throw new FatbinError(`fatbin: blob at 0x${pos.toString(16)} claims ${size} bytes, past the end of the data`);
     let off = pos + headerSize;
     while (off + 64 <= end) {
@@ -72,7 +76,7 @@ export function parseFatbin(b: Uint8Array): FatbinEntry[] {
         while (n > 0 && data[n - 1] === 0) n--;
         data = data.subarray(0, n);
       }
-      out.push({ kind, arch, version: [major, minor], flags, compression, data, offset: off });
+      out.push({ kind, arch, version: [major, minor], flags, compression, data, offset: off, blob });
       off += hsz + payload;
     }
     pos = end;

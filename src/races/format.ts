@@ -26,7 +26,7 @@ export function raceBlock(r: RaceEntry, i: number, label: string): string[] {
   const tags = [r.intraWarp ? 'intra-warp' : '', r.count > 1 ? `${r.count} occurrences` : '', r.seeds ? `seeds ${r.seeds.join(',')}` : '']
     .filter(Boolean).join(', ');
   return [
-    `${label} ${i + 1}: ${r.kind} on ${r.space} memory at ${target(r)}${tags ? ` — ${tags}` : ''}`,
+    `${label} ${i + 1}: ${r.kind} on ${r.space} memory at ${target(r)}${tags ? ` — ${tags}` : ''}${r.grid ? ` (in the child grid ${r.grid})` : ''}`,
     accessLine(r.accesses[0]),
     accessLine(r.accesses[1]),
   ];
@@ -39,7 +39,7 @@ export function formatReport(rep: RaceReport): string {
   rep.benign.forEach((r, i) => out.push(...raceBlock(r, i, 'benign (same value written)')));
   for (const e of rep.barrierErrors) {
     const at = e.file ? `${e.file}:${e.line}` : `instruction ${e.pc}`;
-    out.push(`barrier ${e.kind} in block (${e.block.join(',')}) at ${at}: ${e.ptx}  [${e.function} #${e.pc}]`);
+    out.push(`barrier ${e.kind} in block (${e.block.join(',')})${e.grid ? ` of the child grid ${e.grid}` : ''} at ${at}: ${e.ptx}  [${e.function} #${e.pc}]`);
     out.push(`    ${e.message}${e.seeds ? ` (seeds ${e.seeds.join(',')})` : ''}`);
   }
   if (rep.fault) out.push(`the run stopped early: ${rep.fault}`);

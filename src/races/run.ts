@@ -9,6 +9,8 @@ import { Machine, type RunOptions, type RunResult } from '../exec/machine.js';
 import type { Program } from '../ptx/resolve.js';
 import { RaceChecker } from './checker.js';
 import { buildReport } from './report.js';
+import { runDescendants, withDescendants } from '../exec/children.js';
+import { plainName } from '../ptx/names.js';
 import type { BarrierError, RaceEntry, RaceReport } from './types.js';
 
 export interface CheckedRun {
@@ -40,6 +42,34 @@ export function checkRun(program: Program, launch: Launch, opts: RunOptions): Ch
     checker.finish();
   }
   return { report: buildReport(machine, checker), machine, result };
+}
+
+/**
+ * `checkRun` of a launch and of the grids it launches from device code (src/exec/children.ts),
+ * each under a checker of its own (a parent and its children never overlap in time); findings of
+ * a child grid are labelled with it.
+ */
+export function checkTree(program: Program, launch: Launch, opts: RunOptions): CheckedRun {
+  const top = checkRun(program, launch, opts);
+  if (top.machine.fault || top.machine.children.size === 0) return top;
+  const report: RaceReport = { ...top.report, races: [...top.report.races], benign: [...top.report.benign], barrierErrors: [...top.report.barrierErrors] };
+  const tree = runDescendants(top.machine, (child) => {
+    const checker = new RaceChecker(child);
+    checker.attach();
+    try {
+      runObservingSpins(child);
+    } finally {
+      checker.finish();
+    }
+    const rep = buildReport(child, checker);
+    const c = childLabel(child);
+    report.races.push(...rep.races.map((r) => ({ ...r, grid: c })));
+    report.benign.push(...rep.benign.map((r) => ({ ...r, grid: c })));
+    report.barrierErrors.push(...rep.barrierErrors.map((e) => ({ ...e, grid: c })));
+    report.truncated += rep.truncated;
+    report.fault ??= rep.fault;
+  });
+  return { report, machine: top.machine, result: withDescendants(top.result, tree) };
 }
 
 function raceKey(r: RaceEntry): string {
@@ -107,4 +137,9 @@ export function checkSchedules(program: Program, launch: Launch, base: RunOption
     races: [...races.values()], benign: [...benign.values()], barrierErrors: [...errors.values()], truncated, fault,
     schedules: { count, seeds, outputsDiffer: differing.size > 0, differing: [...differing].sort() },
   };
+}
+
+/** A child grid as it was launched: `kernel<<<(grid),(block)>>>`. */
+function childLabel(m: Machine): string {
+  return `${plainName(m.launch.kernel)}<<<(${m.launch.grid.join(',')}),(${m.launch.block.join(',')})>>>`;
 }

@@ -47,6 +47,8 @@ export interface RaceEntry {
   count: number;
   /** With --schedules: the seeds under which this race showed up. */
   seeds?: number[];
+  /** The child grid it happened in (dynamic parallelism), named as it was launched. */
+  grid?: string;
 }
 
 export type BarrierErrorKind = 'divergence' | 'deadlock';
@@ -61,6 +63,8 @@ export interface BarrierError {
   ptx: string;
   message: string;
   seeds?: number[];
+  /** The child grid it happened in (dynamic parallelism), named as it was launched. */
+  grid?: string;
 }
 
 export interface ScheduleSummary {

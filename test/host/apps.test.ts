@@ -19,6 +19,13 @@ const names = readdirSync(APPS).filter((f) => f.endsWith('.cu')).map((f) => f.sl
 
 let bin: string;
 
+/** A program's own nvcc flags, from a first line `// nvcc-flags: ...` (-rdc=true for dynamic parallelism). */
+function extraFlags(name: string): string[] {
+  const first = readFileSync(join(APPS, `${name}.cu`), 'utf8').split('\n', 1)[0]!;
+  const m = /^\/\/ nvcc-flags: (.*)$/.exec(first);
+  return m ? m[1]!.trim().split(/\s+/) : [];
+}
+
 /** nvcc, two at a time (the machine may have two cores). */
 async function buildAll(): Promise<Map<string, string>> {
   const failures = new Map<string, string>();
@@ -27,7 +34,7 @@ async function buildAll(): Promise<Map<string, string>> {
     for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
       const name = n;
       await new Promise<void>((done) => {
-        const p = spawn('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-o', join(bin, name), join(APPS, `${name}.cu`)], { stdio: ['ignore', 'ignore', 'pipe'] });
+        const p = spawn('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-o', join(bin, name), join(APPS, `${name}.cu`), ...extraFlags(name)], { stdio: ['ignore', 'ignore', 'pipe'] });
         let err = '';
         p.stderr.on('data', (b: Buffer) => { err += b.toString(); });
         p.on('close', (code) => { if (code !== 0) failures.set(name, err); done(); });
@@ -114,6 +121,35 @@ run('capture writes a bundle per launch and `run` on each reproduces its outputs
   expect(readFileSync(join(cap, '0004-sumInto', 'expected', sumFile!)).readBigUInt64LE(0)).toBe(904428n + 13580n);
 });
 
+run('child grids launched from device code are launches of their own, depth first, the tail launch last', () => {
+  // children.cu: 1000 elements split in halves down to 64 or fewer (1000, 500, 250, 125, 62|63):
+  // 1 + 2 + 4 + 8 + 16 split grids, 16 scale grids, 1 tail launch of total
+  const r = ptxdbg(['exec', '--stats', '--', './children']);
+  expect(r.code).toBe(0);
+  const names = r.err.split('\n').filter((l) => l.startsWith('ptxdbg: launch')).map((l) => /launch \d+ (\w+)/.exec(l)![1]);
+  expect(names.length).toBe(1 + 31 + 16 + 1);
+  expect(names.filter((n) => n === 'split').length).toBe(31);
+  expect(names.filter((n) => n === 'scale').length).toBe(16);
+  expect(names[0]).toBe('root');
+  expect(names[names.length - 1]).toBe('total');
+  // depth first: the first split's first child split follows it, and the first scale comes after 4 more splits
+  expect(names.slice(1, 7)).toEqual(['split', 'split', 'split', 'split', 'split', 'scale']);
+  expect(r.err).toContain('(launched from the device by block (0,0,0) thread (0,0,0))');
+});
+
+run('a captured launch that launches child grids reruns them: its bundle reproduces the whole tree', () => {
+  const cap = join(bin, 'cap-children');
+  expect(ptxdbg(['capture', '-o', cap, '--kernel', 'root', '--', './children']).code).toBe(0);
+  expect(readdirSync(cap)).toEqual(['0001-root']);
+  const b = join(cap, '0001-root');
+  const out = join(bin, 'rerun-children');
+  const again = ptxdbg(['run', b, '--out', out]);
+  expect(again.code).toBe(0);
+  for (const f of readdirSync(join(b, 'expected'))) expect({ f, same: readFileSync(join(out, f)).equals(readFileSync(join(b, 'expected', f))) }).toEqual({ f, same: true });
+  // the tail launch's sum is in root's outputs: elements i + 1 scaled by 5 (every leaf is at depth 4)
+  expect(readFileSync(join(b, 'expected', 'cudaMalloc_2.bin')).readBigUInt64LE(0)).toBe(5n * 500500n);
+});
+
 run('capture into a place it cannot write is a message, not a crash; the program still runs', () => {
   writeFileSync(join(bin, 'a-file'), 'x');
   const r = ptxdbg(['capture', '-o', join('a-file', 'bundles'), '--', './symbols']);
@@ -191,6 +227,22 @@ run('--break-on-fault opens the debugger stopped at the fault, in the faulting t
   expect(r.out).toContain('Program stopped: ptxdbg: oob: out-of-bounds global write of 4 bytes');
   expect(r.out).toMatch(/\$1 = 256\n/);
   expect(r.out.trim().split('\n').pop()).toBe('PASS');
+});
+
+run('an -rdc program of two translation units runs: a device function and a variable defined in the other unit', () => {
+  // twice(x) = 2x + 1 from b.cu; counter starts at 100 in b.cu and each of 4 threads adds 1
+  writeFileSync(join(bin, 'rdc_a.cu'), `#include <cstdio>
+extern __device__ int twice(int);
+extern __device__ int counter;
+__global__ void k(int *o) { o[threadIdx.x] = twice(threadIdx.x); atomicAdd(&counter, 1); }
+int main() { int *o, h[4], c = 0; cudaMalloc(&o, 16); k<<<1, 4>>>(o); cudaMemcpy(h, o, 16, cudaMemcpyDeviceToHost);
+  cudaMemcpyFromSymbol(&c, counter, 4); printf("%d %d %d %d %d\\n", h[0], h[1], h[2], h[3], c); return 0; }
+`);
+  writeFileSync(join(bin, 'rdc_b.cu'), '__device__ int counter = 100;\n__device__ int twice(int x) { return 2 * x + 1; }\n');
+  const built = spawnSync('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-rdc=true', '-o', join(bin, 'rdc'), join(bin, 'rdc_a.cu'), join(bin, 'rdc_b.cu')], { encoding: 'utf8' });
+  expect({ status: built.status, stderr: built.status === 0 ? '' : built.stderr }).toEqual({ status: 0, stderr: '' });
+  const r = ptxdbg(['exec', '--', './rdc']);
+  expect({ code: r.code, out: r.out }).toEqual({ code: 0, out: '1 3 5 7 104\n' });
 });
 
 run("the program's exit code is ptxdbg's; a missing program is a usage error", () => {

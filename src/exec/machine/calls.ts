@@ -58,7 +58,9 @@ export function call(mach: Machine, w: Warp, ins: CInstr, m: number): boolean {
     lanes = same;
     name = mach.funcNames[id]!;
   }
-  const callee = mach.fn(name);
+  // an -rdc program links NVIDIA's device runtime (cudadevrt), whose __cudaCDP2* bodies talk to
+  // the hardware's scheduler through syscalls: the calls themselves are executed (exec/cdp.ts)
+  const callee = name.startsWith('__cudaCDP2') ? undefined : mach.fn(name);
   if (!callee) {
     const handled = systemCall(mach, w, name, info, lanes);
     if (!handled) throw laneFault(new Fault('bad-call', `call to '${name}', which has no body in this module and is not a supported system call`), firstLane(lanes));
