@@ -2,7 +2,7 @@
  * The texture and surface instructions: tex (1d, 2d, 3d, a1d, a2d, cube, acube; float and
  * integer coordinates; .level/.grad read mip level 0, the only level images have here), tld4,
  * txq and istypep on texture handles, and suld.b / sust.b / sured.b / suq on surfaces with the
- * .trap / .clamp / .zero out-of-range modes. Images come from the launch (src/exec/texture/image.ts);
+ * .trap / .clamp / .zero out-of-range modes, and the formatted sust.p / sured.p. Images come from the launch (src/exec/texture/image.ts);
  * surface accesses go through the global memory path, so they are recorded and race-checked.
  */
 import type { Exec } from '../compiled.js';
@@ -12,6 +12,8 @@ import { GLOBAL_HI, Space } from '../memory.js';
 import { Access } from '../probe.js';
 import type { Warp } from '../state.js';
 import type { ROperand } from '../../ptx/resolve.js';
+import { toF16 } from '../float/half.js';
+import { RN } from '../float/round.js';
 import { DEFAULT_SAMPLER, type Image, type Sampler, texelBytes } from './image.js';
 import { cubeFace, fetch, gather, type Rgba, rowPitch, sample } from './sample.js';
 
@@ -210,7 +212,7 @@ function compileSurface(ctx: Ctx): Exec {
   const op = ins.opcode;
   const mods = ins.mods;
   const what = `'${[op, ...mods].join('.')}'`;
-  if (mods.includes('p')) return fail(ctx, `${what}: formatted (.p) surface access is not supported yet (.b is)`);
+  if (mods.includes('p')) return compileFormatted(ctx);
   const geom = mods.find((m) => GEOMS.includes(m));
   if (!geom || geom === 'cube' || geom === 'acube' || geom.endsWith('ms')) return fail(ctx, `${what} needs .1d .2d .3d .a1d or .a2d`);
   const mode = mods.includes('zero') ? 'zero' : mods.includes('clamp') ? 'clamp' : 'trap';
@@ -304,4 +306,120 @@ function reduce(op: string, signed: boolean, elem: number, lo: number, hi: numbe
   const r = op === 'add' ? a + b : op === 'min' ? (a < b ? a : b) : op === 'max' ? (a > b ? a : b) : op === 'and' ? a & b : a | b;
   const u = BigInt.asUintN(64, r);
   return [Number(u & 0xffffffffn), Number(u >> 32n)];
+}
+
+/** Round to nearest, ties to even (the conversion of a scaled float to a normalized integer). */
+function rne(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  return d > 0.5 || (d === 0.5 && f % 2 !== 0) ? f + 1 : f;
+}
+
+/**
+ * How sust.p reads a source register for a surface's channel format (PTX ISA, sust): UNORM, SNORM
+ * and FLOAT formats take an .f32, UINT a .u32, SINT an .s32; the value is then converted to the
+ * channel. A surface is UNORM/SNORM when its launch image has `"readMode": "normalizedFloat"` and
+ * 8/16-bit integer channels (what suq.channel_data_type reports). The ISA leaves out-of-range
+ * conversions open; here they saturate, as Direct3D's typed stores (which the hardware serves) do:
+ * floats clamp to [0, 1] / [-1, 1] (NaN to 0) and round to nearest even after scaling, integers
+ * clamp to the channel's range, f32 to half rounds to nearest even.
+ */
+export function formatChannel(img: Image, bits: number): number {
+  const f = img.format;
+  if (f.kind === 'float') return f.bits === 32 ? bits >>> 0 : toF16(floatOf(bits), RN);
+  const norm = img.sampler.readMode === 'normalizedFloat' && f.bits < 32;
+  if (norm) {
+    const x = floatOf(bits);
+    if (Number.isNaN(x)) return 0;
+    if (f.kind === 'unsigned') return rne(Math.min(1, Math.max(0, x)) * (2 ** f.bits - 1));
+    const max = 2 ** (f.bits - 1) - 1;
+    return rne(Math.min(1, Math.max(-1, x)) * max) & (2 ** f.bits - 1);
+  }
+  if (f.kind === 'unsigned') return f.bits === 32 ? bits >>> 0 : Math.min(bits >>> 0, 2 ** f.bits - 1);
+  if (f.bits === 32) return bits >>> 0;
+  const half = 2 ** (f.bits - 1);
+  return Math.min(half - 1, Math.max(-half, bits | 0)) & (2 * half - 1);
+}
+
+/**
+ * sust.p / sured.p: x counts samples (texels), not bytes. sust.p writes the source vector to the
+ * texel's channels left to right (R, G, B, A), converted to the channel format (formatChannel);
+ * sources past the format's channels are ignored, channels past the sources keep their bytes (the
+ * ISA leaves them unpredictable). sured.p reduces into the R channel of a 32-bit integer format,
+ * as .u32 (uint) or .s32 (int).
+ */
+function compileFormatted(ctx: Ctx): Exec {
+  const ins = ctx.ins;
+  const op = ins.opcode;
+  const mods = ins.mods;
+  const what = `'${[op, ...mods].join('.')}'`;
+  if (op === 'suld') return fail(ctx, `${what}: formatted loads (suld.p) are not part of the PTX ISA; use suld.b`);
+  const geom = mods.find((m) => GEOMS.includes(m));
+  if (!geom || geom === 'cube' || geom === 'acube' || geom.endsWith('ms')) return fail(ctx, `${what} needs .1d .2d .3d .a1d or .a2d`);
+  const mode = mods.includes('zero') ? 'zero' : mods.includes('clamp') ? 'clamp' : 'trap';
+  const vec = mods.includes('v4') ? 4 : mods.includes('v2') ? 2 : 1;
+  const wide = mods.includes('b64');
+  // the ISA names .b32 (sust.p) and .b32/.b64 (sured.p); the format decides how the bits are read
+  if (!wide && !mods.some((m) => m === 'b32' || m === 'u32' || m === 's32' || m === 'f32')) return fail(ctx, `${what} needs .b32${op === 'sured' ? ' or .b64' : ''}`);
+  if (wide && op === 'sust') return fail(ctx, `${what}: sust.p stores .b32 values`);
+  const redOp = op === 'sured' ? ['add', 'min', 'max', 'and', 'or'].find((x) => mods.includes(x)) : undefined;
+  if (op === 'sured' && !redOp) return fail(ctx, `${what} needs .add .min .max .and or .or`);
+  if (wide && redOp !== 'min' && redOp !== 'max') return fail(ctx, `${what}: .b64 is restricted to .min and .max`);
+  if (op === 'sured' && vec !== 1) return fail(ctx, `${what}: sured takes one value`);
+  const layered = geom === 'a1d' || geom === 'a2d';
+  const nc = (geom === '1d' || geom === 'a1d' ? 1 : geom === '2d' || geom === 'a2d' ? 2 : 3) + (layered ? 1 : 0);
+  const ops = ins.operands;
+  const br = bracket(ctx, ops[0]);
+  if (br.coords.length < nc) return fail(ctx, `${what}: expected ${nc} coordinate(s)`);
+  const image = imageOperand(ctx, br.image, 'surface');
+  const C = br.coords.slice(0, nc).map((o) => src(ctx, o, 's32'));
+  const data = items(ops[1]);
+  if (data.length !== vec) return fail(ctx, `${what}: expected ${vec} data register(s)`);
+  const R = data.map((d) => src(ctx, d, wide ? 'b64' : 'b32'));
+  return (w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const img = image(w, l);
+      const f = img.format;
+      const cb = f.bits / 8;
+      if (op === 'sured' && (f.kind === 'float' || f.bits !== 32 || img.sampler.readMode === 'normalizedFloat' && f.bits < 32 || wide)) {
+        const e = new Fault('invalid', `${what} on surface ${img.name} (${f.name}): sured.p needs a ${wide ? '64' : '32'}-bit integer format (int or uint${wide ? ' samples of 64 bits, which launch images do not have' : ''})`);
+        e.lane = l;
+        throw e;
+      }
+      const base = layered ? 1 : 0;
+      let x = u[C[base]! + 2 * l]! | 0;
+      let y = nc - base > 1 ? u[C[base + 1]! + 2 * l]! | 0 : 0;
+      let z = nc - base > 2 ? u[C[base + 2]! + 2 * l]! | 0 : 0;
+      let layer = layered ? u[C[0]! + 2 * l]! | 0 : 0;
+      if (x < 0 || x >= img.width || y < 0 || y >= img.height || z < 0 || z >= img.depth || layer < 0 || layer >= img.layers) {
+        if (mode === 'trap') {
+          const e = new Fault('oob', `${op} out of range on surface ${img.name}: sample x ${x}, y ${y}, z ${z}${layered ? `, layer ${layer}` : ''} (surface ${img.width} x ${img.height} x ${img.depth}${layered ? ` x ${img.layers} layers` : ''}, .trap)`);
+          e.lane = l;
+          throw e;
+        }
+        if (mode === 'zero') continue;
+        x = Math.max(0, Math.min(img.width - 1, x));
+        y = Math.max(0, Math.min(img.height - 1, y));
+        z = Math.max(0, Math.min(img.depth - 1, z));
+        layer = Math.max(0, Math.min(img.layers - 1, layer));
+      }
+      const addr = img.base + ((layer * img.depth + z) * img.height + y) * rowPitch(img) + x * texelBytes(f);
+      if (op === 'sured') {
+        const o = w.translate(Space.Global, addr, GLOBAL_HI, 4, l, Access.Atomic);
+        const b = w.xbank.u8;
+        const old = (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
+        const [v] = reduce(redOp!, f.kind === 'signed', 4, old, 0, u[R[0]! + 2 * l]!, 0);
+        for (let j = 0; j < 4; j++) b[o + j] = (v >>> (8 * j)) & 0xff;
+        continue;
+      }
+      for (let k = 0; k < Math.min(vec, f.channels); k++) {
+        const o = w.translate(Space.Global, addr + k * cb, GLOBAL_HI, cb, l, Access.Write);
+        const b = w.xbank.u8;
+        const v = formatChannel(img, u[R[k]! + 2 * l]!);
+        for (let j = 0; j < cb; j++) b[o + j] = (v >>> (8 * j)) & 0xff;
+      }
+    }
+  };
 }
