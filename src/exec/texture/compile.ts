@@ -1,6 +1,6 @@
 /**
  * The texture and surface instructions: tex (1d, 2d, 3d, a1d, a2d, cube, acube; float and
- * integer coordinates; .level/.grad read mip level 0, the only level images have here), tld4,
+ * integer coordinates; .level/.grad pick mip levels, sample.ts sampleLod), tld4,
  * txq and istypep on texture handles, and suld.b / sust.b / sured.b / suq on surfaces with the
  * .trap / .clamp / .zero out-of-range modes, and the formatted sust.p / sured.p. Images come from the launch (src/exec/texture/image.ts);
  * surface accesses go through the global memory path, so they are recorded and race-checked.
@@ -14,8 +14,8 @@ import type { Warp } from '../state.js';
 import type { ROperand } from '../../ptx/resolve.js';
 import { toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';
-import { DEFAULT_SAMPLER, type Image, type Sampler, texelBytes } from './image.js';
-import { cubeFace, fetch, gather, type Rgba, rowPitch, sample } from './sample.js';
+import { DEFAULT_SAMPLER, type Image, levelExtent, type Sampler, texelBytes } from './image.js';
+import { cubeFace, fetch, fetchLevel, gather, lodOfGradients, type Rgba, rowPitch, sampleLod } from './sample.js';
 
 const F = new Float32Array(1);
 const U = new Uint32Array(F.buffer);
@@ -112,6 +112,19 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
   const C = br.coords.map((o, i) => src(ctx, o, layered && i === 0 ? 's32' : ctype === 's32' ? 's32' : 'f32'));
   const nc = geom === '1d' || geom === 'a1d' ? 1 : geom === '2d' || geom === 'a2d' ? 2 : 3;
   const coords: [number, number, number] = [0, 0, 0];
+  // .level: an f32 level of detail; .grad: dP/dx and dP/dy vectors (PTX ISA, tex "mipmaps")
+  const isCube = geom === 'cube' || geom === 'acube';
+  const lodSlot = mods.includes('level') ? src(ctx, ops[2], 'f32') : -1;
+  let gx: number[] = [], gy: number[] = [];
+  if (mods.includes('grad')) {
+    if (isCube) return fail(ctx, `${what}: gradients on cube maps are not supported yet (.level is)`);
+    const dx = items(ops[2]), dy = items(ops[3]);
+    if (dx.length < nc || dy.length < nc) return fail(ctx, `${what}: expected dPdx and dPdy vectors of ${nc} component(s)`);
+    gx = dx.slice(0, nc).map((o) => src(ctx, o, 'f32'));
+    gy = dy.slice(0, nc).map((o) => src(ctx, o, 'f32'));
+  }
+  const grad = gx.length > 0;
+  const DX = [0, 0, 0], DY = [0, 0, 0];
   return (w: Warp, m: number) => {
     const u = w.u32;
     const bank = w.mem.global.bank;
@@ -125,14 +138,20 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
         const bits = u[C[base + k]! + 2 * l]!;
         coords[k] = ctype === 's32' ? bits | 0 : floatOf(bits);
       }
-      if (geom === 'cube' || geom === 'acube') {
+      let lod = 0;
+      if (lodSlot >= 0) lod = floatOf(u[lodSlot + 2 * l]!);
+      else if (grad) {
+        for (let k = 0; k < nc; k++) { DX[k] = floatOf(u[gx[k]! + 2 * l]!); DY[k] = floatOf(u[gy[k]! + 2 * l]!); }
+        lod = lodOfGradients(img, nc, DX, DY, s.normalized);
+      }
+      if (isCube) {
         const f = cubeFace(coords[0], coords[1], coords[2]);
         const cs: Sampler = { ...s, normalized: true, address: ['clamp', 'clamp', 'clamp'] };
         if (isGather) gather(bank, img, cs, f.s, f.t, layer * 6 + f.face, comp, OUT);
-        else sample(bank, img, cs, [f.s, f.t, 0], layer * 6 + f.face, OUT);
+        else sampleLod(bank, img, cs, [f.s, f.t, 0], layer * 6 + f.face, lod, OUT);
       } else if (isGather) gather(bank, img, s, coords[0], coords[1], layer, comp, OUT);
-      else if (ctype === 's32') fetch(bank, img, s, coords, layer, OUT);
-      else sample(bank, img, s, coords, layer, OUT);
+      else if (ctype === 's32') fetch(bank, img, s, coords, layer, OUT, fetchLevel(img, lod));
+      else sampleLod(bank, img, s, coords, layer, lod, OUT);
       for (let k = 0; k < 4; k++) {
         if (D[k]! < 0) continue;
         const v = OUT[k]!;
@@ -162,11 +181,17 @@ function compileQuery(ctx: Ctx): Exec {
   const D = dst(ctx, ins.operands[0]);
   const br = bracket(ctx, ins.operands[1]);
   const image = imageOperand(ctx, br.image, ins.opcode === 'suq' ? 'surface' : 'texture');
+  // txq.level.{width,height,depth} d, [a], lod: the extent of mip level lod
+  const atLevel = ins.opcode === 'txq' && ins.mods.includes('level');
+  if (atLevel && q !== 'width' && q !== 'height' && q !== 'depth') return fail(ctx, `${what}: .level goes with .width, .height or .depth`);
+  const lodSlot = atLevel ? src(ctx, ins.operands[2], 's32') : -1;
+  let lod = 0;
+  const ext = (i: Image, d: number): number => levelExtent(i, Math.max(0, Math.min(31, lod)))[d]!;
   const pick = ((): ((img: Image) => number) | undefined => {
     switch (q) {
-      case 'width': return (i) => (ins.opcode === 'suq' ? i.width * texelBytes(i.format) : i.width);
-      case 'height': return (i) => (i.dims >= 2 || i.cube ? i.height : 1);
-      case 'depth': return (i) => (i.dims >= 3 ? i.depth : 1);
+      case 'width': return (i) => (ins.opcode === 'suq' ? i.width * texelBytes(i.format) : ext(i, 0));
+      case 'height': return (i) => (i.dims >= 2 || i.cube ? ext(i, 1) : 1);
+      case 'depth': return (i) => (i.dims >= 3 ? ext(i, 2) : 1);
       case 'channel_data_type': return channelDataType;
       case 'channel_order': return (i) => (i.format.channels === 1 ? 0x10b0 : i.format.channels === 2 ? 0x10b2 : 0x10b5);
       case 'normalized_coords': return (i) => (i.sampler.normalized ? 1 : 0);
@@ -175,7 +200,7 @@ function compileQuery(ctx: Ctx): Exec {
       case 'addr_mode_1': return (i) => ADDR_CODE[i.sampler.address[1]];
       case 'addr_mode_2': return (i) => ADDR_CODE[i.sampler.address[2]];
       case 'array_size': return (i) => i.layers;
-      case 'num_mipmap_levels': return () => 1;
+      case 'num_mipmap_levels': return (i) => i.levels ?? 1;
       case 'num_samples': return () => 1;
       case 'memory_layout': return () => 0;
       default: return undefined;
@@ -183,7 +208,11 @@ function compileQuery(ctx: Ctx): Exec {
   })();
   if (!pick) return fail(ctx, `${what}: unknown query`);
   return (w: Warp, m: number) => {
-    for (let l = 0; l < 32; l++) if ((m >>> l) & 1) w.u32[D + 2 * l] = pick(image(w, l)) >>> 0;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      if (lodSlot >= 0) lod = w.i32[lodSlot + 2 * l]!;
+      w.u32[D + 2 * l] = pick(image(w, l)) >>> 0;
+    }
   };
 }
 
