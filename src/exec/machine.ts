@@ -130,6 +130,11 @@ export class Machine implements Layout {
     return this.funcIds.get(name) ?? -1;
   }
 
+  /** The module's `.target` list (Layout: instruction selection refuses what it lacks). */
+  get target(): readonly string[] {
+    return this.program.module.target;
+  }
+
   fn(name: string): CFunction | undefined {
     let c = this.compiled.get(name);
     if (c) return c;

@@ -66,7 +66,7 @@ const MODIFIERS = new Set<string>([
   '1d', '2d', '3d', 'a1d', 'a2d', 'cube', 'acube', '2dms', 'a2dms', 'base', 'grad', 'width',
   'height', 'depth', 'channel_data_type', 'channel_order', 'normalized_coords', 'filter_mode',
   'addr_mode_0', 'addr_mode_1', 'addr_mode_2', 'array_size', 'num_mipmap_levels', 'num_samples',
-  'force_unnormalized_coords', 'samplerref', 'texref', 'surfref',
+  'force_unnormalized_coords', 'samplerref', 'texref', 'surfref', 'p',
   // misc
   'none', 'L1', 'L2', 'evict_last', 'evict_first', 'evict_normal', 'evict_unchanged',
   'no_allocate', 'fraction', 'range', 'cta_group', 'shape', 'rcp', 'sqrt', 'pack',

@@ -23,6 +23,8 @@ export interface Layout {
   addressOf(v: VarInfo): { lo: number; hi: number } | undefined;
   /** Index of a function for `mov.u64 %rd, func` (indirect calls), or -1. */
   functionAddress(name: string): number;
+  /** The module's `.target` list (sm_80, ...): instructions newer than it are refused; absent, none are. */
+  readonly target?: readonly string[];
 }
 
 export class CompileError extends Error {

@@ -1,8 +1,8 @@
 /**
  * The texture and surface instructions: tex (1d, 2d, 3d, a1d, a2d, cube, acube; float and
- * integer coordinates; .level/.grad read mip level 0, the only level images have here), tld4,
+ * integer coordinates; .level/.grad pick mip levels, sample.ts sampleLod), tld4,
  * txq and istypep on texture handles, and suld.b / sust.b / sured.b / suq on surfaces with the
- * .trap / .clamp / .zero out-of-range modes. Images come from the launch (src/exec/texture/image.ts);
+ * .trap / .clamp / .zero out-of-range modes, and the formatted sust.p / sured.p. Images come from the launch (src/exec/texture/image.ts);
  * surface accesses go through the global memory path, so they are recorded and race-checked.
  */
 import type { Exec } from '../compiled.js';
@@ -12,8 +12,10 @@ import { GLOBAL_HI, Space } from '../memory.js';
 import { Access } from '../probe.js';
 import type { Warp } from '../state.js';
 import type { ROperand } from '../../ptx/resolve.js';
-import { DEFAULT_SAMPLER, type Image, type Sampler, texelBytes } from './image.js';
-import { cubeFace, fetch, gather, type Rgba, rowPitch, sample } from './sample.js';
+import { toF16 } from '../float/half.js';
+import { RN } from '../float/round.js';
+import { DEFAULT_SAMPLER, type Image, levelExtent, type Sampler, texelBytes } from './image.js';
+import { cubeFace, fetch, fetchLevel, gather, lodOfGradients, type Rgba, rowPitch, sampleLod } from './sample.js';
 
 const F = new Float32Array(1);
 const U = new Uint32Array(F.buffer);
@@ -110,6 +112,19 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
   const C = br.coords.map((o, i) => src(ctx, o, layered && i === 0 ? 's32' : ctype === 's32' ? 's32' : 'f32'));
   const nc = geom === '1d' || geom === 'a1d' ? 1 : geom === '2d' || geom === 'a2d' ? 2 : 3;
   const coords: [number, number, number] = [0, 0, 0];
+  // .level: an f32 level of detail; .grad: dP/dx and dP/dy vectors (PTX ISA, tex "mipmaps")
+  const isCube = geom === 'cube' || geom === 'acube';
+  const lodSlot = mods.includes('level') ? src(ctx, ops[2], 'f32') : -1;
+  let gx: number[] = [], gy: number[] = [];
+  if (mods.includes('grad')) {
+    if (isCube) return fail(ctx, `${what}: gradients on cube maps are not supported yet (.level is)`);
+    const dx = items(ops[2]), dy = items(ops[3]);
+    if (dx.length < nc || dy.length < nc) return fail(ctx, `${what}: expected dPdx and dPdy vectors of ${nc} component(s)`);
+    gx = dx.slice(0, nc).map((o) => src(ctx, o, 'f32'));
+    gy = dy.slice(0, nc).map((o) => src(ctx, o, 'f32'));
+  }
+  const grad = gx.length > 0;
+  const DX = [0, 0, 0], DY = [0, 0, 0];
   return (w: Warp, m: number) => {
     const u = w.u32;
     const bank = w.mem.global.bank;
@@ -123,14 +138,20 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
         const bits = u[C[base + k]! + 2 * l]!;
         coords[k] = ctype === 's32' ? bits | 0 : floatOf(bits);
       }
-      if (geom === 'cube' || geom === 'acube') {
+      let lod = 0;
+      if (lodSlot >= 0) lod = floatOf(u[lodSlot + 2 * l]!);
+      else if (grad) {
+        for (let k = 0; k < nc; k++) { DX[k] = floatOf(u[gx[k]! + 2 * l]!); DY[k] = floatOf(u[gy[k]! + 2 * l]!); }
+        lod = lodOfGradients(img, nc, DX, DY, s.normalized);
+      }
+      if (isCube) {
         const f = cubeFace(coords[0], coords[1], coords[2]);
         const cs: Sampler = { ...s, normalized: true, address: ['clamp', 'clamp', 'clamp'] };
         if (isGather) gather(bank, img, cs, f.s, f.t, layer * 6 + f.face, comp, OUT);
-        else sample(bank, img, cs, [f.s, f.t, 0], layer * 6 + f.face, OUT);
+        else sampleLod(bank, img, cs, [f.s, f.t, 0], layer * 6 + f.face, lod, OUT);
       } else if (isGather) gather(bank, img, s, coords[0], coords[1], layer, comp, OUT);
-      else if (ctype === 's32') fetch(bank, img, s, coords, layer, OUT);
-      else sample(bank, img, s, coords, layer, OUT);
+      else if (ctype === 's32') fetch(bank, img, s, coords, layer, OUT, fetchLevel(img, lod));
+      else sampleLod(bank, img, s, coords, layer, lod, OUT);
       for (let k = 0; k < 4; k++) {
         if (D[k]! < 0) continue;
         const v = OUT[k]!;
@@ -160,11 +181,17 @@ function compileQuery(ctx: Ctx): Exec {
   const D = dst(ctx, ins.operands[0]);
   const br = bracket(ctx, ins.operands[1]);
   const image = imageOperand(ctx, br.image, ins.opcode === 'suq' ? 'surface' : 'texture');
+  // txq.level.{width,height,depth} d, [a], lod: the extent of mip level lod
+  const atLevel = ins.opcode === 'txq' && ins.mods.includes('level');
+  if (atLevel && q !== 'width' && q !== 'height' && q !== 'depth') return fail(ctx, `${what}: .level goes with .width, .height or .depth`);
+  const lodSlot = atLevel ? src(ctx, ins.operands[2], 's32') : -1;
+  let lod = 0;
+  const ext = (i: Image, d: number): number => levelExtent(i, Math.max(0, Math.min(31, lod)))[d]!;
   const pick = ((): ((img: Image) => number) | undefined => {
     switch (q) {
-      case 'width': return (i) => (ins.opcode === 'suq' ? i.width * texelBytes(i.format) : i.width);
-      case 'height': return (i) => (i.dims >= 2 || i.cube ? i.height : 1);
-      case 'depth': return (i) => (i.dims >= 3 ? i.depth : 1);
+      case 'width': return (i) => (ins.opcode === 'suq' ? i.width * texelBytes(i.format) : ext(i, 0));
+      case 'height': return (i) => (i.dims >= 2 || i.cube ? ext(i, 1) : 1);
+      case 'depth': return (i) => (i.dims >= 3 ? ext(i, 2) : 1);
       case 'channel_data_type': return channelDataType;
       case 'channel_order': return (i) => (i.format.channels === 1 ? 0x10b0 : i.format.channels === 2 ? 0x10b2 : 0x10b5);
       case 'normalized_coords': return (i) => (i.sampler.normalized ? 1 : 0);
@@ -173,7 +200,7 @@ function compileQuery(ctx: Ctx): Exec {
       case 'addr_mode_1': return (i) => ADDR_CODE[i.sampler.address[1]];
       case 'addr_mode_2': return (i) => ADDR_CODE[i.sampler.address[2]];
       case 'array_size': return (i) => i.layers;
-      case 'num_mipmap_levels': return () => 1;
+      case 'num_mipmap_levels': return (i) => i.levels ?? 1;
       case 'num_samples': return () => 1;
       case 'memory_layout': return () => 0;
       default: return undefined;
@@ -181,7 +208,11 @@ function compileQuery(ctx: Ctx): Exec {
   })();
   if (!pick) return fail(ctx, `${what}: unknown query`);
   return (w: Warp, m: number) => {
-    for (let l = 0; l < 32; l++) if ((m >>> l) & 1) w.u32[D + 2 * l] = pick(image(w, l)) >>> 0;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      if (lodSlot >= 0) lod = w.i32[lodSlot + 2 * l]!;
+      w.u32[D + 2 * l] = pick(image(w, l)) >>> 0;
+    }
   };
 }
 
@@ -210,7 +241,7 @@ function compileSurface(ctx: Ctx): Exec {
   const op = ins.opcode;
   const mods = ins.mods;
   const what = `'${[op, ...mods].join('.')}'`;
-  if (mods.includes('p')) return fail(ctx, `${what}: formatted (.p) surface access is not supported yet (.b is)`);
+  if (mods.includes('p')) return compileFormatted(ctx);
   const geom = mods.find((m) => GEOMS.includes(m));
   if (!geom || geom === 'cube' || geom === 'acube' || geom.endsWith('ms')) return fail(ctx, `${what} needs .1d .2d .3d .a1d or .a2d`);
   const mode = mods.includes('zero') ? 'zero' : mods.includes('clamp') ? 'clamp' : 'trap';
@@ -304,4 +335,120 @@ function reduce(op: string, signed: boolean, elem: number, lo: number, hi: numbe
   const r = op === 'add' ? a + b : op === 'min' ? (a < b ? a : b) : op === 'max' ? (a > b ? a : b) : op === 'and' ? a & b : a | b;
   const u = BigInt.asUintN(64, r);
   return [Number(u & 0xffffffffn), Number(u >> 32n)];
+}
+
+/** Round to nearest, ties to even (the conversion of a scaled float to a normalized integer). */
+function rne(x: number): number {
+  const f = Math.floor(x);
+  const d = x - f;
+  return d > 0.5 || (d === 0.5 && f % 2 !== 0) ? f + 1 : f;
+}
+
+/**
+ * How sust.p reads a source register for a surface's channel format (PTX ISA, sust): UNORM, SNORM
+ * and FLOAT formats take an .f32, UINT a .u32, SINT an .s32; the value is then converted to the
+ * channel. A surface is UNORM/SNORM when its launch image has `"readMode": "normalizedFloat"` and
+ * 8/16-bit integer channels (what suq.channel_data_type reports). The ISA leaves out-of-range
+ * conversions open; here they saturate, as Direct3D's typed stores (which the hardware serves) do:
+ * floats clamp to [0, 1] / [-1, 1] (NaN to 0) and round to nearest even after scaling, integers
+ * clamp to the channel's range, f32 to half rounds to nearest even.
+ */
+export function formatChannel(img: Image, bits: number): number {
+  const f = img.format;
+  if (f.kind === 'float') return f.bits === 32 ? bits >>> 0 : toF16(floatOf(bits), RN);
+  const norm = img.sampler.readMode === 'normalizedFloat' && f.bits < 32;
+  if (norm) {
+    const x = floatOf(bits);
+    if (Number.isNaN(x)) return 0;
+    if (f.kind === 'unsigned') return rne(Math.min(1, Math.max(0, x)) * (2 ** f.bits - 1));
+    const max = 2 ** (f.bits - 1) - 1;
+    return rne(Math.min(1, Math.max(-1, x)) * max) & (2 ** f.bits - 1);
+  }
+  if (f.kind === 'unsigned') return f.bits === 32 ? bits >>> 0 : Math.min(bits >>> 0, 2 ** f.bits - 1);
+  if (f.bits === 32) return bits >>> 0;
+  const half = 2 ** (f.bits - 1);
+  return Math.min(half - 1, Math.max(-half, bits | 0)) & (2 * half - 1);
+}
+
+/**
+ * sust.p / sured.p: x counts samples (texels), not bytes. sust.p writes the source vector to the
+ * texel's channels left to right (R, G, B, A), converted to the channel format (formatChannel);
+ * sources past the format's channels are ignored, channels past the sources keep their bytes (the
+ * ISA leaves them unpredictable). sured.p reduces into the R channel of a 32-bit integer format,
+ * as .u32 (uint) or .s32 (int).
+ */
+function compileFormatted(ctx: Ctx): Exec {
+  const ins = ctx.ins;
+  const op = ins.opcode;
+  const mods = ins.mods;
+  const what = `'${[op, ...mods].join('.')}'`;
+  if (op === 'suld') return fail(ctx, `${what}: formatted loads (suld.p) are not part of the PTX ISA; use suld.b`);
+  const geom = mods.find((m) => GEOMS.includes(m));
+  if (!geom || geom === 'cube' || geom === 'acube' || geom.endsWith('ms')) return fail(ctx, `${what} needs .1d .2d .3d .a1d or .a2d`);
+  const mode = mods.includes('zero') ? 'zero' : mods.includes('clamp') ? 'clamp' : 'trap';
+  const vec = mods.includes('v4') ? 4 : mods.includes('v2') ? 2 : 1;
+  const wide = mods.includes('b64');
+  // the ISA names .b32 (sust.p) and .b32/.b64 (sured.p); the format decides how the bits are read
+  if (!wide && !mods.some((m) => m === 'b32' || m === 'u32' || m === 's32' || m === 'f32')) return fail(ctx, `${what} needs .b32${op === 'sured' ? ' or .b64' : ''}`);
+  if (wide && op === 'sust') return fail(ctx, `${what}: sust.p stores .b32 values`);
+  const redOp = op === 'sured' ? ['add', 'min', 'max', 'and', 'or'].find((x) => mods.includes(x)) : undefined;
+  if (op === 'sured' && !redOp) return fail(ctx, `${what} needs .add .min .max .and or .or`);
+  if (wide && redOp !== 'min' && redOp !== 'max') return fail(ctx, `${what}: .b64 is restricted to .min and .max`);
+  if (op === 'sured' && vec !== 1) return fail(ctx, `${what}: sured takes one value`);
+  const layered = geom === 'a1d' || geom === 'a2d';
+  const nc = (geom === '1d' || geom === 'a1d' ? 1 : geom === '2d' || geom === 'a2d' ? 2 : 3) + (layered ? 1 : 0);
+  const ops = ins.operands;
+  const br = bracket(ctx, ops[0]);
+  if (br.coords.length < nc) return fail(ctx, `${what}: expected ${nc} coordinate(s)`);
+  const image = imageOperand(ctx, br.image, 'surface');
+  const C = br.coords.slice(0, nc).map((o) => src(ctx, o, 's32'));
+  const data = items(ops[1]);
+  if (data.length !== vec) return fail(ctx, `${what}: expected ${vec} data register(s)`);
+  const R = data.map((d) => src(ctx, d, wide ? 'b64' : 'b32'));
+  return (w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const img = image(w, l);
+      const f = img.format;
+      const cb = f.bits / 8;
+      if (op === 'sured' && (f.kind === 'float' || f.bits !== 32 || img.sampler.readMode === 'normalizedFloat' && f.bits < 32 || wide)) {
+        const e = new Fault('invalid', `${what} on surface ${img.name} (${f.name}): sured.p needs a ${wide ? '64' : '32'}-bit integer format (int or uint${wide ? ' samples of 64 bits, which launch images do not have' : ''})`);
+        e.lane = l;
+        throw e;
+      }
+      const base = layered ? 1 : 0;
+      let x = u[C[base]! + 2 * l]! | 0;
+      let y = nc - base > 1 ? u[C[base + 1]! + 2 * l]! | 0 : 0;
+      let z = nc - base > 2 ? u[C[base + 2]! + 2 * l]! | 0 : 0;
+      let layer = layered ? u[C[0]! + 2 * l]! | 0 : 0;
+      if (x < 0 || x >= img.width || y < 0 || y >= img.height || z < 0 || z >= img.depth || layer < 0 || layer >= img.layers) {
+        if (mode === 'trap') {
+          const e = new Fault('oob', `${op} out of range on surface ${img.name}: sample x ${x}, y ${y}, z ${z}${layered ? `, layer ${layer}` : ''} (surface ${img.width} x ${img.height} x ${img.depth}${layered ? ` x ${img.layers} layers` : ''}, .trap)`);
+          e.lane = l;
+          throw e;
+        }
+        if (mode === 'zero') continue;
+        x = Math.max(0, Math.min(img.width - 1, x));
+        y = Math.max(0, Math.min(img.height - 1, y));
+        z = Math.max(0, Math.min(img.depth - 1, z));
+        layer = Math.max(0, Math.min(img.layers - 1, layer));
+      }
+      const addr = img.base + ((layer * img.depth + z) * img.height + y) * rowPitch(img) + x * texelBytes(f);
+      if (op === 'sured') {
+        const o = w.translate(Space.Global, addr, GLOBAL_HI, 4, l, Access.Atomic);
+        const b = w.xbank.u8;
+        const old = (b[o]! | (b[o + 1]! << 8) | (b[o + 2]! << 16) | (b[o + 3]! << 24)) >>> 0;
+        const [v] = reduce(redOp!, f.kind === 'signed', 4, old, 0, u[R[0]! + 2 * l]!, 0);
+        for (let j = 0; j < 4; j++) b[o + j] = (v >>> (8 * j)) & 0xff;
+        continue;
+      }
+      for (let k = 0; k < Math.min(vec, f.channels); k++) {
+        const o = w.translate(Space.Global, addr + k * cb, GLOBAL_HI, cb, l, Access.Write);
+        const b = w.xbank.u8;
+        const v = formatChannel(img, u[R[k]! + 2 * l]!);
+        for (let j = 0; j < cb; j++) b[o + j] = (v >>> (8 * j)) & 0xff;
+      }
+    }
+  };
 }

@@ -27,6 +27,8 @@ export interface Sampler {
   /** cudaReadModeNormalizedFloat: 8/16-bit integers read as [0,1] / [-1,1] floats. */
   readonly readMode: 'element' | 'normalizedFloat';
   readonly border: readonly [number, number, number, number];
+  /** cudaTextureDesc.mipmapFilterMode: the nearest mip level, or a blend of the two around the LOD (default point). */
+  readonly mipFilter?: 'point' | 'linear';
 }
 
 /** An image of the launch (spec.ts) placed in device memory, under the name the launch gave it. */
@@ -63,9 +65,31 @@ export function texelBytes(f: TexelFormat): number {
   return (f.bits / 8) * f.channels;
 }
 
-/** Texels in the whole image (all faces and layers). */
-export function texelCount(img: Pick<Image, 'width' | 'height' | 'depth' | 'layers' | 'cube'>): number {
-  return img.width * img.height * img.depth * img.layers * (img.cube ? 6 : 1);
+type Extent = Pick<Image, 'width' | 'height' | 'depth' | 'layers' | 'cube'> & { readonly levels?: number };
+
+/** Width, height, depth of mip level `level`: each halves (rounding down) to at least 1. */
+export function levelExtent(img: Extent, level: number): [number, number, number] {
+  return [Math.max(1, img.width >> level), Math.max(1, img.height >> level), Math.max(1, img.depth >> level)];
+}
+
+/** Texels of mip levels 0 .. n-1 (all faces and layers). */
+function texelsBelow(img: Extent, n: number): number {
+  let t = 0;
+  for (let l = 0; l < n; l++) {
+    const [w, h, d] = levelExtent(img, l);
+    t += w * h * d;
+  }
+  return t * img.layers * (img.cube ? 6 : 1);
+}
+
+/** Texels in the whole image (all mip levels, faces and layers). */
+export function texelCount(img: Extent): number {
+  return texelsBelow(img, img.levels ?? 1);
+}
+
+/** Texels before mip level `level` (levels are stored one after another, level 0 first). */
+export function levelStart(img: Extent, level: number): number {
+  return level === 0 ? 0 : texelsBelow(img, level);
 }
 
 /** Handles given to kernels: a tag in the high word keeps them apart from pointers and from 0. */

@@ -7,7 +7,7 @@
  */
 import { f16ToF32 } from '../float/half.js';
 import type { Bank } from '../memory.js';
-import { type AddressMode, type Image, type Sampler, texelBytes } from './image.js';
+import { type AddressMode, type Image, levelExtent, levelStart, type Sampler, texelBytes } from './image.js';
 
 /** Four channels of a texel (or of a filtered sample). */
 export type Rgba = [number, number, number, number];
@@ -45,18 +45,22 @@ export function rowPitch(img: Image): number {
   return img.rowPitch ?? img.width * texelBytes(img.format);
 }
 
-/** Byte offset of texel (x, y, z) of slice `slice` (layer, or layer*6 + face for cube maps). */
-export function texelOffset(img: Image, x: number, y: number, z: number, slice: number): number {
-  return img.base + ((slice * img.depth + z) * img.height + y) * rowPitch(img) + x * texelBytes(img.format);
+/** Byte offset of texel (x, y, z) of slice `slice` (layer, or layer*6 + face for cube maps) of a mip level. */
+export function texelOffset(img: Image, x: number, y: number, z: number, slice: number, level = 0): number {
+  const tb = texelBytes(img.format);
+  if (level === 0) return img.base + ((slice * img.depth + z) * img.height + y) * rowPitch(img) + x * tb;
+  // levels above 0 (launch images only) are packed, after the levels below them
+  const [w, h, d] = levelExtent(img, level);
+  return img.base + levelStart(img, level) * tb + (((slice * d + z) * h + y) * w + x) * tb;
 }
 
 /** The texel's four channels as read (missing ones: 0, alpha 1); `out` when index -1 is the border. */
-function texel(bank: Bank, img: Image, s: Sampler, x: number, y: number, z: number, slice: number, out: Rgba): void {
+function texel(bank: Bank, img: Image, s: Sampler, x: number, y: number, z: number, slice: number, out: Rgba, level = 0): void {
   if (x < 0 || y < 0 || z < 0) {
     out[0] = s.border[0]; out[1] = s.border[1]; out[2] = s.border[2]; out[3] = s.border[3];
     return;
   }
-  const o = texelOffset(img, x, y, z, slice);
+  const o = texelOffset(img, x, y, z, slice, level);
   const n = img.format.channels;
   for (let c = 0; c < 4; c++) out[c] = c < n ? readValue(channel(bank, o, img, c), img, s) : c === 3 ? 1 : 0;
 }
@@ -87,15 +91,15 @@ const T0: Rgba = [0, 0, 0, 0];
  * Sample `img` at floating-point coordinates (x, y, z) of `slice` with `sampler` (point or linear),
  * as tex.1d/2d/3d and the array forms do; the result is rounded to f32 per channel.
  */
-export function sample(bank: Bank, img: Image, sampler: Sampler, coords: readonly [number, number, number], slice: number, out: Rgba): void {
-  const n = [img.width, img.height, img.depth] as const;
+export function sample(bank: Bank, img: Image, sampler: Sampler, coords: readonly [number, number, number], slice: number, out: Rgba, level = 0): void {
+  const n = levelExtent(img, level);
   const dims = img.cube ? 2 : img.dims;
   const u = [0, 0, 0];
   for (let d = 0; d < dims; d++) u[d] = sampler.normalized ? coords[d]! * n[d]! : coords[d]!;
   if (sampler.filter === 'point') {
     const idx = [0, 0, 0];
     for (let d = 0; d < dims; d++) idx[d] = addressIndex(Math.floor(u[d]!), n[d]!, sampler.address[d]!, sampler.normalized);
-    texel(bank, img, sampler, idx[0]!, idx[1]!, idx[2]!, slice, out);
+    texel(bank, img, sampler, idx[0]!, idx[1]!, idx[2]!, slice, out, level);
     for (let c = 0; c < 4; c++) out[c] = Math.fround(out[c]!);
     return;
   }
@@ -118,7 +122,7 @@ export function sample(bank: Bank, img: Image, sampler: Sampler, coords: readonl
       idx[d] = addressIndex(i0[d]! + hi, n[d]!, sampler.address[d]!, sampler.normalized);
     }
     if (wgt === 0) continue;
-    texel(bank, img, sampler, idx[0]!, idx[1]!, idx[2]!, slice, T0);
+    texel(bank, img, sampler, idx[0]!, idx[1]!, idx[2]!, slice, T0, level);
     for (let c = 0; c < 4; c++) out[c] += wgt * T0[c]!;
   }
   for (let c = 0; c < 4; c++) out[c] = Math.fround(out[c]!);
@@ -128,13 +132,13 @@ export function sample(bank: Bank, img: Image, sampler: Sampler, coords: readonl
  * Integer texel coordinates (`.s32` coordinates, tex1Dfetch): no filtering or normalization; an
  * index outside the image reads zeros, as a fetch from linear memory does.
  */
-export function fetch(bank: Bank, img: Image, sampler: Sampler, coords: readonly [number, number, number], slice: number, out: Rgba): void {
-  const n = [img.width, img.height, img.depth];
+export function fetch(bank: Bank, img: Image, sampler: Sampler, coords: readonly [number, number, number], slice: number, out: Rgba, level = 0): void {
+  const n = levelExtent(img, level);
   for (let d = 0; d < img.dims; d++) {
     const v = coords[d]!;
     if (v < 0 || v >= n[d]!) { out[0] = 0; out[1] = 0; out[2] = 0; out[3] = 0; return; }
   }
-  texel(bank, img, sampler, coords[0]!, img.dims > 1 ? coords[1]! : 0, img.dims > 2 ? coords[2]! : 0, slice, out);
+  texel(bank, img, sampler, coords[0]!, img.dims > 1 ? coords[1]! : 0, img.dims > 2 ? coords[2]! : 0, slice, out, level);
   for (let c = 0; c < 4; c++) out[c] = Math.fround(out[c]!);
 }
 
@@ -170,4 +174,43 @@ export function cubeFace(x: number, y: number, z: number): { face: number; s: nu
   else { ma = az; face = z >= 0 ? 4 : 5; sc = z >= 0 ? x : -x; tc = -y; }
   if (ma === 0) return { face: 0, s: 0.5, t: 0.5 };
   return { face, s: (sc / ma + 1) / 2, t: (tc / ma + 1) / 2 };
+}
+
+/** The level of detail that gradients give (the Programming Guide's tex2DGrad): log2 of the longer texel-space footprint. */
+export function lodOfGradients(img: Image, dims: number, dx: readonly number[], dy: readonly number[], normalized: boolean): number {
+  const n = [img.width, img.height, img.depth];
+  let px = 0, py = 0;
+  for (let d = 0; d < dims; d++) {
+    const scale = normalized ? n[d]! : 1;
+    px += (dx[d]! * scale) ** 2;
+    py += (dy[d]! * scale) ** 2;
+  }
+  return Math.log2(Math.sqrt(Math.max(px, py)));
+}
+
+const T1: Rgba = [0, 0, 0, 0];
+
+/**
+ * Sample at level of detail `lod` (tex.level, tex.grad): clamped to the image's levels; the
+ * nearest level (mipmapFilterMode point, ties up) or a blend of the two around it (linear).
+ * Unnormalized coordinates address level 0 only, as Vulkan requires of them.
+ */
+export function sampleLod(bank: Bank, img: Image, sampler: Sampler, coords: readonly [number, number, number], slice: number, lod: number, out: Rgba): void {
+  const top = (img.levels ?? 1) - 1;
+  const l = !sampler.normalized || top === 0 || Number.isNaN(lod) ? 0 : Math.min(top, Math.max(0, lod));
+  if (sampler.mipFilter !== 'linear') {
+    sample(bank, img, sampler, coords, slice, out, Math.min(top, Math.floor(l + 0.5)));
+    return;
+  }
+  const l0 = Math.floor(l), f = l - l0;
+  sample(bank, img, sampler, coords, slice, out, l0);
+  if (f === 0) return;
+  sample(bank, img, sampler, coords, slice, T1, l0 + 1);
+  for (let c = 0; c < 4; c++) out[c] = Math.fround((1 - f) * out[c]! + f * T1[c]!);
+}
+
+/** The level integer coordinates read at `lod` (nearest, clamped). */
+export function fetchLevel(img: Image, lod: number): number {
+  const top = (img.levels ?? 1) - 1;
+  return Number.isNaN(lod) ? 0 : Math.min(top, Math.max(0, Math.floor(lod + 0.5)));
 }

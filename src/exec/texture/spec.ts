@@ -16,6 +16,8 @@ export interface ImageSpec {
   readonly depth: number;
   readonly layers: number;
   readonly cube: boolean;
+  /** Mip levels (textures), level 0 first; absent: 1. */
+  readonly levels?: number;
   readonly sampler: Sampler;
   /** Initial texels (all of them), or undefined for zeros. */
   readonly init: Uint8Array | undefined;
@@ -47,7 +49,12 @@ export function parseSampler(r: Record<string, unknown>, err: SpecError): Sample
   if (readMode !== 'element' && readMode !== 'normalizedFloat') err('readMode', 'must be "element" or "normalizedFloat"');
   const border = r['borderColor'] ?? [0, 0, 0, 0];
   if (!Array.isArray(border) || border.length !== 4 || !border.every((x) => typeof x === 'number')) err('borderColor', 'must be four numbers');
-  return { address, filter: filter as 'point' | 'linear', normalized: normalized as boolean, readMode: readMode as Sampler['readMode'], border: border as [number, number, number, number] };
+  const mip = r['mipmapFilterMode'];
+  if (mip !== undefined && mip !== 'point' && mip !== 'linear') err('mipmapFilterMode', 'must be "point" or "linear"');
+  return {
+    address, filter: filter as 'point' | 'linear', normalized: normalized as boolean, readMode: readMode as Sampler['readMode'], border: border as [number, number, number, number],
+    ...(mip !== undefined ? { mipFilter: mip as 'point' | 'linear' } : {}),
+  };
 }
 
 /**
@@ -67,9 +74,14 @@ export function parseImage(r: Record<string, unknown>, kind: 'texture' | 'surfac
   if (cube && (ext.length !== 2 || ext[0] !== ext[1])) return err('extent', 'a cube map has square faces: [size, size]');
   const layers = r['layers'] ?? 1;
   if (!Number.isInteger(layers) || (layers as number) < 1 || (layers as number) > 2048) return err('layers', 'must be an integer 1..2048');
+  // a full mip chain ends at 1x1x1: floor(log2(largest extent)) + 1 levels at most
+  const maxLevels = Math.floor(Math.log2(Math.max(...(ext as number[])))) + 1;
+  const levels = r['levels'] ?? 1;
+  if (!Number.isInteger(levels) || (levels as number) < 1 || (levels as number) > maxLevels) return err('levels', `must be an integer 1..${maxLevels} (the mip chain of ${ext.join('x')} ends at 1x1)`);
+  if (kind === 'surface' && levels !== 1) return err('levels', 'must be 1 for a surface (a surface is one mip level)');
   const spec = {
     kind, format, dims: ext.length as 1 | 2 | 3, width: ext[0] as number, height: (ext[1] as number | undefined) ?? 1, depth: (ext[2] as number | undefined) ?? 1,
-    layers: layers as number, cube: cube as boolean,
+    layers: layers as number, cube: cube as boolean, ...(levels !== 1 ? { levels: levels as number } : {}),
   };
   const bytes = texelCount(spec) * texelBytes(format);
   if (bytes > 2 ** 30) return err('extent', `the image needs ${bytes} bytes, more than 1 GiB`);
