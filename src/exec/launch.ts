@@ -8,7 +8,7 @@ import { readBounded, readBoundedText, ReadError } from '../io/bounded.js';
 import { dirname, resolve } from 'node:path';
 import type { Program } from '../ptx/resolve.js';
 import type { Sampler } from './texture/image.js';
-import { type ImageSpec, parseImage, parseSampler } from './texture/spec.js';
+import { type ImageSpec, parseImage, parseSampler, withFields } from './texture/spec.js';
 import { FORMAT_NAMES, ImageTable, parseFormat, texelBytes } from './texture/image.js';
 import { type Allocation, Bank, GlobalArena, type ResidentMemory } from './memory.js';
 
@@ -198,7 +198,10 @@ function parseRefs(json: unknown, program: Program, baseDir: string, where: stri
       out.push({ name, sampler: parseSampler(r, (field, message) => { throw new LaunchError(`${at}: "${field}" ${message}`); }) });
       continue;
     }
-    out.push({ name, image: imageFrom(r, refType === 'surfref' ? 'surface' : 'texture', at, baseDir) });
+    const image = imageFrom(r, refType === 'surfref' ? 'surface' : 'texture', at, baseDir);
+    // a .texref initializer chooses its sampling; what the launch file sets itself wins
+    const set = new Set([['addressMode', 'address'], ['filterMode', 'filter'], ['normalizedCoords', 'normalized']].filter(([k]) => r[k!] !== undefined).map(([, f]) => f!));
+    out.push({ name, image: v.decl.fields ? { ...image, sampler: withFields(image.sampler, v.decl.fields, set) } : image });
   }
   return out;
 }

@@ -36,6 +36,16 @@ export interface VarDecl {
   readonly init: Initializer | undefined;
   /** `.ptr.space.align` attribute on kernel params. */
   readonly ptrSpace: string | undefined;
+  /** `.samplerref s = { filter_mode = nearest, ... }`: an opaque variable's settings. */
+  readonly fields?: readonly OpaqueField[];
+  readonly span: Span;
+}
+
+/** `name = value` in the initializer of a .texref / .samplerref / .surfref. */
+export interface OpaqueField {
+  readonly name: string;
+  /** A word (`nearest`, `clamp_to_border`) or an integer's text. */
+  readonly value: string;
   readonly span: Span;
 }
 

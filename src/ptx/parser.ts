@@ -4,7 +4,7 @@
  * reports several independent errors. Never throws on bad input.
  */
 import type {
-  Block, CallPrototype, FunctionDecl, Guard, Initializer, Instruction, Linkage, LocDirective,
+  Block, CallPrototype, FunctionDecl, Guard, Initializer, Instruction, OpaqueField, Linkage, LocDirective,
   Operand, PtxModule, Section, Span, Statement, StateSpace, StructDecl, TopLevel, VarDecl,
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -447,10 +447,15 @@ class Parser {
         this.expectPunct(']');
       }
       let init: Initializer | undefined;
-      if (this.eatPunct('=')) init = this.parseInitializer();
+      let fields: OpaqueField[] | undefined;
+      const opaque = type === 'texref' || type === 'samplerref' || type === 'surfref';
+      if (this.eatPunct('=')) {
+        if (opaque) fields = this.parseOpaqueFields();
+        else init = this.parseInitializer();
+      }
       out.push({
         kind: 'var', space, name: nameTok.text, type, vector, dims, align, linkage, rangeCount, init, ptrSpace,
-        span: this.spanFrom(start),
+        ...(fields ? { fields } : {}), span: this.spanFrom(start),
       });
       if (inList) return out;
       if (!this.eatPunct(',')) break;
@@ -466,6 +471,25 @@ class Parser {
       else if (this.isPunct(')')) depth--;
       this.next();
     } while (depth > 0 && this.tok.kind !== Tok.Eof);
+  }
+
+  /** `{ filter_mode = nearest, addr_mode_0 = wrap }`: the settings of an opaque variable. */
+  private parseOpaqueFields(): OpaqueField[] {
+    const out: OpaqueField[] = [];
+    this.expectPunct('{');
+    if (!this.isPunct('}')) {
+      do {
+        const start = this.tok.start;
+        const name = this.next();
+        if (name.kind !== Tok.Word) this.fail('expected a field name (filter_mode, addr_mode_0, ...)', name);
+        this.expectPunct('=');
+        const value = this.next();
+        if (value.kind !== Tok.Word && value.kind !== Tok.Int) this.fail('expected a field value (nearest, linear, wrap, clamp_to_border, 0, 1, ...)', value);
+        out.push({ name: name.text, value: value.text, span: this.spanFrom(start) });
+      } while (this.eatPunct(','));
+    }
+    this.expectPunct('}');
+    return out;
   }
 
   private parseInitializer(): Initializer {

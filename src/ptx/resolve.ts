@@ -162,6 +162,25 @@ export function varSize(decl: VarDecl, structs: Map<string, StructDecl>): number
   return elem * count;
 }
 
+/**
+ * Why `name = value` is not a setting a .texref / .samplerref / .surfref initializer may give
+ * (PTX ISA, "Texture Sampler and Surface Types"), or undefined. The extent and format of an image
+ * are the launch's; the module can only choose how it is sampled.
+ */
+export function opaqueFieldError(type: string, name: string, value: string): string | undefined {
+  if (type === 'surfref') return `a .surfref takes no initializer field ('${name}'): its image comes from the launch`;
+  if (/^addr_mode_[012]$/.test(name)) {
+    return ['wrap', 'mirror', 'clamp_ogl', 'clamp_to_edge', 'clamp_to_border'].includes(value) ? undefined
+      : `${name} must be wrap, mirror, clamp_ogl, clamp_to_edge or clamp_to_border, not '${value}'`;
+  }
+  if (name === 'filter_mode') return value === 'nearest' || value === 'linear' ? undefined : `filter_mode must be nearest or linear, not '${value}'`;
+  if (name === 'normalized_coords' || name === 'force_unnormalized_coords') return value === '0' || value === '1' ? undefined : `${name} must be 0 or 1, not '${value}'`;
+  if (['width', 'height', 'depth', 'channel_data_type', 'channel_order', 'array_size', 'num_mipmap_levels', 'num_samples'].includes(name)) {
+    return `${name} describes the image, which the launch gives (see the launch file's "textures"); an initializer sets only sampling fields`;
+  }
+  return `unknown ${type === 'samplerref' ? '.samplerref' : '.texref'} field '${name}' (filter_mode, addr_mode_0..2, normalized_coords, force_unnormalized_coords)`;
+}
+
 function initCount(decl: VarDecl, dim: number): number {
   let init = decl.init;
   for (let i = 0; i < dim && init && init.kind === 'list'; i++) init = init.items[0];
@@ -238,6 +257,10 @@ export function resolveModule(module: PtxModule): ResolveResult {
       moduleRegs.push(item);
     } else if (item.kind === 'var') {
       if (item.space === 'shared' && item.init !== undefined) err('.shared variables cannot have an initializer', item.span);
+      for (const f of item.fields ?? []) {
+        const why = opaqueFieldError(item.type, f.name, f.value);
+        if (why) err(why, f.span);
+      }
       const v = makeVar(item, structs, item.space === 'shared' ? 'cta' : 'module');
       if (moduleScope.names.has(item.name) && item.linkage !== 'extern') {
         const prev = moduleScope.names.get(item.name);

@@ -15,6 +15,7 @@ import type { ROperand } from '../../ptx/resolve.js';
 import { toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';
 import { DEFAULT_SAMPLER, type Image, levelExtent, type Sampler, texelBytes } from './image.js';
+import { withFields } from './spec.js';
 import { cubeFace, fetch, fetchLevel, gather, lodOfGradients, type Rgba, rowPitch, sampleLod } from './sample.js';
 
 const F = new Float32Array(1);
@@ -69,7 +70,9 @@ function samplerOperand(ctx: Ctx, op: ROperand | undefined): ((w: Warp) => Sampl
   if (!op) return undefined;
   if (op.kind !== 'var') return fail(ctx, `${ctx.ins.opcode}: an explicit sampler must be a .samplerref`);
   const name = op.v.name;
-  return (w) => w.mem.images?.samplerByRef(name) ?? DEFAULT_SAMPLER;
+  // a sampler the launch binds wins; else the module's initializer; else the defaults
+  const declared = op.v.decl.fields ? withFields(DEFAULT_SAMPLER, op.v.decl.fields) : DEFAULT_SAMPLER;
+  return (w) => w.mem.images?.samplerByRef(name) ?? declared;
 }
 
 const GEOMS = ['1d', '2d', '3d', 'a1d', 'a2d', 'cube', 'acube', '2dms', 'a2dms'];

@@ -4,7 +4,25 @@
  * top-level `"textures": {"tref": {...}}` binds a module's `.texref` / `.surfref` / `.samplerref`.
  * Every mistake is an error naming the field.
  */
+import type { OpaqueField } from '../../ptx/ast.js';
 import { type AddressMode, FORMAT_NAMES, parseFormat, type Sampler, texelBytes, texelCount, type TexelFormat } from './image.js';
+
+/**
+ * `base` with the settings of a module's `.samplerref`/`.texref` initializer applied (the resolver
+ * has checked names and values); `keep` names the ones the launch set itself, which win.
+ */
+export function withFields(base: Sampler, fields: readonly OpaqueField[], keep: ReadonlySet<string> = new Set()): Sampler {
+  const address: [AddressMode, AddressMode, AddressMode] = [...base.address];
+  let { filter, normalized } = base;
+  for (const f of fields) {
+    const dim = /^addr_mode_([012])$/.exec(f.name);
+    if (dim && !keep.has('address')) address[Number(dim[1])] = f.value === 'clamp_ogl' ? 'clamp' : MODES[f.value] ?? address[Number(dim[1])]!;
+    else if (f.name === 'filter_mode' && !keep.has('filter')) filter = f.value === 'linear' ? 'linear' : 'point';
+    else if (f.name === 'normalized_coords' && !keep.has('normalized')) normalized = f.value === '1';
+    else if (f.name === 'force_unnormalized_coords' && f.value === '1' && !keep.has('normalized')) normalized = false;
+  }
+  return { ...base, address, filter, normalized };
+}
 
 /** An image as the launch describes it (its texels are placed in device memory at launch). */
 export interface ImageSpec {
