@@ -120,3 +120,29 @@ test('launch mistakes about levels name the field', () => {
   expect(bad({ type: 'texture', format: 'float', extent: [4, 4], levels: 3, value: LEVEL0 })).toMatch(/"value" must be 21 numbers/);
   expect(bad({ type: 'texture', format: 'float', extent: [4, 4], mipmapFilterMode: 'cubic' })).toMatch(/"mipmapFilterMode" must be "point" or "linear"/);
 });
+
+describe('tex.grad on a cube map', () => {
+  // 4x4 faces, 3 levels; every texel of face f at level L reads 100 L + 10 f (level 0: 6 x 16
+  // texels, level 1: 6 x 4, level 2: 6 x 1, faces in order +x -x +y -y +z -z)
+  const value = [0, 1, 2].flatMap((L) => Array.from({ length: 6 * (4 >> L) ** 2 }, (_, i) => 100 * L + 10 * Math.floor(i / (4 >> L) ** 2)));
+  const CUBE = { format: 'float', extent: [4, 4], cube: true, levels: 3, value, normalizedCoords: true };
+  /** R of tex.grad.cube at direction p with gradients dx, dy. */
+  const grad = (p: number[], dx: number[], dy: number[]): number => run(`mov.f32 %f1, ${f32(p[0]!)}; mov.f32 %f2, ${f32(p[1]!)}; mov.f32 %f3, ${f32(p[2]!)};
+    mov.f32 %f8, ${f32(dx[0]!)}; mov.f32 %f9, ${f32(dx[1]!)}; mov.f32 %f10, ${f32(dx[2]!)};
+    mov.f32 %f11, ${f32(dy[0]!)}; mov.f32 %f12, ${f32(dy[1]!)}; mov.f32 %f13, ${f32(dy[2]!)}; mov.f32 %f14, 0f00000000;
+    tex.grad.cube.v4.f32.f32 {%f4, %f5, %f6, %f7}, [%rd1, {%f1, %f2, %f3, %f14}], {%f8, %f9, %f10, %f14}, {%f11, %f12, %f13, %f14};
+    mov.b32 %r4, %f4; mov.b32 %r5, %f5; mov.b32 %r6, %f6; mov.b32 %r7, %f7;`, CUBE)[0]!;
+
+  test('the face coordinates\' gradients, in texels of the face, give the level', () => {
+    // p = (1, 0, 0): face +x, s = (-z/x + 1)/2, so dz = 1 moves s by 1/2 = 2 texels: LOD 1, face 0 -> 100
+    expect(grad([1, 0, 0], [0, 0, 1], [0, 0, 0])).toBe(100);
+    // dz = 0.25: half a texel, LOD -1, clamped to level 0
+    expect(grad([1, 0, 0], [0, 0, 0.25], [0, 0, 0])).toBe(0);
+    // dy = 2 on face +x (t = (-y/x + 1)/2): 4 texels, LOD 2
+    expect(grad([1, 0, 0], [0, 0, 0], [0, 2, 0])).toBe(200);
+    // p = (2, 0, 0): the same dz moves s half as far (quotient rule): 1 texel, LOD 0
+    expect(grad([2, 0, 0], [0, 0, 1], [0, 0, 0])).toBe(0);
+    // p = (0, 0, -1): face -z (5), s = (-x/|z| + 1)/2: dx = 1 gives 2 texels, LOD 1
+    expect(grad([0, 0, -1], [1, 0, 0], [0, 0, 0])).toBe(150);
+  });
+});

@@ -16,7 +16,7 @@ import { toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';
 import { DEFAULT_SAMPLER, type Image, levelExtent, type Sampler, texelBytes } from './image.js';
 import { withFields } from './spec.js';
-import { cubeFace, fetch, fetchLevel, gather, lodOfGradients, type Rgba, rowPitch, sampleLod } from './sample.js';
+import { cubeFace, fetch, fetchLevel, gather, lodOfCubeGradients, lodOfGradients, type Rgba, rowPitch, sampleLod } from './sample.js';
 
 const F = new Float32Array(1);
 const U = new Uint32Array(F.buffer);
@@ -120,7 +120,6 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
   const lodSlot = mods.includes('level') ? src(ctx, ops[2], 'f32') : -1;
   let gx: number[] = [], gy: number[] = [];
   if (mods.includes('grad')) {
-    if (isCube) return fail(ctx, `${what}: gradients on cube maps are not supported yet (.level is)`);
     const dx = items(ops[2]), dy = items(ops[3]);
     if (dx.length < nc || dy.length < nc) return fail(ctx, `${what}: expected dPdx and dPdy vectors of ${nc} component(s)`);
     gx = dx.slice(0, nc).map((o) => src(ctx, o, 'f32'));
@@ -145,7 +144,7 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
       if (lodSlot >= 0) lod = floatOf(u[lodSlot + 2 * l]!);
       else if (grad) {
         for (let k = 0; k < nc; k++) { DX[k] = floatOf(u[gx[k]! + 2 * l]!); DY[k] = floatOf(u[gy[k]! + 2 * l]!); }
-        lod = lodOfGradients(img, nc, DX, DY, s.normalized);
+        lod = isCube ? lodOfCubeGradients(img, coords, DX, DY) : lodOfGradients(img, nc, DX, DY, s.normalized);
       }
       if (isCube) {
         const f = cubeFace(coords[0], coords[1], coords[2]);

@@ -176,6 +176,39 @@ export function cubeFace(x: number, y: number, z: number): { face: number; s: nu
   return { face, s: (sc / ma + 1) / 2, t: (tc / ma + 1) / 2 };
 }
 
+/**
+ * Face coordinates (sc, tc) and major axis ma of direction v on cube face `face`: the same
+ * table as cubeFace, but for a given face, so that it is linear in v (and so in a gradient).
+ */
+function faceAxes(face: number, x: number, y: number, z: number): [number, number, number] {
+  switch (face) {
+    case 0: return [-z, -y, x];
+    case 1: return [z, -y, -x];
+    case 2: return [x, z, y];
+    case 3: return [x, -z, -y];
+    case 4: return [x, -y, z];
+    default: return [-x, -y, -z];
+  }
+}
+
+/**
+ * The level of detail of a cube-map fetch at direction p with gradients dx, dy (tex.grad.cube):
+ * the gradients of the face coordinates s = (sc/ma + 1)/2, t = (tc/ma + 1)/2 (quotient rule),
+ * in texels of the face, then log2 of the longer footprint as for other geometries.
+ */
+export function lodOfCubeGradients(img: Image, p: readonly number[], dx: readonly number[], dy: readonly number[]): number {
+  const { face } = cubeFace(p[0]!, p[1]!, p[2]!);
+  const [sc, tc, ma] = faceAxes(face, p[0]!, p[1]!, p[2]!);
+  if (ma === 0) return 0;
+  const footprint = (d: readonly number[]): number => {
+    const [dsc, dtc, dma] = faceAxes(face, d[0]!, d[1]!, d[2]!);
+    const ds = (dsc * ma - sc * dma) / (2 * ma * ma);
+    const dt = (dtc * ma - tc * dma) / (2 * ma * ma);
+    return Math.hypot(ds * img.width, dt * img.width);
+  };
+  return Math.log2(Math.max(footprint(dx), footprint(dy)));
+}
+
 /** The level of detail that gradients give (the Programming Guide's tex2DGrad): log2 of the longer texel-space footprint. */
 export function lodOfGradients(img: Image, dims: number, dx: readonly number[], dy: readonly number[], normalized: boolean): number {
   const n = [img.width, img.height, img.depth];
