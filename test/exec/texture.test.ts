@@ -221,3 +221,15 @@ test('a recording with texture and surface images survives a trace file and repl
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('half results: .v2.f16x2 packs (r, g) and (b, a) with the first channel low; .v4.f16 one channel per 16-bit register', () => {
+  // float4 texel (1.5, -2, 0.1, 65536): f16 bits 0x3E00, 0xC000, 0x2E66 (0.0999755859375, nearest to 0.1),
+  // and 65536 is past the largest half (65504), which rounds to +inf 0x7C00
+  const tex = { format: 'float4', extent: [1], value: [1.5, -2, 0.1, 65536] };
+  const packed = run('tex.1d.v2.f16x2.f32 {%r4, %r5}, [%rd1, {%f1}]; mov.b32 %r6, 0; mov.b32 %r7, 0;', tex, [[0.5]], { ints: true })[0]!;
+  expect(packed.map((x) => x >>> 0)).toEqual([0xc0003e00, 0x7c002e66, 0, 0]);
+  const each = run(`.reg .b16 %h<4>;
+    tex.1d.v4.f16.f32 {%h0, %h1, %h2, %h3}, [%rd1, {%f1}];
+    cvt.u32.u16 %r4, %h0; cvt.u32.u16 %r5, %h1; cvt.u32.u16 %r6, %h2; cvt.u32.u16 %r7, %h3;`, tex, [[0.5]], { ints: true })[0]!;
+  expect(each).toEqual([0x3e00, 0xc000, 0x2e66, 0x7c00]);
+});

@@ -95,14 +95,18 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
   const geom = mods.find((m) => GEOMS.includes(m));
   if (!geom) return fail(ctx, `${what} needs a geometry (.1d .2d .3d .a1d .a2d .cube .acube)`);
   if (geom.endsWith('ms')) return fail(ctx, `${what}: multisample textures are not supported (images have one sample)`);
-  if (mods.includes('f16x2') || mods.includes('f16')) return fail(ctx, `${what}: .f16 results are not supported yet (.f32, .s32, .u32 are)`);
-  const dtype = mods.includes('s32') && mods.indexOf('s32') < mods.length - 1 ? 's32' : mods.includes('u32') ? 'u32' : 'f32';
+  // half results: .v4.f16 (a 16-bit register per channel) or .v2.f16x2 (r,g then b,a packed,
+  // the first channel in the low half), each rounded to nearest even from the f32 result
+  const half = mods.includes('f16x2') ? 'f16x2' : mods.includes('f16') ? 'f16' : undefined;
+  if (half === 'f16x2' && !mods.includes('v2')) return fail(ctx, `${what}: .f16x2 results take a .v2 destination`);
+  const dtype = half ?? (mods.includes('s32') && mods.indexOf('s32') < mods.length - 1 ? 's32' : mods.includes('u32') ? 'u32' : 'f32');
   const ctype = mods[mods.length - 1] === 's32' ? 's32' : 'f32';
   const comp = isGather ? ['r', 'g', 'b', 'a'].findIndex((x) => mods.includes(x)) : 0;
   if (isGather && (comp < 0 || geom !== '2d' && geom !== 'a2d' && geom !== 'cube' && geom !== 'acube')) return fail(ctx, `${what}: tld4 needs .r/.g/.b/.a and a 2d geometry`);
   const ops = ins.operands;
   const dest = items(ops[0]?.kind === 'pair' ? ops[0].a : ops[0]);
-  if (dest.length !== 4) return fail(ctx, `${what}: expected a 4-register destination vector`);
+  const want = half === 'f16x2' ? 2 : 4;
+  if (dest.length !== want) return fail(ctx, `${what}: expected a ${want}-register destination vector`);
   const D = dest.map((d) => (d.kind === 'sink' ? -1 : dst(ctx, d)));
   const pred = ops[0]?.kind === 'pair' ? dst(ctx, ops[0].b) : -1;
   const br = bracket(ctx, ops[1]);
@@ -154,10 +158,14 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
       } else if (isGather) gather(bank, img, s, coords[0], coords[1], layer, comp, OUT);
       else if (ctype === 's32') fetch(bank, img, s, coords, layer, OUT, fetchLevel(img, lod));
       else sampleLod(bank, img, s, coords, layer, lod, OUT);
-      for (let k = 0; k < 4; k++) {
-        if (D[k]! < 0) continue;
-        const v = OUT[k]!;
-        u[D[k]! + 2 * l] = dtype === 'f32' ? bitsOf(v) : dtype === 's32' ? Math.trunc(v) | 0 : Math.trunc(v) >>> 0;
+      if (dtype === 'f16x2') {
+        for (let k = 0; k < 2; k++) if (D[k]! >= 0) u[D[k]! + 2 * l] = (toF16(OUT[2 * k]!, RN) | (toF16(OUT[2 * k + 1]!, RN) << 16)) >>> 0;
+      } else {
+        for (let k = 0; k < 4; k++) {
+          if (D[k]! < 0) continue;
+          const v = OUT[k]!;
+          u[D[k]! + 2 * l] = dtype === 'f32' ? bitsOf(v) : dtype === 'f16' ? toF16(v, RN) : dtype === 's32' ? Math.trunc(v) | 0 : Math.trunc(v) >>> 0;
+        }
       }
       if (pred >= 0) w.i32[pred + 2 * l] = 1; // every texel is resident
     }
