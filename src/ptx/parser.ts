@@ -9,7 +9,7 @@ import type {
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
 import { isKnownModifier, OPCODES, TYPE_NAMES } from './opcodes.js';
-import { Scanner, Tok, type Token } from './scanner.js';
+import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
 import { SectionDataList } from './section-data.js';
 
 export interface ParseResult {
@@ -265,6 +265,7 @@ class Parser {
     const labels: { name: string; datum: number; span: Span }[] = [];
     const braced = this.eatPunct('{');
     for (;;) {
+      this.fastSectionData(data);
       const t = this.tok;
       if (braced && this.isPunct('}')) {
         this.next();
@@ -299,6 +300,21 @@ class Parser {
       this.fail(`unexpected ${describe(t)} in .section`, t);
     }
     return { kind: 'section', name: nameTok.text, data, labels, span: this.spanFrom(start) };
+  }
+
+  /** Plain `.bN` literal lines straight from the text, when no token beyond the position is scanned yet. */
+  private fastSectionData(data: SectionDataList): void {
+    if (this.eof) return;
+    let from = this.scanner.offset;
+    const ahead = this.base + this.toks.length - this.pos;
+    if (ahead === 1) {
+      // the current token was looked at (after a `,` test) but not taken: scan it again from text
+      const t = this.toks[this.toks.length - 1]!;
+      if (t.kind !== Tok.Dir) return;
+      from = t.start;
+      this.toks.pop();
+    } else if (ahead !== 0) return;
+    this.scanner.seek(scanSectionData(this.source, from, data));
   }
 
   private parseSectionDatum(width: 1 | 2 | 4 | 8, data: SectionDataList): void {

@@ -11,6 +11,7 @@
  *  - `string`, `punct` (single characters), `eof`.
  */
 import type { Span } from './ast.js';
+import type { SectionDataList } from './section-data.js';
 
 export const enum Tok {
   Word,
@@ -78,6 +79,16 @@ export class Scanner {
   };
 
   constructor(private readonly source: string, private readonly onError: ScanError) {}
+
+  /** Where the next token starts scanning (before its whitespace). */
+  get offset(): number {
+    return this.i;
+  }
+
+  /** Continue scanning at `i` (after a fast path consumed text itself). */
+  seek(i: number): void {
+    this.i = i;
+  }
 
   next(): Token {
     const source = this.source;
@@ -150,6 +161,70 @@ export class Scanner {
     this.i = i;
     if (this.out === undefined) push(Tok.Eof, n, n);
     return this.out!;
+  }
+}
+
+/**
+ * The fast path of `.section` bodies (a -G build's DWARF is millions of `.b8 N` lines): consume
+ * whole lines `.b8|.b16|.b32|.b64 lit, lit, ...[;]` of plain decimal or 0x literals straight from
+ * the text into `data`, without tokens. At the first line that is anything else (a label, a
+ * symbol, an expression, `}`) it stops at that line's start, so the token parser takes it.
+ */
+export function scanSectionData(source: string, from: number, data: SectionDataList): number {
+  const n = source.length;
+  let i = from;
+  for (;;) {
+    for (;;) {
+      const c = source.charCodeAt(i);
+      if (c === 32 || c === 9 || c === 10 || c === 13) i++;
+      else if (c === 47 && source.charCodeAt(i + 1) === 47) { while (i < n && source.charCodeAt(i) !== 10) i++; }
+      else break;
+    }
+    const lineStart = i;
+    if (source.charCodeAt(i) !== 46 || source.charCodeAt(i + 1) !== 98) return lineStart;
+    const d0 = source.charCodeAt(i + 2), d1 = source.charCodeAt(i + 3);
+    let width: 1 | 2 | 4 | 8;
+    let j: number;
+    if (d0 === 56) { width = 1; j = i + 3; }
+    else if (d0 === 49 && d1 === 54) { width = 2; j = i + 4; }
+    else if (d0 === 51 && d1 === 50) { width = 4; j = i + 4; }
+    else if (d0 === 54 && d1 === 52) { width = 8; j = i + 4; }
+    else return lineStart;
+    const sep = source.charCodeAt(j);
+    if (sep !== 32 && sep !== 9) return lineStart;
+    const mark = data.length;
+    for (;;) {
+      while (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9) j++;
+      const start = j;
+      let value = 0;
+      if (source.charCodeAt(j) === 48 && (source.charCodeAt(j + 1) | 0x20) === 120) {
+        j += 2;
+        const ds = j;
+        for (;;) {
+          const c = source.charCodeAt(j);
+          const h = c >= 48 && c <= 57 ? c - 48 : (c | 0x20) >= 97 && (c | 0x20) <= 102 ? (c | 0x20) - 87 : -1;
+          if (h < 0) break;
+          value = value * 16 + h;
+          j++;
+        }
+        if (j === ds || j - ds > 13) { data.truncate(mark); return lineStart; }
+      } else {
+        const ds = j;
+        while (source.charCodeAt(j) >= 48 && source.charCodeAt(j) <= 57) { value = value * 10 + source.charCodeAt(j) - 48; j++; }
+        // no digits, a C octal literal, or past 2^53: the token parser's business
+        if (j === ds || (j - ds > 1 && source.charCodeAt(ds) === 48) || j - ds > 15) { data.truncate(mark); return lineStart; }
+      }
+      data.pushPlain(width, value, start, j);
+      while (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9) j++;
+      const c = source.charCodeAt(j);
+      if (c === 44) { j++; continue; }
+      if (c === 59) { j++; break; }
+      if (c === 10 || c === 13 || j >= n) break;
+      // a suffix, an operator, a comment or `}` on the same line: let the token parser see it all
+      data.truncate(mark);
+      return lineStart;
+    }
+    i = j;
   }
 }
 

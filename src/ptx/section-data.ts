@@ -35,6 +35,21 @@ export class SectionDataList implements Iterable<SectionDatum> {
     else this.big.set(i, value);
   }
 
+  /** A literal that fits a double exactly, at source offsets start..end (the scanner's fast path). */
+  pushPlain(width: Width, value: number, start: number, end: number): void {
+    if (this.length === this.widths.length) this.grow();
+    const i = this.length++;
+    this.widths[i] = width;
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.nums[i] = value;
+  }
+
+  /** Drop the data from index `length` on (a line the fast path could not finish). */
+  truncate(length: number): void {
+    this.length = Math.min(this.length, length);
+  }
+
   pushSym(width: Width, name: string, addend: bigint, span: Span): void {
     if (this.length === this.widths.length) this.grow();
     const i = this.length++;

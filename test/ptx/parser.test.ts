@@ -150,3 +150,44 @@ describe('ISA 1.1 syntax from the seeds', () => {
     expect(fn?.kind === 'function' && fn.ctaDims).toEqual([256]);
   });
 });
+
+describe('.section data: every written form, one line per datum or several', () => {
+  // lines nvcc writes (.b8 N), lists, hex, symbols, expressions, octal, 64-bit values past 2^53,
+  // comments and `;` — the fast path takes the plain literal lines, the token parser the rest
+  const text = `.version 8.0
+.target sm_80
+.address_size 64
+.section .debug_info
+{
+.b32 74
+.b8 2
+.b8 0x1f, 200, 0
+.b8 7; .b8 8
+.b64 $L__tmp1
+.b64 $L__tmp1+8
+.b16 010
+.b64 0xffffffffffffffff
+.b32 18446744073709551615
+.b8 3 // a comment
+\t.b8\t4 , 5
+lbl:
+.b32 2+3
+.b8 0x7
+}
+`;
+  const { module, diagnostics } = parsePtx(text, 's.ptx');
+  const s = module.items.find((i) => i.kind === 'section');
+  test('values and widths', () => {
+    expect(diagnostics).toEqual([]);
+    expect(s?.kind === 'section' && s.data.map((d) => [d.width, d.kind === 'num' ? d.value : `${d.name}+${d.addend}`])).toEqual([
+      [4, 74n], [1, 2n], [1, 0x1fn], [1, 200n], [1, 0n], [1, 7n], [1, 8n], [8, '$L__tmp1+0'], [8, '$L__tmp1+8'],
+      [2, 8n], [8, 0xffffffffffffffffn], [4, 18446744073709551615n], [1, 3n], [1, 4n], [1, 5n], [4, 5n], [1, 7n],
+    ]);
+    expect(s?.kind === 'section' && s.labels.map((l) => [l.name, l.datum])).toEqual([['lbl', 15]]);
+  });
+  test('each datum keeps its source position', () => {
+    const spans = s?.kind === 'section' ? s.data.map((d) => text.slice(d.span.start, d.span.end)) : [];
+    expect(spans.slice(0, 5)).toEqual(['74', '2', '0x1f', '200', '0']);
+    expect(spans[13]).toBe('4');
+  });
+});
