@@ -1,0 +1,136 @@
+/**
+ * `npm run bench`, the side-by-side part (issue #14): each kernel of ../shared/perf (-O3 build)
+ * with recording off and on, against the best other emulator's figure in that folder's README
+ * (the target is 1.5x it), the recording overhead, trace bytes per warp-step and peak memory while
+ * recording; the whole-process time of a small `ptxdbg run`; and a launch of about 10^9
+ * thread-instructions recorded end to end. Each measurement that needs its own peak memory runs
+ * in a child process (`--one NAME`). Printed, never asserted.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readLaunchFile, type Launch } from '../../src/exec/launch.js';
+import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
+import { loadPtx } from '../../src/ptx/index.js';
+import type { Program } from '../../src/ptx/resolve.js';
+import { Trace } from '../../src/trace/trace.js';
+import { Session } from '../../src/engine/session.js';
+
+const ROOT = process.cwd();
+const PERF = join(ROOT, '..', 'shared', 'perf');
+const SELF = fileURLToPath(import.meta.url);
+const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+
+/** Best other emulator's M thread-instr/s per kernel, from the README's table (ptxdbg's own column left out). */
+function references(): Map<string, number> {
+  const out = new Map<string, number>();
+  const readme = readFileSync(join(PERF, 'README.md'), 'utf8');
+  for (const line of readme.split('\n')) {
+    const cells = line.split('|').map((c) => c.trim()).filter(Boolean);
+    if (cells.length < 3 || !existsSync(join(PERF, cells[0]!))) continue;
+    const others = cells.slice(2).map(Number).filter((x) => Number.isFinite(x) && x > 0);
+    if (others.length) out.set(cells[0]!, Math.max(...others));
+  }
+  return out;
+}
+
+function load(name: string): { program: Program; launch: Launch } {
+  const dir = join(PERF, name);
+  const program = loadPtx(readFileSync(join(dir, 'kernel.O3.ptx'), 'utf8'), `${name}.ptx`).program;
+  if (!program) throw new Error(`${name}: kernel.O3.ptx does not load`);
+  return { program, launch: readLaunchFile(join(dir, 'launch.json'), program) };
+}
+
+/** Child: one kernel's figures as a JSON line (its own process, so maxRSS is this kernel's). */
+function one(name: string): void {
+  const { program, launch } = load(name);
+  let plain = Infinity, rec = Infinity, thr = 0, steps = 0, bytes = 0;
+  for (let rep = 0; rep < 5; rep++) {
+    plain = Math.min(plain, new Machine(program, launch, DEFAULT_RUN_OPTIONS).run().stats.wallMs);
+  }
+  const before = process.resourceUsage().maxRSS;
+  for (let rep = 0; rep < 5; rep++) {
+    const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+    const t = Trace.record(m);
+    rec = Math.min(rec, t.wallMs);
+    thr = m.threadInstructions;
+    steps = t.total;
+    const b = t.bytes();
+    bytes = b.log + b.checkpoints;
+  }
+  console.log(JSON.stringify({ name, plain, rec, thr, steps, bytes, rssBefore: before * 1024, rssPeak: process.resourceUsage().maxRSS * 1024 }));
+}
+
+/** Child: the loop kernel's trip count k scaled so the launch is about 10^9 thread-instructions, recorded. */
+function scale(): void {
+  const { program, launch } = load('loop');
+  // 31.0 M thread-instructions at k = 256 (README), nearly all of them in the loop
+  const k = Math.round((256 * 1e9) / 31.0e6);
+  const big: Launch = { ...launch, args: launch.args.map((a) => (a.kind === 'scalar' && a.name === 'k' ? { ...a, value: k } : a)) };
+  const t0 = performance.now();
+  const m = new Machine(program, big, { ...DEFAULT_RUN_OPTIONS, maxSteps: 2e9 });
+  const t = Trace.record(m);
+  const recorded = performance.now() - t0;
+  // the debugger on it: a session at the end of the recording, one step back
+  const text = readFileSync(join(PERF, 'loop', 'kernel.O3.ptx'), 'utf8');
+  const session = new Session('loop.ptx', text, program, big, m.opts, t);
+  session.goto(t.total - 1);
+  const b = t.bytes();
+  console.log(JSON.stringify({ thr: m.threadInstructions, steps: t.total, recorded, ms: performance.now() - t0, bytes: b.log + b.checkpoints, rssPeak: process.resourceUsage().maxRSS * 1024, ok: !t.fault }));
+}
+
+function child(args: string[], timeoutMs: number): Record<string, number | string | boolean> | string {
+  const r = spawnSync(process.execPath, [SELF, ...args], { encoding: 'utf8', timeout: timeoutMs });
+  if (r.status !== 0) return r.error ? `${r.error.message}` : `exit ${r.status ?? r.signal}: ${(r.stderr ?? '').trim().split('\n').pop()}`;
+  return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)]!;
+}
+
+function main(): void {
+  if (!existsSync(PERF)) {
+    console.log(`\nside-by-side kernels: skipped, ${PERF} is not next to this checkout`);
+    return;
+  }
+  const refs = references();
+  console.log('\nside-by-side kernels (../shared/perf, -O3; best of 5; M thread-instr/s; target: recording on >= 1.5x the best other emulator)\n');
+  console.log(`${'kernel'.padEnd(8)} ${'off'.padStart(7)} ${'on'.padStart(7)} ${'best other'.padStart(10)} ${'on/other'.padStart(8)} ${'overhead'.padStart(8)} ${'B/step'.padStart(7)} ${'trace MB'.padStart(8)} ${'peak RSS MB'.padStart(11)}`);
+  for (const name of readdirSync(PERF).filter((n) => existsSync(join(PERF, n, 'launch.json'))).sort()) {
+    const r = child(['--one', name], 300_000);
+    if (typeof r === 'string') { console.log(`${name.padEnd(8)} failed: ${r}`); continue; }
+    const thr = r['thr'] as number, plain = r['plain'] as number, rec = r['rec'] as number, steps = r['steps'] as number, bytes = r['bytes'] as number;
+    const off = thr / plain / 1e3, on = thr / rec / 1e3;
+    const ref = refs.get(name);
+    console.log(`${name.padEnd(8)} ${off.toFixed(1).padStart(7)} ${on.toFixed(1).padStart(7)} ${(ref?.toFixed(1) ?? '-').padStart(10)} ${(ref ? `${(on / ref).toFixed(2)}x` : '-').padStart(8)} ${`${(rec / plain).toFixed(2)}x`.padStart(8)} ${(bytes / steps).toFixed(2).padStart(7)} ${(bytes / 1e6).toFixed(1).padStart(8)} ${((r['rssPeak'] as number) / 2 ** 20).toFixed(0).padStart(11)}`);
+  }
+  // whole process: start, parse, launch, exit
+  const small = join(ROOT, 'samples', 'saxpy', 'kernel.O3.ptx');
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, [CLI, 'run', small], { stdio: 'ignore' });
+    times.push(performance.now() - t0);
+  }
+  const bare: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    spawnSync(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+    bare.push(performance.now() - t0);
+  }
+  console.log(`\nwhole process, ptxdbg run samples/saxpy/kernel.O3.ptx: median ${median(times).toFixed(0)} ms (target <= 150 ms; node -e 0 alone: ${median(bare).toFixed(0)} ms)`);
+  const s = child(['--scale'], 600_000);
+  if (typeof s === 'string') console.log(`scale: 10^9 thread-instructions recorded: failed (${s})`);
+  else {
+    console.log(`scale: ${((s['thr'] as number) / 1e9).toFixed(2)}e9 thread-instructions (${s['steps']} warp-steps) recorded in ${((s['recorded'] as number) / 1000).toFixed(1)} s, debugger open at the last step after ${((s['ms'] as number) / 1000).toFixed(1)} s (target <= 10 s), trace ${((s['bytes'] as number) / 1e6).toFixed(0)} MB, peak RSS ${((s['rssPeak'] as number) / 2 ** 20).toFixed(0)} MB (target <= 2048)${s['ok'] ? '' : ', the run faulted'}`);
+  }
+  console.log('workers: CTAs run on one thread (multi-core execution is not built yet): speed-up 1.00x');
+}
+
+const arg = process.argv.indexOf('--one');
+if (arg >= 0) one(process.argv[arg + 1]!);
+else if (process.argv.includes('--scale')) scale();
+else main();
