@@ -110,7 +110,7 @@ export function writeTraceFile(path: string, t: Trace, ptxPath: string, ptxText:
   const logged = t.logged;
   const log = new Uint32Array(logged * 2);
   const cs = 1 << 19;
-  for (let s = 0, c = 0; s < logged; s += cs, c++) log.set(t.log.chunks[c]!.subarray(0, Math.min(cs, logged - s) * 2), s * 2);
+  for (let s = 0, c = 0; s < logged; s += cs, c++) log.set(t.log.chunk(c).subarray(0, Math.min(cs, logged - s) * 2), s * 2);
   const segStep = t.log.segStep.slice(0, t.log.nseg);
   const segWarp = t.log.segWarp.slice(0, t.log.nseg);
   const stdout = enc.encode(t.stdout);

@@ -18,6 +18,9 @@ import type { Machine, StepRecorder } from '../exec/machine.js';
 import type { Warp } from '../exec/state.js';
 import type { FaultReport } from '../exec/machine.js';
 import { observeSpins, SPIN_WINDOW } from '../exec/spin.js';
+import { mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
 import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkpoint.js';
 
 /** Re-execution did not reproduce the recording (a nondeterminism bug): reported, not a crash. */
@@ -44,11 +47,32 @@ export function warpOfKey(key: number): number { return key & 31; }
 /** Linear thread index in its CTA of lane `lane` of warp `key`. */
 export function tidOfKey(key: number, lane: number): number { return warpOfKey(key) * 32 + lane; }
 
+/** Bytes of a full step-log chunk. */
+const CHUNK_BYTES = 2 * CHUNK_STEPS * 4;
+/** Spilled chunks kept in memory after a read (the engine reads the log in runs of steps). */
+const SPILL_CACHE = 4;
+
+/**
+ * The default memory budget of a step log: past it, finished chunks go to a temporary file and
+ * are read back on demand, so a recording larger than memory stays usable.
+ */
+export function defaultLogBudget(): number {
+  return Math.min(2 ** 31, Math.floor(totalmem() / 4));
+}
+
 export class StepLog implements StepRecorder {
-  readonly chunks: Uint32Array[] = [];
+  /** Chunks in memory; a spilled chunk's slot is undefined (read it with chunk()). */
+  readonly chunks: (Uint32Array | undefined)[] = [];
   segStep = new Uint32Array(1024);
   segWarp = new Uint32Array(1024);
   nseg = 0;
+  /** The spill file (unlinked at once: it lives as long as this process holds it), or -1. */
+  private fd = -1;
+  private resident = 0;
+  private readonly cache = new Map<number, Uint32Array>();
+
+  /** `budget`: bytes of chunks kept in memory while recording (the rest is spilled). */
+  constructor(private readonly budget = defaultLogBudget()) {}
 
   chunkFor(step: number, w: Warp): Uint32Array {
     const key = warpKey(w);
@@ -62,8 +86,60 @@ export class StepLog implements StepRecorder {
       this.nseg++;
     }
     const c = step >>> CHUNK_SHIFT;
-    while (this.chunks.length <= c) this.chunks.push(new Uint32Array(2 * CHUNK_STEPS));
+    while (this.chunks.length <= c) {
+      // recording only moves forward: every chunk before the new one is finished
+      if (this.resident + CHUNK_BYTES > this.budget) this.spill();
+      this.chunks.push(new Uint32Array(2 * CHUNK_STEPS));
+      this.resident += CHUNK_BYTES;
+    }
     return this.chunks[c]!;
+  }
+
+  /** Write the finished chunks still in memory to the spill file and let them go. */
+  private spill(): void {
+    if (this.fd < 0) {
+      const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-log-'));
+      const path = join(dir, 'steps');
+      this.fd = openSync(path, 'w+');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    for (let c = 0; c < this.chunks.length; c++) {
+      const chunk = this.chunks[c];
+      if (!chunk) continue;
+      const bytes = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, c * CHUNK_BYTES + done);
+      this.chunks[c] = undefined;
+      this.resident -= chunk.byteLength;
+    }
+  }
+
+  /** Chunk c, read back from the spill file when it was spilled. */
+  chunk(c: number): Uint32Array {
+    const inMemory = this.chunks[c];
+    if (inMemory) return inMemory;
+    let got = this.cache.get(c);
+    if (got) {
+      this.cache.delete(c);
+      this.cache.set(c, got);
+      return got;
+    }
+    got = new Uint32Array(2 * CHUNK_STEPS);
+    const bytes = new Uint8Array(got.buffer);
+    for (let done = 0; done < bytes.length;) {
+      const n = readSync(this.fd, bytes, done, bytes.length - done, c * CHUNK_BYTES + done);
+      if (n <= 0) throw new TraceError(`the spilled step log ended early (chunk ${c})`);
+      done += n;
+    }
+    if (this.cache.size >= SPILL_CACHE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(c, got);
+    return got;
+  }
+
+  /** Chunks written to the spill file so far. */
+  get spilled(): number {
+    let n = 0;
+    for (const c of this.chunks) if (!c) n++;
+    return n;
   }
 
   offsetOf(step: number): number {
@@ -72,11 +148,11 @@ export class StepLog implements StepRecorder {
 
   /** Global instruction index of step s. */
   loc(s: number): number {
-    return this.chunks[s >>> CHUNK_SHIFT]![(s & CHUNK_MASK) * 2]!;
+    return this.chunk(s >>> CHUNK_SHIFT)[(s & CHUNK_MASK) * 2]!;
   }
 
   mask(s: number): number {
-    return this.chunks[s >>> CHUNK_SHIFT]![(s & CHUNK_MASK) * 2 + 1]! | 0;
+    return this.chunk(s >>> CHUNK_SHIFT)[(s & CHUNK_MASK) * 2 + 1]! | 0;
   }
 
   /** Index of the segment containing step s. */
@@ -96,20 +172,32 @@ export class StepLog implements StepRecorder {
   /** Trim the last chunk to what was used. */
   seal(total: number): void {
     const last = this.chunks.length - 1;
-    if (last >= 0) this.chunks[last] = this.chunks[last]!.slice(0, Math.max(0, total - last * CHUNK_STEPS) * 2);
+    const chunk = last >= 0 ? this.chunks[last] : undefined;
+    if (chunk) this.chunks[last] = chunk.slice(0, Math.max(0, total - last * CHUNK_STEPS) * 2);
     this.segStep = this.segStep.slice(0, this.nseg);
     this.segWarp = this.segWarp.slice(0, this.nseg);
   }
 
+  /** Bytes of the log (spilled chunks included). */
   bytes(): number {
     let n = this.segStep.byteLength + this.segWarp.byteLength;
-    for (const c of this.chunks) n += c.byteLength;
+    for (const c of this.chunks) n += c ? c.byteLength : CHUNK_BYTES;
+    return n;
+  }
+
+  /** Bytes of the log held in memory. */
+  residentBytes(): number {
+    let n = this.segStep.byteLength + this.segWarp.byteLength;
+    for (const c of this.chunks) n += c ? c.byteLength : 0;
+    for (const c of this.cache.values()) n += c.byteLength;
     return n;
   }
 }
 
 export interface RecordOptions {
   interval: number;
+  /** Bytes of step log kept in memory while recording (default: defaultLogBudget()). */
+  logBudget?: number;
 }
 
 /** What a long recording reports while it runs. */
@@ -131,7 +219,7 @@ export interface AsyncRecordOptions extends RecordOptions {
 
 /** A recorded run: the log, checkpoints, and how the run ended. */
 export class Trace {
-  readonly log = new StepLog();
+  readonly log: StepLog;
   readonly checkpoints: Checkpoint[] = [];
   /** Steps recorded; positions are 0..total. */
   total = 0;
@@ -142,11 +230,13 @@ export class Trace {
   faultStep = -1;
   wallMs = 0;
 
-  constructor(readonly machine: Machine, readonly interval: number) {}
+  constructor(readonly machine: Machine, readonly interval: number, logBudget?: number) {
+    this.log = new StepLog(logBudget);
+  }
 
   /** Record the whole run from the machine's initial state. */
   static record(m: Machine, opts: RecordOptions = { interval: DEFAULT_INTERVAL }): Trace {
-    const t = new Trace(m, opts.interval);
+    const t = new Trace(m, opts.interval, opts.logBudget);
     const r = t.begin();
     try {
       while (!m.finished) t.recordInterval(r);
@@ -162,7 +252,7 @@ export class Trace {
    * the steps so far (`interrupted`), the rr habit of recording until the bug shows.
    */
   static async recordAsync(m: Machine, opts: AsyncRecordOptions = { interval: DEFAULT_INTERVAL }): Promise<Trace> {
-    const t = new Trace(m, opts.interval);
+    const t = new Trace(m, opts.interval, opts.logBudget);
     const r = t.begin();
     const every = opts.progressEveryMs ?? 100;
     let lastReport = performance.now();
