@@ -25,7 +25,7 @@ const CUDA_ERROR_INVALID_DEVICE_FUNCTION = 98;
 const CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED = 65;
 const CUDA_ERROR_LAUNCH_PENDING_COUNT_EXCEEDED = 69;
 
-/** Device-runtime calls that need child grids, streams or events: named in a fault. */
+/** Device-runtime calls ptxdbg does not execute: a fault names the call and what it does. */
 const NOT_MODELLED: ReadonlyMap<string, string> = new Map([
   ['cudaDeviceSynchronize', 'waits for child grids from device code (CDP1; removed from device code in CUDA 12)'],
   ['cudaGraphLaunch', 'launches a CUDA graph from the device'],

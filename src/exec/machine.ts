@@ -30,17 +30,6 @@ import { DEFAULT_RUN_OPTIONS, type FaultReport, type RunOptions, type RunResult,
 export { DEFAULT_RUN_OPTIONS, type FaultReport, type RunOptions, type RunResult, type RunStats, type StepRecorder } from './machine/types.js';
 export { ptxText } from './machine/faults.js';
 
-/** Grids larger than this keep no device-runtime last errors (cudaGetLastError reports success). */
-const MAX_TRACKED_THREADS = 1 << 22;
-
-/** Whether the program can call the device runtime's error calls. */
-function usesDeviceRuntime(p: Program): boolean {
-  const named = (n: string): boolean => n.startsWith('__cudaCDP2') || n === 'cudaGetLastError' || n === 'cudaPeekAtLastError';
-  for (const n of p.prototypes.keys()) if (named(n)) return true;
-  for (const n of p.functions.keys()) if (named(n)) return true;
-  return false;
-}
-
 export class Machine implements Layout {
   readonly arena: GlobalArena;
   readonly constBank: Bank;
@@ -75,8 +64,8 @@ export class Machine implements Layout {
   readonly children = new Map<number, ChildGrid>();
   /**
    * Arena offset of the device runtime's per-thread last errors (a u32 per thread of the grid,
-   * by grid-linear index), or 0 when the kernel cannot call it. In device memory so that
-   * checkpoints restore it like any other state.
+   * by grid-linear index; layout.ts), or 0 when the kernel cannot call it. In device memory so
+   * that checkpoints restore it like any other state.
    */
   readonly lastErrors: number = 0;
   /** Launches described by cudaGetParameterBufferV2, by buffer, until cudaLaunchDeviceV2. */
@@ -104,16 +93,15 @@ export class Machine implements Layout {
     this.gridSync = lay.gridSync;
     const [bx, by, bz] = launch.block;
     this.nthreads = bx * by * bz;
-    const threads = this.nthreads * launch.grid[0] * launch.grid[1] * launch.grid[2];
-    if (threads <= MAX_TRACKED_THREADS && usesDeviceRuntime(program)) {
-      this.lastErrors = this.arena.malloc(4 * threads);
-      if (this.lastErrors) this.arena.bank.u8.fill(0, this.lastErrors, this.lastErrors + 4 * threads);
-    }
+    this.lastErrorBlock = lay.lastErrors;
+    this.lastErrors = lay.lastErrors?.base ?? 0;
   }
 
-  /** Give back what the launch took from memory that outlives it (resident memory's heap). */
+  private readonly lastErrorBlock: Allocation | undefined;
+
+  /** Give back what the launch took from memory that outlives it (resident memory). */
   release(): void {
-    if (this.lastErrors) this.arena.free(this.lastErrors);
+    if (this.launch.resident && this.lastErrorBlock) this.arena.release(this.lastErrorBlock);
   }
 
   // ---- Layout (used by the compiler) ----------------------------------------------------------------

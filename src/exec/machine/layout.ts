@@ -7,7 +7,7 @@
 import type { Machine } from '../machine.js';
 import type { Program, VarInfo } from '../../ptx/resolve.js';
 import { typeSize } from '../../ptx/types.js';
-import { Bank, GLOBAL_HI, GlobalArena, windowOfName } from '../memory.js';
+import { type Allocation, Bank, GLOBAL_HI, GlobalArena, windowOfName } from '../memory.js';
 import type { MemoryContext } from '../state.js';
 import { LaunchError, MAX_DEVICE_BYTES } from '../launch.js';
 import { sharedUsedBy, usesReservedSmem } from '../reach.js';
@@ -37,6 +37,19 @@ export interface MemoryLayout {
   mem: MemoryContext;
   /** Arena offset of a cooperative launch's grid-barrier workspace (0: none). */
   gridSync: number;
+  /** The device runtime's per-thread last errors (exec/cdp.ts), when the kernel can call it. */
+  lastErrors: Allocation | undefined;
+}
+
+/** Grids larger than this keep no device-runtime last errors (cudaGetLastError reports success). */
+const MAX_TRACKED_THREADS = 1 << 22;
+
+/** Whether the program can call the device runtime's error calls. */
+function usesDeviceRuntime(p: Program): boolean {
+  const named = (n: string): boolean => n.startsWith('__cudaCDP2') || n === 'cudaGetLastError' || n === 'cudaPeekAtLastError';
+  for (const n of p.prototypes.keys()) if (named(n)) return true;
+  for (const n of p.functions.keys()) if (named(n)) return true;
+  return false;
 }
 
 /** Lay out memory for `m`'s launch; m.funcIds must be filled (initializers name functions). */
@@ -51,6 +64,10 @@ export function layoutMemory(m: Machine): MemoryLayout {
   for (const im of images) need += Math.ceil((texelCount(im) * texelBytes(im.format)) / 256) * 256 + 512;
   for (const g of program.globals) if (g.space === 'global') need += Math.ceil(g.size / 256) * 256 + 512;
   need += opts.heapBytes + 1024;
+  // a word per thread for the device runtime's last errors, outside the kernel's own heap
+  const threads = launch.block[0] * launch.block[1] * launch.block[2] * launch.grid[0] * launch.grid[1] * launch.grid[2];
+  const errorBytes = threads <= MAX_TRACKED_THREADS && usesDeviceRuntime(program) ? 4 * threads : 0;
+  need += errorBytes ? errorBytes + 512 : 0;
   // one host allocation backs all device memory; past this the launch is refused, not crashed
   if (!resident && need > MAX_DEVICE_BYTES) throw new LaunchError(`the launch needs ${need} bytes of device memory, more than the ${MAX_DEVICE_BYTES} the emulator provides`);
   const arena = resident?.arena ?? new GlobalArena(need);
@@ -124,6 +141,14 @@ export function layoutMemory(m: Machine): MemoryLayout {
     arena.bank.u8.fill(0, a.base, a.base + GRID_SYNC_BYTES);
     arena.bank.touch(a.base, GRID_SYNC_BYTES);
   }
+  let lastErrors: Allocation | undefined;
+  if (errorBytes) {
+    lastErrors = resident ? arena.allocateBlock(errorBytes, 'device runtime errors', 'global', 256, MAX_DEVICE_BYTES) : arena.allocate(errorBytes, 'device runtime errors', 'global');
+    if (lastErrors) {
+      arena.bank.u8.fill(0, lastErrors.base, lastErrors.base + errorBytes);
+      arena.bank.touch(lastErrors.base, errorBytes);
+    }
+  }
   for (const a of resident?.outputs ?? []) m.buffers.push({ name: a.name, alloc: a, type: 'u8', count: a.size });
   // resident memory has its heap already (device malloc blocks outlive a launch)
   if (!resident) arena.reserveHeap(opts.heapBytes);
@@ -181,7 +206,7 @@ export function layoutMemory(m: Machine): MemoryLayout {
     addr32: program.module.addressSize === 32,
     ...(table ? { images: table } : {}),
   };
-  return { arena, constBank, paramBank, sharedSize, reservedBase, mem, gridSync };
+  return { arena, constBank, paramBank, sharedSize, reservedBase, mem, gridSync, lastErrors };
 }
 
 /** The module's .const bank: each variable's offset (aligned, in declaration order) and the size. */
