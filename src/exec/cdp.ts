@@ -8,13 +8,13 @@
  */
 import { Access } from './probe.js';
 import type { CallInfo } from './compiled.js';
-import { Fault } from './fault.js';
+import { Fault, type FaultKind } from './fault.js';
 import { GLOBAL_HI, Space } from './memory.js';
 import { FUNC_HI } from './syscalls.js';
 import type { Machine } from './machine.js';
 import { localWritten, type Warp } from './state.js';
 import { coordsOf } from './launch.js';
-import { MAX_NESTING, MAX_PENDING, TAIL_LAUNCH_STREAM, type Dim3 } from './children.js';
+import { childOrder, MAX_NESTING, MAX_PENDING, runGrids, TAIL_LAUNCH_STREAM, type Dim3 } from './children.js';
 
 /** cudaError_t values (driver_types.h). */
 const CUDA_SUCCESS = 0;
@@ -27,7 +27,6 @@ const CUDA_ERROR_LAUNCH_PENDING_COUNT_EXCEEDED = 69;
 
 /** Device-runtime calls ptxdbg does not execute: a fault names the call and what it does. */
 const NOT_MODELLED: ReadonlyMap<string, string> = new Map([
-  ['cudaDeviceSynchronize', 'waits for child grids from device code (CDP1; removed from device code in CUDA 12)'],
   ['cudaGraphLaunch', 'launches a CUDA graph from the device'],
   ['cudaMemcpy2DAsync', 'copies a 2D region on a device-side stream'],
   ['cudaMemcpy3DAsync', 'copies a 3D region on a device-side stream'],
@@ -298,6 +297,23 @@ export function deviceRuntimeCall(m: Machine, w: Warp, name: string, info: CallI
         m.arena.bank.touch(dst, n);
         ok(l);
       });
+      return true;
+    }
+    case 'cudaDeviceSynchronize': {
+      // CDP1 (sm_80 with CUDA_FORCE_CDP1_IF_SUPPORTED): the caller waits for every grid its block
+      // launched so far, so they run now, each with its descendants, in this grid's memory
+      const [bx, by, bz] = w.cta.ctaid;
+      const mine = childOrder(m).filter((c) => c.by.block[0] === bx && c.by.block[1] === by && c.by.block[2] === bz);
+      for (const c of mine) m.children.delete(c.buffer);
+      const tree = runGrids(m, mine, (child) => { child.run(); });
+      m.stdout += tree.stdout;
+      if (tree.fault) {
+        // a fault in a child ends the context, and with it the waiting parent
+        const f = new Fault(tree.fault.kind as FaultKind, `${tree.fault.message} (${tree.fault.hints?.[0] ?? 'in a child grid'}, awaited by cudaDeviceSynchronize)`);
+        f.lane = lanes === 0 ? -1 : 31 - Math.clz32(lanes & -lanes);
+        throw f;
+      }
+      each(ok);
       return true;
     }
     case 'cudaGraphSetConditional':

@@ -32,6 +32,14 @@ export interface ChildGrid {
   readonly by: { readonly block: Dim3; readonly thread: Dim3 };
 }
 
+/** A launch cudaGetParameterBufferV2 described, waiting for cudaLaunchDeviceV2. */
+export interface ParamBufferLaunch {
+  readonly kernel: string;
+  readonly grid: Dim3;
+  readonly block: Dim3;
+  readonly sharedBytes: number;
+}
+
 /** Device-side streams and events are handles only: work runs in the order described above. */
 export const TAIL_LAUNCH_STREAM = 3n;
 
@@ -85,10 +93,15 @@ export interface TreeResult {
  * The first fault ends the run; its report names the child grid and who launched it.
  */
 export function runDescendants(parent: Machine, run: (m: Machine) => void): TreeResult {
+  return runGrids(parent, childOrder(parent), run);
+}
+
+/** Run `grids` (children of `parent`, in this order), each with all its descendants. */
+export function runGrids(parent: Machine, grids: readonly ChildGrid[], run: (m: Machine) => void): TreeResult {
   const out: TreeResult = { stdout: '', warpSteps: 0, threadInstructions: 0, grids: 0, fault: undefined };
   const resident = residentOf(parent);
-  const visit = (m: Machine): void => {
-    for (const c of childOrder(m)) {
+  const visit = (m: Machine, list: readonly ChildGrid[]): void => {
+    for (const c of list) {
       if (out.fault) return;
       const child = new Machine(m.program, childLaunch(m, c, resident), m.opts);
       try {
@@ -104,10 +117,10 @@ export function runDescendants(parent: Machine, run: (m: Machine) => void): Tree
         out.fault = { ...child.fault, hints: [`in the child grid ${childLabel(c, plainName)}`, ...(child.fault.hints ?? [])] };
         return;
       }
-      visit(child);
+      visit(child, childOrder(child));
     }
   };
-  visit(parent);
+  visit(parent, grids);
   return out;
 }
 

@@ -19,7 +19,7 @@ import type { Fault } from './fault.js';
 import type { Bank, GlobalArena, Allocation } from './memory.js';
 import type { Cta, Frame, MemoryContext, Warp } from './state.js';
 import type { Launch } from './launch.js';
-import type { ChildGrid, Dim3 } from './children.js';
+import type { ChildGrid, ParamBufferLaunch } from './children.js';
 import { layoutMemory } from './machine/layout.js';
 import { makeCta, makeCtaShell, newFrame } from './machine/frames.js';
 import { advance, prime, QUANTUM, SPIN_QUANTUM } from './machine/scheduler.js';
@@ -69,7 +69,7 @@ export class Machine implements Layout {
    */
   readonly lastErrors: number = 0;
   /** Launches described by cudaGetParameterBufferV2, by buffer, until cudaLaunchDeviceV2. */
-  readonly paramBuffers = new Map<number, { kernel: string; grid: Dim3; block: Dim3; sharedBytes: number }>();
+  readonly paramBuffers = new Map<number, ParamBufferLaunch>();
 
   constructor(readonly program: Program, readonly launch: Launch, readonly opts: RunOptions = DEFAULT_RUN_OPTIONS) {
     const kernel = program.functions.get(launch.kernel);

@@ -10,6 +10,7 @@
  * Constant and kernel-parameter banks never change after launch and are not saved.
  */
 import type { Machine } from '../exec/machine.js';
+import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
 import type { ArenaState } from '../exec/memory.js';
 import type { CFunction } from '../exec/compiled.js';
 import { Cta, Frame, Warp, type WarpState } from '../exec/state.js';
@@ -81,7 +82,12 @@ export interface Checkpoint {
   /** Global-memory pages written since the previous checkpoint (watchpoints replay only those intervals). */
   readonly dirtyGlobal: Uint32Array;
   readonly arena: ArenaState;
+  /** Child grids launched and not yet run, and described launches (exec/cdp.ts): empty for most kernels. */
+  readonly children: readonly (readonly [number, ChildGrid])[];
+  readonly paramBuffers: readonly (readonly [number, ParamBufferLaunch])[];
 }
+
+const NONE: readonly never[] = [];
 
 /** Remembers the previous snapshot of each bank/frame so unchanged pages are shared. */
 export class Snapshotter {
@@ -114,6 +120,8 @@ export class Snapshotter {
       global,
       dirtyGlobal: Uint32Array.from(dirty),
       arena,
+      children: m.children.size ? [...m.children] : NONE,
+      paramBuffers: m.paramBuffers.size ? [...m.paramBuffers] : NONE,
     };
   }
 
@@ -160,6 +168,10 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.faultStep = -1;
   restorePages(m.arena.bank.u8, c.global, PAGE_SIZE);
   m.arena.loadState(c.arena);
+  m.children.clear();
+  for (const [k, v] of c.children) m.children.set(k, v);
+  m.paramBuffers.clear();
+  for (const [k, v] of c.paramBuffers) m.paramBuffers.set(k, v);
   const fnOf = (name: string): CFunction => {
     const f = m.fn(name);
     if (!f) throw new Error(`checkpoint names unknown function ${name}`);

@@ -8,6 +8,8 @@ import { runDescendants } from '../../src/exec/children.js';
 import { defaultLaunch, type Launch } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, type FaultReport, Machine } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
+import { stateHash } from '../../src/trace/hash.js';
+import { Trace } from '../../src/trace/trace.js';
 
 const HEAD = `.version 8.0
 .target sm_80
@@ -235,4 +237,71 @@ ${launch('bad', '1', '1', '%r1', '%r1', '%r2')}
   expect(fault?.kind).toBe('invalid'); // a null pointer is in no memory window
   expect(fault?.function).toBe('bad');
   expect(fault?.hints?.[0]).toBe('in the child grid bad<<<(1,1,1),(1,1,1)>>> launched by block (0,0,0) thread (0,0,0)');
+});
+
+describe('CDP1 cudaDeviceSynchronize from device code (sm_80 with CUDA_FORCE_CDP1_IF_SUPPORTED)', () => {
+  // parent: thread 0 launches add1<<<1, 4>>>(v) (v[i] += 1), waits with cudaDeviceSynchronize, then
+  // stores v[0] + v[1] + v[2] + v[3] in v[4] and the wait's status in v[5]; v starts at 10, 20, 30, 40
+  const src = `.version 8.0
+.target sm_80
+.address_size 64
+.extern .func (.param .b64 func_retval0) cudaGetParameterBufferV2(.param .b64 p0, .param .align 4 .b8 p1[12], .param .align 4 .b8 p2[12], .param .b32 p3);
+.extern .func (.param .b32 func_retval0) cudaLaunchDeviceV2(.param .b64 p0, .param .b64 p1);
+.extern .func (.param .b32 func_retval0) cudaDeviceSynchronize();
+.visible .entry add1(.param .u64 out, .param .u32 a, .param .u32 b)
+{
+  .reg .b32 %r<4>; .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out]; mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3]; add.u32 %r2, %r2, 1; st.global.u32 [%rd3], %r2;
+  ret;
+}
+.visible .entry parent(.param .u64 out)
+{${REGS}
+  mov.u32 %r1, %tid.x;
+  setp.ne.u32 %p1, %r1, 0;
+  @%p1 bra DONE;
+${launch('add1', '1', '4', '0', '0', '%r2').replace(/__cudaCDP2/g, 'cuda')}
+  add.u32 %r9, %r1, 1; add.u32 %r9, %r9, 1; add.u32 %r9, %r9, 1; add.u32 %r9, %r9, 1;
+  add.u32 %r9, %r9, 1; add.u32 %r9, %r9, 1; add.u32 %r9, %r9, 1; add.u32 %r9, %r9, 1;
+  { .param .b32 r0; call.uni (r0), cudaDeviceSynchronize, (); ld.param.b32 %r3, [r0]; }
+  ld.global.u32 %r4, [%rdout]; ld.global.u32 %r5, [%rdout+4]; ld.global.u32 %r6, [%rdout+8]; ld.global.u32 %r7, [%rdout+12];
+  add.u32 %r4, %r4, %r5; add.u32 %r4, %r4, %r6; add.u32 %r4, %r4, %r7;
+  st.global.u32 [%rdout+16], %r4;
+  st.global.u32 [%rdout+20], %r3;
+DONE:
+  ret;
+}
+`;
+  const program = loadPtx(src, 'cdp1.ptx').program!;
+  const base = defaultLaunch(program, 'parent');
+  const init = new Uint8Array(Uint32Array.from([10, 20, 30, 40, 0, 7]).buffer);
+  const l: Launch = { ...base, block: [2, 1, 1], args: [{ kind: 'buffer', name: 'out', type: 'u32', count: 6, init, file: undefined }] };
+  const words = (m: Machine): number[] => Array.from(new Uint32Array(m.arena.bank.u8.slice(m.buffers[0]!.alloc.base, m.buffers[0]!.alloc.base + 24).buffer));
+
+  test('the waiting thread sees what the child grid wrote', () => {
+    const m = new Machine(program, l, DEFAULT_RUN_OPTIONS);
+    expect(m.run().ok).toBe(true);
+    // 11 + 21 + 31 + 41 = 104, status cudaSuccess; nothing is left to run after the parent
+    expect(words(m)).toEqual([11, 21, 31, 41, 104, 0]);
+    expect(m.children.size).toBe(0);
+  });
+
+  test('a recording travels through the wait exactly: every position restores the state forward execution reaches', () => {
+    const m = new Machine(program, l, DEFAULT_RUN_OPTIONS);
+    m.prime();
+    const t = Trace.record(m, { interval: 4 });
+    const ref = new Machine(program, l, DEFAULT_RUN_OPTIONS);
+    ref.prime();
+    const want: string[] = [];
+    for (let p = 0; p <= t.total; p++) { ref.advance(p); want.push(stateHash(ref)); }
+    // backward one position at a time: each restores a checkpoint, some of them taken between the
+    // launch and the wait (eight instructions apart), and re-executes through the wait
+    for (let p = t.total; p >= 0; p--) {
+      t.goto(p);
+      expect({ p, h: stateHash(m) }).toEqual({ p, h: want[p] });
+    }
+    t.goto(t.total);
+    expect(words(m)).toEqual([11, 21, 31, 41, 104, 0]);
+  });
 });
