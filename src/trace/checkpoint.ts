@@ -14,11 +14,10 @@ import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
 import type { ArenaState } from '../exec/memory.js';
 import type { CFunction } from '../exec/compiled.js';
 import { Cta, Frame, Warp, type WarpState } from '../exec/state.js';
-import { isZeroPage, restorePages, snapCompare, snapDirty, type Pages } from './pages.js';
+import { isZeroPage, restorePages, snapDirty, type Pages } from './pages.js';
+import { restoreRegs, snapRegs } from './regpages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
 
-/** Register files are compared in pages of 4 slots (a slot is 32 lanes x 8 bytes): fewer, larger copies per checkpoint. */
-const REG_PAGE = 1024;
 
 interface FrameSnap {
   readonly fn: string;
@@ -146,7 +145,7 @@ export class Snapshotter {
   }
 
   private frame(f: Frame): FrameSnap {
-    const regs = snapCompare(new Uint8Array(f.i32.buffer), REG_PAGE, this.prevFrame.get(f));
+    const regs = snapRegs(f.i32, this.prevFrame.get(f));
     this.prevFrame.set(f, regs);
     return {
       fn: f.fn.name, regs,
@@ -179,7 +178,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   };
   const frame = (s: FrameSnap): Frame => {
     const f = new Frame(fnOf(s.fn));
-    restorePages(new Uint8Array(f.i32.buffer), s.regs, REG_PAGE);
+    restoreRegs(f.i32, s.regs);
     f.spc.set(s.spc); f.srpc.set(s.srpc); f.smask.set(s.smask);
     f.depth = s.depth; f.returned = s.returned; f.localBase = s.localBase; f.callPc = s.callPc;
     return f;

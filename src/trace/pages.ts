@@ -25,18 +25,6 @@ function isZero(u8: Uint8Array, start: number, end: number): boolean {
   return true;
 }
 
-function equalTo(u8: Uint8Array, start: number, end: number, p: Uint8Array): boolean {
-  if (p.length !== end - start) return false;
-  const a = words(u8, start, end);
-  const b = words(p, 0, p.length);
-  if (a && b) {
-    for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-    return true;
-  }
-  for (let j = start, k = 0; j < end; j++, k++) if (u8[j] !== p[k]) return false;
-  return true;
-}
-
 function copyPage(u8: Uint8Array, start: number, end: number): Uint8Array {
   return isZero(u8, start, end) ? ZERO : u8.slice(start, end);
 }
@@ -56,23 +44,6 @@ export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undef
     out[i] = dirty[i] === 0 ? (reuse ? prev[i]! : ZERO) : copyPage(u8, start, end);
   }
   dirty.fill(0);
-  return out;
-}
-
-/** Snapshot `u8` in pages of `size` bytes, sharing pages whose content equals `prev`'s. */
-export function snapCompare(u8: Uint8Array, size: number, prev: Pages | undefined): Uint8Array[] {
-  const n = Math.ceil(u8.length / size);
-  const out = new Array<Uint8Array>(n);
-  const reuse = prev !== undefined && prev.length === n;
-  for (let i = 0; i < n; i++) {
-    const start = i * size;
-    const end = Math.min(start + size, u8.length);
-    if (reuse) {
-      const p = prev[i]!;
-      if (p === ZERO ? isZero(u8, start, end) : equalTo(u8, start, end, p)) { out[i] = p; continue; }
-    }
-    out[i] = isZero(u8, start, end) ? ZERO : u8.slice(start, end);
-  }
   return out;
 }
 

@@ -2,6 +2,7 @@
  * The debugger's command line: batch mode (--batch, -x, --ex), record and replay, and the
  * errors for bad trace files. Runs the built CLI (CI builds before testing).
  */
+import { createHash } from 'node:crypto';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,9 +87,17 @@ describe('bad trace files give a clear error, never a wrong state', () => {
 
   test('a file whose log does not match re-execution (another build) is refused', () => {
     const s = openSession({ ptxPath: SAXPY });
-    s.trace.log.chunks[0]![1] = s.trace.log.chunks[0]![1]! ^ 1; // pretend a different mask was recorded
     const p = join(tmp, 'mismatch.ptxtrace');
     writeTraceFile(p, s.trace, SAXPY, s.ptxText, s.launch, s.options);
+    // pretend a different mask was recorded at step 0: flip a bit of the log's second word in the
+    // file and seal it again (magic, version, header length, header JSON, ptx, launch, then the log)
+    const bytes = readFileSync(p);
+    const hlen = bytes.readUInt32LE(12);
+    const header = JSON.parse(bytes.subarray(16, 16 + hlen).toString('utf8')) as { sections: { ptx: number; launch: number } };
+    const logAt = 16 + hlen + header.sections.ptx + header.sections.launch;
+    bytes[logAt + 4] ^= 1;
+    createHash('sha256').update(bytes.subarray(0, bytes.length - 32)).digest().copy(bytes, bytes.length - 32);
+    writeFileSync(p, bytes);
     const r = cli('replay', p, '--batch', '--ex', 'status');
     expect(r.code).toBe(1);
     expect(r.err).toMatch(/does not match its re-execution \(execution differs at step 0\)/);

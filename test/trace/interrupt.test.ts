@@ -56,5 +56,5 @@ test('recordAsync without a signal records the same trace as record', async () =
   expect(b.interrupted).toBe(false);
   expect(b.total).toBe(a.total);
   expect(b.fault?.kind).toBe('step-limit');
-  expect(Buffer.compare(Buffer.from(a.log.chunks[0]!.buffer), Buffer.from(b.log.chunks[0]!.buffer))).toBe(0);
+  expect(Buffer.compare(Buffer.from(a.log.chunk(0).buffer), Buffer.from(b.log.chunk(0).buffer))).toBe(0);
 });

@@ -1,0 +1,116 @@
+/**
+ * Register files in checkpoints, encoded: a register slot is 32 lanes of (low, high) words, and
+ * most slots are far from random — unused (zero), the same in every lane (a parameter, a loop
+ * count), 32-bit values with zero high words, or lane-affine like `blockIdx.x * blockDim.x +
+ * threadIdx.x` and the addresses made from it. Each slot is stored in the smallest form that
+ * holds it exactly; a page is 4 slots, shared with the previous checkpoint when its encoding is
+ * unchanged. Registers were most of a checkpoint's bytes before this.
+ */
+import type { Pages } from './pages.js';
+
+/** Slots per page (1 KiB of register file). */
+const SLOTS = 4;
+const SLOT_WORDS = 64;
+
+const enum Mode {
+  /** every word zero: no payload */
+  Zero = 0,
+  /** every lane the same (low, high): 8 bytes */
+  Uniform = 1,
+  /** low words a + lane * d (mod 2^32), high words all h: 12 bytes */
+  Affine = 2,
+  /** high words zero: the 32 low words, 128 bytes */
+  Low = 3,
+  /** anything else: 256 bytes */
+  Raw = 4,
+}
+
+function encodeSlot(w: Int32Array, at: number, out: Int32Array, o: number, modes: Uint8Array, k: number): number {
+  const lo0 = w[at]!, hi0 = w[at + 1]!;
+  let uniform = true, highZero = true, highSame = true;
+  for (let l = 0; l < 32; l++) {
+    const lo = w[at + 2 * l]!, hi = w[at + 2 * l + 1]!;
+    if (lo !== lo0 || hi !== hi0) uniform = false;
+    if (hi !== 0) highZero = false;
+    if (hi !== hi0) highSame = false;
+  }
+  if (uniform) {
+    if (lo0 === 0 && hi0 === 0) { modes[k] = Mode.Zero; return o; }
+    modes[k] = Mode.Uniform;
+    out[o] = lo0; out[o + 1] = hi0;
+    return o + 2;
+  }
+  if (highSame) {
+    const d = (w[at + 2]! - lo0) | 0;
+    let affine = true;
+    for (let l = 2; l < 32 && affine; l++) if (w[at + 2 * l]! !== ((lo0 + Math.imul(l, d)) | 0)) affine = false;
+    if (affine) {
+      modes[k] = Mode.Affine;
+      out[o] = lo0; out[o + 1] = d; out[o + 2] = hi0;
+      return o + 3;
+    }
+  }
+  if (highZero) {
+    modes[k] = Mode.Low;
+    for (let l = 0; l < 32; l++) out[o + l] = w[at + 2 * l]!;
+    return o + 32;
+  }
+  modes[k] = Mode.Raw;
+  for (let i = 0; i < SLOT_WORDS; i++) out[o + i] = w[at + i]!;
+  return o + SLOT_WORDS;
+}
+
+const scratch = new Int32Array(SLOTS * SLOT_WORDS);
+const scratchModes = new Uint8Array(SLOTS);
+
+/** A page of `slots` slots from word `at`, encoded: 4 mode bytes, then the payload words. */
+function encodePage(w: Int32Array, at: number, slots: number): Uint8Array {
+  let o = 0;
+  for (let k = 0; k < slots; k++) o = encodeSlot(w, at + k * SLOT_WORDS, scratch, o, scratchModes, k);
+  const out = new Uint8Array(4 + 4 * o);
+  out.set(scratchModes.subarray(0, slots), 0);
+  for (let k = slots; k < 4; k++) out[k] = 255; // no slot here (the file's last page)
+  new Int32Array(out.buffer, 4, o).set(scratch.subarray(0, o));
+  return out;
+}
+
+function decodePage(p: Uint8Array, w: Int32Array, at: number): void {
+  const words = new Int32Array(p.buffer, p.byteOffset + 4, (p.byteLength - 4) >>> 2);
+  let o = 0;
+  for (let k = 0; k < SLOTS; k++) {
+    const mode = p[k]!;
+    if (mode === 255) break;
+    const s = at + k * SLOT_WORDS;
+    switch (mode as Mode) {
+      case Mode.Zero: w.fill(0, s, s + SLOT_WORDS); break;
+      case Mode.Uniform: for (let l = 0; l < 32; l++) { w[s + 2 * l] = words[o]!; w[s + 2 * l + 1] = words[o + 1]!; } o += 2; break;
+      case Mode.Affine: for (let l = 0; l < 32; l++) { w[s + 2 * l] = (words[o]! + Math.imul(l, words[o + 1]!)) | 0; w[s + 2 * l + 1] = words[o + 2]!; } o += 3; break;
+      case Mode.Low: for (let l = 0; l < 32; l++) { w[s + 2 * l] = words[o + l]!; w[s + 2 * l + 1] = 0; } o += 32; break;
+      default: w.set(words.subarray(o, o + SLOT_WORDS), s); o += SLOT_WORDS;
+    }
+  }
+}
+
+function same(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.byteLength !== b.byteLength) return false;
+  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Snapshot a register file (whole slots of 32 lanes x 2 words), sharing pages unchanged since `prev`. */
+export function snapRegs(w: Int32Array, prev: Pages | undefined): Uint8Array[] {
+  const slots = w.length / SLOT_WORDS;
+  const n = Math.ceil(slots / SLOTS);
+  const out = new Array<Uint8Array>(n);
+  const reuse = prev !== undefined && prev.length === n;
+  for (let i = 0; i < n; i++) {
+    const page = encodePage(w, i * SLOTS * SLOT_WORDS, Math.min(SLOTS, slots - i * SLOTS));
+    out[i] = reuse && same(page, prev[i]!) ? prev[i]! : page;
+  }
+  return out;
+}
+
+/** Write an encoded register file back. */
+export function restoreRegs(w: Int32Array, pages: Pages): void {
+  pages.forEach((p, i) => decodePage(p, w, i * SLOTS * SLOT_WORDS));
+}

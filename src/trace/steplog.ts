@@ -1,0 +1,312 @@
+/**
+ * The step log of a recording: per warp-step the global instruction index and the warp's SIMT
+ * active mask before the guard, plus the segments (runs of steps of one warp).
+ *
+ * The hot loop writes two u32 words per step into a raw chunk of 2^19 steps. A finished chunk is
+ * packed (about 3 bytes a step instead of 8): instruction indices as offsets from the chunk's
+ * smallest, in 16 bits when the chunk's code spans less than 64 Ki instructions (it nearly always
+ * does), and masks as a byte index into the chunk's palette of distinct masks (a warp has few).
+ * Past its memory budget the log writes packed chunks to an unlinked temporary file and reads them
+ * back on demand, so a recording larger than memory stays usable.
+ */
+import { mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { StepRecorder } from '../exec/machine.js';
+import type { Warp } from '../exec/state.js';
+
+export const CHUNK_SHIFT = 19;
+export const CHUNK_STEPS = 1 << CHUNK_SHIFT;
+const CHUNK_MASK = CHUNK_STEPS - 1;
+/** Packed chunks read back from the spill file and kept (the engine reads the log in runs). */
+const SPILL_CACHE = 8;
+
+/** The spill file or the log is inconsistent (a bug, or the file was damaged): reported, not a crash. */
+export class StepLogError extends Error {}
+
+/**
+ * A warp's identity in the step log and everywhere above it: CTA id * 32 + warp index in the
+ * CTA (a CTA has at most 32 warps). The one home of the encoding: build and take apart keys
+ * only with these.
+ */
+export function warpKey(w: Warp): number {
+  return keyOf(w.cta.id, w.tidBase >>> 5);
+}
+
+export function keyOf(cta: number, warpInCta: number): number { return cta * 32 + warpInCta; }
+export function ctaOfKey(key: number): number { return key >>> 5; }
+export function warpOfKey(key: number): number { return key & 31; }
+/** Linear thread index in its CTA of lane `lane` of warp `key`. */
+export function tidOfKey(key: number, lane: number): number { return warpOfKey(key) * 32 + lane; }
+
+/**
+ * The default memory budget of a step log: past it, packed chunks go to a temporary file and are
+ * read back on demand.
+ */
+export function defaultLogBudget(): number {
+  return Math.min(2 ** 31, Math.floor(totalmem() / 4));
+}
+
+/** A finished chunk, packed. */
+interface Packed {
+  readonly steps: number;
+  /** Smallest instruction index of the chunk; pcs hold the offsets from it. */
+  readonly base: number;
+  readonly pcs: Uint16Array | Uint32Array;
+  /** Masks as palette indices, or (more than 256 distinct masks) the masks themselves. */
+  readonly idx: Uint8Array | undefined;
+  readonly palette: Int32Array;
+  readonly masks: Int32Array | undefined;
+}
+
+/** Where a spilled chunk lies in the file, and what its arrays are. */
+interface Spilled {
+  readonly offset: number;
+  readonly steps: number;
+  readonly base: number;
+  readonly wide: boolean;
+  readonly paletteLen: number;
+  readonly rawMasks: boolean;
+}
+
+function packedBytes(p: Packed): number {
+  return p.pcs.byteLength + (p.idx?.byteLength ?? 0) + p.palette.byteLength + (p.masks?.byteLength ?? 0);
+}
+
+function spilledBytes(s: Spilled): number {
+  return s.steps * (s.wide ? 4 : 2) + (s.rawMasks ? s.steps * 4 : s.steps + s.paletteLen * 4);
+}
+
+function pack(raw: Uint32Array, steps: number): Packed {
+  let lo = 0xffffffff, hi = 0;
+  for (let i = 0; i < steps; i++) {
+    const pc = raw[2 * i]!;
+    if (pc < lo) lo = pc;
+    if (pc > hi) hi = pc;
+  }
+  if (steps === 0) lo = 0;
+  const pcs = hi - lo < 65536 ? new Uint16Array(steps) : new Uint32Array(steps);
+  for (let i = 0; i < steps; i++) pcs[i] = raw[2 * i]! - lo;
+  const slot = new Map<number, number>();
+  const palette: number[] = [];
+  const idx = new Uint8Array(steps);
+  let last = 0, lastSlot = -1;
+  for (let i = 0; i < steps; i++) {
+    const m = raw[2 * i + 1]! | 0;
+    if (m !== last || lastSlot < 0) {
+      let k = slot.get(m);
+      if (k === undefined) {
+        if (palette.length === 256) {
+          const masks = new Int32Array(steps);
+          for (let j = 0; j < steps; j++) masks[j] = raw[2 * j + 1]! | 0;
+          return { steps, base: lo, pcs, idx: undefined, palette: new Int32Array(0), masks };
+        }
+        k = palette.length;
+        slot.set(m, k);
+        palette.push(m);
+      }
+      last = m;
+      lastSlot = k;
+    }
+    idx[i] = lastSlot;
+  }
+  return { steps, base: lo, pcs, idx, palette: Int32Array.from(palette), masks: undefined };
+}
+
+export class StepLog implements StepRecorder {
+  /** Raw chunks still being written (a packed or spilled chunk's slot is undefined). */
+  readonly chunks: (Uint32Array | undefined)[] = [];
+  private readonly packed: (Packed | undefined)[] = [];
+  private readonly spilledAt: (Spilled | undefined)[] = [];
+  segStep = new Uint32Array(1024);
+  segWarp = new Uint32Array(1024);
+  nseg = 0;
+  /** The spill file (unlinked at once: it lives as long as this process holds it), or -1. */
+  private fd = -1;
+  private fileEnd = 0;
+  private readonly cache = new Map<number, Packed>();
+  /** A raw chunk's storage, kept for the next chunk once its contents are packed. */
+  private spare: Uint32Array | undefined;
+
+  /** `budget`: bytes of packed chunks kept in memory (the rest is spilled). */
+  constructor(private readonly budget = defaultLogBudget()) {}
+
+  chunkFor(step: number, w: Warp): Uint32Array {
+    const key = warpKey(w);
+    if (this.nseg === 0 || this.segWarp[this.nseg - 1] !== key) {
+      if (this.nseg === this.segStep.length) {
+        const a = new Uint32Array(this.nseg * 2); a.set(this.segStep); this.segStep = a;
+        const b = new Uint32Array(this.nseg * 2); b.set(this.segWarp); this.segWarp = b;
+      }
+      this.segStep[this.nseg] = step;
+      this.segWarp[this.nseg] = key;
+      this.nseg++;
+    }
+    const c = step >>> CHUNK_SHIFT;
+    while (this.chunks.length <= c) this.addChunk();
+    return this.chunks[c]!;
+  }
+
+  private addChunk(): void {
+    this.chunks.push(this.spare ?? new Uint32Array(2 * CHUNK_STEPS));
+    this.spare = undefined;
+  }
+
+  offsetOf(step: number): number {
+    return (step & CHUNK_MASK) * 2;
+  }
+
+  /**
+   * Pack the raw chunks before chunk `upTo` (finished: recording is past them), then spill packed
+   * chunks while the log is over its budget. Called between intervals, never in the hot loop.
+   */
+  packBefore(upTo: number, lastSteps = CHUNK_STEPS): void {
+    for (let c = 0; c < Math.min(upTo, this.chunks.length); c++) {
+      const raw = this.chunks[c];
+      if (!raw) continue;
+      this.packed[c] = pack(raw, c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS);
+      this.chunks[c] = undefined;
+      this.spare ??= raw.length === 2 * CHUNK_STEPS ? raw : undefined;
+    }
+    let held = this.residentBytes();
+    for (let c = 0; c < this.packed.length && held > this.budget; c++) {
+      const p = this.packed[c];
+      if (!p) continue;
+      this.spill(c, p);
+      held -= packedBytes(p);
+    }
+  }
+
+  private spill(c: number, p: Packed): void {
+    if (this.fd < 0) {
+      const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-log-'));
+      this.fd = openSync(join(dir, 'steps'), 'w+');
+      rmSync(dir, { recursive: true, force: true });
+    }
+    const offset = this.fileEnd;
+    for (const a of [p.pcs, p.idx ?? p.masks!, p.palette]) {
+      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+      for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, this.fileEnd + done);
+      this.fileEnd += bytes.length;
+    }
+    this.spilledAt[c] = { offset, steps: p.steps, base: p.base, wide: p.pcs instanceof Uint32Array, paletteLen: p.palette.length, rawMasks: p.masks !== undefined };
+    this.packed[c] = undefined;
+  }
+
+  private readBack(c: number, s: Spilled): Packed {
+    const bytes = new Uint8Array(spilledBytes(s));
+    for (let done = 0; done < bytes.length;) {
+      const n = readSync(this.fd, bytes, done, bytes.length - done, s.offset + done);
+      if (n <= 0) throw new StepLogError(`the spilled step log ended early (chunk ${c})`);
+      done += n;
+    }
+    const pcLen = s.steps * (s.wide ? 4 : 2);
+    const pcs = s.wide ? new Uint32Array(bytes.buffer, 0, s.steps) : new Uint16Array(bytes.buffer, 0, s.steps);
+    if (s.rawMasks) return { steps: s.steps, base: s.base, pcs, idx: undefined, palette: new Int32Array(0), masks: new Int32Array(bytes.buffer, pcLen, s.steps) };
+    const idx = bytes.subarray(pcLen, pcLen + s.steps);
+    // the palette follows at an offset that need not be 4-aligned: copy it
+    const palette = new Int32Array(bytes.slice(pcLen + s.steps, pcLen + s.steps + s.paletteLen * 4).buffer);
+    return { steps: s.steps, base: s.base, pcs, idx, palette, masks: undefined };
+  }
+
+  private packedChunk(c: number): Packed {
+    const p = this.packed[c];
+    if (p) return p;
+    let got = this.cache.get(c);
+    if (got) {
+      this.cache.delete(c);
+      this.cache.set(c, got);
+      return got;
+    }
+    const s = this.spilledAt[c];
+    if (!s) throw new StepLogError(`step log chunk ${c} is missing`);
+    got = this.readBack(c, s);
+    if (this.cache.size >= SPILL_CACHE) this.cache.delete(this.cache.keys().next().value!);
+    this.cache.set(c, got);
+    return got;
+  }
+
+  /** Chunk c as the hot loop wrote it (two words per step), unpacked if need be: for trace files. */
+  chunk(c: number): Uint32Array {
+    const raw = this.chunks[c];
+    if (raw) return raw;
+    const p = this.packedChunk(c);
+    const out = new Uint32Array(2 * p.steps);
+    for (let i = 0; i < p.steps; i++) {
+      out[2 * i] = p.base + p.pcs[i]!;
+      out[2 * i + 1] = p.masks ? p.masks[i]! : p.palette[p.idx![i]!]!;
+    }
+    return out;
+  }
+
+  /** Chunks written to the spill file so far. */
+  get spilled(): number {
+    let n = 0;
+    for (const s of this.spilledAt) if (s) n++;
+    return n;
+  }
+
+  /** Global instruction index of step s. */
+  loc(s: number): number {
+    const c = s >>> CHUNK_SHIFT;
+    const raw = this.chunks[c];
+    if (raw) return raw[(s & CHUNK_MASK) * 2]!;
+    const p = this.packedChunk(c);
+    return p.base + p.pcs[s & CHUNK_MASK]!;
+  }
+
+  mask(s: number): number {
+    const c = s >>> CHUNK_SHIFT;
+    const raw = this.chunks[c];
+    if (raw) return raw[(s & CHUNK_MASK) * 2 + 1]! | 0;
+    const p = this.packedChunk(c);
+    const i = s & CHUNK_MASK;
+    return p.masks ? p.masks[i]! : p.palette[p.idx![i]!]!;
+  }
+
+  /** Index of the segment containing step s. */
+  segmentOf(s: number): number {
+    let lo = 0, hi = this.nseg - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >>> 1;
+      if (this.segStep[mid]! <= s) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  warpAt(s: number): number {
+    return this.segWarp[this.segmentOf(s)]!;
+  }
+
+  /** The recording ended after `total` logged steps: pack every chunk. */
+  seal(total: number): void {
+    // chunks made ahead of the last step hold nothing
+    const n = Math.ceil(total / CHUNK_STEPS);
+    if (this.chunks.length > n) this.chunks.length = n;
+    this.packBefore(n, total - (n - 1) * CHUNK_STEPS);
+    this.spare = undefined;
+    this.segStep = this.segStep.slice(0, this.nseg);
+    this.segWarp = this.segWarp.slice(0, this.nseg);
+  }
+
+  /** Bytes of the log (spilled chunks included). */
+  bytes(): number {
+    let n = this.segStep.byteLength + this.segWarp.byteLength;
+    for (let c = 0; c < this.chunks.length; c++) {
+      const raw = this.chunks[c];
+      const p = this.packed[c];
+      const s = this.spilledAt[c];
+      n += raw ? raw.byteLength : p ? packedBytes(p) : s ? spilledBytes(s) : 0;
+    }
+    return n;
+  }
+
+  /** Bytes of the log held in memory. */
+  residentBytes(): number {
+    let n = this.segStep.byteLength + this.segWarp.byteLength;
+    for (const raw of this.chunks) if (raw) n += raw.byteLength;
+    for (const p of this.packed) if (p) n += packedBytes(p);
+    for (const p of this.cache.values()) n += packedBytes(p);
+    return n;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * The step log packs finished chunks (instruction offsets in 16 or 32 bits, masks through a
+ * palette or, past 256 distinct masks, as they are) and spills them past its budget; every form
+ * reads back the words the hot loop wrote. Synthetic steps, so each form is certain to be taken.
+ */
+import type { Warp } from '../../src/exec/state.js';
+import { CHUNK_SHIFT, StepLog } from '../../src/trace/steplog.js';
+
+const N = 1 << CHUNK_SHIFT;
+/** Step i's instruction index and mask: chunk 0 spans 100,000 instructions and 300 masks, chunk 1 a few of each. */
+const pc = (i: number): number => (i < N ? (i * 7919) % 100_000 + 5 : 40 + (i % 13));
+const mask = (i: number): number => (i < N ? (i % 300) | 0x80000000 : [-1, 0x0000ffff, 1][i % 3]!) | 0;
+
+function fill(log: StepLog, total: number): void {
+  // two warps taking turns every 1000 steps (warp keys 0 and 1)
+  const warps = [0, 1].map((k) => ({ cta: { id: 0 }, tidBase: 32 * k }) as unknown as Warp);
+  for (let s = 0; s < total; s++) {
+    const chunk = log.chunkFor(s, warps[Math.floor(s / 1000) % 2]!);
+    const o = log.offsetOf(s);
+    chunk[o] = pc(s);
+    chunk[o + 1] = mask(s);
+    if ((s & (N - 1)) === N - 1) log.packBefore((s + 1) >>> CHUNK_SHIFT);
+  }
+  log.seal(total);
+}
+
+test.each([['in memory', Infinity], ['spilled', 0]] as const)('packed chunks read back every step (%s)', (_, budget) => {
+  const total = 2 * N + 12_345;
+  const log = new StepLog(budget);
+  fill(log, total);
+  expect(log.spilled).toBe(budget === 0 ? 3 : 0);
+  for (let s = 0; s < total; s++) {
+    if (log.loc(s) !== pc(s) || log.mask(s) !== mask(s)) throw new Error(`step ${s}: (${log.loc(s)}, ${log.mask(s)}) instead of (${pc(s)}, ${mask(s)})`);
+  }
+  const last = log.chunk(2);
+  expect(last.length).toBe(2 * 12_345);
+  expect([last[0], last[1], last[2 * 12_344], last[2 * 12_344 + 1]]).toEqual([pc(2 * N), mask(2 * N) >>> 0, pc(total - 1), mask(total - 1) >>> 0]);
+  expect(log.nseg).toBe(Math.ceil(total / 1000));
+  expect(log.warpAt(1500)).toBe(1);
+  // chunk 0: 32-bit offsets and raw masks (8 bytes a step); chunk 1: 16-bit offsets and a 3-mask palette (3 bytes a step)
+  const seg = log.segStep.byteLength + log.segWarp.byteLength;
+  expect(log.bytes() - seg).toBe(8 * N + (3 * N + 3 * 4) + (3 * 12_345 + 3 * 4));
+});
