@@ -2,11 +2,13 @@
  * The reversible trace: what ptxdbg records about a run and how it travels through it.
  *
  * Format (in memory; file.ts serialises it):
- *  - step log: per warp-step two u32 words, the global instruction index (Machine.globalBase of
- *    the function + pc) and the warp's SIMT active mask before the guard, in chunks of 2^19 steps;
+ *  - step log (steplog.ts): per warp-step the global instruction index (Machine.globalBase of
+ *    the function + pc) and the warp's SIMT active mask before the guard, in chunks of 2^19
+ *    steps, packed to about 3 bytes a step once finished and spilled to a file past a budget;
  *  - segments: (first step, warp key) for each run of consecutive steps of one warp, where the
  *    warp key is CTA linear id * 32 + warp index in the CTA;
- *  - checkpoints every `interval` steps (copy-on-write pages, checkpoint.ts).
+ *  - checkpoints every `interval` steps (copy-on-write pages, checkpoint.ts; register files
+ *    encoded per slot, regpages.ts).
  *
  * Any position p (machine state after p steps) is restored by loading the checkpoint at or before
  * p and re-executing deterministically up to p (the scheduler is resumable, so re-execution
