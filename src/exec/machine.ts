@@ -125,6 +125,8 @@ export class Machine implements Layout {
   nextCta = 0;
   /** Resident CTAs in start order. */
   resident: Cta[] = [];
+  /** Finished CTAs that makeCta reuses (not machine state: a reused CTA is reset to a new one). */
+  readonly ctaPool: Cta[] = [];
   /** Warps of the current round, the next one to start, and the warp in its turn (if any). */
   round: Warp[] = [];
   roundPos = 0;

@@ -48,6 +48,19 @@ export class Frame implements Regs {
     this.f32 = new Float32Array(buf);
     this.f64 = new Float64Array(buf);
   }
+
+  /**
+   * Back to the state the constructor leaves, for a frame of a pooled CTA (machine/frames.ts).
+   * SIMT entries at and above `depth` are never read (snapshots and restores keep only those
+   * below it), so they need no clearing.
+   */
+  reset(): void {
+    this.u32.set(new Uint32Array(this.fn.template));
+    this.depth = 0;
+    this.returned = 0;
+    this.localBase = 0;
+    this.callPc = -1;
+  }
 }
 
 export class Cta {
@@ -61,12 +74,26 @@ export class Cta {
   readonly barOr = new Int32Array(16);
   liveThreads: number;
   constructor(
-    readonly id: number,
-    readonly ctaid: readonly [number, number, number],
+    /** Linear id and coordinates; a pooled CTA gets new ones when it is reused (see reset). */
+    public id: number,
+    public ctaid: readonly [number, number, number],
     readonly shared: Bank,
     readonly nthreads: number,
   ) {
     this.liveThreads = nthreads;
+  }
+
+  /**
+   * Make this finished CTA the fresh CTA `id` (CTA pooling, machine/frames.ts): every field as the
+   * constructor leaves it, shared memory zeroed like a new bank's; its warps are reset by the caller.
+   */
+  reset(id: number, ctaid: readonly [number, number, number]): void {
+    this.id = id;
+    this.ctaid = ctaid;
+    this.shared.reset();
+    this.barArrived.fill(0); this.barExpected.fill(0);
+    this.barPopc.fill(0); this.barAnd.fill(0); this.barOr.fill(0);
+    this.liveThreads = this.nthreads;
   }
 }
 
@@ -88,14 +115,21 @@ export class Warp implements Regs {
   /** Per-lane carry flags for addc/subc/madc. */
   readonly carry = new Uint8Array(32);
   /** Each lane's local stack: lane l's byte a is at l*localStride + a. */
-  readonly local: Bank;
+  local: Bank;
   localStride: number;
+  /** The stride the warp was made with (reset goes back to it). */
+  private readonly stride0: number;
   /** Top of every lane's local stack (frames allocate upward). */
   sp = 16;
   /** Side result of translate(): the bank the returned byte index refers to. */
   xbank!: Bank;
   /** Frame pools per function, so calls do not allocate. */
   readonly pool = new Map<CFunction, Frame[]>();
+  /**
+   * Frames of this warp's previous CTA (CTA pooling): not machine state (pooled frames keep
+   * their registers, these do not: newFrame resets them to what a new frame holds).
+   */
+  readonly spare = new Map<CFunction, Frame[]>();
   /** Barrier wait: the lanes waiting and the bar.red destination. */
   barMask = 0;
   barDst = -1;
@@ -116,7 +150,8 @@ export class Warp implements Regs {
   parkedBarId = -1;
 
   constructor(
-    readonly id: number,
+    /** CTA id * 4096 + warp index; a pooled warp gets a new one (see reset). */
+    public id: number,
     readonly cta: Cta,
     /** Linear thread index (within the CTA) of lane 0. */
     readonly tidBase: number,
@@ -126,7 +161,47 @@ export class Warp implements Regs {
   ) {
     this.validMask = nlanes >= 32 ? -1 : (1 << nlanes) - 1;
     this.localStride = localStride;
+    this.stride0 = localStride;
     this.local = new Bank(localStride * 32);
+  }
+
+  /**
+   * Make this warp of a finished CTA a fresh warp (CTA pooling, machine/frames.ts): every machine
+   * field as the constructor leaves it, local memory zeroed like a new bank's; its frames, live
+   * or pooled, move to `spare`.
+   */
+  reset(id: number): void {
+    this.id = id;
+    const keep = (f: Frame): void => {
+      let s = this.spare.get(f.fn);
+      if (s === undefined) { s = []; this.spare.set(f.fn, s); }
+      s.push(f);
+    };
+    for (const f of this.frames) keep(f);
+    this.frames.length = 0;
+    for (const fs of this.pool.values()) for (const f of fs) keep(f);
+    // a fresh warp's pool has no entries at all (the hash and checkpoints list them)
+    this.pool.clear();
+    this.pc = 0;
+    this.mask = 0;
+    this.exited = 0;
+    this.state = WarpState.Ready;
+    this.barrierId = -1;
+    this.carry.fill(0);
+    if (this.localStride === this.stride0) this.local.reset();
+    else {
+      // regrown by deep calls: start again at the original stride, as a new warp does
+      this.local = new Bank(this.stride0 * 32);
+      this.localStride = this.stride0;
+    }
+    this.sp = 16;
+    this.barMask = 0;
+    this.barDst = -1;
+    this.barRed = undefined;
+    this.issued = 0;
+    this.spins = 0;
+    this.parkedBar = 0;
+    this.parkedBarId = -1;
   }
 
   /** Lanes of this warp that arrived at barrier `id` and wait for it to complete. */

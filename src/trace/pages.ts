@@ -42,8 +42,9 @@ function copyPage(u8: Uint8Array, start: number, end: number): Uint8Array {
 }
 
 /**
- * Snapshot `u8` in pages of PAGE_SIZE, trusting `dirty` flags (cleared afterwards): a clean page
- * reuses `prev`'s copy, or is the zero page when there is no previous snapshot (see Bank.dirty).
+ * Snapshot `u8` in pages of PAGE_SIZE, trusting `dirty` flags (the caller clears them then,
+ * Bank.clearDirty): a clean page reuses `prev`'s copy, or is the zero page when there is no
+ * previous snapshot (see Bank.dirty).
  */
 export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined): Uint8Array[] {
   const n = (u8.length + PAGE_SIZE - 1) >>> PAGE_SHIFT;
@@ -55,7 +56,6 @@ export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undef
     // a clean page is unchanged since `prev`, or (first snapshot of this bank) never written: zero
     out[i] = dirty[i] === 0 ? (reuse ? prev[i]! : ZERO) : copyPage(u8, start, end);
   }
-  dirty.fill(0);
   return out;
 }
 
