@@ -13,7 +13,7 @@ import { Fault } from './fault.js';
 import { Access, type Probe } from './probe.js';
 import type { ImageTable } from './texture/image.js';
 import {
-  Bank, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, Space, spaceOfWindow,
+  Bank, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow,
 } from './memory.js';
 
 export const enum WarpState {
@@ -50,12 +50,12 @@ export class Frame implements Regs {
   }
 
   /**
-   * Back to the state the constructor leaves, for a frame of a pooled CTA (machine/frames.ts).
-   * SIMT entries at and above `depth` are never read (snapshots and restores keep only those
-   * below it), so they need no clearing.
+   * Back to the state the constructor leaves, registers from `image`, for a frame of a pooled
+   * CTA (machine/frames.ts). SIMT entries at and above `depth` are never read (snapshots and
+   * restores keep only those below it), so they need no clearing.
    */
-  reset(): void {
-    this.u32.set(new Uint32Array(this.fn.template));
+  reset(image: Uint32Array): void {
+    this.u32.set(image);
     this.depth = 0;
     this.returned = 0;
     this.localBase = 0;
@@ -130,6 +130,8 @@ export class Warp implements Regs {
    * their registers, these do not: newFrame resets them to what a new frame holds).
    */
   readonly spare = new Map<CFunction, Frame[]>();
+  /** Registers of a new frame of each function on this warp, but for %ctaid (see machine/frames.ts). */
+  readonly images = new Map<CFunction, Uint32Array>();
   /** Barrier wait: the lanes waiting and the bar.red destination. */
   barMask = 0;
   barDst = -1;
@@ -237,6 +239,27 @@ export class Warp implements Regs {
     }
     void old;
     this.localStride = stride;
+  }
+
+  /**
+   * translate()'s common cases, small enough to inline in the load/store loops: an aligned,
+   * in-bounds global or shared address while no probe watches. Returns the byte index in
+   * `this.xbank` (a write marks its page dirty), or -1: translate() decides (and raises faults).
+   */
+  quickIndex(space: Space, lo: number, hi: number, size: number, write: boolean): number {
+    const mem = this.mem;
+    if ((lo & (size - 1)) !== 0 || mem.probe !== undefined) return -1;
+    let bank: Bank;
+    if (hi === GLOBAL_HI && (space === Space.Global || space === Space.Generic)) {
+      if (mem.global.check(lo, size) < 0) return -1;
+      bank = mem.global.bank;
+    } else if (space === Space.Shared || (space === Space.Generic && hi === SHARED_HI)) {
+      if (lo + size > mem.sharedSize) return -1;
+      bank = this.cta.shared;
+    } else return -1;
+    if (write) bank.dirty[lo >>> PAGE_SHIFT] = 1;
+    this.xbank = bank;
+    return lo;
   }
 
   /**

@@ -67,7 +67,7 @@ export function newFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
   if (f === undefined) {
     // a frame of the warp's previous CTA, made new, else a new one
     f = w.spare.get(fn)?.pop();
-    if (f !== undefined) { f.reset(); fillSpecials(mach, w, fn, f.u32); } else f = initFrame(mach, w, fn);
+    if (f !== undefined) renew(mach, w, f); else f = initFrame(mach, w, fn);
   }
   if (fn.regInit.length !== 0) initRegisters(fn, f.u32);
   f.depth = 0;
@@ -79,6 +79,29 @@ export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
   const f = new Frame(fn);
   fillSpecials(mach, w, fn, f.u32);
   return f;
+}
+
+/**
+ * A spare frame (of the warp's previous CTA) made equal to a new frame: registers from the
+ * warp's image of a new frame, made once, then %ctaid, the only special that differs between
+ * the CTAs a warp object serves (the others depend on the warp's place in its CTA and the launch).
+ */
+function renew(mach: Machine, w: Warp, f: Frame): void {
+  const fn = f.fn;
+  let img = w.images.get(fn);
+  if (img === undefined) {
+    img = new Uint32Array(fn.template.slice(0));
+    fillSpecials(mach, w, fn, img);
+    w.images.set(fn, img);
+  }
+  f.reset(img);
+  const u = f.u32;
+  const ctaid = w.cta.ctaid;
+  for (const s of fn.specials) {
+    if (s.name !== 'ctaid') continue;
+    const v = (ctaid[s.comp] ?? 0) >>> 0;
+    for (let l = 0; l < 32; l++) u[s.base + 2 * l] = v;
+  }
 }
 
 /** The special registers of `fn`'s frame on warp `w`, for every lane (a warp's partial lanes too). */
