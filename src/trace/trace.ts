@@ -70,6 +70,22 @@ export class StepLog implements StepRecorder {
     return (step & CHUNK_MASK) * 2;
   }
 
+  /**
+   * Room for the steps [from, end) before the machine runs them (chunks, segment slots), so that
+   * chunkFor, inlined in the hot loop, never takes its growing paths there: a path first taken
+   * in optimized code deoptimizes the hot loop, which then runs slowly until it is recompiled.
+   */
+  reserve(from: number, end: number): void {
+    if (end <= from) return;
+    while (this.chunks.length <= (end - 1) >>> CHUNK_SHIFT) this.chunks.push(new Uint32Array(2 * CHUNK_STEPS));
+    const need = this.nseg + (end - from);
+    if (need <= this.segStep.length) return;
+    let n = this.segStep.length;
+    while (n < need) n *= 2;
+    const a = new Uint32Array(n); a.set(this.segStep); this.segStep = a;
+    const b = new Uint32Array(n); b.set(this.segWarp); this.segWarp = b;
+  }
+
   /** Global instruction index of step s. */
   loc(s: number): number {
     return this.chunks[s >>> CHUNK_SHIFT]![(s & CHUNK_MASK) * 2]!;
@@ -93,8 +109,9 @@ export class StepLog implements StepRecorder {
     return this.segWarp[this.segmentOf(s)]!;
   }
 
-  /** Trim the last chunk to what was used. */
+  /** Trim the chunks to what was used (reserve may have made one more). */
   seal(total: number): void {
+    this.chunks.length = Math.min(this.chunks.length, Math.ceil(total / CHUNK_STEPS));
     const last = this.chunks.length - 1;
     if (last >= 0) this.chunks[last] = this.chunks[last]!.slice(0, Math.max(0, total - last * CHUNK_STEPS) * 2);
     this.segStep = this.segStep.slice(0, this.nseg);
@@ -198,6 +215,8 @@ export class Trace {
   private recordInterval(r: { snap: Snapshotter }): void {
     const m = this.machine;
     if (m.warpSteps === this.checkpoints.length * this.interval) this.checkpoints.push(r.snap.take(m));
+    const end = Math.min(this.checkpoints.length * this.interval, m.opts.maxSteps + 1);
+    this.log.reserve(m.warpSteps, end);
     m.advance(this.checkpoints.length * this.interval);
   }
 
