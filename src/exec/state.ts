@@ -129,7 +129,7 @@ export class Warp implements Regs {
    * Frames of this warp's previous CTA (CTA pooling): not machine state (pooled frames keep
    * their registers, these do not: newFrame resets them to what a new frame holds).
    */
-  readonly spare = new Map<CFunction, Frame[]>();
+  readonly spare: Frame[] = [];
   /** Registers of a new frame of each function on this warp, but for %ctaid (see machine/frames.ts). */
   readonly images = new Map<CFunction, Uint32Array>();
   /** Barrier wait: the lanes waiting and the bar.red destination. */
@@ -174,16 +174,20 @@ export class Warp implements Regs {
    */
   reset(id: number): void {
     this.id = id;
-    const keep = (f: Frame): void => {
-      let s = this.spare.get(f.fn);
-      if (s === undefined) { s = []; this.spare.set(f.fn, s); }
-      s.push(f);
-    };
-    for (const f of this.frames) keep(f);
-    this.frames.length = 0;
-    for (const fs of this.pool.values()) for (const f of fs) keep(f);
-    // a fresh warp's pool has no entries at all (the hash and checkpoints list them)
-    this.pool.clear();
+    const spare = this.spare;
+    // a new warp's pool holds one entry, the kernel's, empty (the hash and checkpoints list
+    // entries): without calls that is the pool's only entry, kept; otherwise start from none
+    const kfn = this.frames.length > 0 ? this.frames[0]!.fn : undefined;
+    const kpool = kfn !== undefined && this.pool.size === 1 ? this.pool.get(kfn) : undefined;
+    if (kpool !== undefined) {
+      for (let i = 0; i < kpool.length; i++) spare.push(kpool[i]!);
+      kpool.length = 0;
+    } else {
+      for (const fs of this.pool.values()) for (const f of fs) spare.push(f);
+      this.pool.clear();
+    }
+    // pop, not `length = 0`, which would free the array's storage for the next push to make again
+    while (this.frames.length > 0) spare.push(this.frames.pop()!);
     this.pc = 0;
     this.mask = 0;
     this.exited = 0;

@@ -66,7 +66,7 @@ export function newFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
   let f = pool.pop();
   if (f === undefined) {
     // a frame of the warp's previous CTA, made new, else a new one
-    f = w.spare.get(fn)?.pop();
+    f = takeSpare(w, fn);
     if (f !== undefined) renew(mach, w, f); else f = initFrame(mach, w, fn);
   }
   if (fn.regInit.length !== 0) initRegisters(fn, f.u32);
@@ -79,6 +79,19 @@ export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
   const f = new Frame(fn);
   fillSpecials(mach, w, fn, f.u32);
   return f;
+}
+
+/** A spare frame of `fn` (any: renew resets all of it), taken out of the warp's spares. */
+function takeSpare(w: Warp, fn: CFunction): Frame | undefined {
+  const s = w.spare;
+  for (let i = s.length - 1; i >= 0; i--) {
+    const f = s[i]!;
+    if (f.fn !== fn) continue;
+    s[i] = s[s.length - 1]!;
+    s.pop();
+    return f;
+  }
+  return undefined;
 }
 
 /**
