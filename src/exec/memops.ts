@@ -114,6 +114,30 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
       const D = dst(ctx, ops[0]);
       const S = src(ctx, ops[1], size32 ? 'u32' : 'u64');
       const win = windowOf(space);
+      if (toState) {
+        // to a state space: the low word, and for .global the high word as it is (own literals:
+        // the general loop below, shared by every form, is slower)
+        if (space === Space.Global && !size32) {
+          return (w: Warp, m: number) => {
+            const u = w.u32;
+            for (let l = 0; l < 32; l++) {
+              if (((m >>> l) & 1) === 0) continue;
+              const o = l << 1;
+              u[D + o] = u[S + o]!;
+              u[D + o + 1] = u[S + o + 1]!;
+            }
+          };
+        }
+        return (w: Warp, m: number) => {
+          const u = w.u32;
+          for (let l = 0; l < 32; l++) {
+            if (((m >>> l) & 1) === 0) continue;
+            const o = l << 1;
+            u[D + o] = u[S + o]!;
+            u[D + o + 1] = 0;
+          }
+        };
+      }
       return (w: Warp, m: number) => {
         const u = w.u32;
         for (let l = 0; l < 32; l++) {
@@ -121,15 +145,10 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
           const o = l << 1;
           const lo = u[S + o]!;
           const hi = size32 ? 0 : u[S + o + 1]!;
-          if (toState) {
-            u[D + o] = lo;
-            u[D + o + 1] = space === Space.Global ? hi : 0;
-          } else {
-            // a null state-space pointer stays null in the generic space
-            const isNull = lo === 0 && (space === Space.Global ? hi === 0 : true) && space === Space.Global;
-            u[D + o] = lo;
-            u[D + o + 1] = isNull ? 0 : space === Space.Global ? (hi === 0 ? GLOBAL_HI : hi) : win;
-          }
+          // a null state-space pointer stays null in the generic space
+          const isNull = lo === 0 && (space === Space.Global ? hi === 0 : true) && space === Space.Global;
+          u[D + o] = lo;
+          u[D + o + 1] = isNull ? 0 : space === Space.Global ? (hi === 0 ? GLOBAL_HI : hi) : win;
         }
       };
     }
@@ -316,6 +335,7 @@ function compileAtom(ctx: Ctx): Exec {
   if (isFloat && !['add', 'min', 'max', 'exch', 'cas'].includes(op)) fail(ctx, `atom.${op} on ${type} is not valid`);
   if ((type === 'f16x2' || type === 'bf16x2' || type === 'bf16') && op !== 'exch' && op !== 'cas') fail(ctx, `atom.${op}.${type} is not supported yet`);
   const noftz = mods.includes('noftz');
+  if (size === 4 && !isFloat && g.reg >= 0 && !g.frame) return atom32(g, space, ATOM_OPS.indexOf(op), signed, D, B, C);
   const TMP = new Uint32Array(2);
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
@@ -397,6 +417,47 @@ function compileAtom(ctx: Ctx): Exec {
       writeValue(bank, idx, size, TMP, 0);
       u[D + o] = oldLo;
       u[D + o + 1] = oldHi;
+    }
+  };
+}
+
+/**
+ * 32-bit integer atomics through a register address (the common kind: counters, histograms) as a
+ * function of their own, like scalarLd; the same results, lane by lane, as the general loop.
+ */
+function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number, B: number, C: number): Exec {
+  const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
+  return (w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const o = l << 1;
+      const s = u[r + o]! + glo;
+      const lo = s >>> 0;
+      const hi = ((r32 ? 0 : u[r + o + 1]!) + ghi + (s > 0xffffffff ? 1 : 0)) >>> 0;
+      let idx = w.quickIndex(space, lo, hi, 4, true);
+      if (idx < 0) idx = w.translate(space, lo, hi, 4, l, Access.Atomic);
+      const b32 = w.xbank.u32;
+      const i = idx >> 2;
+      const old = b32[i]!;
+      const ov = signed ? old | 0 : old;
+      const bv = signed ? u[B + o]! | 0 : u[B + o]!;
+      let v = ov;
+      switch (op) {
+        case 0: v = ov + bv; break; // add
+        case 1: v = ov < bv ? ov : bv; break; // min
+        case 2: v = ov > bv ? ov : bv; break; // max
+        case 3: v = (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; break; // inc
+        case 4: v = ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; break; // dec
+        case 5: v = ov & bv; break;
+        case 6: v = ov | bv; break;
+        case 7: v = ov ^ bv; break;
+        case 8: v = bv; break; // exch
+        default: v = ov === bv ? (signed ? u[C + o]! | 0 : u[C + o]!) : ov; // cas
+      }
+      b32[i] = v >>> 0;
+      u[D + o] = old;
+      u[D + o + 1] = 0;
     }
   };
 }
