@@ -217,7 +217,8 @@ function compileLd(ctx: Ctx): Exec {
   return (w: Warp, m: number) => {
     if (w.mem.probe !== undefined || m === 0) { perLane(w, m); return; }
     const l0 = 31 - Math.clz32(m & -m);
-    const idx = w.translate(space, g.lo, g.hi, total, l0, Access.Read);
+    let idx = w.quickIndex(space, g.lo, g.hi, total, false);
+    if (idx < 0) idx = w.translate(space, g.lo, g.hi, total, l0, Access.Read);
     const b = w.xbank;
     const u = w.u32;
     for (let k = 0; k < dsts.length; k++) {

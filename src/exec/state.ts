@@ -247,8 +247,9 @@ export class Warp implements Regs {
 
   /**
    * translate()'s common cases, small enough to inline in the load/store loops: an aligned,
-   * in-bounds global or shared address while no probe watches. Returns the byte index in
-   * `this.xbank` (a write marks its page dirty), or -1: translate() decides (and raises faults).
+   * in-bounds global or shared address, or a read of a kernel parameter or constant, while no
+   * probe watches. Returns the byte index in `this.xbank` (a write marks its page dirty), or -1:
+   * translate() decides (and raises faults).
    */
   quickIndex(space: Space, lo: number, hi: number, size: number, write: boolean): number {
     const mem = this.mem;
@@ -260,6 +261,9 @@ export class Warp implements Regs {
     } else if (space === Space.Shared || (space === Space.Generic && hi === SHARED_HI)) {
       if (lo + size > mem.sharedSize) return -1;
       bank = this.cta.shared;
+    } else if (!write && (space === Space.Param ? lo < FRAME_PARAM_BASE : space === Space.Const)) {
+      bank = space === Space.Param ? mem.paramBank : mem.constBank;
+      if (lo + size > bank.size) return -1;
     } else return -1;
     if (write) bank.dirty[lo >>> PAGE_SHIFT] = 1;
     this.xbank = bank;
