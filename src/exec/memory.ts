@@ -123,8 +123,7 @@ export class Bank {
   /** Clear the dirty flags (a checkpoint has copied the pages), remembering the written pages for reset(). */
   clearDirty(): void {
     const d = this.dirty;
-    for (let p = 0; p < d.length; p++) {
-      if (d[p] === 0) continue;
+    for (let p = d.indexOf(1); p >= 0; p = d.indexOf(1, p + 1)) {
       (this.written ??= new Uint8Array(d.length))[p] = 1;
       d[p] = 0;
     }

@@ -92,7 +92,7 @@ export class Snapshotter {
   take(m: Machine): Checkpoint {
     const arenaBank = m.arena.bank;
     const dirty: number[] = [];
-    for (let i = 0; i < arenaBank.dirty.length; i++) if (arenaBank.dirty[i]) dirty.push(i);
+    for (let i = arenaBank.dirty.indexOf(1); i >= 0; i = arenaBank.dirty.indexOf(1, i + 1)) dirty.push(i);
     const global = this.bank(arenaBank);
     const arena = this.prevArena && this.prevArena.version === m.arena.version ? this.prevArena : m.arena.saveState();
     this.prevArena = arena;
