@@ -30,6 +30,34 @@ import { DEFAULT_RUN_OPTIONS, type FaultReport, type RunOptions, type RunResult,
 export { DEFAULT_RUN_OPTIONS, type FaultReport, type RunOptions, type RunResult, type RunStats, type StepRecorder } from './machine/types.js';
 export { ptxText } from './machine/faults.js';
 
+/**
+ * Compiled functions shared by the Machines of one Program whose layouts agree (`ptxdbg exec`
+ * makes a Machine per launch, and replays and tests make many): compiled code depends on the
+ * function and on the answers of the Layout interface alone, addressOf (the globalAddr and
+ * sharedOff maps) and functionAddress (funcNames), and the key is those answers in full.
+ * globalBase, the other input (CFunction.gbase), follows from the program's functions too.
+ */
+const compiledByProgram = new WeakMap<Program, Map<string, Map<string, CFunction>>>();
+const varIds = new WeakMap<VarInfo, number>();
+let nextVarId = 0;
+
+function sameLayoutCache(m: Machine): Map<string, CFunction> {
+  const id = (v: VarInfo): number => {
+    let n = varIds.get(v);
+    if (n === undefined) { n = nextVarId++; varIds.set(v, n); }
+    return n;
+  };
+  const parts: string[] = [m.funcNames.join('\0')];
+  for (const [v, a] of m.globalAddr) parts.push(`g${id(v)}:${a.lo}:${a.hi}`);
+  for (const [v, o] of m.sharedOff) parts.push(`s${id(v)}:${o}`);
+  const key = parts.join('\n');
+  let byLayout = compiledByProgram.get(m.program);
+  if (byLayout === undefined) { byLayout = new Map(); compiledByProgram.set(m.program, byLayout); }
+  let fns = byLayout.get(key);
+  if (fns === undefined) { fns = new Map(); byLayout.set(key, fns); }
+  return fns;
+}
+
 export class Machine implements Layout {
   readonly arena: GlobalArena;
   readonly constBank: Bank;
@@ -128,11 +156,19 @@ export class Machine implements Layout {
     if (c) return c;
     const p = this.program.functions.get(name);
     if (!p) return undefined;
-    c = compileFunction(p, this);
-    c.gbase = this.globalBase.get(name)!;
+    const same = this.sameLayout ??= sameLayoutCache(this);
+    c = same.get(name);
+    if (c === undefined) {
+      c = compileFunction(p, this);
+      c.gbase = this.globalBase.get(name)!;
+      same.set(name, c);
+    }
     this.compiled.set(name, c);
     return c;
   }
+
+  /** Compiled functions of the Machines of this program with this layout (see sameLayoutCache). */
+  private sameLayout: Map<string, CFunction> | undefined = undefined;
 
   // ---- launch (machine/frames.ts) -------------------------------------------------------------------
 
@@ -150,6 +186,8 @@ export class Machine implements Layout {
   nextCta = 0;
   /** Resident CTAs in start order. */
   resident: Cta[] = [];
+  /** Finished CTAs that makeCta reuses (not machine state: a reused CTA is reset to a new one). */
+  readonly ctaPool: Cta[] = [];
   /** Warps of the current round, the next one to start, and the warp in its turn (if any). */
   round: Warp[] = [];
   roundPos = 0;

@@ -8,7 +8,7 @@ import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
 import { type Ctx, dst, fail, src, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
-import { Bank, GLOBAL_HI, Space, spaceOfWindow, windowOf } from './memory.js';
+import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, Space, spaceOfWindow, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
 
@@ -114,6 +114,30 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
       const D = dst(ctx, ops[0]);
       const S = src(ctx, ops[1], size32 ? 'u32' : 'u64');
       const win = windowOf(space);
+      if (toState) {
+        // to a state space: the low word, and for .global the high word as it is (own literals:
+        // the general loop below, shared by every form, is slower)
+        if (space === Space.Global && !size32) {
+          return (w: Warp, m: number) => {
+            const u = w.u32;
+            for (let l = 0; l < 32; l++) {
+              if (((m >>> l) & 1) === 0) continue;
+              const o = l << 1;
+              u[D + o] = u[S + o]!;
+              u[D + o + 1] = u[S + o + 1]!;
+            }
+          };
+        }
+        return (w: Warp, m: number) => {
+          const u = w.u32;
+          for (let l = 0; l < 32; l++) {
+            if (((m >>> l) & 1) === 0) continue;
+            const o = l << 1;
+            u[D + o] = u[S + o]!;
+            u[D + o + 1] = 0;
+          }
+        };
+      }
       return (w: Warp, m: number) => {
         const u = w.u32;
         for (let l = 0; l < 32; l++) {
@@ -121,15 +145,10 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
           const o = l << 1;
           const lo = u[S + o]!;
           const hi = size32 ? 0 : u[S + o + 1]!;
-          if (toState) {
-            u[D + o] = lo;
-            u[D + o + 1] = space === Space.Global ? hi : 0;
-          } else {
-            // a null state-space pointer stays null in the generic space
-            const isNull = lo === 0 && (space === Space.Global ? hi === 0 : true) && space === Space.Global;
-            u[D + o] = lo;
-            u[D + o + 1] = isNull ? 0 : space === Space.Global ? (hi === 0 ? GLOBAL_HI : hi) : win;
-          }
+          // a null state-space pointer stays null in the generic space
+          const isNull = lo === 0 && (space === Space.Global ? hi === 0 : true) && space === Space.Global;
+          u[D + o] = lo;
+          u[D + o + 1] = isNull ? 0 : space === Space.Global ? (hi === 0 ? GLOBAL_HI : hi) : win;
         }
       };
     }
@@ -179,16 +198,97 @@ function compileLd(ctx: Ctx): Exec {
   const dsts = regList(ctx, ops[0], true, type);
   const signed = type.startsWith('s');
   const total = size * vec;
-  return (w: Warp, m: number) => {
+  const scalar = vec === 1 ? scalarLd(g, space, size, signed, dsts[0]!) : undefined;
+  if (scalar !== undefined) return scalar;
+  const perLane = (w: Warp, m: number): void => {
     computeAddrs(w, m, g);
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
-      const idx = w.translate(space, AL[l]!, AH[l]!, total, l, Access.Read);
+      let idx = w.quickIndex(space, AL[l]!, AH[l]!, total, false);
+      if (idx < 0) idx = w.translate(space, AL[l]!, AH[l]!, total, l, Access.Read);
       const b = w.xbank;
       for (let k = 0; k < dsts.length; k++) readValue(b, idx + k * size, size, signed, u, dsts[k]! + 2 * l);
     }
   };
+  if (!uniformAddress(g, space)) return perLane;
+  // one address for every lane (kernel parameters, variables): one translation and read, copied
+  // to the other lanes; a probe sees every lane's access, so it takes the per-lane path
+  return (w: Warp, m: number) => {
+    if (w.mem.probe !== undefined || m === 0) { perLane(w, m); return; }
+    const l0 = 31 - Math.clz32(m & -m);
+    let idx = w.quickIndex(space, g.lo, g.hi, total, false);
+    if (idx < 0) idx = w.translate(space, g.lo, g.hi, total, l0, Access.Read);
+    const b = w.xbank;
+    const u = w.u32;
+    for (let k = 0; k < dsts.length; k++) {
+      const d = dsts[k]!;
+      readValue(b, idx + k * size, size, signed, u, d + 2 * l0);
+      const lo = u[d + 2 * l0]!, hi = u[d + 2 * l0 + 1]!;
+      for (let l = l0 + 1; l < 32; l++) {
+        if (((m >>> l) & 1) === 0) continue;
+        u[d + 2 * l] = lo;
+        u[d + 2 * l + 1] = hi;
+      }
+    }
+  };
+}
+
+/**
+ * The commonest load, a 32- or 64-bit scalar through a register address, as a function of its
+ * own: V8 optimizes a function literal once for all its closures, and the general loop, serving
+ * every size, vector and address form, is slower for it. Same order of effects per lane.
+ */
+function scalarLd(g: AddrGen, space: Space, size: number, signed: boolean, d: number): Exec | undefined {
+  if (g.reg < 0 || g.frame || (size !== 4 && size !== 8)) return undefined;
+  const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
+  const wide = size === 8;
+  return (w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      // computeAddrs for one lane (its destination may be the address register: read it first)
+      const s = u[r + 2 * l]! + glo;
+      const lo = s >>> 0;
+      const hi = ((r32 ? 0 : u[r + 2 * l + 1]!) + ghi + (s > 0xffffffff ? 1 : 0)) >>> 0;
+      let idx = w.quickIndex(space, lo, hi, size, false);
+      if (idx < 0) idx = w.translate(space, lo, hi, size, l, Access.Read);
+      const b32 = w.xbank.u32;
+      const v = b32[idx >> 2]!;
+      u[d + 2 * l] = v;
+      u[d + 2 * l + 1] = wide ? b32[(idx >> 2) + 1]! : signed && v >= 0x80000000 ? 0xffffffff : 0;
+    }
+  };
+}
+
+/** The commonest store, like scalarLd. */
+function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | undefined {
+  if (g.reg < 0 || g.frame || (size !== 4 && size !== 8)) return undefined;
+  const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
+  const wide = size === 8;
+  return (w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const s = u[r + 2 * l]! + glo;
+      const lo = s >>> 0;
+      const hi = ((r32 ? 0 : u[r + 2 * l + 1]!) + ghi + (s > 0xffffffff ? 1 : 0)) >>> 0;
+      let idx = w.quickIndex(space, lo, hi, size, true);
+      if (idx < 0) idx = w.translate(space, lo, hi, size, l, Access.Write);
+      const b32 = w.xbank.u32;
+      b32[idx >> 2] = u[src + 2 * l]!;
+      if (wide) b32[(idx >> 2) + 1] = u[src + 2 * l + 1]!;
+    }
+  };
+}
+
+/**
+ * The address is the same for every lane and so is its translation: a constant address in a
+ * space that is not per-thread (local memory and call-frame parameters are).
+ */
+function uniformAddress(g: AddrGen, space: Space): boolean {
+  if (g.reg >= 0 || g.frame) return false;
+  return space === Space.Global || space === Space.Shared || space === Space.Const || (space === Space.Param && g.lo < FRAME_PARAM_BASE);
 }
 
 function compileSt(ctx: Ctx): Exec {
@@ -199,12 +299,15 @@ function compileSt(ctx: Ctx): Exec {
   const g = addrGen(ctx, ops[0]);
   const srcs = regList(ctx, ops[1], false, type);
   const total = size * vec;
+  const scalar = vec === 1 ? scalarSt(g, space, size, srcs[0]!) : undefined;
+  if (scalar !== undefined) return scalar;
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
-      const idx = w.translate(space, AL[l]!, AH[l]!, total, l, Access.Write);
+      let idx = w.quickIndex(space, AL[l]!, AH[l]!, total, true);
+      if (idx < 0) idx = w.translate(space, AL[l]!, AH[l]!, total, l, Access.Write);
       const b = w.xbank;
       for (let k = 0; k < srcs.length; k++) writeValue(b, idx + k * size, size, u, srcs[k]! + 2 * l);
     }
@@ -233,6 +336,7 @@ function compileAtom(ctx: Ctx): Exec {
   if (isFloat && !['add', 'min', 'max', 'exch', 'cas'].includes(op)) fail(ctx, `atom.${op} on ${type} is not valid`);
   if ((type === 'f16x2' || type === 'bf16x2' || type === 'bf16') && op !== 'exch' && op !== 'cas') fail(ctx, `atom.${op}.${type} is not supported yet`);
   const noftz = mods.includes('noftz');
+  if (size === 4 && !isFloat && g.reg >= 0 && !g.frame) return atom32(g, space, ATOM_OPS.indexOf(op), signed, D, B, C);
   const TMP = new Uint32Array(2);
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
@@ -314,6 +418,47 @@ function compileAtom(ctx: Ctx): Exec {
       writeValue(bank, idx, size, TMP, 0);
       u[D + o] = oldLo;
       u[D + o + 1] = oldHi;
+    }
+  };
+}
+
+/**
+ * 32-bit integer atomics through a register address (the common kind: counters, histograms) as a
+ * function of their own, like scalarLd; the same results, lane by lane, as the general loop.
+ */
+function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number, B: number, C: number): Exec {
+  const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
+  return (w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const o = l << 1;
+      const s = u[r + o]! + glo;
+      const lo = s >>> 0;
+      const hi = ((r32 ? 0 : u[r + o + 1]!) + ghi + (s > 0xffffffff ? 1 : 0)) >>> 0;
+      let idx = w.quickIndex(space, lo, hi, 4, true);
+      if (idx < 0) idx = w.translate(space, lo, hi, 4, l, Access.Atomic);
+      const b32 = w.xbank.u32;
+      const i = idx >> 2;
+      const old = b32[i]!;
+      const ov = signed ? old | 0 : old;
+      const bv = signed ? u[B + o]! | 0 : u[B + o]!;
+      let v = ov;
+      switch (op) {
+        case 0: v = ov + bv; break; // add
+        case 1: v = ov < bv ? ov : bv; break; // min
+        case 2: v = ov > bv ? ov : bv; break; // max
+        case 3: v = (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; break; // inc
+        case 4: v = ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; break; // dec
+        case 5: v = ov & bv; break;
+        case 6: v = ov | bv; break;
+        case 7: v = ov ^ bv; break;
+        case 8: v = bv; break; // exch
+        default: v = ov === bv ? (signed ? u[C + o]! | 0 : u[C + o]!) : ov; // cas
+      }
+      b32[i] = v >>> 0;
+      u[D + o] = old;
+      u[D + o + 1] = 0;
     }
   };
 }

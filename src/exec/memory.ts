@@ -95,6 +95,11 @@ export class Bank {
    * write must go through translate() or touch()).
    */
   dirty: Uint8Array;
+  /**
+   * Pages whose dirty flags were cleared (clearDirty) since the last reset, or whose bytes were
+   * set wholesale (markAllWritten): with `dirty`, every page that may be non-zero. Undefined: none.
+   */
+  private written: Uint8Array | undefined = undefined;
 
   constructor(public size: number) {
     const buf = new ArrayBuffer(alignUp8(size));
@@ -115,6 +120,36 @@ export class Bank {
     for (let p = idx >>> PAGE_SHIFT; p <= last; p++) this.dirty[p] = 1;
   }
 
+  /** Clear the dirty flags (a checkpoint has copied the pages), remembering the written pages for reset(). */
+  clearDirty(): void {
+    const d = this.dirty;
+    for (let p = d.indexOf(1); p >= 0; p = d.indexOf(1, p + 1)) {
+      (this.written ??= new Uint8Array(d.length))[p] = 1;
+      d[p] = 0;
+    }
+  }
+
+  /** The bytes were set without dirty marks (a checkpoint restore): any page may be non-zero. */
+  markAllWritten(): void {
+    this.written = new Uint8Array(this.dirty.length).fill(1);
+  }
+
+  /**
+   * Zero the bank for reuse (a pooled CTA's shared or local memory), as cheaply as the written
+   * pages allow. A zeroed page is marked dirty: a checkpoint of this bank must not reuse its
+   * previous copy of the page (see dirty).
+   */
+  reset(): void {
+    const d = this.dirty;
+    const wr = this.written;
+    for (let p = 0; p < d.length; p++) {
+      if (d[p] === 0 && (wr === undefined || wr[p] === 0)) continue;
+      this.u8.fill(0, p << PAGE_SHIFT, Math.min((p + 1) << PAGE_SHIFT, this.u8.length));
+      d[p] = 1;
+    }
+    this.written = undefined;
+  }
+
   /** Grows in place (views replaced); contents kept. */
   grow(newSize: number): void {
     if (newSize <= this.size) return;
@@ -124,6 +159,7 @@ export class Bank {
     this.u8 = b.u8; this.i8 = b.i8; this.u16 = b.u16; this.i16 = b.i16;
     this.u32 = b.u32; this.i32 = b.i32; this.f32 = b.f32; this.f64 = b.f64;
     this.dirty = b.dirty.fill(1); // contents moved: every page counts as written
+    this.written = undefined; // covered by the dirty flags
     this.size = newSize;
   }
 }

@@ -13,7 +13,7 @@ import { Fault } from './fault.js';
 import { Access, type Probe } from './probe.js';
 import type { ImageTable } from './texture/image.js';
 import {
-  Bank, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, Space, spaceOfWindow,
+  Bank, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow,
 } from './memory.js';
 
 export const enum WarpState {
@@ -48,6 +48,19 @@ export class Frame implements Regs {
     this.f32 = new Float32Array(buf);
     this.f64 = new Float64Array(buf);
   }
+
+  /**
+   * Back to the state the constructor leaves, registers from `image`, for a frame of a pooled
+   * CTA (machine/frames.ts). SIMT entries at and above `depth` are never read (snapshots and
+   * restores keep only those below it), so they need no clearing.
+   */
+  reset(image: Uint32Array): void {
+    this.u32.set(image);
+    this.depth = 0;
+    this.returned = 0;
+    this.localBase = 0;
+    this.callPc = -1;
+  }
 }
 
 export class Cta {
@@ -61,12 +74,26 @@ export class Cta {
   readonly barOr = new Int32Array(16);
   liveThreads: number;
   constructor(
-    readonly id: number,
-    readonly ctaid: readonly [number, number, number],
+    /** Linear id and coordinates; a pooled CTA gets new ones when it is reused (see reset). */
+    public id: number,
+    public ctaid: readonly [number, number, number],
     readonly shared: Bank,
     readonly nthreads: number,
   ) {
     this.liveThreads = nthreads;
+  }
+
+  /**
+   * Make this finished CTA the fresh CTA `id` (CTA pooling, machine/frames.ts): every field as the
+   * constructor leaves it, shared memory zeroed like a new bank's; its warps are reset by the caller.
+   */
+  reset(id: number, ctaid: readonly [number, number, number]): void {
+    this.id = id;
+    this.ctaid = ctaid;
+    this.shared.reset();
+    this.barArrived.fill(0); this.barExpected.fill(0);
+    this.barPopc.fill(0); this.barAnd.fill(0); this.barOr.fill(0);
+    this.liveThreads = this.nthreads;
   }
 }
 
@@ -88,14 +115,23 @@ export class Warp implements Regs {
   /** Per-lane carry flags for addc/subc/madc. */
   readonly carry = new Uint8Array(32);
   /** Each lane's local stack: lane l's byte a is at l*localStride + a. */
-  readonly local: Bank;
+  local: Bank;
   localStride: number;
+  /** The stride the warp was made with (reset goes back to it). */
+  private readonly stride0: number;
   /** Top of every lane's local stack (frames allocate upward). */
   sp = 16;
   /** Side result of translate(): the bank the returned byte index refers to. */
   xbank!: Bank;
   /** Frame pools per function, so calls do not allocate. */
   readonly pool = new Map<CFunction, Frame[]>();
+  /**
+   * Frames of this warp's previous CTA (CTA pooling): not machine state (pooled frames keep
+   * their registers, these do not: newFrame resets them to what a new frame holds).
+   */
+  readonly spare: Frame[] = [];
+  /** Registers of a new frame of each function on this warp, but for %ctaid (see machine/frames.ts). */
+  readonly images = new Map<CFunction, Uint32Array>();
   /** Barrier wait: the lanes waiting and the bar.red destination. */
   barMask = 0;
   barDst = -1;
@@ -116,7 +152,8 @@ export class Warp implements Regs {
   parkedBarId = -1;
 
   constructor(
-    readonly id: number,
+    /** CTA id * 4096 + warp index; a pooled warp gets a new one (see reset). */
+    public id: number,
     readonly cta: Cta,
     /** Linear thread index (within the CTA) of lane 0. */
     readonly tidBase: number,
@@ -126,7 +163,51 @@ export class Warp implements Regs {
   ) {
     this.validMask = nlanes >= 32 ? -1 : (1 << nlanes) - 1;
     this.localStride = localStride;
+    this.stride0 = localStride;
     this.local = new Bank(localStride * 32);
+  }
+
+  /**
+   * Make this warp of a finished CTA a fresh warp (CTA pooling, machine/frames.ts): every machine
+   * field as the constructor leaves it, local memory zeroed like a new bank's; its frames, live
+   * or pooled, move to `spare`.
+   */
+  reset(id: number): void {
+    this.id = id;
+    const spare = this.spare;
+    // a new warp's pool holds one entry, the kernel's, empty (the hash and checkpoints list
+    // entries): without calls that is the pool's only entry, kept; otherwise start from none
+    const kfn = this.frames.length > 0 ? this.frames[0]!.fn : undefined;
+    const kpool = kfn !== undefined && this.pool.size === 1 ? this.pool.get(kfn) : undefined;
+    if (kpool !== undefined) {
+      for (let i = 0; i < kpool.length; i++) spare.push(kpool[i]!);
+      kpool.length = 0;
+    } else {
+      for (const fs of this.pool.values()) for (const f of fs) spare.push(f);
+      this.pool.clear();
+    }
+    // pop, not `length = 0`, which would free the array's storage for the next push to make again
+    while (this.frames.length > 0) spare.push(this.frames.pop()!);
+    this.pc = 0;
+    this.mask = 0;
+    this.exited = 0;
+    this.state = WarpState.Ready;
+    this.barrierId = -1;
+    this.carry.fill(0);
+    if (this.localStride === this.stride0) this.local.reset();
+    else {
+      // regrown by deep calls: start again at the original stride, as a new warp does
+      this.local = new Bank(this.stride0 * 32);
+      this.localStride = this.stride0;
+    }
+    this.sp = 16;
+    this.barMask = 0;
+    this.barDst = -1;
+    this.barRed = undefined;
+    this.issued = 0;
+    this.spins = 0;
+    this.parkedBar = 0;
+    this.parkedBarId = -1;
   }
 
   /** Lanes of this warp that arrived at barrier `id` and wait for it to complete. */
@@ -162,6 +243,31 @@ export class Warp implements Regs {
     }
     void old;
     this.localStride = stride;
+  }
+
+  /**
+   * translate()'s common cases, small enough to inline in the load/store loops: an aligned,
+   * in-bounds global or shared address, or a read of a kernel parameter or constant, while no
+   * probe watches. Returns the byte index in `this.xbank` (a write marks its page dirty), or -1:
+   * translate() decides (and raises faults).
+   */
+  quickIndex(space: Space, lo: number, hi: number, size: number, write: boolean): number {
+    const mem = this.mem;
+    if ((lo & (size - 1)) !== 0 || mem.probe !== undefined) return -1;
+    let bank: Bank;
+    if (hi === GLOBAL_HI && (space === Space.Global || space === Space.Generic)) {
+      if (mem.global.check(lo, size) < 0) return -1;
+      bank = mem.global.bank;
+    } else if (space === Space.Shared || (space === Space.Generic && hi === SHARED_HI)) {
+      if (lo + size > mem.sharedSize) return -1;
+      bank = this.cta.shared;
+    } else if (!write && (space === Space.Param ? lo < FRAME_PARAM_BASE : space === Space.Const)) {
+      bank = space === Space.Param ? mem.paramBank : mem.constBank;
+      if (lo + size > bank.size) return -1;
+    } else return -1;
+    if (write) bank.dirty[lo >>> PAGE_SHIFT] = 1;
+    this.xbank = bank;
+    return lo;
   }
 
   /**

@@ -11,7 +11,7 @@
  */
 import type { Machine } from '../exec/machine.js';
 import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
-import type { ArenaState } from '../exec/memory.js';
+import type { ArenaState, Bank } from '../exec/memory.js';
 import type { CFunction } from '../exec/compiled.js';
 import { Cta, Frame, Warp, type WarpState } from '../exec/state.js';
 import { isZeroPage, restorePages, snapDirty, type Pages } from './pages.js';
@@ -90,16 +90,15 @@ const NONE: readonly never[] = [];
 
 /** Remembers the previous snapshot of each bank/frame so unchanged pages are shared. */
 export class Snapshotter {
-  private readonly prevBank = new WeakMap<object, Pages>();
+  private readonly prevBank = new WeakMap<Bank, Pages>();
   private readonly prevFrame = new WeakMap<Frame, Pages>();
   private prevArena: ArenaState | undefined;
 
   take(m: Machine): Checkpoint {
     const arenaBank = m.arena.bank;
     const dirty: number[] = [];
-    for (let i = 0; i < arenaBank.dirty.length; i++) if (arenaBank.dirty[i]) dirty.push(i);
-    const global = snapDirty(arenaBank.u8, arenaBank.dirty, this.prevBank.get(arenaBank));
-    this.prevBank.set(arenaBank, global);
+    for (let i = arenaBank.dirty.indexOf(1); i >= 0; i = arenaBank.dirty.indexOf(1, i + 1)) dirty.push(i);
+    const global = this.bank(arenaBank);
     const arena = this.prevArena && this.prevArena.version === m.arena.version ? this.prevArena : m.arena.saveState();
     this.prevArena = arena;
     const locate = (w: Warp): [number, number] => [m.resident.indexOf(w.cta), w.cta.warps.indexOf(w)];
@@ -125,16 +124,14 @@ export class Snapshotter {
   }
 
   private cta(c: Cta): CtaSnap {
-    const shared = snapDirty(c.shared.u8, c.shared.dirty, this.prevBank.get(c.shared));
-    this.prevBank.set(c.shared, shared);
+    const shared = this.bank(c.shared);
     const bars = new Int32Array(80);
     bars.set(c.barArrived, 0); bars.set(c.barExpected, 16); bars.set(c.barPopc, 32); bars.set(c.barAnd, 48); bars.set(c.barOr, 64);
     return { id: c.id, shared, bars, liveThreads: c.liveThreads, warps: c.warps.map((w) => this.warp(w)) };
   }
 
   private warp(w: Warp): WarpSnap {
-    const local = snapDirty(w.local.u8, w.local.dirty, this.prevBank.get(w.local));
-    this.prevBank.set(w.local, local);
+    const local = this.bank(w.local);
     return {
       id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
       pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: w.carry.slice(),
@@ -142,6 +139,13 @@ export class Snapshotter {
       frames: w.frames.map((f) => this.frame(f)),
       pool: [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const),
     };
+  }
+
+  private bank(b: Bank): Pages {
+    const pages = snapDirty(b.u8, b.dirty, this.prevBank.get(b));
+    b.clearDirty();
+    this.prevBank.set(b, pages);
+    return pages;
   }
 
   private frame(f: Frame): FrameSnap {
@@ -186,12 +190,14 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.resident = c.resident.map((cs) => {
     const cta = m.makeCtaShell(cs.id);
     restorePages(cta.shared.u8, cs.shared, PAGE_SIZE);
+    cta.shared.markAllWritten(); // no dirty marks: a reuse of this CTA must zero every page
     cta.barArrived.set(cs.bars.subarray(0, 16)); cta.barExpected.set(cs.bars.subarray(16, 32));
     cta.barPopc.set(cs.bars.subarray(32, 48)); cta.barAnd.set(cs.bars.subarray(48, 64)); cta.barOr.set(cs.bars.subarray(64, 80));
     cta.liveThreads = cs.liveThreads;
     for (const ws of cs.warps) {
       const w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, ws.localStride);
       restorePages(w.local.u8, ws.local, PAGE_SIZE);
+      w.local.markAllWritten();
       w.pc = ws.pc; w.mask = ws.mask; w.exited = ws.exited; w.state = ws.state; w.barrierId = ws.barrierId;
       w.carry.set(ws.carry); w.sp = ws.sp; w.barMask = ws.barMask; w.barDst = ws.barDst; w.barRed = ws.barRed;
       w.issued = ws.issued; w.spins = ws.spins; w.parkedBar = ws.parkedBar; w.parkedBarId = ws.parkedBarId;

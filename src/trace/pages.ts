@@ -30,20 +30,19 @@ function copyPage(u8: Uint8Array, start: number, end: number): Uint8Array {
 }
 
 /**
- * Snapshot `u8` in pages of PAGE_SIZE, trusting `dirty` flags (cleared afterwards): a clean page
- * reuses `prev`'s copy, or is the zero page when there is no previous snapshot (see Bank.dirty).
+ * Snapshot `u8` in pages of PAGE_SIZE, trusting `dirty` flags (the caller clears them then,
+ * Bank.clearDirty): a clean page reuses `prev`'s copy, or is the zero page when there is no
+ * previous snapshot (see Bank.dirty).
  */
 export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined): Uint8Array[] {
   const n = (u8.length + PAGE_SIZE - 1) >>> PAGE_SHIFT;
-  const out = new Array<Uint8Array>(n);
-  const reuse = prev !== undefined && prev.length === n;
-  for (let i = 0; i < n; i++) {
+  // a clean page is unchanged since `prev`, or (first snapshot of this bank) never written: zero;
+  // only the dirty pages are visited (found by the native indexOf: a big arena has few of them)
+  const out = prev !== undefined && prev.length === n ? prev.slice() : new Array<Uint8Array>(n).fill(ZERO);
+  for (let i = dirty.indexOf(1); i >= 0 && i < n; i = dirty.indexOf(1, i + 1)) {
     const start = i << PAGE_SHIFT;
-    const end = Math.min(start + PAGE_SIZE, u8.length);
-    // a clean page is unchanged since `prev`, or (first snapshot of this bank) never written: zero
-    out[i] = dirty[i] === 0 ? (reuse ? prev[i]! : ZERO) : copyPage(u8, start, end);
+    out[i] = copyPage(u8, start, Math.min(start + PAGE_SIZE, u8.length));
   }
-  dirty.fill(0);
   return out;
 }
 

@@ -147,6 +147,22 @@ export class StepLog implements StepRecorder {
     return this.chunks[c]!;
   }
 
+  /**
+   * Room for the steps [from, end) before the machine runs them (chunks, segment slots), so that
+   * chunkFor, inlined in the hot loop, never takes its growing paths there: a path first taken
+   * in optimized code deoptimizes the hot loop, which then runs slowly until it is recompiled.
+   */
+  reserve(from: number, end: number): void {
+    if (end <= from) return;
+    while (this.chunks.length <= (end - 1) >>> CHUNK_SHIFT) this.addChunk();
+    const need = this.nseg + (end - from);
+    if (need <= this.segStep.length) return;
+    let n = this.segStep.length;
+    while (n < need) n *= 2;
+    const a = new Uint32Array(n); a.set(this.segStep); this.segStep = a;
+    const b = new Uint32Array(n); b.set(this.segWarp); this.segWarp = b;
+  }
+
   private addChunk(): void {
     this.chunks.push(this.spare ?? new Uint32Array(2 * CHUNK_STEPS));
     this.spare = undefined;

@@ -125,6 +125,8 @@ export class Trace {
   private recordInterval(r: { snap: Snapshotter }): void {
     const m = this.machine;
     if (m.warpSteps === this.checkpoints.length * this.interval) this.checkpoints.push(r.snap.take(m));
+    const end = Math.min(this.checkpoints.length * this.interval, m.opts.maxSteps + 1);
+    this.log.reserve(m.warpSteps, end);
     m.advance(this.checkpoints.length * this.interval);
     // chunks the recording has left are finished: packed (and spilled past the budget)
     this.log.packBefore(m.warpSteps >>> CHUNK_SHIFT);

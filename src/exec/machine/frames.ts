@@ -16,13 +16,25 @@ export function makeCtaShell(mach: Machine, id: number): Cta {
   return new Cta(id, coordsOf(id, mach.launch.grid), new Bank(Math.max(16, mach.sharedSize)), mach.nthreads);
 }
 
+/**
+ * CTA `id`, ready to run. A finished CTA of this machine is reused when there is one (short
+ * kernels spend much of their time making CTAs otherwise); reset makes it equal to a new one.
+ */
 export function makeCta(mach: Machine, id: number): Cta {
-  const cta = makeCtaShell(mach, id);
   const kfn = mach.fn(mach.kernel.name)!;
-  const nwarps = Math.ceil(mach.nthreads / 32);
-  for (let wi = 0; wi < nwarps; wi++) {
-    const nl = Math.min(32, mach.nthreads - wi * 32);
-    const w = new Warp(id * 4096 + wi, cta, wi * 32, nl, mach.mem, 1024);
+  let cta = mach.ctaPool.pop();
+  if (cta !== undefined) {
+    cta.reset(id, coordsOf(id, mach.launch.grid));
+    for (let wi = 0; wi < cta.warps.length; wi++) cta.warps[wi]!.reset(id * 4096 + wi);
+  } else {
+    cta = makeCtaShell(mach, id);
+    const nwarps = Math.ceil(mach.nthreads / 32);
+    for (let wi = 0; wi < nwarps; wi++) {
+      const nl = Math.min(32, mach.nthreads - wi * 32);
+      cta.warps.push(new Warp(id * 4096 + wi, cta, wi * 32, nl, mach.mem, 1024));
+    }
+  }
+  for (const w of cta.warps) {
     const f = newFrame(mach, w, kfn);
     f.localBase = 16;
     w.sp = 16 + kfn.frameSize;
@@ -35,16 +47,28 @@ export function makeCta(mach: Machine, id: number): Cta {
     w.setFrame(f);
     w.pc = 0;
     w.mask = w.validMask;
-    cta.warps.push(w);
   }
   return cta;
+}
+
+/**
+ * A finished CTA goes back to the pool for makeCta, unless a probe watches: probes may know CTAs
+ * by identity (the race checker's per-CTA state).
+ */
+export function releaseCta(mach: Machine, cta: Cta): void {
+  if (mach.mem.probe === undefined) mach.ctaPool.push(cta);
 }
 
 /** A frame for `fn` on warp `w`, from the warp's pool; special registers filled in. */
 export function newFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
   let pool = w.pool.get(fn);
   if (!pool) { pool = []; w.pool.set(fn, pool); }
-  const f = pool.pop() ?? initFrame(mach, w, fn);
+  let f = pool.pop();
+  if (f === undefined) {
+    // a frame of the warp's previous CTA, made new, else a new one
+    f = takeSpare(w, fn);
+    if (f !== undefined) renew(mach, w, f); else f = initFrame(mach, w, fn);
+  }
   if (fn.regInit.length !== 0) initRegisters(fn, f.u32);
   f.depth = 0;
   f.returned = 0;
@@ -53,14 +77,60 @@ export function newFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
 
 export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
   const f = new Frame(fn);
+  fillSpecials(mach, w, fn, f.u32);
+  return f;
+}
+
+/** A spare frame of `fn` (any: renew resets all of it), taken out of the warp's spares. */
+function takeSpare(w: Warp, fn: CFunction): Frame | undefined {
+  const s = w.spare;
+  for (let i = s.length - 1; i >= 0; i--) {
+    const f = s[i]!;
+    if (f.fn !== fn) continue;
+    s[i] = s[s.length - 1]!;
+    s.pop();
+    return f;
+  }
+  return undefined;
+}
+
+/**
+ * A spare frame (of the warp's previous CTA) made equal to a new frame: registers from the
+ * warp's image of a new frame, made once, then %ctaid, the only special that differs between
+ * the CTAs a warp object serves (the others depend on the warp's place in its CTA and the launch).
+ */
+function renew(mach: Machine, w: Warp, f: Frame): void {
+  const fn = f.fn;
+  let img = w.images.get(fn);
+  if (img === undefined) {
+    img = new Uint32Array(fn.template.slice(0));
+    fillSpecials(mach, w, fn, img);
+    w.images.set(fn, img);
+  }
+  f.reset(img);
   const u = f.u32;
+  const ctaid = w.cta.ctaid;
+  for (const s of fn.specials) {
+    if (s.name !== 'ctaid') continue;
+    const v = (ctaid[s.comp] ?? 0) >>> 0;
+    for (let l = 0; l < 32; l++) u[s.base + 2 * l] = v;
+  }
+}
+
+/** The special registers of `fn`'s frame on warp `w`, for every lane (a warp's partial lanes too). */
+function fillSpecials(mach: Machine, w: Warp, fn: CFunction, u: Uint32Array): void {
   const nw = Math.ceil(mach.nthreads / 32);
+  const [bx, by] = mach.launch.block;
   for (const s of fn.specials) {
     for (let l = 0; l < 32; l++) {
-      const tid = coordsOf(w.tidBase + l, mach.launch.block);
       let v = 0;
       switch (s.name) {
-        case 'tid': v = tid[s.comp] ?? 0; break;
+        case 'tid': {
+          // coordsOf(tidBase + l, block), without an array per lane
+          const t = w.tidBase + l;
+          v = s.comp === 0 ? t % bx : s.comp === 1 ? Math.floor(t / bx) % by : s.comp === 2 ? Math.floor(t / (bx * by)) : 0;
+          break;
+        }
         case 'ntid': v = mach.launch.block[s.comp] ?? 1; break;
         case 'ctaid': v = w.cta.ctaid[s.comp] ?? 0; break;
         case 'nctaid': v = mach.launch.grid[s.comp] ?? 1; break;
@@ -90,5 +160,4 @@ export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
       u[s.base + 2 * l + 1] = 0;
     }
   }
-  return f;
 }

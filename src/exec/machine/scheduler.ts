@@ -9,7 +9,7 @@ import type { Machine } from '../machine.js';
 import { Fault } from '../fault.js';
 import { type Warp, WarpState } from '../state.js';
 import { deadlock } from './barriers.js';
-import { makeCta } from './frames.js';
+import { makeCta, releaseCta } from './frames.js';
 import { report } from './faults.js';
 import { runWarp } from './run.js';
 
@@ -114,7 +114,8 @@ export function startTurn(mach: Machine): boolean {
 export function retire(mach: Machine): boolean {
   let any = false;
   for (let i = mach.resident.length - 1; i >= 0; i--) {
-    if (mach.resident[i]!.warps.every((w) => w.state === WarpState.Exited)) { mach.resident.splice(i, 1); any = true; }
+    const c = mach.resident[i]!;
+    if (c.warps.every((w) => w.state === WarpState.Exited)) { mach.resident.splice(i, 1); releaseCta(mach, c); any = true; }
   }
   return any;
 }
