@@ -10,6 +10,8 @@ import { DEFAULT_RUN_OPTIONS, type FaultReport, Machine } from '../../src/exec/m
 import { loadPtx } from '../../src/ptx/index.js';
 import { stateHash } from '../../src/trace/hash.js';
 import { Trace } from '../../src/trace/trace.js';
+import { checkTree } from '../../src/races/run.js';
+import { formatReport } from '../../src/races/format.js';
 
 const HEAD = `.version 8.0
 .target sm_80
@@ -304,4 +306,38 @@ DONE:
     t.goto(t.total);
     expect(words(m)).toEqual([11, 21, 31, 41, 104, 0]);
   });
+});
+
+test('the race checker runs the child grids too, each finding labelled with its grid', () => {
+  // parent launches racy<<<1, 64>>>: thread t writes s = t, then (no barrier) warp 1 reads s
+  const src = `${HEAD}
+.visible .entry racy(.param .u64 out, .param .u32 a, .param .u32 b)
+{
+  .shared .align 4 .b32 s;
+  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<2>;
+  mov.u32 %r1, %tid.x;
+  setp.ge.u32 %p1, %r1, 32;
+  @%p1 bra READ;
+  st.shared.u32 [s], %r1;
+  ret;
+READ:
+  ld.shared.u32 %r2, [s];
+  ld.param.u64 %rd1, [out];
+  st.global.u32 [%rd1], %r2;
+  ret;
+}
+.visible .entry parent(.param .u64 out)
+{${REGS}
+  mov.u32 %r1, 0;
+${launch('racy', '1', '64', '%r1', '%r1', '%r2')}
+  ret;
+}
+`;
+  const program = loadPtx(src, 'racy.ptx').program!;
+  const base = defaultLaunch(program, 'parent');
+  const { report } = checkTree(program, { ...base, block: [1, 1, 1] }, DEFAULT_RUN_OPTIONS);
+  expect(report.races.length).toBeGreaterThan(0);
+  expect(report.races.every((r) => r.grid === 'racy<<<(1,1,1),(64,1,1)>>>')).toBe(true);
+  expect(report.races.some((r) => r.space === 'shared' && (r.kind === 'RAW' || r.kind === 'WAR'))).toBe(true);
+  expect(formatReport(report)).toContain('(in the child grid racy<<<(1,1,1),(64,1,1)>>>)');
 });
