@@ -259,7 +259,8 @@ export class Warp implements Regs {
       if (mem.global.check(lo, size) < 0) return -1;
       bank = mem.global.bank;
     } else if (space === Space.Shared || (space === Space.Generic && hi === SHARED_HI)) {
-      if (lo + size > mem.sharedSize) return -1;
+      // the reserved region and the gap before it take the slow path (translate checks the gap)
+      if (lo + size > mem.sharedUser) return -1;
       bank = this.cta.shared;
     } else if (!write && (space === Space.Param ? lo < FRAME_PARAM_BASE : space === Space.Const)) {
       bank = space === Space.Param ? mem.paramBank : mem.constBank;
@@ -299,7 +300,7 @@ export class Warp implements Regs {
         bank = mem.global.bank;
         break;
       case Space.Shared:
-        if (lo + size > mem.sharedSize) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        if (lo + size > mem.sharedSize || (lo + size > mem.sharedUser && lo < mem.reservedBase)) throw Fault.access('oob', sp, lo, hi, size, lane, write);
         bank = this.cta.shared;
         break;
       case Space.Local:
@@ -337,8 +338,12 @@ export interface MemoryContext {
   readonly global: GlobalArena;
   readonly constBank: Bank;
   readonly paramBank: Bank;
-  /** Bytes of shared memory per CTA (static + dynamic). */
+  /** Bytes of shared memory per CTA (static + dynamic, and the reserved region past a gap). */
   readonly sharedSize: number;
+  /** End of the kernel's own (static + dynamic) shared memory. */
+  readonly sharedUser: number;
+  /** Start of the reserved region (-1: none); [sharedUser, reservedBase) is out of bounds. */
+  readonly reservedBase: number;
   /** Observer of memory accesses and synchronisation (race checker, watchpoints); usually unset. */
   probe: Probe | undefined;
   /** Global index of the warp-step being executed; kept current only while a probe is set. */

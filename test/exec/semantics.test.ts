@@ -132,6 +132,15 @@ test('%reserved_smem_offset_*: a reserved region that does not overlap the kerne
   expect(out).toEqual([5, 99, 1, 1]);
 });
 
+test('with a reserved region, the kernel\'s own shared accesses past its end are still out of bounds', () => {
+  // sv is the kernel's only shared word (16 bytes with padding): [sv+16] is past its end, where the reserved region
+  // used to start; a kernel that names %reserved_smem_offset_* must still get the fault there
+  const { res } = runModule(`.shared .align 4 .u32 sv;\n.visible .entry k(.param .u64 out)\n{\n  ${REGS}\n  mov.u32 %r1, %reserved_smem_offset_1;\n  st.shared.u32 [%r1], 1;\n  st.shared.u32 [sv+16], 2;\n  ret;\n}\n`, 1);
+  expect(res.fault?.kind).toBe('oob');
+  expect(res.fault?.message).toContain('out-of-bounds shared write of 4 bytes');
+  expect(res.fault?.ptx).toContain('[sv+16]');
+});
+
 describe('initializers of registers and vectors (ISA 1.1 5.3.5: all declarations, predicates included)', () => {
   test('.reg .pred and .reg .u32 initializers', () => {
     // q = 1 (true) -> selp gives 11; k = 7

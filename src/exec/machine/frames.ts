@@ -9,7 +9,7 @@ import type { CFunction } from '../compiled.js';
 import { Bank, GLOBAL_HI } from '../memory.js';
 import { Cta, Frame, Warp } from '../state.js';
 import { coordsOf } from '../launch.js';
-import { RESERVED_SMEM } from './layout.js';
+import { RESERVED_GAP, RESERVED_SMEM } from './layout.js';
 
 /** A CTA with its shared memory but no warps (checkpoint restore fills them in). */
 export function makeCtaShell(mach: Machine, id: number): Cta {
@@ -146,7 +146,7 @@ function fillSpecials(mach: Machine, w: Warp, fn: CFunction, u: Uint32Array): vo
         case 'lanemask_ge': v = (0xffffffff << l) >>> 0; break;
         case 'lanemask_gt': v = l === 31 ? 0 : (0xffffffff << (l + 1)) >>> 0; break;
         case 'dynamic_smem_size': v = mach.launch.sharedBytes; break;
-        case 'total_smem_size': case 'aggr_smem_size': v = mach.sharedSize; break;
+        case 'total_smem_size': case 'aggr_smem_size': v = mach.reservedBase >= 0 ? mach.sharedSize - RESERVED_GAP : mach.sharedSize; break;
         case 'reserved_smem_offset_begin': case 'reserved_smem_offset_0': v = mach.reservedBase; break;
         case 'reserved_smem_offset_1': v = mach.reservedBase + RESERVED_SMEM / 2; break;
         case 'reserved_smem_offset_end': v = mach.reservedBase + RESERVED_SMEM; break;

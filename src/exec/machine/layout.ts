@@ -22,6 +22,8 @@ import { FUNC_HI } from '../syscalls.js';
  * (sm_80+ reserve 1 KiB per CTA for the system); offset_0 is its first half, offset_1 its second.
  */
 export const RESERVED_SMEM = 1024;
+/** Unmapped bytes between a kernel's shared memory and the reserved region (see layoutMemory). */
+export const RESERVED_GAP = 16 * 1024;
 /** Bytes of a cooperative launch's grid-barrier workspace. */
 const GRID_SYNC_BYTES = 256;
 
@@ -168,10 +170,12 @@ export function layoutMemory(m: Machine): MemoryLayout {
   sh = Math.ceil(sh / 16) * 16;
   for (const v of dynamic) m.sharedOff.set(v, sh);
   let sharedSize = sh + launch.sharedBytes;
+  const sharedUser = sharedSize;
   // cooperative groups' reserved shared memory (%reserved_smem_offset_*): real storage of its
-  // own after the kernel's static and dynamic shared memory, so writes there clobber nothing
+  // own, past a gap after the kernel's static and dynamic shared memory, so writes there clobber
+  // nothing and the kernel's own accesses past its end (the gap) are still out of bounds
   if (usesReservedSmem(program, launch.kernel)) {
-    reservedBase = Math.ceil(sharedSize / 16) * 16;
+    reservedBase = Math.ceil(sharedSize / 16) * 16 + RESERVED_GAP;
     sharedSize = reservedBase + RESERVED_SMEM;
   }
 
@@ -202,7 +206,7 @@ export function layoutMemory(m: Machine): MemoryLayout {
     } else writeScalar(dv, off, a.type, a.value);
   });
   const mem: MemoryContext = {
-    global: arena, constBank, paramBank, sharedSize, probe: undefined, step: 0,
+    global: arena, constBank, paramBank, sharedSize, sharedUser, reservedBase, probe: undefined, step: 0,
     addr32: program.module.addressSize === 32,
     ...(table ? { images: table } : {}),
   };
