@@ -96,6 +96,8 @@ export class Machine implements Layout {
    * that checkpoints restore it like any other state.
    */
   readonly lastErrors: number = 0;
+  /** Functions known to reach a barrier, or not (machine/calls.ts). */
+  readonly barrierCallees = new Map<string, boolean>();
   /** Launches described by cudaGetParameterBufferV2, by buffer, until cudaLaunchDeviceV2. */
   readonly paramBuffers = new Map<number, ParamBufferLaunch>();
 

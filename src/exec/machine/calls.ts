@@ -9,7 +9,9 @@ import type { CInstr } from '../compiled.js';
 import { Fault } from '../fault.js';
 import { type Frame, localRead, localWritten, type Warp } from '../state.js';
 import { FUNC_HI, systemCall } from '../syscalls.js';
-import { diverge, reconverge } from './divergence.js';
+import { diverge, reconverge, switchToSubtree, yieldPath } from './divergence.js';
+import { mergeParked, runnableSibling } from '../simt/converge.js';
+import { Ctl } from '../compiled.js';
 import { newFrame } from './frames.js';
 import { firstLane, laneFault } from './faults.js';
 
@@ -61,6 +63,16 @@ export function call(mach: Machine, w: Warp, ins: CInstr, m: number): boolean {
   // an -rdc program links NVIDIA's device runtime (cudadevrt), whose __cudaCDP2* bodies talk to
   // the hardware's scheduler through syscalls: the calls themselves are executed (exec/cdp.ts)
   const callee = name.startsWith('__cudaCDP2') ? undefined : mach.fn(name);
+  // A callee that waits at a barrier is entered by the warp's lanes together where they can be:
+  // a warp runs one call stack, so lanes left in the caller while a partial path waits at a
+  // barrier inside the callee could never reach it (a false deadlock). Paths parked at this call
+  // join it; else the caller's other paths run first, up to this call or their own barrier.
+  if (callee && info.callee !== undefined && reachesBarrier(mach, name)) {
+    const f = w.frame;
+    if (mergeParked(f, w.pc, 0xffffffff) !== 0) { w.mask = f.smask[f.depth - 1]!; return false; }
+    if (runnableSibling(f, f.fn.code, w.parkedBar)) { w.spins = 0; yieldPath(w, f); return false; }
+    if (switchToSubtree(w, f)) return false;
+  }
   if (!callee) {
     const handled = systemCall(mach, w, name, info, lanes);
     if (!handled) throw laneFault(new Fault('bad-call', `call to '${name}', which has no body in this module and is not a supported system call`), firstLane(lanes));
@@ -143,4 +155,20 @@ function copyValue(w: Warp, lanes: number, from: ValueLoc, to: ValueLoc): void {
       u8.set(tmp.subarray(0, Math.min(size, 16)), l * stride + to.off);
     }
   }
+}
+
+/** Whether `name` or a function it calls directly or indirectly by name contains a barrier (cached per machine). */
+function reachesBarrier(mach: Machine, name: string): boolean {
+  const known = mach.barrierCallees.get(name);
+  if (known !== undefined) return known;
+  mach.barrierCallees.set(name, false); // recursion: assume none while looking
+  const fn = mach.fn(name);
+  let found = false;
+  for (const ins of fn?.code ?? []) {
+    if (ins.ctl === Ctl.Bar) { found = true; break; }
+    const callee = ins.call?.callee;
+    if (ins.ctl === Ctl.Call && callee !== undefined && mach.fn(callee) && reachesBarrier(mach, callee)) { found = true; break; }
+  }
+  mach.barrierCallees.set(name, found);
+  return found;
 }

@@ -135,7 +135,7 @@ export function deferBarrier(w: Warp): boolean {
  * outermost entry of that subtree (a sibling of it: same reconvergence pc), and the subtree's top
  * path runs. The search stops at the running path's own join. True when it switched.
  */
-function switchToSubtree(w: Warp, f: Frame): boolean {
+export function switchToSubtree(w: Warp, f: Frame): boolean {
   const t = f.depth - 1;
   const x = f.srpc[t]!;
   const code = f.fn.code;
