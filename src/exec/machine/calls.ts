@@ -5,13 +5,12 @@
 import type { Machine } from '../machine.js';
 import { isUnsizedParam } from '../../ptx/resolve.js';
 import { typeSize } from '../../ptx/types.js';
-import type { CInstr } from '../compiled.js';
+import { type CInstr, Ctl } from '../compiled.js';
 import { Fault } from '../fault.js';
 import { type Frame, localRead, localWritten, type Warp } from '../state.js';
 import { FUNC_HI, systemCall } from '../syscalls.js';
 import { diverge, reconverge, switchToSubtree, yieldPath } from './divergence.js';
 import { mergeParked, runnableSibling } from '../simt/converge.js';
-import { Ctl } from '../compiled.js';
 import { newFrame } from './frames.js';
 import { firstLane, laneFault } from './faults.js';
 
