@@ -163,8 +163,13 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
   const refs = parseRefs(o['textures'], program, baseDir, where);
   const cooperative = o['cooperative'] ?? false;
   if (typeof cooperative !== 'boolean') throw new LaunchError(`${where}: "cooperative" must be true or false`);
+  const depth = o['depth'] ?? 0;
+  if (!Number.isInteger(depth) || (depth as number) < 0 || (depth as number) > 24) throw new LaunchError(`${where}: "depth" (the nesting depth of a grid launched from device code) must be an integer from 0 to 24`);
   const resident = o['device'] === undefined ? undefined : parseDevice(o['device'], program, baseDir, `${where}: "device"`);
-  return { kernel, grid, block, sharedBytes: sharedBytes as number, args, ...(refs.length ? { refs } : {}), ...(cooperative ? { cooperative } : {}), ...(resident ? { resident } : {}) };
+  return {
+    kernel, grid, block, sharedBytes: sharedBytes as number, args, ...(refs.length ? { refs } : {}), ...(cooperative ? { cooperative } : {}),
+    ...(resident ? { resident } : {}), ...(depth ? { depth: depth as number } : {}),
+  };
 }
 
 /** An image argument or reference, with texels read from `"file"` relative to the launch file. */

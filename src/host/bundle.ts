@@ -84,6 +84,8 @@ export function writeBundle(dir: string, s: LaunchSnapshot): void {
   const launch = {
     kernel: r.kernel, grid: r.grid, block: r.block, sharedBytes: r.sharedBytes,
     ...(r.cooperative ? { cooperative: true } : {}),
+    // a grid launched from device code keeps its nesting depth (launches from it are limited by it)
+    ...(r.depth ? { depth: r.depth } : {}),
     args: s.paramSlots.map((p, i) => ({ name: s.paramNames[i], type: 'bytes', value: [...r.params.subarray(p.offset, p.offset + p.size)] })),
     device: {
       heap: { offset: s.heap.start, size: s.heap.end - s.heap.start, top: s.heap.top },

@@ -5,7 +5,7 @@
  * launches after the parent's other children. Refused launches give the documented error codes.
  */
 import { runDescendants } from '../../src/exec/children.js';
-import { defaultLaunch, type Launch } from '../../src/exec/launch.js';
+import { defaultLaunch, type Launch, parseLaunch } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, type FaultReport, Machine } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import { stateHash } from '../../src/trace/hash.js';
@@ -340,4 +340,28 @@ ${launch('racy', '1', '64', '%r1', '%r1', '%r2')}
   expect(report.races.every((r) => r.grid === 'racy<<<(1,1,1),(64,1,1)>>>')).toBe(true);
   expect(report.races.some((r) => r.space === 'shared' && (r.kind === 'RAW' || r.kind === 'WAR'))).toBe(true);
   expect(formatReport(report)).toContain('(in the child grid racy<<<(1,1,1),(64,1,1)>>>)');
+});
+
+test('a launch file\'s "depth" is the grid\'s nesting depth: launching from depth 23 is refused', () => {
+  // rec launches itself once; at "depth": 23 its launch fails with 65 (cudaErrorLaunchMaxDepthExceeded)
+  const src = `${HEAD}
+.extern .func (.param .b32 func_retval0) __cudaCDP2GetLastError();
+.visible .entry rec(.param .u64 out, .param .u32 a, .param .u32 b)
+{${REGS}
+${launch('rec', '1', '1', '0', '0', '%r3')}
+  { .param .b32 r0; call.uni (r0), __cudaCDP2GetLastError, (); ld.param.b32 %r4, [r0]; }
+  st.global.u32 [%rdout], %r4;
+  ret;
+}
+`;
+  const program = loadPtx(src, 'rec.ptx').program!;
+  const json = (depth: number): unknown => ({ kernel: 'rec', grid: [1, 1, 1], block: [1, 1, 1], args: [{ name: 'out', type: 'u32', count: 1 }, { name: 'a', type: 'u32', value: 0 }, { name: 'b', type: 'u32', value: 0 }], depth });
+  const status = (depth: number): number => {
+    const m = new Machine(program, parseLaunch(json(depth), program, '.', 'L'), DEFAULT_RUN_OPTIONS);
+    expect(m.run().ok).toBe(true);
+    return new Uint32Array(m.arena.bank.u8.slice(m.buffers[0]!.alloc.base, m.buffers[0]!.alloc.base + 4).buffer)[0]!;
+  };
+  expect(status(22)).toBe(0);
+  expect(status(23)).toBe(65);
+  expect(() => parseLaunch(json(25), program, '.', 'L')).toThrow(/"depth" .* from 0 to 24/);
 });
