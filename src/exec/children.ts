@@ -59,7 +59,7 @@ export function childLabel(c: ChildGrid, name: (mangled: string) => string = (n)
   return `${name(c.kernel)}<<<(${c.grid.join(',')}),(${c.block.join(',')})>>> launched by block (${c.by.block.join(',')}) thread (${c.by.thread.join(',')})`;
 }
 
-/** The memory a child grid runs in: its parent's (made once per parent, kept by grandchildren). */
+/** The memory a child grid runs in: its parent's resident memory, or a view of its arena and variables. */
 export function residentOf(m: Machine): ResidentMemory {
   if (m.launch.resident) return m.launch.resident;
   const globals = new Map<string, number>();

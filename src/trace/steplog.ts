@@ -21,8 +21,11 @@ const CHUNK_MASK = CHUNK_STEPS - 1;
 /** Packed chunks read back from the spill file and kept (the engine reads the log in runs). */
 const SPILL_CACHE = 8;
 
-/** The spill file or the log is inconsistent (a bug, or the file was damaged): reported, not a crash. */
-export class StepLogError extends Error {}
+/**
+ * Re-execution did not reproduce the recording, or the log cannot be read back (a spill file
+ * damaged under us): reported by the debugger as a message, not a crash. Re-exported by trace.ts.
+ */
+export class TraceError extends Error {}
 
 /**
  * A warp's identity in the step log and everywhere above it: CTA id * 32 + warp index in the
@@ -213,7 +216,7 @@ export class StepLog implements StepRecorder {
     const bytes = new Uint8Array(spilledBytes(s));
     for (let done = 0; done < bytes.length;) {
       const n = readSync(this.fd, bytes, done, bytes.length - done, s.offset + done);
-      if (n <= 0) throw new StepLogError(`the spilled step log ended early (chunk ${c})`);
+      if (n <= 0) throw new TraceError(`the spilled step log ended early (chunk ${c})`);
       done += n;
     }
     const pcLen = s.steps * (s.wide ? 4 : 2);
@@ -235,7 +238,7 @@ export class StepLog implements StepRecorder {
       return got;
     }
     const s = this.spilledAt[c];
-    if (!s) throw new StepLogError(`step log chunk ${c} is missing`);
+    if (!s) throw new TraceError(`step log chunk ${c} is missing`);
     got = this.readBack(c, s);
     if (this.cache.size >= SPILL_CACHE) this.cache.delete(this.cache.keys().next().value!);
     this.cache.set(c, got);

@@ -17,19 +17,17 @@
  * whose checkpoint shows a written page.
  */
 import type { Machine } from '../exec/machine.js';
-import { CHUNK_SHIFT, StepLog } from './steplog.js';
+import { CHUNK_SHIFT, StepLog, TraceError } from './steplog.js';
 import type { FaultReport } from '../exec/machine.js';
 import { observeSpins, SPIN_WINDOW } from '../exec/spin.js';
 import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkpoint.js';
 
-/** Re-execution did not reproduce the recording (a nondeterminism bug): reported, not a crash. */
-export class TraceError extends Error {}
 
 /** Default checkpoint interval (a power of two dividing the chunk size). */
 export const DEFAULT_INTERVAL = 1 << 15;
 
 // the step log and warp keys live in steplog.ts; re-exported for the modules that read a trace
-export { CHUNK_SHIFT, ctaOfKey, defaultLogBudget, keyOf, StepLog, tidOfKey, warpKey, warpOfKey } from './steplog.js';
+export { CHUNK_SHIFT, ctaOfKey, defaultLogBudget, keyOf, StepLog, tidOfKey, TraceError, warpKey, warpOfKey } from './steplog.js';
 
 export interface RecordOptions {
   interval: number;

@@ -16,6 +16,7 @@ import { loadPtx } from '../../src/ptx/index.js';
 import type { Program } from '../../src/ptx/resolve.js';
 import { DEFAULT_INTERVAL, Trace } from '../../src/trace/trace.js';
 import { Session } from '../../src/engine/session.js';
+import { bestPlain, bestRecording } from './measure.js';
 
 const ROOT = process.cwd();
 const PERF = join(ROOT, '..', 'shared', 'perf');
@@ -45,20 +46,9 @@ function load(name: string): { program: Program; launch: Launch } {
 /** Child: one kernel's figures as a JSON line (its own process, so maxRSS is this kernel's). */
 function one(name: string): void {
   const { program, launch } = load(name);
-  let plain = Infinity, rec = Infinity, thr = 0, steps = 0, bytes = 0;
-  for (let rep = 0; rep < 5; rep++) {
-    plain = Math.min(plain, new Machine(program, launch, DEFAULT_RUN_OPTIONS).run().stats.wallMs);
-  }
+  const plain = bestPlain(program, launch, 5);
   const before = process.resourceUsage().maxRSS;
-  for (let rep = 0; rep < 5; rep++) {
-    const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
-    const t = Trace.record(m);
-    rec = Math.min(rec, t.wallMs);
-    thr = m.threadInstructions;
-    steps = t.total;
-    const b = t.bytes();
-    bytes = b.log + b.checkpoints;
-  }
+  const { rec, thr, steps, bytes } = bestRecording(program, launch, 5);
   console.log(JSON.stringify({ name, plain, rec, thr, steps, bytes, rssBefore: before * 1024, rssPeak: process.resourceUsage().maxRSS * 1024 }));
 }
 

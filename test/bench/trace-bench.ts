@@ -9,6 +9,7 @@ import { loadPtx } from '../../src/ptx/index.js';
 import { Session } from '../../src/engine/session.js';
 import { Trace } from '../../src/trace/trace.js';
 import { KERNELS } from './kernels.js';
+import { bestPlain, bestRecording } from './measure.js';
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -16,24 +17,15 @@ function pct(xs: number[], p: number): number {
 }
 
 function throughput(): void {
-  console.log('\nrecording (best of 5): thread-instr/s with the trace on, overhead = plain time / recorded time, bytes per warp-step\n');
+  console.log('\nrecording (best of 5): thread-instr/s with the trace on, overhead = recorded time / plain time, bytes per warp-step\n');
   for (const k of KERNELS) {
     const program = loadPtx(k.ptx, `${k.name}.ptx`).program!;
     const kernel = [...program.functions.values()].find((f) => f.isEntry)!.name;
     const launch = { kernel, ...k.launch };
-    let plain = Infinity, rec = Infinity, thr = 0, bytes = 0, steps = 0;
-    for (let rep = 0; rep < 5; rep++) {
-      const a = new Machine(program, launch, DEFAULT_RUN_OPTIONS).run();
-      plain = Math.min(plain, a.stats.wallMs);
-      const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
-      const t = Trace.record(m);
-      rec = Math.min(rec, t.wallMs);
-      thr = m.threadInstructions;
-      steps = t.total;
-      const b = t.bytes();
-      bytes = b.log + b.checkpoints;
-    }
-    console.log(`${k.name.padEnd(62)} ${(thr / rec / 1e3).toFixed(1).padStart(7)} M thread-instr/s  overhead ${(plain / rec).toFixed(2)}  ${(bytes / steps).toFixed(2)} bytes/warp-step`);
+    // plain and recorded runs measured separately (best of 5 each)
+    const plain = bestPlain(program, launch, 5);
+    const { rec, thr, steps, bytes } = bestRecording(program, launch, 5);
+    console.log(`${k.name.padEnd(62)} ${(thr / rec / 1e3).toFixed(1).padStart(7)} M thread-instr/s  overhead ${(rec / plain).toFixed(2)}x  ${(bytes / steps).toFixed(2)} bytes/warp-step`);
   }
 }
 
