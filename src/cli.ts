@@ -66,6 +66,23 @@ function debugOpts(a: Record<string, unknown>): DebugOptions {
   };
 }
 
+/**
+ * --workers: threads that run a launch's independent CTAs (one by default, so a run is the same
+ * every time); `auto` is one per core. Launches that need one ordered machine stay on one thread.
+ */
+const workersOption = {
+  type: 'string',
+  describe: 'run independent CTAs on N threads (auto: one per core); launches with printf, malloc or grid sync stay on one',
+} as const;
+
+/** The --workers value, or a usage error (exit 2) that says what it takes. */
+function workersOf(v: unknown): number | 'auto' | undefined {
+  if (v === undefined || v === 'auto') return v;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1 || n > 256) throw new UsageError(`--workers takes a thread count from 1 to 256 or 'auto', not '${String(v)}'`);
+  return n;
+}
+
 /** Further PTX files linked with the first into one program (-rdc code). */
 const linkPositional = { type: 'string', array: true, describe: 'more PTX files to link with the first (nvcc -rdc=true code)' } as const;
 
@@ -84,10 +101,11 @@ const execOptions = {
   'max-steps': { type: 'number', describe: 'stop a launch after this many warp-steps (default 2000000000)' },
   ex: { type: 'string', array: true, describe: 'debugger command for the launch the debugger opens on (repeatable)' },
   batch: { type: 'boolean', default: false, describe: 'the debugger runs the --ex commands without a UI' },
+  workers: workersOption,
 } as const;
 
 function execOpts(a: Record<string, unknown>): import('./cli/exec.js').ExecOptions {
-  return { schedule: a['schedule'] as 'rr' | 'random', seed: a['seed'] as number, maxSteps: a['max-steps'] as number | undefined, ex: a['ex'] as string[] | undefined, batch: a['batch'] as boolean };
+  return { schedule: a['schedule'] as 'rr' | 'random', seed: a['seed'] as number, maxSteps: a['max-steps'] as number | undefined, ex: a['ex'] as string[] | undefined, batch: a['batch'] as boolean, workers: workersOf(a['workers']) };
 }
 
 /** The program and its arguments: what follows `--` (or the positionals before it). */
@@ -166,10 +184,11 @@ await yargs(hideBin(process.argv))
     .option('schedule', { choices: ['rr', 'random'] as const, default: 'rr' as const, describe: 'warp scheduling policy' })
     .option('seed', { type: 'number', default: 1, describe: 'seed for --schedule random' })
     .option('max-steps', { type: 'number', describe: 'stop after this many warp-steps (default 200000000)' })
+    .option('workers', workersOption)
     .option('arch', debugOptions.arch),
     (a) => guard(() => {
       const input = ptxInput(a.file, a.arch, { launch: a.launch, kernel: a.kernel, grid: a.grid, block: a.block, shared: a.shared, arg: a.arg as string[] | undefined });
-      return runCommand(input.ptxPath, { ...input.flags, out: a.out, stats: a.stats, print: a.print, schedule: a.schedule, seed: a.seed, maxSteps: a['max-steps'], link: a.link as string[] | undefined });
+      return runCommand(input.ptxPath, { ...input.flags, out: a.out, stats: a.stats, print: a.print, schedule: a.schedule, seed: a.seed, maxSteps: a['max-steps'], link: a.link as string[] | undefined, workers: workersOf(a.workers) });
     }))
   .command('races <file> [link..]', 'run a launch under the race checker: data races, benign races, barrier errors', (y) => y
     .positional('file', { type: 'string', demandOption: true })

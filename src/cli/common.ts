@@ -1,4 +1,5 @@
 /** Shared CLI plumbing: reading a PTX file with located diagnostics, exit codes. */
+import type { PtxSource } from '../exec/parallel/protocol.js';
 import { type LoadedPtx, loadPtx, renderDiagnostics } from '../ptx/index.js';
 import type { Program } from '../ptx/resolve.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
@@ -47,18 +48,24 @@ export function linkedText(path: string, more: readonly string[]): string | unde
 
 /** Load a PTX file (linked with `more`, if any) or print its diagnostics and return undefined. */
 export function requireProgram(path: string, more: readonly string[] = []): Program | undefined {
-  let loaded: LoadedPtx;
-  if (more.length === 0) loaded = readPtx(path);
+  return requireProgramSource(path, more)?.program;
+}
+
+/** requireProgram, with the text and name the Program was loaded from (worker threads load it again). */
+export function requireProgramSource(path: string, more: readonly string[] = []): { program: Program; source: PtxSource } | undefined {
+  let source: PtxSource;
+  if (more.length === 0) source = { text: readPtxText(path), label: path };
   else {
     const text = linkedText(path, more);
     if (text === undefined) return undefined;
-    loaded = loadPtx(text, `${path} (linked with ${more.join(', ')})`);
+    source = { text, label: `${path} (linked with ${more.join(', ')})` };
   }
+  const loaded: LoadedPtx = loadPtx(source.text, source.label);
   if (!loaded.program) {
     process.stderr.write(renderDiagnostics(loaded) + '\n');
     const n = loaded.diagnostics.length;
     process.stderr.write(`${n} error${n === 1 ? '' : 's'} in ${path}\n`);
     return undefined;
   }
-  return loaded.program;
+  return { program: loaded.program, source };
 }

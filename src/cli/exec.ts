@@ -25,6 +25,8 @@ import { formatFault } from '../engine/fault.js';
 import { plainName } from '../engine/breakpoints.js';
 import { EXIT_USAGE } from './exit.js';
 import { UsageError } from './common.js';
+import { threadCount, threadsLine } from './run.js';
+import type { ParallelRun } from '../exec/parallel/pool.js';
 
 /**
  * A launch of a whole program stops after this many warp-steps (ten times `run`'s default: real
@@ -48,6 +50,8 @@ export interface ExecOptions {
   schedule?: 'rr' | 'random';
   seed?: number;
   maxSteps?: number;
+  /** Threads for a launch's independent CTAs (src/exec/parallel/); default 1. */
+  workers?: number | 'auto' | undefined;
 }
 
 /** The runtime library built by `npm run build` (dist/cudart), next to this module's dist tree. */
@@ -152,7 +156,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
       process.stderr.write(formatReport(ran.raceReport));
     }
     const ms = performance.now() - t0;
-    if (o.stats) say(`ptxdbg: launch ${index} ${label}: ${steps} warp-steps, ${instrs} thread-instructions, ${ms.toFixed(1)} ms`);
+    if (o.stats) say(`ptxdbg: launch ${index} ${label}: ${steps} warp-steps, ${instrs} thread-instructions, ${ms.toFixed(1)} ms${ran.parallel ? `; ${threadsLine(ran.parallel)}` : ''}`);
     // grids it launched from device code: launches of their own, run before the parent counts as
     // finished (children.ts), so a bundle's expected outputs include them as `run` reproduces them
     let all = stdout;
@@ -236,6 +240,8 @@ interface Ran {
   raceReport: RaceReport | undefined;
   /** The grid's machine (its child grids wait on it). */
   machine: Machine;
+  /** How its CTAs were shared among threads, when more than one was asked for. */
+  parallel?: ParallelRun | undefined;
 }
 
 /** Run one launch, under the checker the options ask for. */
@@ -250,10 +256,10 @@ function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOp
     return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: found ? report : undefined, machine };
   }
   const before = device.initCheck?.findings.size ?? 0;
-  const { result, machine } = device.run(r, opts);
+  const { result, machine, parallel } = device.run(r, opts, threadCount(o.workers));
   // initcheck findings are per instruction for the whole program: the ones this launch added
   const findings = device.initCheck ? [...device.initCheck.findings.values()].slice(before).map(initcheckError) : [];
-  return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined, machine };
+  return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined, machine, parallel };
 }
 
 

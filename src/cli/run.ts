@@ -12,7 +12,9 @@ import { formatFault } from '../engine/fault.js';
 import type { Program } from '../ptx/resolve.js';
 import { runObservingSpins } from '../exec/spin.js';
 import { runDescendants, withDescendants } from '../exec/children.js';
-import { requireProgram, UsageError } from './common.js';
+import { requireProgramSource, UsageError } from './common.js';
+import { runOnThreads, defaultThreads, type ParallelRun } from '../exec/parallel/pool.js';
+import type { PtxSource } from '../exec/parallel/protocol.js';
 
 // Launch resolution and fault text are the engine's (every front end needs them); re-exported
 // here for the subcommands that import them from this module.
@@ -26,14 +28,22 @@ export interface RunCommandOptions extends LaunchFlags {
   schedule?: 'rr' | 'random';
   seed?: number;
   maxSteps?: number;
+  /** Threads for independent CTAs (src/exec/parallel/): a count or 'auto' (one per core); default 1. */
+  workers?: number | 'auto' | undefined;
+}
+
+/** The thread count of a --workers value. */
+export function threadCount(w: number | 'auto' | undefined): number {
+  return w === 'auto' ? defaultThreads() : Math.max(1, Math.floor(w ?? 1));
 }
 
 /** Load the PTX and decide the launch, or report why not and give the exit code (1 bad PTX, 2 bad launch). */
-export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: Program; launch: Launch } | number {
-  const program = requireProgram(ptxPath, flags.link ?? []);
-  if (!program) return 1;
+export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: Program; launch: Launch; source: PtxSource } | number {
+  const loaded = requireProgramSource(ptxPath, flags.link ?? []);
+  if (!loaded) return 1;
+  const { program, source } = loaded;
   try {
-    return { program, launch: resolveLaunch(ptxPath, program, flags) };
+    return { program, launch: resolveLaunch(ptxPath, program, flags), source };
   } catch (e) {
     if (e instanceof LaunchError || e instanceof UsageError || e instanceof EngineError) {
       process.stderr.write(`ptxdbg: bad launch: ${e.message}\n`);
@@ -46,7 +56,7 @@ export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: P
 export function runCommand(ptxPath: string, o: RunCommandOptions): number {
   const loaded = loadForLaunch(ptxPath, o);
   if (typeof loaded === 'number') return loaded;
-  const { program, launch } = loaded;
+  const { program, launch, source } = loaded;
   const opts: RunOptions = {
     ...DEFAULT_RUN_OPTIONS,
     schedule: o.schedule ?? 'rr',
@@ -61,7 +71,14 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     return 2;
   }
   const t0 = performance.now();
-  runObservingSpins(machine);
+  const threads = threadCount(o.workers);
+  let par: ParallelRun | undefined;
+  if (threads > 1) {
+    par = runOnThreads(machine, source, threads);
+    // stopped by a fault or the step limit: its report comes from a run on one thread
+    if (par.kind === 'rerun') machine = new Machine(program, launch, opts);
+  }
+  if (par?.kind !== 'parallel') runObservingSpins(machine);
   // grids the kernel launched from device code run after it, in its memory
   const tree = machine.fault ? undefined : runDescendants(machine, runObservingSpins);
   const result = withDescendants(machine.result(performance.now() - t0), tree);
@@ -93,6 +110,7 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     const s = result.stats;
     const rate = s.wallMs > 0 ? (s.threadInstructions / (s.wallMs / 1000)) : 0;
     if (tree?.grids) process.stderr.write(`child grids: ${tree.grids}\n`);
+    if (par) process.stderr.write(`${threadsLine(par)}\n`);
     process.stderr.write(`warp-steps: ${s.warpSteps}\nthread-instructions: ${s.threadInstructions}\nwall time: ${s.wallMs.toFixed(1)} ms\nthread-instructions/s: ${(rate / 1e6).toFixed(1)} M\n`);
   }
   if (result.fault) {
@@ -100,6 +118,15 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     return 3;
   }
   return 0;
+}
+
+/** The --stats line of a run asked to use several threads. */
+export function threadsLine(par: ParallelRun): string {
+  switch (par.kind) {
+    case 'parallel': return `threads: ${par.threads} (CTAs per thread: ${par.ctasPerThread.join(', ')})`;
+    case 'sequential': return `threads: 1 (${par.why})`;
+    default: return `threads: 1 (rerun on one thread after ${par.why})`;
+  }
 }
 
 /** The first `n` elements of a buffer, as C would print them. */

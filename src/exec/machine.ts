@@ -20,7 +20,7 @@ import type { Bank, GlobalArena, Allocation } from './memory.js';
 import type { Cta, Frame, MemoryContext, Warp } from './state.js';
 import type { Launch } from './launch.js';
 import type { ChildGrid, ParamBufferLaunch } from './children.js';
-import { layoutMemory } from './machine/layout.js';
+import { layoutMemory, type MemoryLayout } from './machine/layout.js';
 import { makeCta, makeCtaShell, newFrame } from './machine/frames.js';
 import { advance, prime, QUANTUM, SPIN_QUANTUM } from './machine/scheduler.js';
 import { runWarp } from './machine/run.js';
@@ -101,7 +101,11 @@ export class Machine implements Layout {
   /** Launches described by cudaGetParameterBufferV2, by buffer, until cudaLaunchDeviceV2. */
   readonly paramBuffers = new Map<number, ParamBufferLaunch>();
 
-  constructor(readonly program: Program, readonly launch: Launch, readonly opts: RunOptions = DEFAULT_RUN_OPTIONS) {
+  /**
+   * `layout` replaces the launch's own memory layout: a worker thread's Machine takes the one
+   * the main thread made (src/exec/parallel/image.ts) instead of laying memory out again.
+   */
+  constructor(readonly program: Program, readonly launch: Launch, readonly opts: RunOptions = DEFAULT_RUN_OPTIONS, layout?: (m: Machine) => MemoryLayout) {
     const kernel = program.functions.get(launch.kernel);
     if (!kernel || !kernel.isEntry) throw new Error(`no .entry named '${launch.kernel}' in the module`);
     this.kernel = kernel;
@@ -113,7 +117,7 @@ export class Machine implements Layout {
       this.instructionCount += f.instrs.length + 1;
     }
     for (const name of program.prototypes.keys()) { this.funcIds.set(name, this.funcNames.length); this.funcNames.push(name); }
-    const lay = layoutMemory(this);
+    const lay = layout ? layout(this) : layoutMemory(this);
     this.arena = lay.arena;
     this.constBank = lay.constBank;
     this.paramBank = lay.paramBank;
@@ -186,6 +190,13 @@ export class Machine implements Layout {
 
   /** CTAs not yet started (linear ids from here on). */
   nextCta = 0;
+  /**
+   * Set when worker threads share this grid: element 0 is the next CTA id to start, taken with
+   * Atomics.add by each thread's Machine (src/exec/parallel/). Undefined: this Machine runs all.
+   */
+  ctaClaims: Int32Array | undefined = undefined;
+  /** CTAs this Machine took from ctaClaims. */
+  ctasClaimed = 0;
   /** Resident CTAs in start order. */
   resident: Cta[] = [];
   /** Finished CTAs that makeCta reuses (not machine state: a reused CTA is reset to a new one). */

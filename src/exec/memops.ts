@@ -341,12 +341,14 @@ function compileAtom(ctx: Ctx): Exec {
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
     const u = w.u32;
+    const locks = w.mem.atomicLocks;
     // lanes perform their read-modify-write one after another, in lane order
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const o = l << 1;
       const idx = w.translate(space, AL[l]!, AH[l]!, size, l, Access.Atomic);
       const bank = w.xbank;
+      const held = locks === undefined ? -1 : lockWord(locks, idx);
       readValue(bank, idx, size, false, TMP, 0);
       const oldLo = TMP[0]!, oldHi = size === 8 ? TMP[1]! : 0;
       const bLo = u[B + o]!, bHi = u[B + o + 1]!;
@@ -416,6 +418,7 @@ function compileAtom(ctx: Ctx): Exec {
       }
       TMP[0] = nLo; TMP[1] = nHi;
       writeValue(bank, idx, size, TMP, 0);
+      if (held >= 0) Atomics.store(locks!, held, 0);
       u[D + o] = oldLo;
       u[D + o + 1] = oldHi;
     }
@@ -430,6 +433,7 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
   return (w: Warp, m: number) => {
     const u = w.u32;
+    const locks = w.mem.atomicLocks;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const o = l << 1;
@@ -440,6 +444,7 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
       if (idx < 0) idx = w.translate(space, lo, hi, 4, l, Access.Atomic);
       const b32 = w.xbank.u32;
       const i = idx >> 2;
+      const held = locks === undefined ? -1 : lockWord(locks, idx);
       const old = b32[i]!;
       const ov = signed ? old | 0 : old;
       const bv = signed ? u[B + o]! | 0 : u[B + o]!;
@@ -457,10 +462,22 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
         default: v = ov === bv ? (signed ? u[C + o]! | 0 : u[C + o]!) : ov; // cas
       }
       b32[i] = v >>> 0;
+      if (held >= 0) Atomics.store(locks!, held, 0);
       u[D + o] = old;
       u[D + o + 1] = 0;
     }
   };
+}
+
+/**
+ * Take the lock of the stripe that holds byte `idx` (spinning: another thread holds it for one
+ * read-modify-write only) and return its index, for Atomics.store(locks, k, 0) to release.
+ * Taken after the address is translated, so a faulting access never holds a lock.
+ */
+function lockWord(locks: Int32Array, idx: number): number {
+  const k = (idx >>> 3) & (locks.length - 1);
+  while (Atomics.compareExchange(locks, k, 0, 1) !== 0) { /* held by another thread for one operation */ }
+  return k;
 }
 
 function big(lo: number, hi: number): bigint {

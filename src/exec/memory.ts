@@ -80,15 +80,21 @@ export const PAGE_SHIFT = 12;
 export const PAGE_SIZE = 1 << PAGE_SHIFT;
 
 /** A byte array with aligned views and a dirty flag per page. */
+/** A bank's bytes and dirty flags in shared memory (Bank.share), as worker threads receive them. */
+export interface SharedBank {
+  readonly bytes: SharedArrayBuffer;
+  readonly dirty: SharedArrayBuffer;
+}
+
 export class Bank {
-  u8: Uint8Array;
-  i8: Int8Array;
-  u16: Uint16Array;
-  i16: Int16Array;
-  u32: Uint32Array;
-  i32: Int32Array;
-  f32: Float32Array;
-  f64: Float64Array;
+  u8!: Uint8Array;
+  i8!: Int8Array;
+  u16!: Uint16Array;
+  i16!: Int16Array;
+  u32!: Uint32Array;
+  i32!: Int32Array;
+  f32!: Float32Array;
+  f64!: Float64Array;
   /**
    * 1 for each page written since the flags were last cleared. A fresh bank is all zeros, so its
    * pages start clean: a page never marked is known to be zero (checkpoints rely on it, so every
@@ -101,9 +107,14 @@ export class Bank {
    */
   private written: Uint8Array | undefined = undefined;
 
-  constructor(public size: number) {
-    const buf = new ArrayBuffer(alignUp8(size));
-    this.dirty = new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT);
+  /** A zeroed bank of `size` bytes, or a view of shared bytes and dirty flags (see share()). */
+  constructor(public size: number, shared?: SharedBank) {
+    const buf = shared?.bytes ?? new ArrayBuffer(alignUp8(size));
+    this.dirty = shared ? new Uint8Array(shared.dirty) : new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT);
+    this.setViews(buf);
+  }
+
+  private setViews(buf: ArrayBufferLike): void {
     this.u8 = new Uint8Array(buf);
     this.i8 = new Int8Array(buf);
     this.u16 = new Uint16Array(buf);
@@ -112,6 +123,24 @@ export class Bank {
     this.i32 = new Int32Array(buf);
     this.f32 = new Float32Array(buf);
     this.f64 = new Float64Array(buf);
+  }
+
+  /**
+   * Move the bytes and dirty flags into shared memory, in place (the views are replaced), so
+   * that worker threads can run CTAs on the same bank (src/exec/parallel/). Shared already:
+   * nothing is copied.
+   */
+  share(): SharedBank {
+    const cur = this.u8.buffer;
+    if (cur instanceof SharedArrayBuffer && this.dirty.buffer instanceof SharedArrayBuffer) return { bytes: cur, dirty: this.dirty.buffer };
+    const bytes = new SharedArrayBuffer(cur.byteLength);
+    new Uint8Array(bytes).set(this.u8);
+    const dirty = new SharedArrayBuffer(this.dirty.length);
+    const d = new Uint8Array(dirty);
+    d.set(this.dirty);
+    this.setViews(bytes);
+    this.dirty = d;
+    return { bytes, dirty };
   }
 
   /** Mark bytes [idx, idx+len) written. */
@@ -210,8 +239,9 @@ export class GlobalArena {
   /** Bumped by every allocation change, so checkpoints can share an unchanged allocator state. */
   version = 0;
 
-  constructor(capacity: number) {
-    this.bank = new Bank(capacity);
+  /** An empty arena of `capacity` bytes, or one over a shared bank (a worker's view; loadState fills the map). */
+  constructor(capacity: number, shared?: SharedBank) {
+    this.bank = new Bank(capacity, shared);
     this.granules = new Int32Array((capacity >>> GRANULE_SHIFT) + 1).fill(-1);
   }
 

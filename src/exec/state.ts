@@ -352,6 +352,11 @@ export interface MemoryContext {
   readonly addr32?: boolean;
   /** Texture and surface images of the launch (src/exec/texture), when it has any. */
   readonly images?: ImageTable;
+  /**
+   * Set while worker threads share the global bank (src/exec/parallel/): striped locks each
+   * atomic read-modify-write holds, so atomics of different threads never interleave.
+   */
+  atomicLocks?: Int32Array | undefined;
 }
 
 /**

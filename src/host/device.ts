@@ -14,6 +14,7 @@ import { checkLaunchLimits } from '../exec/limits.js';
 import { runObservingSpins } from '../exec/spin.js';
 import { sharedUsedBy } from '../exec/reach.js';
 import { loadPtx, renderDiagnostics } from '../ptx/index.js';
+import { runOnThreads, type ParallelRun } from '../exec/parallel/pool.js';
 import { linkPtx } from '../ptx/link.js';
 import type { Program, ProgFunction } from '../ptx/resolve.js';
 import { FatbinError, parseFatbin } from './fatbin.js';
@@ -338,18 +339,28 @@ export class Device {
     });
   }
 
-  /** Run a launch to the end in this device's memory. */
-  run(r: LaunchRequest, opts: RunOptions): { machine: Machine; result: RunResult } {
+  /**
+   * Run a launch to the end in this device's memory; on `threads` threads when it may
+   * (src/exec/parallel/: not under initcheck, which observes every access).
+   */
+  run(r: LaunchRequest, opts: RunOptions, threads = 1): { machine: Machine; result: RunResult; parallel?: ParallelRun } {
     const { program, launch } = this.launchOf(r);
-    const machine = new Machine(program, launch, opts);
+    let machine = new Machine(program, launch, opts);
     this.initCheck?.attach(machine);
     const t0 = performance.now();
+    let parallel: ParallelRun | undefined;
     try {
-      runObservingSpins(machine);
+      if (threads > 1) {
+        const m = this.modules[r.module]!;
+        parallel = runOnThreads(machine, { text: m.ptx, label: m.label }, threads);
+        // stopped by a fault or the step limit: memory is as it was; the report comes from one thread
+        if (parallel.kind === 'rerun') machine = new Machine(program, launch, opts);
+      }
+      if (parallel?.kind !== 'parallel') runObservingSpins(machine);
     } finally {
       this.initCheck?.detach();
       machine.release();
     }
-    return { machine, result: machine.result(performance.now() - t0) };
+    return { machine, result: machine.result(performance.now() - t0), ...(parallel ? { parallel } : {}) };
   }
 }

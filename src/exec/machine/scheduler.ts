@@ -90,8 +90,12 @@ export function startTurn(mach: Machine): boolean {
     retire(mach);
     const [gx, gy, gz] = mach.launch.grid;
     const total = gx * gy * gz;
-    if (mach.nextCta >= total && mach.resident.length === 0) return false;
-    while ((mach.resident.length < mach.opts.resident || mach.launch.cooperative) && mach.nextCta < total) mach.resident.push(makeCta(mach, mach.nextCta++));
+    while (mach.resident.length < mach.opts.resident || mach.launch.cooperative) {
+      const id = takeCta(mach, total);
+      if (id < 0) break;
+      mach.resident.push(makeCta(mach, id));
+    }
+    if (mach.resident.length === 0) return false;
     const ready: Warp[] = [];
     for (const c of mach.resident) for (const w of c.warps) if (w.state === WarpState.Ready) ready.push(w);
     if (ready.length === 0) {
@@ -109,6 +113,22 @@ export function startTurn(mach: Machine): boolean {
     }
     mach.roundPos = 0;
   }
+}
+
+/**
+ * The linear id of the next CTA to start, or -1 when none is left. CTAs start in id order; when
+ * worker threads share the grid (src/exec/parallel/), each takes the next id from a shared
+ * counter, so each CTA runs on exactly one of them.
+ */
+function takeCta(mach: Machine, total: number): number {
+  if (mach.nextCta >= total) return -1;
+  const claims = mach.ctaClaims;
+  if (claims === undefined) return mach.nextCta++;
+  const id = Atomics.add(claims, 0, 1);
+  if (id >= total) { mach.nextCta = total; return -1; }
+  mach.nextCta = id + 1;
+  mach.ctasClaimed++;
+  return id;
 }
 
 export function retire(mach: Machine): boolean {

@@ -1,0 +1,128 @@
+/**
+ * Running a launch's CTAs on several threads: the main thread's Machine and `threads - 1` worker
+ * threads take CTA ids from one shared counter and run them on one shared global bank (a
+ * SharedArrayBuffer). The main thread starts at once and the workers join when they have parsed
+ * the module, so a short launch costs little more than on one thread.
+ *
+ * Results equal a sequential schedule's: only launches whose CTAs share nothing but global
+ * loads, stores and atomics run here (eligible.ts); an atomic holds a lock for its
+ * read-modify-write (memops.ts), so atomics of different threads never interleave. Anything that would need the sequential order to be
+ * exact — a fault, an assertion, the step limit — restores the global bank as it was and reports
+ * `rerun`, and the caller runs the launch again on one thread, where the report is the one a
+ * sequential run gives.
+ *
+ * Synchronous, like the rest of a run: the main thread waits for the workers with Atomics.wait
+ * and reads their reports with receiveMessageOnPort.
+ */
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import type { Machine } from '../machine.js';
+import { captureImage } from './image.js';
+import { sequentialReason } from './eligible.js';
+import { Claim, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
+import type { Program } from '../../ptx/resolve.js';
+
+/** How a launch ran. */
+export type ParallelRun =
+  | { readonly kind: 'parallel'; readonly threads: number; readonly ctasPerThread: readonly number[] }
+  /** It ran on one thread (this Machine ran it all): why. */
+  | { readonly kind: 'sequential'; readonly why: string }
+  /** The threads stopped (a fault, the step limit); memory is as before: run it again on one thread. */
+  | { readonly kind: 'rerun'; readonly why: string };
+
+/** Threads a `--workers auto` run uses: one per core. */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/** Worker threads kept for the process's later launches (each keeps the modules it parsed). */
+interface Helper {
+  readonly worker: Worker;
+  readonly port: MessagePort;
+  /** Modules this worker has been sent. */
+  readonly modules: Set<number>;
+}
+
+const helpers: Helper[] = [];
+const moduleIds = new WeakMap<Program, number>();
+let nextModule = 0;
+
+function helper(i: number): Helper {
+  let h = helpers[i];
+  if (h === undefined) {
+    const { port1, port2 } = new MessageChannel();
+    const input: WorkerInput = { port: port2 };
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: input, transferList: [port2] });
+    // idle workers must not keep the process alive
+    worker.unref();
+    port1.unref();
+    h = { worker, port: port1, modules: new Set() };
+    helpers[i] = h;
+  }
+  return h;
+}
+
+/**
+ * Run `m`'s launch on `threads` threads (the main one included) when it may (eligible.ts), else
+ * leave it to the caller. `source` is the PTX text `m.program` was loaded from, which a worker
+ * parses at its first launch of the module.
+ */
+export function runOnThreads(m: Machine, source: PtxSource, threads: number): ParallelRun {
+  const [gx, gy, gz] = m.launch.grid;
+  const total = gx * gy * gz;
+  const why = threads <= 1 ? 'one thread asked for'
+    : m.recorder !== undefined || m.mem.probe !== undefined ? 'the run is recorded or observed'
+    : total < 2 ? 'the grid has one CTA'
+    : total >= 2 ** 30 ? 'the grid has more CTAs than a shared counter holds'
+    : m.warpSteps > 0 || m.nextCta > 0 ? 'the launch has started'
+    : sequentialReason(m.program, m.launch);
+  if (why !== undefined) return { kind: 'sequential', why };
+  const n = Math.min(threads, total);
+  let module = moduleIds.get(m.program);
+  if (module === undefined) { module = nextModule++; moduleIds.set(m.program, module); }
+  const before = m.arena.bank.u8.slice();
+  const image = captureImage(m);
+  const claims = new Int32Array(new SharedArrayBuffer(8));
+  const used: Helper[] = [];
+  for (let i = 0; i < n - 1; i++) {
+    const h = helper(i);
+    const job: LaunchJob = { module, source: h.modules.has(module) ? undefined : source, image, claims: claims.buffer as SharedArrayBuffer };
+    h.modules.add(module);
+    h.port.postMessage(job);
+    used.push(h);
+  }
+  m.ctaClaims = claims;
+  m.advance(Infinity);
+  // a fault here stops the workers' claims; they finish the CTAs they hold
+  if (m.fault) Atomics.store(claims, Claim.NextCta, total);
+  for (let done = Atomics.load(claims, Claim.Finished); done < n - 1; done = Atomics.load(claims, Claim.Finished)) {
+    Atomics.wait(claims, Claim.Finished, done, 1000);
+  }
+  const outs = used.map((h) => receive(h.port));
+  m.ctaClaims = undefined;
+  m.mem.atomicLocks = undefined;
+  const failed = outs.find((o): o is Extract<WorkerOutput, { ok: false }> => !o.ok);
+  let steps = m.warpSteps;
+  let thr = m.threadInstructions;
+  for (const o of outs) if (o.ok) { steps += o.warpSteps; thr += o.threadInstructions; }
+  const stop = m.fault ? `a fault (${m.fault.kind})` : failed ? failed.why
+    : steps > m.opts.maxSteps ? 'the step limit' : undefined;
+  if (stop !== undefined) {
+    m.arena.bank.u8.set(before);
+    m.arena.bank.dirty.fill(1);
+    return { kind: 'rerun', why: stop };
+  }
+  m.warpSteps = steps;
+  m.threadInstructions = thr;
+  return { kind: 'parallel', threads: n, ctasPerThread: [m.ctasClaimed, ...outs.map((o) => (o.ok ? o.ctas : 0))] };
+}
+
+/** A worker's report; it posted it before counting itself finished. */
+function receive(port: MessagePort): WorkerOutput {
+  for (let tries = 0; tries < 1000; tries++) {
+    const msg = receiveMessageOnPort(port);
+    if (msg) return msg.message as WorkerOutput;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+  }
+  return { ok: false, why: 'a worker thread did not report' };
+}

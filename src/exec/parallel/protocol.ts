@@ -1,0 +1,35 @@
+/** Messages between the main thread and the worker threads that share launches' CTAs. */
+import type { MessagePort } from 'node:worker_threads';
+import type { LaunchImage } from './image.js';
+
+/** The PTX a worker parses: the same text and name the main thread's Program came from. */
+export interface PtxSource {
+  readonly text: string;
+  readonly label: string;
+}
+
+/** What a worker gets when it starts: the port its launches come on. */
+export interface WorkerInput {
+  readonly port: MessagePort;
+}
+
+/** One launch to share. A worker parses each module once and keeps it for later launches. */
+export interface LaunchJob {
+  /** The module, by a number the main thread gave it; `source` comes with its first job. */
+  readonly module: number;
+  readonly source: PtxSource | undefined;
+  readonly image: LaunchImage;
+  /** Int32 [0] next CTA id to claim, [1] workers finished with this launch (see Claim). */
+  readonly claims: SharedArrayBuffer;
+}
+
+/** Indices into a launch's shared claims array. */
+export const enum Claim {
+  NextCta = 0,
+  Finished = 1,
+}
+
+/** What a worker reports when its CTAs of a launch are done (or why it could not run them). */
+export type WorkerOutput =
+  | { readonly ok: true; readonly warpSteps: number; readonly threadInstructions: number; readonly ctas: number }
+  | { readonly ok: false; readonly why: string };

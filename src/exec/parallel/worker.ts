@@ -1,0 +1,53 @@
+/**
+ * A worker thread's side of parallel launches: for each launch, take the main thread's memory
+ * layout and run CTAs claimed from the shared counter until none is left. Modules are parsed
+ * once, at their first launch, and kept (with their compiled code) for the next ones. A fault
+ * (or anything else that goes wrong) stops every thread from claiming more CTAs, and the main
+ * thread reruns the launch on one thread, where the fault gets its exact, sequential report.
+ */
+import { workerData } from 'node:worker_threads';
+import { loadPtx } from '../../ptx/index.js';
+import type { Program } from '../../ptx/resolve.js';
+import { Machine } from '../machine.js';
+import { imageLaunch, layoutFromImage } from './image.js';
+import { Claim, type LaunchJob, type WorkerInput, type WorkerOutput } from './protocol.js';
+
+const { port } = workerData as WorkerInput;
+const programs = new Map<number, Program>();
+
+function program(job: LaunchJob): Program {
+  let p = programs.get(job.module);
+  if (p === undefined) {
+    if (job.source === undefined) throw new Error(`module ${job.module} was never sent to this worker`);
+    const loaded = loadPtx(job.source.text, job.source.label);
+    if (!loaded.program) throw new Error('the module does not load in a worker');
+    p = loaded.program;
+    programs.set(job.module, p);
+  }
+  return p;
+}
+
+function run(job: LaunchJob): WorkerOutput {
+  const claims = new Int32Array(job.claims);
+  try {
+    const prog = program(job);
+    const m = new Machine(prog, imageLaunch(job.image), job.image.opts, layoutFromImage(job.image, prog));
+    m.ctaClaims = claims;
+    m.run();
+    if (m.fault) throw new Error(`a fault (${m.fault.kind})`);
+    return { ok: true, warpSteps: m.warpSteps, threadInstructions: m.threadInstructions, ctas: m.ctasClaimed };
+  } catch (e) {
+    // no thread claims another CTA: the launch is rerun on one thread
+    const [gx, gy, gz] = job.image.launch.grid;
+    Atomics.store(claims, Claim.NextCta, gx * gy * gz);
+    return { ok: false, why: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+port.on('message', (job: LaunchJob) => {
+  const out = run(job);
+  port.postMessage(out);
+  const claims = new Int32Array(job.claims);
+  Atomics.add(claims, Claim.Finished, 1);
+  Atomics.notify(claims, Claim.Finished);
+});

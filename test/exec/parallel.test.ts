@@ -1,0 +1,136 @@
+/**
+ * CTAs shared among threads (src/exec/parallel/). test/fixtures/parallel/parallel.cu holds the
+ * kernels (compiled with `nvcc -ptx -arch=sm_80 -O3 -lineinfo` in /src/parallel); every expected
+ * value is derived from that source by hand.
+ *
+ * In-process, two Machines stand for two threads: the second takes the first's layout (as a
+ * worker does), both take CTAs from one shared counter and run on one shared global bank, and
+ * they run in turns of a few hundred warp-steps, so the split of CTAs between them is fixed
+ * and the test is deterministic. The CLI tests then run real worker threads.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadPtx } from '../../src/ptx/index.js';
+import type { Program } from '../../src/ptx/resolve.js';
+import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
+import type { Launch, LaunchArg } from '../../src/exec/launch.js';
+import { captureImage, imageLaunch, layoutFromImage } from '../../src/exec/parallel/image.js';
+import { sequentialReason } from '../../src/exec/parallel/eligible.js';
+import { ROOT, testIf } from '../helpers.js';
+
+const PTX = join(ROOT, 'test', 'fixtures', 'parallel', 'parallel.ptx');
+const program: Program = loadPtx(readFileSync(PTX, 'utf8'), PTX).program!;
+
+const buffer = (name: string, type: 'u32' | 'u64' | 'f32', count: number, init?: Uint8Array): LaunchArg =>
+  ({ kind: 'buffer', name, type, count, init, file: undefined });
+
+/** Run `launch` as two threads taking turns of `turn` warp-steps; the first Machine holds the memory. */
+function twoThreads(launch: Launch, turn: number): { a: Machine; b: Machine } {
+  const a = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  const image = captureImage(a);
+  const b = new Machine(program, imageLaunch(image), image.opts, layoutFromImage(image, program));
+  const claims = new Int32Array(new SharedArrayBuffer(8));
+  a.ctaClaims = claims;
+  b.ctaClaims = claims;
+  while (!a.finished || !b.finished) {
+    if (!a.finished) a.advance(a.warpSteps + turn);
+    if (!b.finished) b.advance(b.warpSteps + turn);
+  }
+  return { a, b };
+}
+
+function words(m: Machine, name: string): Uint32Array {
+  const buf = m.buffers.find((x) => x.name === name)!;
+  return new Uint32Array(m.arena.bank.u8.slice(buf.alloc.base, buf.alloc.base + buf.alloc.size).buffer);
+}
+
+test('two threads share the grid: every CTA runs once, and atomics of both add up', () => {
+  const blocks = 64, threads = 128, n = blocks * threads;
+  const launch: Launch = {
+    kernel: 'count', grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: 0,
+    args: [buffer('counter', 'u32', 1), buffer('hist', 'u32', 16), buffer('wide', 'u64', 1), buffer('fsum', 'f32', 1), buffer('out', 'u32', n)],
+  };
+  const { a, b } = twoThreads(launch, 300);
+  expect(a.fault).toBeUndefined();
+  expect(b.fault).toBeUndefined();
+  // both ran CTAs, none twice: the claims add up to the grid
+  expect(a.ctasClaimed).toBeGreaterThan(0);
+  expect(b.ctasClaimed).toBeGreaterThan(0);
+  expect(a.ctasClaimed + b.ctasClaimed).toBe(blocks);
+  expect(words(a, 'counter')[0]).toBe(n);
+  expect([...words(a, 'hist')]).toEqual(new Array(16).fill(n / 16));
+  const wide = words(a, 'wide');
+  expect(BigInt(wide[1]!) * 2n ** 32n + BigInt(wide[0]!)).toBe(BigInt(n) * 2n ** 33n);
+  expect(new Float32Array(words(a, 'fsum').buffer)[0]).toBe(n);
+  expect([...words(a, 'out')]).toEqual(Array.from({ length: n }, (_, i) => 3 * i));
+  // the atomics' locks were all given back
+  expect([...a.mem.atomicLocks!].every((x) => x === 0)).toBe(true);
+});
+
+test('the threadfence reduction: the last block (by ticket) sees every other block\'s partial sum', () => {
+  const blocks = 32, threads = 256, n = blocks * threads;
+  const input = new Uint32Array(Array.from({ length: n }, (_, i) => i + 1));
+  const launch: Launch = {
+    kernel: 'lastBlock', grid: [blocks, 1, 1], block: [threads, 1, 1], sharedBytes: 0,
+    args: [buffer('in', 'u32', n, new Uint8Array(input.buffer)), buffer('partial', 'u32', blocks), buffer('total', 'u32', 1)],
+  };
+  const { a, b } = twoThreads(launch, 200);
+  expect(a.ctasClaimed).toBeGreaterThan(0);
+  expect(b.ctasClaimed).toBeGreaterThan(0);
+  // block k sums 256k+1 .. 256(k+1)
+  expect([...words(a, 'partial')]).toEqual(Array.from({ length: blocks }, (_, k) => threads * (threads * k) + (threads * (threads + 1)) / 2));
+  expect(words(a, 'total')[0]).toBe((n * (n + 1)) / 2);
+});
+
+test('launches that need one ordered machine stay on one thread, and say why', () => {
+  const launch = (kernel: string): Launch => ({ kernel, grid: [2, 1, 1], block: [32, 1, 1], sharedBytes: 0, args: [buffer('out', 'u32', 64)] });
+  expect(sequentialReason(program, launch('hello'))).toBe('it calls vprintf');
+  expect(sequentialReason(program, { ...launch('hello'), cooperative: true })).toBe('a cooperative launch synchronises its whole grid');
+  expect(sequentialReason(program, launch('count'))).toBeUndefined();
+});
+
+const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+const built = existsSync(join(ROOT, 'dist', 'src', 'exec', 'parallel', 'worker.js')) ? null : `${CLI} is not built (run npm run build)`;
+const cli = (...args: string[]): { status: number | null; stdout: string; stderr: string } => {
+  const r = spawnSync('node', [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+testIf(built)('run --workers 2: worker threads give the results of the source, and --stats shows the split', () => {
+  const blocks = 256, n = blocks * 128;
+  const out = mkdtempSync(join(tmpdir(), 'ptxdbg-par-'));
+  const r = cli('run', PTX, '--kernel', 'count', '--grid', String(blocks), '--block', '128',
+    '--arg', 'u32[1]', '--arg', 'u32[16]', '--arg', 'u64[1]', '--arg', 'f32[1]', '--arg', `u32[${n}]`, '--workers', '2', '--stats', '--out', out);
+  expect(r.status).toBe(0);
+  const split = /threads: 2 \(CTAs per thread: (\d+), (\d+)\)/.exec(r.stderr);
+  expect(split).not.toBeNull();
+  expect(Number(split![1]) + Number(split![2])).toBe(blocks);
+  const u32 = (f: string): Uint32Array => new Uint32Array(new Uint8Array(readFileSync(join(out, f))).buffer);
+  expect(u32('arg0.bin')[0]).toBe(n);
+  expect([...u32('arg1.bin')]).toEqual(new Array(16).fill(n / 16));
+  expect(new Float32Array(u32('arg3.bin').buffer)[0]).toBe(n);
+  expect(u32('arg4.bin')[12345]).toBe(3 * 12345);
+});
+
+testIf(built)('run --workers 2: a fault is reported as a run on one thread reports it', () => {
+  const args = ['run', PTX, '--kernel', 'overrun', '--grid', '512', '--block', '64', '--arg', 'u32[32768]', '--arg', 'u32:32768'];
+  const one = cli(...args);
+  const two = cli(...args, '--workers', '2', '--stats');
+  expect(one.status).toBe(3);
+  expect(two.status).toBe(3);
+  expect(one.stderr).toContain('block (300,0,0) thread (5,0,0)');
+  expect(two.stderr).toContain('threads: 1 (rerun on one thread after a fault (oob))');
+  expect(two.stderr).toContain(one.stderr.trim());
+});
+
+testIf(built)('run --workers: printf keeps a launch on one thread; a bad count is a usage error', () => {
+  const r = cli('run', PTX, '--kernel', 'hello', '--grid', '4', '--block', '32', '--arg', 'u32[4]', '--workers', '2', '--stats');
+  expect(r.status).toBe(0);
+  expect(r.stdout).toBe('block 1\n');
+  expect(r.stderr).toContain('threads: 1 (it calls vprintf)');
+  const bad = cli('run', PTX, '--kernel', 'hello', '--grid', '4', '--block', '32', '--arg', 'u32[4]', '--workers', '0');
+  expect(bad.status).toBe(2);
+  expect(bad.stderr).toContain('--workers takes a thread count from 1 to 256');
+});
