@@ -17,6 +17,7 @@ import type { Program } from '../../src/ptx/resolve.js';
 import { DEFAULT_INTERVAL, Trace } from '../../src/trace/trace.js';
 import { Session } from '../../src/engine/session.js';
 import { bestPlain, bestRecording } from './measure.js';
+import { defaultThreads, runOnThreads } from '../../src/exec/parallel/pool.js';
 
 const ROOT = process.cwd();
 const PERF = join(ROOT, '..', 'shared', 'perf');
@@ -134,10 +135,47 @@ function main(): void {
     console.log(`scale: ${((s['thr'] as number) / 1e9).toFixed(2)}e9 thread-instructions (${s['steps']} warp-steps) recorded in ${((s['recorded'] as number) / 1000).toFixed(1)} s, debugger open at the last step after ${((s['ms'] as number) / 1000).toFixed(1)} s (target <= 10 s), trace ${((s['bytes'] as number) / 1e6).toFixed(0)} MB, peak RSS ${((s['rssPeak'] as number) / 2 ** 20).toFixed(0)} MB (target <= 2048)${s['ok'] ? '' : ', the run faulted'}`);
     console.log(`  step log over a 64 MiB budget: ${s['spilled']} chunks spilled to a file, ${((s['resident'] as number) / 2 ** 20).toFixed(0)} MiB of log in memory; goto p50 ${(s['p50'] as number).toFixed(1)} ms, p99 ${(s['p99'] as number).toFixed(1)} ms (target p99 <= 50 ms)`);
   }
-  console.log('workers: CTAs run on one thread (multi-core execution is not built yet): speed-up 1.00x');
+  const w = child(['--workers'], 600_000);
+  if (typeof w === 'string') console.log(`workers: failed (${w})`);
+  else {
+    const rows = w['rows'] as unknown as { name: string; seq: number; cold: number; warm: number; split: string }[];
+    console.log(`\nworkers (run without recording, ${w['threads']} threads = one per core; wall ms, best of 3; speed-up = one thread / threads):`);
+    for (const r of rows) {
+      console.log(`${r.name.padEnd(8)} one thread ${r.seq.toFixed(0).padStart(6)} ms, ${w['threads']} threads ${r.warm.toFixed(0).padStart(6)} ms: ${(r.seq / r.warm).toFixed(2)}x (first launch, workers starting: ${r.cold.toFixed(0)} ms, ${(r.seq / r.cold).toFixed(2)}x; CTAs per thread ${r.split})`);
+    }
+  }
+}
+
+/** Child: each kernel on one thread and on one thread per core (src/exec/parallel/), wall time. */
+function workers(): void {
+  const threads = defaultThreads();
+  const rows: { name: string; seq: number; cold: number; warm: number; split: string }[] = [];
+  for (const name of readdirSync(PERF).filter((n) => existsSync(join(PERF, n, 'launch.json'))).sort()) {
+    const text = readFileSync(join(PERF, name, 'kernel.O3.ptx'), 'utf8');
+    const { program, launch } = load(name);
+    const source = { text, label: `${name}.ptx` };
+    const timed = (n: number): { ms: number; split: string } => {
+      const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+      const t0 = performance.now();
+      const r = n > 1 ? runOnThreads(m, source, n) : undefined;
+      if (r === undefined || r.kind !== 'parallel') m.run();
+      if (m.fault) throw new Error(`${name}: ${m.fault.message}`);
+      return { ms: performance.now() - t0, split: r?.kind === 'parallel' ? r.ctasPerThread.join('/') : r ? r.why : '' };
+    };
+    const cold = timed(threads);
+    let seq = Infinity, warm = Infinity, split = cold.split;
+    for (let i = 0; i < 3; i++) {
+      seq = Math.min(seq, timed(1).ms);
+      const t = timed(threads);
+      if (t.ms < warm) { warm = t.ms; split = t.split; }
+    }
+    rows.push({ name, seq, cold: cold.ms, warm, split });
+  }
+  console.log(JSON.stringify({ threads, rows }));
 }
 
 const arg = process.argv.indexOf('--one');
 if (arg >= 0) one(process.argv[arg + 1]!);
 else if (process.argv.includes('--scale')) scale();
+else if (process.argv.includes('--workers')) workers();
 else main();

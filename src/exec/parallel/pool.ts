@@ -27,7 +27,10 @@ export type ParallelRun =
   | { readonly kind: 'parallel'; readonly threads: number; readonly ctasPerThread: readonly number[] }
   /** It ran on one thread (this Machine ran it all): why. */
   | { readonly kind: 'sequential'; readonly why: string }
-  /** The threads stopped (a fault, the step limit); memory is as before: run it again on one thread. */
+  /**
+   * The threads stopped (a fault, the step limit): run the launch again on one thread, in a new
+   * Machine. Resident memory (launch.resident) is as it was before; a launch's own arena is not.
+   */
   | { readonly kind: 'rerun'; readonly why: string };
 
 /** Threads a `--workers auto` run uses: one per core. */
@@ -80,7 +83,9 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
   const n = Math.min(threads, total);
   let module = moduleIds.get(m.program);
   if (module === undefined) { module = nextModule++; moduleIds.set(m.program, module); }
-  const before = m.arena.bank.u8.slice();
+  // resident memory (a program's) outlives the launch: kept to restore if the launch is rerun;
+  // a launch's own arena is made afresh by the caller's rerun
+  const before = m.launch.resident ? m.arena.bank.u8.slice() : undefined;
   const image = captureImage(m);
   const claims = new Int32Array(new SharedArrayBuffer(8));
   const used: Helper[] = [];
@@ -108,8 +113,10 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
   const stop = m.fault ? `a fault (${m.fault.kind})` : failed ? failed.why
     : steps > m.opts.maxSteps ? 'the step limit' : undefined;
   if (stop !== undefined) {
-    m.arena.bank.u8.set(before);
-    m.arena.bank.dirty.fill(1);
+    if (before) {
+      m.arena.bank.u8.set(before);
+      m.arena.bank.dirty.fill(1);
+    }
     return { kind: 'rerun', why: stop };
   }
   m.warpSteps = steps;
