@@ -54,6 +54,16 @@ function usesDeviceRuntime(p: Program): boolean {
   return false;
 }
 
+/**
+ * Whether the program declares an extern function that may take device memory (malloc, the
+ * device runtime): only then does a launch's arena reserve the device heap. Without one the
+ * arena is megabytes smaller, which a short run feels (allocating and collecting it).
+ */
+function callsOutside(p: Program): boolean {
+  for (const n of p.prototypes.keys()) if (n !== 'vprintf' && n !== '__assertfail' && n !== '__assert_fail') return true;
+  return false;
+}
+
 /** Lay out memory for `m`'s launch; m.funcIds must be filled (initializers name functions). */
 export function layoutMemory(m: Machine): MemoryLayout {
   const { program, launch, opts, kernel } = m;
@@ -65,7 +75,8 @@ export function layoutMemory(m: Machine): MemoryLayout {
   const images = [...launch.args.flatMap((a) => (a.kind === 'image' ? [a.image] : [])), ...(launch.refs ?? []).flatMap((r) => ('image' in r ? [r.image] : []))];
   for (const im of images) need += Math.ceil((texelCount(im) * texelBytes(im.format)) / 256) * 256 + 512;
   for (const g of program.globals) if (g.space === 'global') need += Math.ceil(g.size / 256) * 256 + 512;
-  need += opts.heapBytes + 1024;
+  const heapBytes = callsOutside(program) ? opts.heapBytes : 0;
+  need += heapBytes + 1024;
   // a word per thread for the device runtime's last errors, outside the kernel's own heap
   const threads = launch.block[0] * launch.block[1] * launch.block[2] * launch.grid[0] * launch.grid[1] * launch.grid[2];
   const errorBytes = threads <= MAX_TRACKED_THREADS && usesDeviceRuntime(program) ? 4 * threads : 0;
@@ -153,7 +164,7 @@ export function layoutMemory(m: Machine): MemoryLayout {
   }
   for (const a of resident?.outputs ?? []) m.buffers.push({ name: a.name, alloc: a, type: 'u8', count: a.size });
   // resident memory has its heap already (device malloc blocks outlive a launch)
-  if (!resident) arena.reserveHeap(opts.heapBytes);
+  if (!resident) arena.reserveHeap(heapBytes);
 
   // shared layout, per kernel as ptxas does it: the static variables this kernel and its callees
   // name, from 0 in declaration order, then dynamic (extern, unsized) shared memory
