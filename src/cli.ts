@@ -1,11 +1,9 @@
 #!/usr/bin/env node
 /** The `ptxdbg` command line (yargs). Each subcommand lives in src/cli/. */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { readPtxText, UsageError } from './cli/common.js';
+import { packageVersion } from './cli/package.js';
 import { ptxInput } from './cli/cuda.js';
 import type { DebugOptions } from './cli/debug.js';
 // Each subcommand's module is imported when it runs: a small `run` does not load the debugger,
@@ -19,15 +17,7 @@ const recordCommand = async (...a: Parameters<typeof import('./cli/debug.js').re
 const replayCommand = async (...a: Parameters<typeof import('./cli/debug.js').replayCommand>) => (await import('./cli/debug.js')).replayCommand(...a);
 
 function version(): string {
-  try {
-    const here = dirname(fileURLToPath(import.meta.url));
-    for (const p of [join(here, '..', '..', 'package.json'), join(here, '..', 'package.json')]) {
-      try {
-        return (JSON.parse(readFileSync(p, 'utf8')) as { version: string }).version;
-      } catch { /* try next */ }
-    }
-  } catch { /* fall through */ }
-  return 'unknown';
+  return packageVersion();
 }
 
 /** Run a subcommand: its result is the exit code; usage errors exit 2, anything else 70 with a trace. */

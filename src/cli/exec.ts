@@ -25,6 +25,7 @@ import { formatFault } from '../engine/fault.js';
 import { plainName } from '../engine/breakpoints.js';
 import { EXIT_USAGE } from './exit.js';
 import { UsageError } from './common.js';
+import { packageRoot } from './package.js';
 import { threadCount, threadsLine } from './run.js';
 import type { ParallelRun } from '../exec/parallel/pool.js';
 
@@ -54,9 +55,9 @@ export interface ExecOptions {
   workers?: number | 'auto' | undefined;
 }
 
-/** The runtime library built by `npm run build` (dist/cudart), next to this module's dist tree. */
+/** The runtime library built by `npm run build` (dist/cudart). */
 export function runtimeDir(): string {
-  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'cudart');
+  return join(packageRoot() ?? resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..'), 'dist', 'cudart');
 }
 
 /** A launch's fault as the program sees it: the sticky error a GPU would return. */

@@ -18,7 +18,7 @@ if (why) {
     const app = join(dir, 'exec-bench');
     const c = spawnSync('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-O2', '-o', app, join(ROOT, 'test', 'bench', 'exec-bench.cu')], { encoding: 'utf8' });
     if (c.status !== 0) throw new Error(`nvcc failed:\n${c.stderr}`);
-    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'src', 'cli.js'), 'exec', '--', app], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', '--', app], { encoding: 'utf8' });
     process.stdout.write(`whole programs (ptxdbg exec):\n${r.stdout}${r.stderr}`);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -22,7 +22,7 @@ import { defaultThreads, runOnThreads } from '../../src/exec/parallel/pool.js';
 const ROOT = process.cwd();
 const PERF = join(ROOT, '..', 'shared', 'perf');
 const SELF = fileURLToPath(import.meta.url);
-const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js'); // the installed command (package.json's bin)
 
 /** Best other emulator's M thread-instr/s per kernel, from the README's table (ptxdbg's own column left out). */
 function references(): Map<string, number> {

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingTool, ROOT, testIf } from '../helpers.js';
 
-const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+// the installed command (the bundle `npm run build` makes from dist/src, package.json's bin)
+const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
 let tmp: string;
 beforeAll(() => { tmp = mkdtempSync(join(tmpdir(), 'ptxdbg-exit-')); });
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));

@@ -91,8 +91,9 @@ test('launches that need one ordered machine stay on one thread, and say why', (
   expect(sequentialReason(program, launch('count'))).toBeUndefined();
 });
 
-const CLI = join(ROOT, 'dist', 'src', 'cli.js');
-const built = existsSync(join(ROOT, 'dist', 'src', 'exec', 'parallel', 'worker.js')) ? null : `${CLI} is not built (run npm run build)`;
+// the installed command (the bundle in dist/bin): its worker threads start from worker.js beside it
+const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
+const built = existsSync(join(ROOT, 'dist', 'bin', 'worker.js')) ? null : `${CLI} is not built (run npm run build)`;
 const cli = (...args: string[]): { status: number | null; stdout: string; stderr: string } => {
   const r = spawnSync('node', [CLI, ...args], { cwd: ROOT, encoding: 'utf8' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingTool, ROOT, testIf } from '../helpers.js';
 
-const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+// the installed command (the bundle in dist/bin): it finds dist/cudart from there too
+const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
 const APPS = join(ROOT, 'samples', 'apps');
 const RUNTIME = join(ROOT, 'dist', 'cudart', 'libcudart.so.13');
 const why = missingTool('nvcc') ?? missingTool('cc') ?? (existsSync(RUNTIME) ? null : `the ptxdbg runtime is not built (${RUNTIME})`);
