@@ -6,16 +6,16 @@
  *
  * Results equal a sequential schedule's: only launches whose CTAs share nothing but global
  * loads, stores and atomics run here (eligible.ts); an atomic holds a lock for its
- * read-modify-write (memops.ts), so atomics of different threads never interleave. Anything that would need the sequential order to be
- * exact — a fault, an assertion, the step limit — restores the global bank as it was and reports
- * `rerun`, and the caller runs the launch again on one thread, where the report is the one a
- * sequential run gives.
+ * read-modify-write (memops.ts), so atomics of different threads never interleave. What needs
+ * the sequential order to be exact (a fault, an assertion, the step limit) ends in `rerun`:
+ * the caller runs the launch again on one thread, where the report is the sequential one.
  *
  * Synchronous, like the rest of a run: the main thread waits for the workers with Atomics.wait
  * and reads their reports with receiveMessageOnPort.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
+import { existsSync } from 'node:fs';
 import type { Machine } from '../machine.js';
 import { captureImage } from './image.js';
 import { sequentialReason } from './eligible.js';
@@ -46,6 +46,9 @@ interface Helper {
   readonly modules: Set<number>;
 }
 
+/** The workers' entry, beside this module (dist/src/exec/parallel/, or the bundle in dist/bin/). */
+const WORKER = new URL('./worker.js', import.meta.url);
+
 const helpers: Helper[] = [];
 const moduleIds = new WeakMap<Program, number>();
 let nextModule = 0;
@@ -55,7 +58,7 @@ function helper(i: number): Helper {
   if (h === undefined) {
     const { port1, port2 } = new MessageChannel();
     const input: WorkerInput = { port: port2 };
-    const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: input, transferList: [port2] });
+    const worker = new Worker(WORKER, { workerData: input, transferList: [port2] });
     // idle workers must not keep the process alive
     worker.unref();
     port1.unref();
@@ -75,6 +78,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
   const total = gx * gy * gz;
   const why = threads <= 1 ? 'one thread asked for'
     : m.recorder !== undefined || m.mem.probe !== undefined ? 'the run is recorded or observed'
+    : !existsSync(WORKER) ? 'worker threads are not built (npm run build)'
     : total < 2 ? 'the grid has one CTA'
     : total >= 2 ** 30 ? 'the grid has more CTAs than a shared counter holds'
     : m.warpSteps > 0 || m.nextCta > 0 ? 'the launch has started'
