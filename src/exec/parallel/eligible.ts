@@ -4,8 +4,8 @@
  * and atomics (which take striped locks, memops.ts), so every result of such a run is one a
  * schedule of its CTAs on one thread could give. What needs one ordered view of the machine
  * keeps the launch on one thread: printf (its order), the device heap and runtime (malloc,
- * child grids), grid and cluster synchronisation, textures (their table is not shared). The
- * answer says why not, so `--stats` can tell the user.
+ * child grids), grid and cluster synchronisation, surface reductions. The answer says why not,
+ * so `--stats` can tell the user.
  */
 import type { Program, ROperand } from '../../ptx/resolve.js';
 import type { Launch } from '../launch.js';
@@ -16,13 +16,12 @@ const WORKER_SAFE_CALLS = new Set(['__assertfail', '__assert_fail']);
 /** Opcodes that act on another CTA's state or on cluster/tensor hardware no worker shares. */
 const CROSS_CTA_OPCODES = new Set(['mapa', 'getctarank', 'multimem', 'clusterlaunchcontrol', 'tcgen05']);
 
-/** Texture and surface instructions: their image table is the main thread's alone. */
-const IMAGE_OPCODES = new Set(['tex', 'tld4', 'txq', 'suld', 'sust', 'sured', 'suq']);
+/** Reductions that take no lock (memops.ts locks atom and red only). */
+const UNLOCKED_REDUCTIONS = new Set(['sured']);
 
 /** Why the launch must run on one thread, or undefined when workers may share it. */
 export function sequentialReason(program: Program, launch: Launch): string | undefined {
   if (launch.cooperative) return 'a cooperative launch synchronises its whole grid';
-  if (launch.refs?.length || launch.args.some((a) => a.kind === 'image')) return 'the launch binds textures or surfaces';
   const seen = new Set<string>();
   const work = [launch.kernel];
   let why: string | undefined;
@@ -57,7 +56,7 @@ export function sequentialReason(program: Program, launch: Launch): string | und
 
 function instructionReason(opcode: string, mods: readonly string[]): string | undefined {
   if (CROSS_CTA_OPCODES.has(opcode)) return `it uses ${opcode}`;
-  if (IMAGE_OPCODES.has(opcode)) return `it uses ${opcode} (textures and surfaces)`;
+  if (UNLOCKED_REDUCTIONS.has(opcode)) return `it uses ${opcode}`;
   if (opcode === 'cp' && mods.includes('reduce')) return 'it uses cp.reduce';
   if (mods.some((m) => m.includes('cluster'))) return `it uses ${opcode} on a cluster`;
   return undefined;

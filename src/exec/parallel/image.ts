@@ -10,6 +10,7 @@ import type { Program } from '../../ptx/resolve.js';
 import { Bank, GlobalArena, type ArenaState, type SharedBank } from '../memory.js';
 import type { MemoryLayout } from '../machine/layout.js';
 import type { MemoryContext } from '../state.js';
+import { ImageTable, type ImageTableState } from '../texture/image.js';
 
 /** Structured-clonable: what a worker needs besides the PTX text. */
 export interface LaunchImage {
@@ -30,6 +31,8 @@ export interface LaunchImage {
   readonly addr32: boolean;
   /** The striped locks of atomics (MemoryContext.atomicLocks), shared by every thread. */
   readonly atomicLocks: SharedArrayBuffer;
+  /** Texture and surface objects and references (their texels are in the global bank). */
+  readonly images: ImageTableState | undefined;
 }
 
 /** Stripes of the atomics' locks: a power of two (memops.ts masks with it). */
@@ -69,6 +72,7 @@ export function captureImage(m: Machine): LaunchImage {
     reservedBase: m.mem.reservedBase,
     addr32: m.mem.addr32 === true,
     atomicLocks,
+    images: m.mem.images?.state(),
   };
 }
 
@@ -98,6 +102,7 @@ export function layoutFromImage(image: LaunchImage, program: Program): (m: Machi
       global: arena, constBank, paramBank, sharedSize: image.sharedSize, sharedUser: image.sharedUser,
       reservedBase: image.reservedBase, probe: undefined, step: 0, addr32: image.addr32,
       atomicLocks: new Int32Array(image.atomicLocks),
+      ...(image.images ? { images: ImageTable.fromState(image.images) } : {}),
     };
     return {
       arena, constBank, paramBank, sharedSize: image.sharedSize, reservedBase: image.reservedBase, mem,

@@ -126,4 +126,32 @@ export class ImageTable {
     const i = this.byName.get(name);
     return i === undefined ? undefined : this.images[i];
   }
+
+  /** The table as plain data (worker threads rebuild it with fromState; texels stay in the arena). */
+  state(): ImageTableState {
+    return {
+      images: this.images.map((im) => {
+        // a launch file's image keeps its initial texels on the object: not needed past layout
+        const { init: _init, ...rest } = im as Image & { init?: unknown };
+        return rest;
+      }),
+      byName: [...this.byName],
+      samplers: [...this.samplers],
+    };
+  }
+
+  static fromState(s: ImageTableState): ImageTable {
+    const t = new ImageTable();
+    t.images.push(...s.images);
+    for (const [n, i] of s.byName) t.byName.set(n, i);
+    for (const [n, x] of s.samplers) t.samplers.set(n, x);
+    return t;
+  }
+}
+
+/** ImageTable.state(): structured-clonable. */
+export interface ImageTableState {
+  readonly images: readonly Image[];
+  readonly byName: readonly (readonly [string, number])[];
+  readonly samplers: readonly (readonly [string, Sampler])[];
 }
