@@ -34,6 +34,11 @@ export interface Probe {
    * flight; WaitAll (also cp.async.mbarrier.arrive) completes every copy of the lane.
    */
   asyncCopies?(w: Warp, mask: number, ev: AsyncEvent, n: number): void;
+  /**
+   * The probe knows CTAs by id (Cta.id), never by object, so the machine may reuse a finished
+   * CTA's objects (Cta, its warps) for a later CTA while it watches; otherwise it does not.
+   */
+  readonly ctasById?: boolean;
 }
 
 export const enum AsyncEvent {

@@ -109,9 +109,11 @@ export class RaceChecker implements Probe {
   private readonly flags: Uint8Array;
   private readonly global: Shadow;
   private readonly ra: ReleaseAcquire;
+  /** Per CTA object, the state of the CTA it holds now (the machine reuses finished CTAs: see ctasById). */
   private readonly syncs = new WeakMap<Cta, CtaSync>();
-  private lastCta: Cta | undefined = undefined;
   private lastSync: CtaSync | undefined = undefined;
+  /** The checker knows CTAs by id (CtaSync.id), so the machine may pool finished ones while it watches. */
+  readonly ctasById = true;
   private readonly errorKeys = new Set<string>();
   private readonly opts: CheckerOptions;
   /** First arena offset of the device heap, and the allocation last seen per heap granule. */
@@ -187,13 +189,19 @@ export class RaceChecker implements Probe {
     }
   }
 
+  /** The synchronisation state of the CTA `cta` holds now. */
+  private syncOf(cta: Cta): CtaSync {
+    const last = this.lastSync;
+    return last !== undefined && last.cta === cta && last.id === cta.id ? last : this.syncFor(cta);
+  }
+
   private syncFor(cta: Cta): CtaSync {
     let s = this.syncs.get(cta);
-    if (s === undefined) {
+    // a CTA object reused for a later CTA (the earlier one finished) starts afresh
+    if (s === undefined || s.id !== cta.id) {
       s = new CtaSync(cta, this.nthreads, this.mem.sharedSize);
       this.syncs.set(cta, s);
     }
-    this.lastCta = cta;
     this.lastSync = s;
     return s;
   }
@@ -232,16 +240,15 @@ export class RaceChecker implements Probe {
       // another lane of the same warp instruction (a step is one instruction of one warp)
       cs = this.kCs!; gpc = this.kGpc; fl = this.kFl;
     } else {
-      cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+      cs = this.syncOf(w.cta);
       gpc = this.currentGpc(w);
       fl = this.flags[gpc]!;
       this.kAsync = this.instr.asyncCopy[gpc]!;
       if ((fl & F_NOLOC) !== 0) gpc = this.userSite(w, gpc);
       this.kStep = step; this.kCs = cs; this.kGpc = gpc; this.kFl = fl;
     }
-    const cta = cs.cta;
     const t = w.tidBase + lane;
-    const ctaLo = cta.id * this.nthreads + 1;
+    const ctaLo = cs.id * this.nthreads + 1;
     const ctaHi = ctaLo + this.nthreads;
     const me = ctaLo + t;
     const fullStep = cs.fullStep;
@@ -267,7 +274,7 @@ export class RaceChecker implements Probe {
     const mask = size >= 4 ? M_BYTES : byteMask(idx & 3, (idx & 3) + size);
     if (sp === 1 && this.inFlight.size !== 0) this.asyncConflicts(cs, t, me, idx >>> 2, last, mask, write, atomic, step, gpc);
     if (this.kAsync !== 0 && write && sp === 1) {
-      for (let word = idx >>> 2; word <= last; word++) this.inFlight.issue(me, cta.id, word, mask, step, gpc, shadow);
+      for (let word = idx >>> 2; word <= last; word++) this.inFlight.issue(me, cs.id, word, mask, step, gpc, shadow);
     }
     for (let word = idx >>> 2; word <= last; word++) {
       const b = word * REC;
@@ -328,7 +335,7 @@ export class RaceChecker implements Probe {
   private asyncConflicts(cs: CtaSync, t: number, me: number, first: number, last: number, mask: number,
     write: boolean, atomic: boolean, step: number, gpc: number): void {
     for (let word = first; word <= last; word++) {
-      const f = this.inFlight.lookup(cs.cta.id, word);
+      const f = this.inFlight.lookup(cs.id, word);
       if (f === undefined || f.step === step || (f.mask & mask) === 0) continue;
       this.report(write ? WAW : RAW, 1, word * 4 + lowestByte(f.mask & mask), f.me - 1, f.step, f.gpc, OP_WRITE,
         me - 1, step, gpc, atomic ? OP_ATOMIC : write ? OP_WRITE : OP_READ, t);
@@ -390,7 +397,7 @@ export class RaceChecker implements Probe {
   private ordered(cs: CtaSync, t: number, other: number, otherStep: number): boolean {
     const n = this.nthreads;
     const oc = Math.floor(other / n);
-    if (oc !== cs.cta.id) {
+    if (oc !== cs.id) {
       const acq = cs.acquired;
       return acq !== null && acq[oc]! > otherStep;
     }
@@ -459,7 +466,7 @@ export class RaceChecker implements Probe {
 
   fence(w: Warp, mask: number): void {
     if (this.npend !== 0) this.flushPending();
-    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    const cs = this.syncOf(w.cta);
     const step = this.mem.step;
     const fl = this.flags[this.currentGpc(w)]!;
     const wide = (fl & F_FENCE_WIDE) !== 0 || (fl & F_FENCE_CTA) === 0;
@@ -470,13 +477,13 @@ export class RaceChecker implements Probe {
 
   barrierArrive(w: Warp, id: number, mask: number, expected: number, arriveOnly: boolean): void {
     if (this.npend !== 0) this.flushPending();
-    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    const cs = this.syncOf(w.cta);
     const gpc = this.reportGpc(w);
     const live = w.validMask & ~w.exited;
     if ((mask & live) !== live && !arriveOnly) {
       // judged when the barrier completes: lanes that exit meanwhile (an early return, which
       // independent thread scheduling runs while this path waits) are excused, as by bar.sync
-      this.partial.push({ w, id, mask, gpc });
+      this.partial.push({ w, ctaId: w.cta.id, id, mask, gpc });
     } else if ((mask & live) !== live) {
       this.partialError(w, id, mask, live & ~mask, gpc);
     }
@@ -489,14 +496,16 @@ export class RaceChecker implements Probe {
   }
 
   /** Partial-warp arrivals at a barrier, judged when it completes (or the run ends). */
-  private readonly partial: { w: Warp; id: number; mask: number; gpc: number }[] = [];
+  private readonly partial: { w: Warp; ctaId: number; id: number; mask: number; gpc: number }[] = [];
 
   /** Report the partial arrivals whose missing lanes are still alive (`cta`/`id`, or all). */
   private judgePartial(cta: Cta | undefined, id: number): void {
     for (let i = this.partial.length - 1; i >= 0; i--) {
       const p = this.partial[i]!;
-      if (cta !== undefined && (p.w.cta !== cta || p.id !== id)) continue;
+      if (cta !== undefined && (p.ctaId !== cta.id || p.id !== id)) continue;
       this.partial.splice(i, 1);
+      // a warp now in another CTA: its CTA finished, every lane of it exited
+      if (p.w.cta.id !== p.ctaId) continue;
       const missing = p.w.validMask & ~p.w.exited & ~p.mask;
       if (missing !== 0) this.partialError(p.w, p.id, p.mask, missing, p.gpc);
     }
@@ -505,7 +514,7 @@ export class RaceChecker implements Probe {
   barrierRelease(cta: Cta, id: number): void {
     if (this.npend !== 0) this.flushPending();
     if (this.partial.length !== 0) this.judgePartial(cta, id);
-    const cs = cta === this.lastCta ? this.lastSync! : this.syncFor(cta);
+    const cs = this.syncOf(cta);
     const places = cs.release(id, this.mem.step);
     if (places.length < 2) return;
     // __syncthreads() at different source lines completing one barrier: divergent barriers
@@ -526,7 +535,7 @@ export class RaceChecker implements Probe {
     if (this.npend !== 0) this.flushPending();
     const L = active & members & w.validMask & ~w.exited;
     if ((L & (L - 1)) === 0) return; // fewer than two lanes: nothing to order
-    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    const cs = this.syncOf(w.cta);
     cs.warpSync(w.tidBase, L, this.mem.step);
   }
 

@@ -72,14 +72,14 @@ export class ReleaseAcquire {
   private publish(o: SyncObject, cs: CtaSync, t: number, relIntra: number, relCross: number): void {
     if (relCross > 0) {
       const c = (o.cross ??= new Float64Array(this.nctas));
-      const id = cs.cta.id;
+      const id = cs.id;
       if (relCross > c[id]!) c[id] = relCross;
       const acq = cs.acquired; // what this CTA acquired is released onward (transitivity)
       if (acq !== null) for (let i = 0; i < c.length; i++) if (acq[i]! > c[i]!) c[i] = acq[i]!;
     }
     if (relIntra > 0) {
-      if (o.ctaId !== cs.cta.id || o.intra === null) {
-        o.ctaId = cs.cta.id;
+      if (o.ctaId !== cs.id || o.intra === null) {
+        o.ctaId = cs.id;
         o.intra = new Float64Array(this.nthreads);
       }
       cs.foldInto(o.intra, t);
@@ -93,7 +93,7 @@ export class ReleaseAcquire {
       const c = o.cross;
       for (let i = 0; i < c.length; i++) if (c[i]! > acq[i]!) acq[i] = c[i]!;
     }
-    if (o.intra !== null && o.ctaId === cs.cta.id) {
+    if (o.intra !== null && o.ctaId === cs.id) {
       // thread clocks may be shared between threads: join into a fresh array
       const old = cs.priv[t];
       const np = old ? old.slice() : new Float64Array(this.nthreads);

@@ -87,9 +87,12 @@ export class Shadow {
       return;
     }
     if (!this.large) this.touched.fill(1); // small arrays come zeroed and resident from the heap
+    // a small shadow (one CTA's shared memory) is sized to the word: a launch of thousands of
+    // small CTAs makes thousands of them, and whole chunks would be mostly garbage to collect
+    const cap = this.large ? chunks * CHUNK_WORDS : words;
     try {
-      this.main = new Int32Array(chunks * CHUNK_WORDS * REC);
-      this.second = new Int32Array(chunks * CHUNK_WORDS * REC2);
+      this.main = new Int32Array(cap * REC);
+      this.second = new Int32Array(cap * REC2);
     } catch {
       throw new Error(`memory too large for the race checker's shadow (${bytes} bytes)`);
     }
