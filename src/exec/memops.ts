@@ -213,9 +213,10 @@ function compileLd(ctx: Ctx): Exec {
   };
   if (!uniformAddress(g, space)) return perLane;
   // one address for every lane (kernel parameters, variables): one translation and read, copied
-  // to the other lanes; a probe sees every lane's access, so it takes the per-lane path
+  // to the other lanes; a probe of the space sees every lane's access, so it takes the per-lane path
   return (w: Warp, m: number) => {
-    if (w.mem.probe !== undefined || m === 0) { perLane(w, m); return; }
+    const p = w.mem.probe;
+    if (m === 0 || (p !== undefined && (p.spaces === undefined || ((p.spaces >>> space) & 1) !== 0))) { perLane(w, m); return; }
     const l0 = 31 - Math.clz32(m & -m);
     let idx = w.quickIndex(space, g.lo, g.hi, total, false);
     if (idx < 0) idx = w.translate(space, g.lo, g.hi, total, l0, Access.Read);

@@ -39,6 +39,12 @@ export interface Probe {
    * CTA's objects (Cta, its warps) for a later CTA while it watches; otherwise it does not.
    */
   readonly ctasById?: boolean;
+  /**
+   * The state spaces whose accesses the probe observes, a bit per Space (unset: all). A load of
+   * one address by every lane (a kernel parameter) then takes the one-read path when its space is
+   * not observed.
+   */
+  readonly spaces?: number;
 }
 
 export const enum AsyncEvent {

@@ -114,6 +114,8 @@ export class RaceChecker implements Probe {
   private lastSync: CtaSync | undefined = undefined;
   /** The checker knows CTAs by id (CtaSync.id), so the machine may pool finished ones while it watches. */
   readonly ctasById = true;
+  /** Only global and shared memory are checked. */
+  readonly spaces = (1 << Space.Global) | (1 << Space.Shared);
   private readonly errorKeys = new Set<string>();
   private readonly opts: CheckerOptions;
   /** First arena offset of the device heap, and the allocation last seen per heap granule. */
@@ -385,6 +387,7 @@ export class RaceChecker implements Probe {
 
   /** Two atomic-class accesses: atomic with respect to each other unless a .cta-scoped one crosses CTAs. */
   private atomicPair(otherPlus1: number, mePlus1: number, metas: number): boolean {
+    if ((metas & (M_VOLATILE | M_CTA_SCOPE)) === 0) return true;
     const n = this.nthreads;
     const sameCta = Math.floor((otherPlus1 - 1) / n) === Math.floor((mePlus1 - 1) / n);
     // volatile orders nothing between lanes of one warp (see M_VOLATILE)

@@ -20,6 +20,8 @@ const F_RELEASE = I.F_RELEASE, F_ACQUIRE = I.F_ACQUIRE, F_SCOPE_CTA = I.F_SCOPE_
 export class ReleaseAcquire {
   /** Release locations in global memory, by word. */
   private readonly globalSync = new Map<number, SyncObject>();
+  /** Locations ever released (global or shared): until one is, an acquire has nothing to look up. */
+  private released = 0;
 
   constructor(private readonly nthreads: number, private readonly nctas: number) {}
 
@@ -38,7 +40,7 @@ export class ReleaseAcquire {
       // lock idiom (`while (atomicCAS(lock, 0, 1)) {}` ... `__threadfence(); atomicExch(lock, 0)`)
       // orders each critical section after the previous holder's, including between lanes of
       // one warp under independent thread scheduling (coarse: it can only hide races)
-      if ((fl & F_ACQUIRE) !== 0 || acc === Access.Atomic) {
+      if (this.released !== 0 && ((fl & F_ACQUIRE) !== 0 || acc === Access.Atomic)) {
         const o = this.location(cs, sp, word, false);
         if (o !== undefined) this.acquire(o, cs, t);
       }
@@ -53,7 +55,7 @@ export class ReleaseAcquire {
     if (wide) cs.lastFenceWide![t] = step;
     // a fence after a strong read acquires what that read's location released
     const key = cs.lastStrongRead !== null ? cs.lastStrongRead[t]! : 0;
-    if (key !== 0) {
+    if (key !== 0 && this.released !== 0) {
       const o = key > 0 ? this.globalSync.get(key - 1) : cs.syncObjs.get(-key - 1);
       if (o !== undefined) this.acquire(o, cs, t);
     }
@@ -65,6 +67,7 @@ export class ReleaseAcquire {
     if (o === undefined && create) {
       o = { cross: null, ctaId: -1, intra: null };
       map.set(word, o);
+      this.released++;
     }
     return o;
   }
