@@ -20,6 +20,14 @@ export interface Probe {
    * it includes the lane's stride offset); `address` is the low word of the space address.
    */
   access(w: Warp, space: Space, bank: Bank, idx: number, size: number, lane: number, acc: Access, address: number): void;
+  /**
+   * The accesses of lanes `mask` of one warp instruction, all to `space` (global or shared, never
+   * Generic), aligned and in bounds, `idx[lane]` indexing `bank`, before any data moves. Returns
+   * the lanes it took, the lowest ones of `mask`: their data then moves, and the rest come again.
+   * Optional; without it the probe sees each lane through `access`, interleaved with the data.
+   * The interpreter uses it for its commonest loads, stores and atomics (see memops probedWarp).
+   */
+  accessWarp?(w: Warp, space: Space, bank: Bank, idx: Int32Array, mask: number, size: number, acc: Access): number;
   /** Lanes `mask` of `w` arrived at barrier `id` (bar.sync / barrier.sync / bar.red / bar.arrive). */
   barrierArrive(w: Warp, id: number, mask: number, expected: number, arriveOnly: boolean): void;
   /** Barrier `id` of `cta` completed: every waiting thread is released. */
