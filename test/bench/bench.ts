@@ -91,7 +91,10 @@ function raceOverhead(program: Program, launch: Launch, reps: number): { plain: 
 /** The side-by-side kernels of ../shared/perf (-O3 build with its launch file), when that folder is there. */
 function perfKernels(): { name: string; program: Program; launch: Launch }[] {
   const dir = join(process.cwd(), '..', 'shared', 'perf');
-  if (!existsSync(dir)) return [];
+  if (!existsSync(dir)) {
+    console.log(`(the ../shared/perf kernels: skipped, ${dir} is not next to this checkout)`);
+    return [];
+  }
   const out: { name: string; program: Program; launch: Launch }[] = [];
   for (const name of readdirSync(dir).filter((n) => existsSync(join(dir, n, 'launch.json'))).sort()) {
     const program = loadPtx(readFileSync(join(dir, name, 'kernel.O3.ptx'), 'utf8'), `${name}.ptx`).program;
