@@ -8,7 +8,7 @@ import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
 import { type Ctx, dst, fail, src, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
-import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, Space, spaceOfWindow, windowOf } from './memory.js';
+import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, SHARED_HI, Space, spaceOfWindow, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
 
@@ -213,9 +213,10 @@ function compileLd(ctx: Ctx): Exec {
   };
   if (!uniformAddress(g, space)) return perLane;
   // one address for every lane (kernel parameters, variables): one translation and read, copied
-  // to the other lanes; a probe sees every lane's access, so it takes the per-lane path
+  // to the other lanes; a probe of the space sees every lane's access, so it takes the per-lane path
   return (w: Warp, m: number) => {
-    if (w.mem.probe !== undefined || m === 0) { perLane(w, m); return; }
+    const p = w.mem.probe;
+    if (m === 0 || (p !== undefined && (p.spaces === undefined || ((p.spaces >>> space) & 1) !== 0))) { perLane(w, m); return; }
     const l0 = 31 - Math.clz32(m & -m);
     let idx = w.quickIndex(space, g.lo, g.hi, total, false);
     if (idx < 0) idx = w.translate(space, g.lo, g.hi, total, l0, Access.Read);
@@ -243,7 +244,10 @@ function scalarLd(g: AddrGen, space: Space, size: number, signed: boolean, d: nu
   if (g.reg < 0 || g.frame || (size !== 4 && size !== 8)) return undefined;
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
   const wide = size === 8;
-  return (w: Warp, m: number) => {
+  const batch = batchable(space);
+  const run = (w: Warp, m: number): void => {
+    const p = w.mem.probe;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Read, run)) return;
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -259,6 +263,60 @@ function scalarLd(g: AddrGen, space: Space, size: number, signed: boolean, d: nu
       u[d + 2 * l + 1] = wide ? b32[(idx >> 2) + 1]! : signed && v >= 0x80000000 ? 0xffffffff : 0;
     }
   };
+  return run;
+}
+
+/** Global, shared or generic instructions: a probe may see them a warp at a time (see probedWarp). */
+function batchable(space: Space): boolean {
+  return space === Space.Global || space === Space.Shared || space === Space.Generic;
+}
+
+/** Lane byte indices of the probed access in progress. */
+const PIDX = new Int32Array(32);
+
+/**
+ * A warp instruction of scalarLd / scalarSt / atom32 under a probe with `accessWarp`, when every
+ * lane's address is aligned and in bounds of one space, global or shared (else false: the
+ * lane-by-lane loop runs it, faults and all): the probe is told of the lanes at once, then
+ * `plain` moves the data of the lanes it took with the probe unset, until all have moved.
+ */
+function probedWarp(w: Warp, m: number, g: AddrGen, space: Space, size: number, acc: Access, plain: Exec): boolean {
+  const mem = w.mem;
+  const u = w.u32;
+  const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
+  const arena = mem.global;
+  const limit = mem.sharedUser;
+  let sp = space;
+  for (let l = 0; l < 32; l++) {
+    if (((m >>> l) & 1) === 0) continue;
+    const s = u[r + 2 * l]! + glo;
+    const lo = s >>> 0;
+    const hi = ((r32 ? 0 : u[r + 2 * l + 1]!) + ghi + (s > 0xffffffff ? 1 : 0)) >>> 0;
+    // Warp.quickIndex's conditions, one space for all lanes; the index is the address
+    if ((lo & (size - 1)) !== 0) return false;
+    if (sp === Space.Generic) sp = hi === GLOBAL_HI ? Space.Global : hi === SHARED_HI ? Space.Shared : Space.Generic;
+    if (sp === Space.Global) {
+      if (hi !== GLOBAL_HI || arena.check(lo, size) < 0) return false;
+    } else if (sp === Space.Shared) {
+      if ((space === Space.Generic && hi !== SHARED_HI) || lo + size > limit) return false;
+    } else return false;
+    PIDX[l] = lo;
+  }
+  if (sp === Space.Generic) return false;
+  const p = mem.probe!;
+  const bank = sp === Space.Global ? arena.bank : w.cta.shared;
+  let rest = m;
+  while (rest !== 0) {
+    const took = p.accessWarp!(w, sp, bank, PIDX, rest, size, acc);
+    mem.probe = undefined;
+    try {
+      plain(w, took);
+    } finally {
+      mem.probe = p;
+    }
+    rest &= ~took;
+  }
+  return true;
 }
 
 /** The commonest store, like scalarLd. */
@@ -266,7 +324,10 @@ function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | u
   if (g.reg < 0 || g.frame || (size !== 4 && size !== 8)) return undefined;
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
   const wide = size === 8;
-  return (w: Warp, m: number) => {
+  const batch = batchable(space);
+  const run = (w: Warp, m: number): void => {
+    const p = w.mem.probe;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Write, run)) return;
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -280,6 +341,7 @@ function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | u
       if (wide) b32[(idx >> 2) + 1] = u[src + 2 * l + 1]!;
     }
   };
+  return run;
 }
 
 /**
@@ -431,7 +493,10 @@ function compileAtom(ctx: Ctx): Exec {
  */
 function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number, B: number, C: number): Exec {
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
-  return (w: Warp, m: number) => {
+  const batch = batchable(space);
+  const run = (w: Warp, m: number): void => {
+    const p = w.mem.probe;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, 4, Access.Atomic, run)) return;
     const u = w.u32;
     const locks = w.mem.atomicLocks;
     for (let l = 0; l < 32; l++) {
@@ -467,6 +532,7 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
       u[D + o + 1] = 0;
     }
   };
+  return run;
 }
 
 /**

@@ -20,6 +20,14 @@ export interface Probe {
    * it includes the lane's stride offset); `address` is the low word of the space address.
    */
   access(w: Warp, space: Space, bank: Bank, idx: number, size: number, lane: number, acc: Access, address: number): void;
+  /**
+   * The accesses of lanes `mask` of one warp instruction, all to `space` (global or shared, never
+   * Generic), aligned and in bounds, `idx[lane]` indexing `bank`, before any data moves. Returns
+   * the lanes it took, the lowest ones of `mask`: their data then moves, and the rest come again.
+   * Optional; without it the probe sees each lane through `access`, interleaved with the data.
+   * The interpreter uses it for its commonest loads, stores and atomics (see memops probedWarp).
+   */
+  accessWarp?(w: Warp, space: Space, bank: Bank, idx: Int32Array, mask: number, size: number, acc: Access): number;
   /** Lanes `mask` of `w` arrived at barrier `id` (bar.sync / barrier.sync / bar.red / bar.arrive). */
   barrierArrive(w: Warp, id: number, mask: number, expected: number, arriveOnly: boolean): void;
   /** Barrier `id` of `cta` completed: every waiting thread is released. */
@@ -34,6 +42,17 @@ export interface Probe {
    * flight; WaitAll (also cp.async.mbarrier.arrive) completes every copy of the lane.
    */
   asyncCopies?(w: Warp, mask: number, ev: AsyncEvent, n: number): void;
+  /**
+   * The probe knows CTAs by id (Cta.id), never by object, so the machine may reuse a finished
+   * CTA's objects (Cta, its warps) for a later CTA while it watches; otherwise it does not.
+   */
+  readonly ctasById?: boolean;
+  /**
+   * The state spaces whose accesses the probe observes, a bit per Space (unset: all). A load of
+   * one address by every lane (a kernel parameter) then takes the one-read path when its space is
+   * not observed.
+   */
+  readonly spaces?: number;
 }
 
 export const enum AsyncEvent {

@@ -88,9 +88,12 @@ const lowestByte = lowestLane;
 
 const MAX_PENDING = 16;
 
+/** `access` passes its one lane's index to `accessWarp` here. */
+const ONE = new Int32Array(32);
+
 // Module-local copies of the layout and flag constants: V8 folds module-local constants into
 // the hot path but loads imported bindings on every use (measured: a quarter of the per-access cost).
-const CHUNK_BYTE_SHIFT = S.CHUNK_SHIFT + 2;
+const CHUNK_SHIFT = S.CHUNK_SHIFT, CHUNK_BYTE_SHIFT = S.CHUNK_SHIFT + 2;
 const REC = S.REC, REC2 = S.REC2, R1 = S.R1, STEP = S.STEP, PCM = S.PCM, PC_SHIFT = S.PC_SHIFT;
 const M_BYTES = S.M_BYTES, M_ATOMIC = S.M_ATOMIC, M_CTA_SCOPE = S.M_CTA_SCOPE, M_VOLATILE = S.M_VOLATILE, M_CLASS = M_ATOMIC | M_CTA_SCOPE | M_VOLATILE;
 const M_HAS_R2 = S.M_HAS_R2;
@@ -109,9 +112,13 @@ export class RaceChecker implements Probe {
   private readonly flags: Uint8Array;
   private readonly global: Shadow;
   private readonly ra: ReleaseAcquire;
+  /** Per CTA object, the state of the CTA it holds now (the machine reuses finished CTAs: see ctasById). */
   private readonly syncs = new WeakMap<Cta, CtaSync>();
-  private lastCta: Cta | undefined = undefined;
   private lastSync: CtaSync | undefined = undefined;
+  /** The checker knows CTAs by id (CtaSync.id), so the machine may pool finished ones while it watches. */
+  readonly ctasById = true;
+  /** Only global and shared memory are checked. */
+  readonly spaces = (1 << Space.Global) | (1 << Space.Shared);
   private readonly errorKeys = new Set<string>();
   private readonly opts: CheckerOptions;
   /** First arena offset of the device heap, and the allocation last seen per heap granule. */
@@ -187,13 +194,19 @@ export class RaceChecker implements Probe {
     }
   }
 
+  /** The synchronisation state of the CTA `cta` holds now. */
+  private syncOf(cta: Cta): CtaSync {
+    const last = this.lastSync;
+    return last !== undefined && last.cta === cta && last.id === cta.id ? last : this.syncFor(cta);
+  }
+
   private syncFor(cta: Cta): CtaSync {
     let s = this.syncs.get(cta);
-    if (s === undefined) {
+    // a CTA object reused for a later CTA (the earlier one finished) starts afresh
+    if (s === undefined || s.id !== cta.id) {
       s = new CtaSync(cta, this.nthreads, this.mem.sharedSize);
       this.syncs.set(cta, s);
     }
-    this.lastCta = cta;
     this.lastSync = s;
     return s;
   }
@@ -223,112 +236,136 @@ export class RaceChecker implements Probe {
 
   access(w: Warp, space: Space, bank: Bank, idx: number, size: number, lane: number, acc: Access, _address: number): void {
     if (space !== Space.Global && space !== Space.Shared) return;
+    ONE[lane] = idx;
+    this.accessWarp(w, space, bank, ONE, 1 << lane, size, acc);
+  }
+
+  /**
+   * The accesses of lanes `mask` of one warp instruction, in lane order (`access` passes one
+   * lane). Plain stores stop early where a same-value check needs the data of the lanes before
+   * (see `pend`): after a lane that left a check pending, and before a lane writing a word an
+   * earlier lane of this call wrote; the caller moves the data of the lanes taken and calls again.
+   */
+  accessWarp(w: Warp, space: Space, bank: Bank, idx: Int32Array, mask: number, size: number, acc: Access): number {
     if (this.npend !== 0) this.flushPending();
     const step = this.mem.step;
     let cs: CtaSync;
     let gpc: number;
     let fl: number;
     if (step === this.kStep) {
-      // another lane of the same warp instruction (a step is one instruction of one warp)
+      // the same warp instruction again (a step is one instruction of one warp)
       cs = this.kCs!; gpc = this.kGpc; fl = this.kFl;
     } else {
-      cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+      cs = this.syncOf(w.cta);
       gpc = this.currentGpc(w);
       fl = this.flags[gpc]!;
       this.kAsync = this.instr.asyncCopy[gpc]!;
       if ((fl & F_NOLOC) !== 0) gpc = this.userSite(w, gpc);
       this.kStep = step; this.kCs = cs; this.kGpc = gpc; this.kFl = fl;
     }
-    const cta = cs.cta;
-    const t = w.tidBase + lane;
-    const ctaLo = cta.id * this.nthreads + 1;
+    const ctaLo = cs.id * this.nthreads + 1;
     const ctaHi = ctaLo + this.nthreads;
-    const me = ctaLo + t;
     const fullStep = cs.fullStep;
-    let shadow: Shadow;
-    let sp: number;
-    if (space === Space.Global) {
-      shadow = this.global;
-      sp = 0;
-      if (shadow.touched[idx >>> CHUNK_BYTE_SHIFT] === 0) shadow.touch(idx >>> CHUNK_BYTE_SHIFT);
-      if (idx >= this.heapStart) this.heapCheck(idx, size);
-    } else {
-      shadow = cs.shared;
-      sp = 1;
-    }
+    const sp = space === Space.Global ? 0 : 1;
+    const shadow = sp === 0 ? this.global : cs.shared;
+    const main = shadow.main;
     const atomic = acc === Access.Atomic || (fl & F_STRONG) !== 0;
     const write = acc !== Access.Read;
+    const stores = write && !atomic;
     const cls = (atomic ? M_ATOMIC : 0) | ((fl & F_SCOPE_CTA) !== 0 ? M_CTA_SCOPE : 0) | ((fl & F_VOLATILE) !== 0 ? M_VOLATILE : 0);
     const pcCls = gpc * (1 << PC_SHIFT) + cls;
-    const end = idx + size;
-    const main = shadow.main;
-    const last = (end - 1) >>> 2;
-    // accesses are naturally aligned: a sub-word access stays in one word, larger ones cover whole words
-    const mask = size >= 4 ? M_BYTES : byteMask(idx & 3, (idx & 3) + size);
-    if (sp === 1 && this.inFlight.size !== 0) this.asyncConflicts(cs, t, me, idx >>> 2, last, mask, write, atomic, step, gpc);
-    if (this.kAsync !== 0 && write && sp === 1) {
-      for (let word = idx >>> 2; word <= last; word++) this.inFlight.issue(me, cta.id, word, mask, step, gpc, shadow);
+    const first = 31 - Math.clz32(mask & -mask);
+    const top = 31 - Math.clz32(mask);
+    for (let lane = first; lane <= top; lane++) {
+      if (((mask >>> lane) & 1) === 0) continue;
+      const idx0 = idx[lane]!;
+      const t = w.tidBase + lane;
+      const me = ctaLo + t;
+      if (sp === 0) {
+        if (shadow.touched[idx0 >>> CHUNK_BYTE_SHIFT] === 0) shadow.touch(idx0 >>> CHUNK_BYTE_SHIFT);
+        if (idx0 >= this.heapStart) this.heapCheck(idx0, size);
+      }
+      if (stores && lane !== first && this.writtenAt(main, idx0, size, step)) return mask & ((1 << lane) - 1);
+      const last = (idx0 + size - 1) >>> 2;
+      // accesses are naturally aligned: a sub-word access stays in one word, larger ones cover whole words
+      const bytes = size >= 4 ? M_BYTES : byteMask(idx0 & 3, (idx0 & 3) + size);
+      if (sp === 1 && this.inFlight.size !== 0) this.asyncConflicts(cs, t, me, idx0 >>> 2, last, bytes, write, atomic, step, gpc);
+      if (this.kAsync !== 0 && write && sp === 1) {
+        for (let word = idx0 >>> 2; word <= last; word++) this.inFlight.issue(me, cs.id, word, bytes, step, gpc, shadow);
+      }
+      for (let word = idx0 >>> 2; word <= last; word++) {
+        const b = word * REC;
+        // conflict with the last write
+        const wt = main[b]!;
+        // (fast path: a thread of this CTA before its last full barrier)
+        if (wt !== 0 && wt !== me && !(wt >= ctaLo && wt < ctaHi && fullStep > (main[b + STEP]! >>> 0))) {
+          const wm = main[b + PCM]!;
+          if ((wm & bytes) !== 0 && !(atomic && (wm & M_ATOMIC) !== 0 && this.atomicPair(wt, me, wm | cls))) {
+            this.checkWrite(cs, t, me, sp, bank, word, bytes, main, b, write, atomic, step, gpc);
+          }
+        }
+        const r1 = main[b + R1]!;
+        if (write) {
+          // conflicts with the reads since that write
+          main[b] = me; main[b + STEP] = step; main[b + PCM] = pcCls | bytes;
+          if (r1 !== 0) {
+            const m1 = main[b + R1 + PCM]!;
+            if (r1 !== me && (m1 & bytes) !== 0 && !(r1 >= ctaLo && r1 < ctaHi && fullStep > (main[b + R1 + STEP]! >>> 0))) {
+              this.checkRead(cs, t, me, sp, word, bytes, main, b + R1, atomic, cls, step, gpc);
+            }
+            // reads entirely covered by this write are ordered before any later access that is ordered after it
+            let keep2 = false;
+            if ((m1 & M_HAS_R2) !== 0) {
+              const second = shadow.second;
+              const b2 = word * REC2;
+              const r2 = second[b2]!;
+              if (r2 !== 0 && r2 !== me && (second[b2 + PCM]! & bytes) !== 0) this.checkRead(cs, t, me, sp, word, bytes, second, b2, atomic, cls, step, gpc);
+              keep2 = r2 !== 0 && (second[b2 + PCM]! & M_BYTES & ~bytes) !== 0;
+              if (!keep2) second[b2] = 0;
+            }
+            if ((m1 & M_BYTES & ~bytes) !== 0) {
+              if ((m1 & M_HAS_R2) !== 0 && !keep2) main[b + R1 + PCM] = m1 & ~M_HAS_R2;
+            } else if (keep2) {
+              // the first reader is covered but the second is not: it becomes the first
+              const second = shadow.second;
+              const b2 = word * REC2;
+              main[b + R1] = second[b2]!; main[b + R1 + STEP] = second[b2 + STEP]!; main[b + R1 + PCM] = second[b2 + PCM]! & ~M_HAS_R2;
+              second[b2] = 0;
+            } else main[b + R1] = 0;
+          }
+        } else if (r1 === me && (main[b + R1 + PCM]! & M_CLASS) === cls) {
+          main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | bytes | (main[b + R1 + PCM]! & (M_BYTES | M_HAS_R2));
+        } else if (r1 !== 0) {
+          // a second reader: the first moves to the second-reader record
+          const second = shadow.second;
+          const b2 = word * REC2;
+          second[b2] = r1; second[b2 + STEP] = main[b + R1 + STEP]!; second[b2 + PCM] = main[b + R1 + PCM]! & ~M_HAS_R2;
+          shadow.touched2[word >>> CHUNK_SHIFT] = 1;
+          main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | bytes | M_HAS_R2;
+        } else {
+          main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | bytes;
+        }
+      }
+      if (atomic) this.ra.atomic(cs, t, sp, idx0 >>> 2, step, fl, acc);
+      if (this.npend !== 0 && lane !== top) return mask & (((1 << lane) << 1) - 1);
     }
-    for (let word = idx >>> 2; word <= last; word++) {
+    return mask;
+  }
+
+  /** Was a word of bytes [i, i + size) last written at `step` (by an earlier lane of this instruction)? */
+  private writtenAt(main: Int32Array, i: number, size: number, step: number): boolean {
+    for (let word = i >>> 2; word <= (i + size - 1) >>> 2; word++) {
       const b = word * REC;
-      // conflict with the last write
-      const wt = main[b]!;
-      // (fast path: a thread of this CTA before its last full barrier)
-      if (wt !== 0 && wt !== me && !(wt >= ctaLo && wt < ctaHi && fullStep > (main[b + STEP]! >>> 0))) {
-        const wm = main[b + PCM]!;
-        if ((wm & mask) !== 0 && !(atomic && (wm & M_ATOMIC) !== 0 && this.atomicPair(wt, me, wm | cls))) {
-          this.checkWrite(cs, t, me, sp, bank, word, mask, main, b, write, atomic, step, gpc);
-        }
-      }
-      const r1 = main[b + R1]!;
-      if (write) {
-        // conflicts with the reads since that write
-        main[b] = me; main[b + STEP] = step; main[b + PCM] = pcCls | mask;
-        if (r1 !== 0) {
-          const m1 = main[b + R1 + PCM]!;
-          if (r1 !== me && (m1 & mask) !== 0 && !(r1 >= ctaLo && r1 < ctaHi && fullStep > (main[b + R1 + STEP]! >>> 0))) {
-            this.checkRead(cs, t, me, sp, word, mask, main, b + R1, atomic, cls, step, gpc);
-          }
-          // reads entirely covered by this write are ordered before any later access that is ordered after it
-          let keep2 = false;
-          if ((m1 & M_HAS_R2) !== 0) {
-            const second = shadow.second;
-            const b2 = word * REC2;
-            const r2 = second[b2]!;
-            if (r2 !== 0 && r2 !== me && (second[b2 + PCM]! & mask) !== 0) this.checkRead(cs, t, me, sp, word, mask, second, b2, atomic, cls, step, gpc);
-            keep2 = r2 !== 0 && (second[b2 + PCM]! & M_BYTES & ~mask) !== 0;
-            if (!keep2) second[b2] = 0;
-          }
-          if ((m1 & M_BYTES & ~mask) !== 0) {
-            if ((m1 & M_HAS_R2) !== 0 && !keep2) main[b + R1 + PCM] = m1 & ~M_HAS_R2;
-          } else if (keep2) {
-            // the first reader is covered but the second is not: it becomes the first
-            const second = shadow.second;
-            const b2 = word * REC2;
-            main[b + R1] = second[b2]!; main[b + R1 + STEP] = second[b2 + STEP]!; main[b + R1 + PCM] = second[b2 + PCM]! & ~M_HAS_R2;
-            second[b2] = 0;
-          } else main[b + R1] = 0;
-        }
-      } else if (r1 === me && (main[b + R1 + PCM]! & M_CLASS) === cls) {
-        main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | mask | (main[b + R1 + PCM]! & (M_BYTES | M_HAS_R2));
-      } else if (r1 !== 0) {
-        // a second reader: the first moves to the second-reader record
-        const second = shadow.second;
-        const b2 = word * REC2;
-        second[b2] = r1; second[b2 + STEP] = main[b + R1 + STEP]!; second[b2 + PCM] = main[b + R1 + PCM]! & ~M_HAS_R2;
-        main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | mask | M_HAS_R2;
-      } else {
-        main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | mask;
-      }
+      if (main[b] !== 0 && (main[b + STEP]! >>> 0) === step) return true;
     }
-    if (atomic) this.ra.atomic(cs, t, sp, idx >>> 2, step, fl, acc);
+    return false;
   }
 
   /** Accesses to shared words a cp.async may still be writing: races with the copy, whoever makes them. */
   private asyncConflicts(cs: CtaSync, t: number, me: number, first: number, last: number, mask: number,
     write: boolean, atomic: boolean, step: number, gpc: number): void {
     for (let word = first; word <= last; word++) {
-      const f = this.inFlight.lookup(cs.cta.id, word);
+      const f = this.inFlight.lookup(cs.id, word);
       if (f === undefined || f.step === step || (f.mask & mask) === 0) continue;
       this.report(write ? WAW : RAW, 1, word * 4 + lowestByte(f.mask & mask), f.me - 1, f.step, f.gpc, OP_WRITE,
         me - 1, step, gpc, atomic ? OP_ATOMIC : write ? OP_WRITE : OP_READ, t);
@@ -378,6 +415,7 @@ export class RaceChecker implements Probe {
 
   /** Two atomic-class accesses: atomic with respect to each other unless a .cta-scoped one crosses CTAs. */
   private atomicPair(otherPlus1: number, mePlus1: number, metas: number): boolean {
+    if ((metas & (M_VOLATILE | M_CTA_SCOPE)) === 0) return true;
     const n = this.nthreads;
     const sameCta = Math.floor((otherPlus1 - 1) / n) === Math.floor((mePlus1 - 1) / n);
     // volatile orders nothing between lanes of one warp (see M_VOLATILE)
@@ -390,7 +428,7 @@ export class RaceChecker implements Probe {
   private ordered(cs: CtaSync, t: number, other: number, otherStep: number): boolean {
     const n = this.nthreads;
     const oc = Math.floor(other / n);
-    if (oc !== cs.cta.id) {
+    if (oc !== cs.id) {
       const acq = cs.acquired;
       return acq !== null && acq[oc]! > otherStep;
     }
@@ -459,7 +497,7 @@ export class RaceChecker implements Probe {
 
   fence(w: Warp, mask: number): void {
     if (this.npend !== 0) this.flushPending();
-    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    const cs = this.syncOf(w.cta);
     const step = this.mem.step;
     const fl = this.flags[this.currentGpc(w)]!;
     const wide = (fl & F_FENCE_WIDE) !== 0 || (fl & F_FENCE_CTA) === 0;
@@ -470,13 +508,13 @@ export class RaceChecker implements Probe {
 
   barrierArrive(w: Warp, id: number, mask: number, expected: number, arriveOnly: boolean): void {
     if (this.npend !== 0) this.flushPending();
-    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    const cs = this.syncOf(w.cta);
     const gpc = this.reportGpc(w);
     const live = w.validMask & ~w.exited;
     if ((mask & live) !== live && !arriveOnly) {
       // judged when the barrier completes: lanes that exit meanwhile (an early return, which
       // independent thread scheduling runs while this path waits) are excused, as by bar.sync
-      this.partial.push({ w, id, mask, gpc });
+      this.partial.push({ w, ctaId: w.cta.id, id, mask, gpc });
     } else if ((mask & live) !== live) {
       this.partialError(w, id, mask, live & ~mask, gpc);
     }
@@ -489,14 +527,16 @@ export class RaceChecker implements Probe {
   }
 
   /** Partial-warp arrivals at a barrier, judged when it completes (or the run ends). */
-  private readonly partial: { w: Warp; id: number; mask: number; gpc: number }[] = [];
+  private readonly partial: { w: Warp; ctaId: number; id: number; mask: number; gpc: number }[] = [];
 
   /** Report the partial arrivals whose missing lanes are still alive (`cta`/`id`, or all). */
   private judgePartial(cta: Cta | undefined, id: number): void {
     for (let i = this.partial.length - 1; i >= 0; i--) {
       const p = this.partial[i]!;
-      if (cta !== undefined && (p.w.cta !== cta || p.id !== id)) continue;
+      if (cta !== undefined && (p.ctaId !== cta.id || p.id !== id)) continue;
       this.partial.splice(i, 1);
+      // a warp now in another CTA: its CTA finished, every lane of it exited
+      if (p.w.cta.id !== p.ctaId) continue;
       const missing = p.w.validMask & ~p.w.exited & ~p.mask;
       if (missing !== 0) this.partialError(p.w, p.id, p.mask, missing, p.gpc);
     }
@@ -505,7 +545,7 @@ export class RaceChecker implements Probe {
   barrierRelease(cta: Cta, id: number): void {
     if (this.npend !== 0) this.flushPending();
     if (this.partial.length !== 0) this.judgePartial(cta, id);
-    const cs = cta === this.lastCta ? this.lastSync! : this.syncFor(cta);
+    const cs = this.syncOf(cta);
     const places = cs.release(id, this.mem.step);
     if (places.length < 2) return;
     // __syncthreads() at different source lines completing one barrier: divergent barriers
@@ -526,7 +566,7 @@ export class RaceChecker implements Probe {
     if (this.npend !== 0) this.flushPending();
     const L = active & members & w.validMask & ~w.exited;
     if ((L & (L - 1)) === 0) return; // fewer than two lanes: nothing to order
-    const cs = w.cta === this.lastCta ? this.lastSync! : this.syncFor(w.cta);
+    const cs = this.syncOf(w.cta);
     cs.warpSync(w.tidBase, L, this.mem.step);
   }
 

@@ -20,6 +20,8 @@ const F_RELEASE = I.F_RELEASE, F_ACQUIRE = I.F_ACQUIRE, F_SCOPE_CTA = I.F_SCOPE_
 export class ReleaseAcquire {
   /** Release locations in global memory, by word. */
   private readonly globalSync = new Map<number, SyncObject>();
+  /** Locations ever released (global or shared): until one is, an acquire has nothing to look up. */
+  private released = 0;
 
   constructor(private readonly nthreads: number, private readonly nctas: number) {}
 
@@ -38,7 +40,7 @@ export class ReleaseAcquire {
       // lock idiom (`while (atomicCAS(lock, 0, 1)) {}` ... `__threadfence(); atomicExch(lock, 0)`)
       // orders each critical section after the previous holder's, including between lanes of
       // one warp under independent thread scheduling (coarse: it can only hide races)
-      if ((fl & F_ACQUIRE) !== 0 || acc === Access.Atomic) {
+      if (this.released !== 0 && ((fl & F_ACQUIRE) !== 0 || acc === Access.Atomic)) {
         const o = this.location(cs, sp, word, false);
         if (o !== undefined) this.acquire(o, cs, t);
       }
@@ -53,7 +55,7 @@ export class ReleaseAcquire {
     if (wide) cs.lastFenceWide![t] = step;
     // a fence after a strong read acquires what that read's location released
     const key = cs.lastStrongRead !== null ? cs.lastStrongRead[t]! : 0;
-    if (key !== 0) {
+    if (key !== 0 && this.released !== 0) {
       const o = key > 0 ? this.globalSync.get(key - 1) : cs.syncObjs.get(-key - 1);
       if (o !== undefined) this.acquire(o, cs, t);
     }
@@ -65,6 +67,7 @@ export class ReleaseAcquire {
     if (o === undefined && create) {
       o = { cross: null, ctaId: -1, intra: null };
       map.set(word, o);
+      this.released++;
     }
     return o;
   }
@@ -72,14 +75,14 @@ export class ReleaseAcquire {
   private publish(o: SyncObject, cs: CtaSync, t: number, relIntra: number, relCross: number): void {
     if (relCross > 0) {
       const c = (o.cross ??= new Float64Array(this.nctas));
-      const id = cs.cta.id;
+      const id = cs.id;
       if (relCross > c[id]!) c[id] = relCross;
       const acq = cs.acquired; // what this CTA acquired is released onward (transitivity)
       if (acq !== null) for (let i = 0; i < c.length; i++) if (acq[i]! > c[i]!) c[i] = acq[i]!;
     }
     if (relIntra > 0) {
-      if (o.ctaId !== cs.cta.id || o.intra === null) {
-        o.ctaId = cs.cta.id;
+      if (o.ctaId !== cs.id || o.intra === null) {
+        o.ctaId = cs.id;
         o.intra = new Float64Array(this.nthreads);
       }
       cs.foldInto(o.intra, t);
@@ -93,7 +96,7 @@ export class ReleaseAcquire {
       const c = o.cross;
       for (let i = 0; i < c.length; i++) if (c[i]! > acq[i]!) acq[i] = c[i]!;
     }
-    if (o.intra !== null && o.ctaId === cs.cta.id) {
+    if (o.intra !== null && o.ctaId === cs.id) {
       // thread clocks may be shared between threads: join into a fresh array
       const old = cs.priv[t];
       const np = old ? old.slice() : new Float64Array(this.nthreads);

@@ -69,6 +69,12 @@ export class Shadow {
    * for the first write. Small (shared) shadows are born prepared.
    */
   readonly touched: Uint8Array;
+  /**
+   * Per chunk: 1 once a second-read record was written in it (the checker marks it). Most data is
+   * read by one thread between writes, so most chunks never have one, and `release` cleans only
+   * these of `second`.
+   */
+  readonly touched2: Uint8Array;
   private readonly large: boolean;
   /** The arrays came from the pool: zeroed and already mapped, so touching only records the chunk. */
   private readonly resident: boolean;
@@ -77,6 +83,7 @@ export class Shadow {
     const words = Math.ceil(Math.max(4, bytes) / 4);
     const chunks = Math.ceil(words / CHUNK_WORDS);
     this.touched = new Uint8Array(chunks + 1);
+    this.touched2 = new Uint8Array(chunks + 1);
     this.large = bytes >= LARGE;
     const p = this.large ? pool : undefined;
     this.resident = p !== undefined && p.main.length >= words * REC && p.main.length <= 4 * words * REC;
@@ -87,9 +94,12 @@ export class Shadow {
       return;
     }
     if (!this.large) this.touched.fill(1); // small arrays come zeroed and resident from the heap
+    // a small shadow (one CTA's shared memory) is sized to the word: a launch of thousands of
+    // small CTAs makes thousands of them, and whole chunks would be mostly garbage to collect
+    const cap = this.large ? chunks * CHUNK_WORDS : words;
     try {
-      this.main = new Int32Array(chunks * CHUNK_WORDS * REC);
-      this.second = new Int32Array(chunks * CHUNK_WORDS * REC2);
+      this.main = new Int32Array(cap * REC);
+      this.second = new Int32Array(cap * REC2);
     } catch {
       throw new Error(`memory too large for the race checker's shadow (${bytes} bytes)`);
     }
@@ -113,9 +123,10 @@ export class Shadow {
     for (let c = 0; c < this.touched.length; c++) {
       if (this.touched[c] === 0) continue;
       this.main.fill(0, c * CHUNK_WORDS * REC, (c + 1) * CHUNK_WORDS * REC);
-      this.second.fill(0, c * CHUNK_WORDS * REC2, (c + 1) * CHUNK_WORDS * REC2);
+      if (this.touched2[c] !== 0) this.second.fill(0, c * CHUNK_WORDS * REC2, (c + 1) * CHUNK_WORDS * REC2);
     }
     this.touched.fill(0);
+    this.touched2.fill(0);
     if (!pool || pool.main.length < this.main.length) pool = { main: this.main, second: this.second };
   }
 }

@@ -66,7 +66,11 @@ export class CtaSync {
   /** Release/acquire locations in this CTA's shared memory, by word. */
   readonly syncObjs = new Map<number, SyncObject>();
 
+  /** The CTA's linear id (the Cta object is reused for a later CTA once this one finishes). */
+  readonly id: number;
+
   constructor(readonly cta: Cta, readonly nthreads: number, sharedBytes: number) {
+    this.id = cta.id;
     this.priv = new Array<Float64Array | null>(nthreads).fill(null);
     this.shared = new Shadow(sharedBytes);
     for (let i = 0; i < 16; i++) this.bars.push(new BarrierInstance());

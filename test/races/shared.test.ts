@@ -230,3 +230,46 @@ test('atomics do not race with each other but do with plain accesses', () => {
   expect(between(mixed.races, 60, 61).length).toBeGreaterThan(0);
   for (const r of mixed.races) expect(r.accesses.map((a) => a.op).sort()).toEqual(['atomic', 'read']);
 });
+
+test('lanes of one store writing the same word pairwise: each pair with equal values is benign, each with different values a race', () => {
+  // lanes 2k and 2k+1 write word k of shared `buf` (line 50) and of global `out` (line 51): the
+  // value 7 for even k (equal: benign), the lane number for odd k (different: a race); 32 lanes
+  // make 16 pairs, 8 of each kind, per space
+  const ptx = `${HEADER}
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>; .reg .b32 %r<10>; .reg .b64 %rd<4>;
+  .shared .align 4 .b8 buf[64];
+  mov.u32 %r1, %tid.x; shr.u32 %r2, %r1, 1; shl.b32 %r3, %r2, 2; mov.u32 %r4, buf; add.s32 %r5, %r4, %r3;
+  and.b32 %r6, %r2, 1; setp.eq.u32 %p1, %r6, 0; selp.u32 %r7, 7, %r1, %p1;
+  ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd1, %rd1; cvt.u64.u32 %rd2, %r3; add.s64 %rd3, %rd1, %rd2;
+  .loc 1 50 0
+  st.shared.u32 [%r5], %r7;
+  .loc 1 51 0
+  st.global.u32 [%rd3], %r7;
+  ret;
+}`;
+  const { report } = runPtx(ptx, { block: 32, buffers: [{ name: 'out', count: 16 }] });
+  const summary = (rs: typeof report.races): string[] => rs.map((r) => `${r.kind} ${r.space} ${lines(r).join('/')} ${r.intraWarp} ${r.count}`).sort();
+  expect(summary(report.benign)).toEqual(['WAW global 51/51 true 8', 'WAW shared 50/50 true 8']);
+  expect(summary(report.races)).toEqual(['WAW global 51/51 true 8', 'WAW shared 50/50 true 8']);
+});
+
+test('a store whose lane faults is checked for the lanes before that lane', () => {
+  // lanes 0-15 write their lane number to shared word 0 (line 60); lane 16 is out of bounds and
+  // ends the run: lanes 1-15 each overwrite the previous lane's different value, 15 conflicts
+  const ptx = `${HEADER}
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>; .reg .b32 %r<10>;
+  .shared .align 4 .b8 buf[64];
+  mov.u32 %r1, %tid.x; mov.u32 %r4, buf; setp.lt.u32 %p1, %r1, 16; selp.u32 %r5, %r4, 4096, %p1;
+  .loc 1 60 0
+  st.shared.u32 [%r5], %r1;
+  ret;
+}`;
+  const { report } = runPtx(ptx, { block: 32, buffers: [{ name: 'out', count: 1 }] });
+  expect(report.fault).not.toBeNull();
+  expect(report.races.map((r) => `${r.kind} ${r.space} ${lines(r).join('/')} ${r.intraWarp} ${r.count}`)).toEqual(['WAW shared 60/60 true 15']);
+  expect(report.benign).toEqual([]);
+});

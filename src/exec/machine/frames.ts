@@ -52,11 +52,12 @@ export function makeCta(mach: Machine, id: number): Cta {
 }
 
 /**
- * A finished CTA goes back to the pool for makeCta, unless a probe watches: probes may know CTAs
- * by identity (the race checker's per-CTA state).
+ * A finished CTA goes back to the pool for makeCta, unless a probe that may know CTAs by identity
+ * watches (see Probe.ctasById).
  */
 export function releaseCta(mach: Machine, cta: Cta): void {
-  if (mach.mem.probe === undefined) mach.ctaPool.push(cta);
+  const p = mach.mem.probe;
+  if (p === undefined || p.ctasById === true) mach.ctaPool.push(cta);
 }
 
 /** A frame for `fn` on warp `w`, from the warp's pool; special registers filled in. */
