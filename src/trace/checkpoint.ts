@@ -22,9 +22,8 @@ import { PAGE_SIZE } from '../exec/memory.js';
 interface FrameSnap {
   readonly fn: string;
   readonly regs: Pages;
-  readonly spc: Int32Array;
-  readonly srpc: Int32Array;
-  readonly smask: Int32Array;
+  /** The SIMT stack: depth entries of pc, then of reconvergence pc, then of mask (one array, not three). */
+  readonly stack: Int32Array;
   readonly depth: number;
   readonly returned: number;
   readonly localBase: number;
@@ -151,9 +150,11 @@ export class Snapshotter {
   private frame(f: Frame): FrameSnap {
     const regs = snapRegs(f.i32, this.prevFrame.get(f));
     this.prevFrame.set(f, regs);
+    const d = f.depth;
+    const stack = new Int32Array(3 * d);
+    for (let i = 0; i < d; i++) { stack[i] = f.spc[i]!; stack[d + i] = f.srpc[i]!; stack[2 * d + i] = f.smask[i]!; }
     return {
-      fn: f.fn.name, regs,
-      spc: f.spc.slice(0, f.depth), srpc: f.srpc.slice(0, f.depth), smask: f.smask.slice(0, f.depth),
+      fn: f.fn.name, regs, stack,
       depth: f.depth, returned: f.returned, localBase: f.localBase, callPc: f.callPc,
     };
   }
@@ -183,7 +184,8 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   const frame = (s: FrameSnap): Frame => {
     const f = new Frame(fnOf(s.fn));
     restoreRegs(f.i32, s.regs);
-    f.spc.set(s.spc); f.srpc.set(s.srpc); f.smask.set(s.smask);
+    const d = s.depth;
+    f.spc.set(s.stack.subarray(0, d)); f.srpc.set(s.stack.subarray(d, 2 * d)); f.smask.set(s.stack.subarray(2 * d, 3 * d));
     f.depth = s.depth; f.returned = s.returned; f.localBase = s.localBase; f.callPc = s.callPc;
     return f;
   };

@@ -60,18 +60,16 @@ function encodeSlot(w: Int32Array, at: number, out: Int32Array, o: number, modes
   return o + SLOT_WORDS;
 }
 
-const scratch = new Int32Array(SLOTS * SLOT_WORDS);
-const scratchModes = new Uint8Array(SLOTS);
+/** The page being encoded: 4 mode bytes, then the payload words (at most 4 raw slots). */
+const scratchBytes = new Uint8Array(4 + 4 * SLOTS * SLOT_WORDS);
+const scratch = new Int32Array(scratchBytes.buffer, 4, SLOTS * SLOT_WORDS);
 
-/** A page of `slots` slots from word `at`, encoded: 4 mode bytes, then the payload words. */
-function encodePage(w: Int32Array, at: number, slots: number): Uint8Array {
+/** Encode the page of `slots` slots from word `at` into scratchBytes; its length in bytes. */
+function encodePage(w: Int32Array, at: number, slots: number): number {
   let o = 0;
-  for (let k = 0; k < slots; k++) o = encodeSlot(w, at + k * SLOT_WORDS, scratch, o, scratchModes, k);
-  const out = new Uint8Array(4 + 4 * o);
-  out.set(scratchModes.subarray(0, slots), 0);
-  for (let k = slots; k < 4; k++) out[k] = 255; // no slot here (the file's last page)
-  new Int32Array(out.buffer, 4, o).set(scratch.subarray(0, o));
-  return out;
+  for (let k = 0; k < slots; k++) o = encodeSlot(w, at + k * SLOT_WORDS, scratch, o, scratchBytes, k);
+  for (let k = slots; k < 4; k++) scratchBytes[k] = 255; // no slot here (the file's last page)
+  return 4 + 4 * o;
 }
 
 function decodePage(p: Uint8Array, w: Int32Array, at: number): void {
@@ -91,21 +89,26 @@ function decodePage(p: Uint8Array, w: Int32Array, at: number): void {
   }
 }
 
-function same(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+/** Whether page `p` holds exactly the first `len` bytes of scratchBytes. */
+function sameAsScratch(p: Uint8Array, len: number): boolean {
+  if (p.byteLength !== len) return false;
+  for (let i = 0; i < len; i++) if (p[i] !== scratchBytes[i]) return false;
   return true;
 }
 
-/** Snapshot a register file (whole slots of 32 lanes x 2 words), sharing pages unchanged since `prev`. */
+/**
+ * Snapshot a register file (whole slots of 32 lanes x 2 words), sharing pages unchanged since
+ * `prev`: a page is encoded in scratch and copied out only when it differs (most do not, and a
+ * small typed array per page is what a checkpoint spent its time allocating).
+ */
 export function snapRegs(w: Int32Array, prev: Pages | undefined): Uint8Array[] {
   const slots = w.length / SLOT_WORDS;
   const n = Math.ceil(slots / SLOTS);
   const out = new Array<Uint8Array>(n);
   const reuse = prev !== undefined && prev.length === n;
   for (let i = 0; i < n; i++) {
-    const page = encodePage(w, i * SLOTS * SLOT_WORDS, Math.min(SLOTS, slots - i * SLOTS));
-    out[i] = reuse && same(page, prev[i]!) ? prev[i]! : page;
+    const len = encodePage(w, i * SLOTS * SLOT_WORDS, Math.min(SLOTS, slots - i * SLOTS));
+    out[i] = reuse && sameAsScratch(prev[i]!, len) ? prev[i]! : scratchBytes.slice(0, len);
   }
   return out;
 }
