@@ -86,11 +86,27 @@ export interface Checkpoint {
 }
 
 const NONE: readonly never[] = [];
+/** Shared by snapshots whose arrays are all zero (never written: restore only reads them). */
+const ZERO_CARRY = new Uint8Array(32);
+const NO_DIRTY = new Uint32Array(0);
+
+function allZero(a: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
+  return true;
+}
+
+function sameInts(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 /** Remembers the previous snapshot of each bank/frame so unchanged pages are shared. */
 export class Snapshotter {
   private readonly prevBank = new WeakMap<Bank, Pages>();
-  private readonly prevFrame = new WeakMap<Frame, Pages>();
+  /** The previous snapshot of each frame and CTA: what did not change is shared with it. */
+  private readonly prevFrame = new WeakMap<Frame, FrameSnap>();
+  private readonly prevBars = new WeakMap<Cta, Int32Array>();
   private prevArena: ArenaState | undefined;
 
   take(m: Machine): Checkpoint {
@@ -115,7 +131,7 @@ export class Snapshotter {
       roundQuantum: m.roundQuantum,
       spinQuantum: m.spinQuantum,
       global,
-      dirtyGlobal: Uint32Array.from(dirty),
+      dirtyGlobal: dirty.length ? Uint32Array.from(dirty) : NO_DIRTY,
       arena,
       children: m.children.size ? [...m.children] : NONE,
       paramBuffers: m.paramBuffers.size ? [...m.paramBuffers] : NONE,
@@ -124,8 +140,11 @@ export class Snapshotter {
 
   private cta(c: Cta): CtaSnap {
     const shared = this.bank(c.shared);
-    const bars = new Int32Array(80);
+    let bars: Int32Array = new Int32Array(80);
     bars.set(c.barArrived, 0); bars.set(c.barExpected, 16); bars.set(c.barPopc, 32); bars.set(c.barAnd, 48); bars.set(c.barOr, 64);
+    const prev = this.prevBars.get(c);
+    if (prev !== undefined && sameInts(prev, bars)) bars = prev;
+    else this.prevBars.set(c, bars);
     return { id: c.id, shared, bars, liveThreads: c.liveThreads, warps: c.warps.map((w) => this.warp(w)) };
   }
 
@@ -133,7 +152,7 @@ export class Snapshotter {
     const local = this.bank(w.local);
     return {
       id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
-      pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: w.carry.slice(),
+      pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: allZero(w.carry) ? ZERO_CARRY : w.carry.slice(),
       sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued, spins: w.spins, parkedBar: w.parkedBar, parkedBarId: w.parkedBarId,
       frames: w.frames.map((f) => this.frame(f)),
       pool: [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const),
@@ -148,15 +167,22 @@ export class Snapshotter {
   }
 
   private frame(f: Frame): FrameSnap {
-    const regs = snapRegs(f.i32, this.prevFrame.get(f));
-    this.prevFrame.set(f, regs);
+    const prev = this.prevFrame.get(f);
+    const regs = snapRegs(f.i32, prev?.regs);
     const d = f.depth;
-    const stack = new Int32Array(3 * d);
+    let stack: Int32Array = new Int32Array(3 * d);
     for (let i = 0; i < d; i++) { stack[i] = f.spc[i]!; stack[d + i] = f.srpc[i]!; stack[2 * d + i] = f.smask[i]!; }
-    return {
+    if (prev !== undefined) {
+      if (sameInts(prev.stack, stack)) stack = prev.stack;
+      // nothing changed: the previous snapshot itself (a frame waiting at a barrier, or in a pool)
+      if (regs === prev.regs && stack === prev.stack && prev.fn === f.fn.name && prev.returned === f.returned && prev.localBase === f.localBase && prev.callPc === f.callPc) return prev;
+    }
+    const snap: FrameSnap = {
       fn: f.fn.name, regs, stack,
-      depth: f.depth, returned: f.returned, localBase: f.localBase, callPc: f.callPc,
+      depth: d, returned: f.returned, localBase: f.localBase, callPc: f.callPc,
     };
+    this.prevFrame.set(f, snap);
+    return snap;
   }
 }
 
@@ -219,11 +245,19 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.spinQuantum = c.spinQuantum;
 }
 
-/** Distinct bytes held by a list of checkpoints (shared pages counted once). */
+/** Distinct bytes held by a list of checkpoints (shared pages, page sets and frame snapshots counted once). */
 export function checkpointBytes(cps: readonly Checkpoint[]): number {
   const seen = new Set<Uint8Array>();
+  const seenSets = new Set<Pages>();
+  const seenFrames = new Set<FrameSnap>();
   let n = 0;
   const arenas = new Set<ArenaState>();
+  const frame = (f: FrameSnap, sets: Pages[], size: number): void => {
+    if (seenFrames.has(f)) return;
+    seenFrames.add(f);
+    sets.push(f.regs);
+    n += size;
+  };
   for (const c of cps) {
     const sets: Pages[] = [c.global];
     for (const cs of c.resident) {
@@ -232,20 +266,23 @@ export function checkpointBytes(cps: readonly Checkpoint[]): number {
       for (const ws of cs.warps) {
         sets.push(ws.local);
         n += 128;
-        for (const f of ws.frames) { sets.push(f.regs); n += f.depth * 12 + 64; }
-        for (const [, fs] of ws.pool) for (const f of fs) { sets.push(f.regs); n += 64; }
+        for (const f of ws.frames) frame(f, sets, f.depth * 12 + 64);
+        for (const [, fs] of ws.pool) for (const f of fs) frame(f, sets, 64);
       }
     }
-    n += uniqueSets(sets, seen);
-    n += c.global.length * 8 + c.dirtyGlobal.byteLength; // the page reference array itself
+    n += uniqueSets(sets, seen, seenSets);
+    n += c.dirtyGlobal.byteLength;
     if (!arenas.has(c.arena)) { arenas.add(c.arena); n += c.arena.granules.byteLength + c.arena.allocs.length * 64; }
   }
   return n;
 }
 
-function uniqueSets(sets: Pages[], seen: Set<Uint8Array>): number {
+function uniqueSets(sets: Pages[], seen: Set<Uint8Array>, seenSets: Set<Pages>): number {
   let n = 0;
   for (const s of sets) {
+    if (seenSets.has(s)) continue;
+    seenSets.add(s);
+    // the page reference array itself
     n += s.length * 8;
     for (const p of s) {
       if (isZeroPage(p) || seen.has(p)) continue;

@@ -89,6 +89,23 @@ function decodePage(p: Uint8Array, w: Int32Array, at: number): void {
   }
 }
 
+/**
+ * Encoded pages are views into shared slabs, not arrays of their own: an ArrayBuffer with its
+ * backing store costs a few hundred bytes beside a page of a few dozen (a long recording keeps
+ * hundreds of thousands of pages). Pages are word-aligned in the slab (decodePage reads words).
+ */
+const SLAB = 1 << 16;
+let slab = new Uint8Array(SLAB);
+let slabUsed = 0;
+
+function keep(len: number): Uint8Array {
+  if (slabUsed + len > SLAB) { slab = new Uint8Array(SLAB); slabUsed = 0; }
+  const p = slab.subarray(slabUsed, slabUsed + len);
+  p.set(scratchBytes.subarray(0, len));
+  slabUsed += len;
+  return p;
+}
+
 /** Whether page `p` holds exactly the first `len` bytes of scratchBytes. */
 function sameAsScratch(p: Uint8Array, len: number): boolean {
   if (p.byteLength !== len) return false;
@@ -101,16 +118,19 @@ function sameAsScratch(p: Uint8Array, len: number): boolean {
  * `prev`: a page is encoded in scratch and copied out only when it differs (most do not, and a
  * small typed array per page is what a checkpoint spent its time allocating).
  */
-export function snapRegs(w: Int32Array, prev: Pages | undefined): Uint8Array[] {
+export function snapRegs(w: Int32Array, prev: Pages | undefined): Pages {
   const slots = w.length / SLOT_WORDS;
   const n = Math.ceil(slots / SLOTS);
   const out = new Array<Uint8Array>(n);
   const reuse = prev !== undefined && prev.length === n;
+  let changed = !reuse;
   for (let i = 0; i < n; i++) {
     const len = encodePage(w, i * SLOTS * SLOT_WORDS, Math.min(SLOTS, slots - i * SLOTS));
-    out[i] = reuse && sameAsScratch(prev[i]!, len) ? prev[i]! : scratchBytes.slice(0, len);
+    if (reuse && sameAsScratch(prev[i]!, len)) out[i] = prev[i]!;
+    else { out[i] = keep(len); changed = true; }
   }
-  return out;
+  // every page unchanged: the previous page set itself
+  return changed ? out : prev!;
 }
 
 /** Write an encoded register file back. */
