@@ -27,13 +27,15 @@ const enum Mode {
 
 function encodeSlot(w: Int32Array, at: number, out: Int32Array, o: number, modes: Uint8Array, k: number): number {
   const lo0 = w[at]!, hi0 = w[at + 1]!;
-  let uniform = true, highZero = true, highSame = true;
-  for (let l = 0; l < 32; l++) {
+  // branch-free: the bits in which some lane's words differ from lane 0's, and the high words' bits
+  let loDiff = 0, hiDiff = 0, hiBits = 0;
+  for (let l = 1; l < 32; l++) {
     const lo = w[at + 2 * l]!, hi = w[at + 2 * l + 1]!;
-    if (lo !== lo0 || hi !== hi0) uniform = false;
-    if (hi !== 0) highZero = false;
-    if (hi !== hi0) highSame = false;
+    loDiff |= lo ^ lo0;
+    hiDiff |= hi ^ hi0;
+    hiBits |= hi;
   }
+  const highSame = hiDiff === 0, uniform = highSame && loDiff === 0, highZero = (hiBits | hi0) === 0;
   if (uniform) {
     if (lo0 === 0 && hi0 === 0) { modes[k] = Mode.Zero; return o; }
     modes[k] = Mode.Uniform;

@@ -86,30 +86,34 @@ function pack(raw: Uint32Array, steps: number): Packed {
   // read as int32: masks with the top lane set are not small integers as uint32 (slow to read);
   // instruction indices are far below 2^31, the same either way
   const r32 = new Int32Array(raw.buffer, raw.byteOffset, 2 * steps);
-  // one pass for the pc range and the mask palette, one for the pc offsets
+  // one pass for the pc range and the mask palette, by runs of one mask (a warp's turn mostly
+  // keeps its mask), one for the pc offsets
   let lo = 0x7fffffff, hi = 0;
   const slot = new Map<number, number>();
   const palette: number[] = [];
   const idx = new Uint8Array(steps);
-  let last = 0, lastSlot = -1, rawMasks = false;
-  for (let i = 0; i < steps; i++) {
-    const pc = r32[2 * i]!;
-    if (pc < lo) lo = pc;
-    if (pc > hi) hi = pc;
-    if (rawMasks) continue;
+  let i = 0, rawMasks = false;
+  while (i < steps) {
     const m = r32[2 * i + 1]!;
-    if (m !== last || lastSlot < 0) {
-      let k = slot.get(m);
-      if (k === undefined) {
-        if (palette.length === 256) { rawMasks = true; continue; }
-        k = palette.length;
-        slot.set(m, k);
-        palette.push(m);
-      }
-      last = m;
-      lastSlot = k;
+    let k = slot.get(m);
+    if (k === undefined) {
+      if (palette.length === 256) { rawMasks = true; break; }
+      k = palette.length;
+      slot.set(m, k);
+      palette.push(m);
     }
-    idx[i] = lastSlot;
+    const start = i;
+    for (; i < steps && r32[2 * i + 1] === m; i++) {
+      const pc = r32[2 * i]!;
+      lo = pc < lo ? pc : lo;
+      hi = pc > hi ? pc : hi;
+    }
+    if (k !== 0) idx.fill(k, start, i);
+  }
+  for (; i < steps; i++) {
+    const pc = r32[2 * i]!;
+    lo = pc < lo ? pc : lo;
+    hi = pc > hi ? pc : hi;
   }
   if (steps === 0) lo = 0;
   const pcs = hi - lo < 65536 ? offsets16(r32, steps, lo) : offsets32(r32, steps, lo);
