@@ -93,15 +93,18 @@ function pack(raw: Uint32Array, steps: number): Packed {
   const palette: number[] = [];
   const idx = new Uint8Array(steps);
   let i = 0, rawMasks = false;
+  // the two masks seen last (a diverged warp alternates between two), before the map
+  let m1 = 0, k1 = -1, m2 = 0, k2 = -1;
   while (i < steps) {
     const m = r32[2 * i + 1]!;
-    let k = slot.get(m);
+    let k = k1 >= 0 && m === m1 ? k1 : k2 >= 0 && m === m2 ? k2 : slot.get(m);
     if (k === undefined) {
       if (palette.length === 256) { rawMasks = true; break; }
       k = palette.length;
       slot.set(m, k);
       palette.push(m);
     }
+    if (k !== k1) { m2 = m1; k2 = k1; m1 = m; k1 = k; }
     const start = i;
     for (; i < steps && r32[2 * i + 1] === m; i++) {
       const pc = r32[2 * i]!;
