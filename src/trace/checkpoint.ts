@@ -95,6 +95,12 @@ function allZero(a: Uint8Array): boolean {
   return true;
 }
 
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 function sameInts(a: Int32Array, b: Int32Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -107,6 +113,7 @@ export class Snapshotter {
   /** The previous snapshot of each frame and CTA: what did not change is shared with it. */
   private readonly prevFrame = new WeakMap<Frame, FrameSnap>();
   private readonly prevBars = new WeakMap<Cta, Int32Array>();
+  private readonly prevWarp = new WeakMap<Warp, Pick<WarpSnap, 'frames' | 'pool'>>();
   private prevArena: ArenaState | undefined;
 
   take(m: Machine): Checkpoint {
@@ -154,9 +161,25 @@ export class Snapshotter {
       id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
       pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: allZero(w.carry) ? ZERO_CARRY : w.carry.slice(),
       sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued, spins: w.spins, parkedBar: w.parkedBar, parkedBarId: w.parkedBarId,
-      frames: w.frames.map((f) => this.frame(f)),
-      pool: [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const),
+      ...this.framesOf(w),
     };
+  }
+
+  /** A warp's frames and pools, as the previous snapshot's arrays where every element is the same. */
+  private framesOf(w: Warp): Pick<WarpSnap, 'frames' | 'pool'> {
+    const frames = w.frames.map((f) => this.frame(f));
+    const pool = [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const);
+    const prev = this.prevWarp.get(w);
+    if (prev === undefined) {
+      const snap = { frames, pool };
+      this.prevWarp.set(w, snap);
+      return snap;
+    }
+    const sameFrames = sameItems(prev.frames, frames);
+    const samePool = prev.pool.length === pool.length && prev.pool.every(([name, fs], i) => name === pool[i]![0] && sameItems(fs, pool[i]![1]));
+    const snap = { frames: sameFrames ? prev.frames : frames, pool: samePool ? prev.pool : pool };
+    if (!sameFrames || !samePool) this.prevWarp.set(w, snap);
+    return snap;
   }
 
   private bank(b: Bank): Pages {
