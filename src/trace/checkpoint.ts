@@ -101,9 +101,17 @@ function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
   return true;
 }
 
-function sameInts(a: Int32Array, b: Int32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+/** Whether a snapshot's SIMT stack (pcs, reconvergence pcs, masks) is frame f's. */
+function sameStack(s: Int32Array, f: Frame): boolean {
+  const d = f.depth;
+  if (s.length !== 3 * d) return false;
+  for (let i = 0; i < d; i++) if (s[i] !== f.spc[i] || s[d + i] !== f.srpc[i] || s[2 * d + i] !== f.smask[i]) return false;
+  return true;
+}
+
+/** Whether `a` is `b` from index `at` on. */
+function sameAt(a: Int32Array, b: Int32Array, at: number): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[at + i]) return false;
   return true;
 }
 
@@ -147,11 +155,13 @@ export class Snapshotter {
 
   private cta(c: Cta): CtaSnap {
     const shared = this.bank(c.shared);
-    let bars: Int32Array = new Int32Array(80);
-    bars.set(c.barArrived, 0); bars.set(c.barExpected, 16); bars.set(c.barPopc, 32); bars.set(c.barAnd, 48); bars.set(c.barOr, 64);
-    const prev = this.prevBars.get(c);
-    if (prev !== undefined && sameInts(prev, bars)) bars = prev;
-    else this.prevBars.set(c, bars);
+    const parts = [c.barArrived, c.barExpected, c.barPopc, c.barAnd, c.barOr];
+    let bars = this.prevBars.get(c);
+    if (bars === undefined || !parts.every((a, i) => sameAt(a, bars!, 16 * i))) {
+      bars = new Int32Array(80);
+      for (let i = 0; i < 5; i++) bars.set(parts[i]!, 16 * i);
+      this.prevBars.set(c, bars);
+    }
     return { id: c.id, shared, bars, liveThreads: c.liveThreads, warps: c.warps.map((w) => this.warp(w)) };
   }
 
@@ -193,12 +203,14 @@ export class Snapshotter {
     const prev = this.prevFrame.get(f);
     const regs = snapRegs(f.i32, prev?.regs);
     const d = f.depth;
-    let stack: Int32Array = new Int32Array(3 * d);
-    for (let i = 0; i < d; i++) { stack[i] = f.spc[i]!; stack[d + i] = f.srpc[i]!; stack[2 * d + i] = f.smask[i]!; }
-    if (prev !== undefined) {
-      if (sameInts(prev.stack, stack)) stack = prev.stack;
+    let stack: Int32Array;
+    if (prev !== undefined && sameStack(prev.stack, f)) {
+      stack = prev.stack;
       // nothing changed: the previous snapshot itself (a frame waiting at a barrier, or in a pool)
-      if (regs === prev.regs && stack === prev.stack && prev.fn === f.fn.name && prev.returned === f.returned && prev.localBase === f.localBase && prev.callPc === f.callPc) return prev;
+      if (regs === prev.regs && prev.fn === f.fn.name && prev.returned === f.returned && prev.localBase === f.localBase && prev.callPc === f.callPc) return prev;
+    } else {
+      stack = new Int32Array(3 * d);
+      for (let i = 0; i < d; i++) { stack[i] = f.spc[i]!; stack[d + i] = f.srpc[i]!; stack[2 * d + i] = f.smask[i]!; }
     }
     const snap: FrameSnap = {
       fn: f.fn.name, regs, stack,

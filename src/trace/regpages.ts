@@ -123,16 +123,19 @@ function sameAsScratch(p: Uint8Array, len: number): boolean {
 export function snapRegs(w: Int32Array, prev: Pages | undefined): Pages {
   const slots = w.length / SLOT_WORDS;
   const n = Math.ceil(slots / SLOTS);
-  const out = new Array<Uint8Array>(n);
   const reuse = prev !== undefined && prev.length === n;
-  let changed = !reuse;
+  // made at the first page that differs (every page unchanged: the previous page set itself)
+  let out: Uint8Array[] | undefined = reuse ? undefined : new Array<Uint8Array>(n);
   for (let i = 0; i < n; i++) {
     const len = encodePage(w, i * SLOTS * SLOT_WORDS, Math.min(SLOTS, slots - i * SLOTS));
-    if (reuse && sameAsScratch(prev[i]!, len)) out[i] = prev[i]!;
-    else { out[i] = keep(len); changed = true; }
+    if (reuse && sameAsScratch(prev[i]!, len)) {
+      if (out !== undefined) out[i] = prev[i]!;
+    } else {
+      out ??= prev!.slice();
+      out[i] = keep(len);
+    }
   }
-  // every page unchanged: the previous page set itself
-  return changed ? out : prev!;
+  return out ?? prev!;
 }
 
 /** Write an encoded register file back. */
