@@ -22,9 +22,8 @@ import { PAGE_SIZE } from '../exec/memory.js';
 interface FrameSnap {
   readonly fn: string;
   readonly regs: Pages;
-  readonly spc: Int32Array;
-  readonly srpc: Int32Array;
-  readonly smask: Int32Array;
+  /** The SIMT stack: depth entries of pc, then of reconvergence pc, then of mask (one array, not three). */
+  readonly stack: Int32Array;
   readonly depth: number;
   readonly returned: number;
   readonly localBase: number;
@@ -87,11 +86,42 @@ export interface Checkpoint {
 }
 
 const NONE: readonly never[] = [];
+/** Shared by snapshots whose arrays are all zero (never written: restore only reads them). */
+const ZERO_CARRY = new Uint8Array(32);
+const NO_DIRTY = new Uint32Array(0);
+
+function allZero(a: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
+  return true;
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Whether a snapshot's SIMT stack (pcs, reconvergence pcs, masks) is frame f's. */
+function sameStack(s: Int32Array, f: Frame): boolean {
+  const d = f.depth;
+  if (s.length !== 3 * d) return false;
+  for (let i = 0; i < d; i++) if (s[i] !== f.spc[i] || s[d + i] !== f.srpc[i] || s[2 * d + i] !== f.smask[i]) return false;
+  return true;
+}
+
+/** Whether `a` is `b` from index `at` on. */
+function sameAt(a: Int32Array, b: Int32Array, at: number): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[at + i]) return false;
+  return true;
+}
 
 /** Remembers the previous snapshot of each bank/frame so unchanged pages are shared. */
 export class Snapshotter {
   private readonly prevBank = new WeakMap<Bank, Pages>();
-  private readonly prevFrame = new WeakMap<Frame, Pages>();
+  /** The previous snapshot of each frame and CTA: what did not change is shared with it. */
+  private readonly prevFrame = new WeakMap<Frame, FrameSnap>();
+  private readonly prevBars = new WeakMap<Cta, Int32Array>();
+  private readonly prevWarp = new WeakMap<Warp, Pick<WarpSnap, 'frames' | 'pool'>>();
   private prevArena: ArenaState | undefined;
 
   take(m: Machine): Checkpoint {
@@ -116,7 +146,7 @@ export class Snapshotter {
       roundQuantum: m.roundQuantum,
       spinQuantum: m.spinQuantum,
       global,
-      dirtyGlobal: Uint32Array.from(dirty),
+      dirtyGlobal: dirty.length ? Uint32Array.from(dirty) : NO_DIRTY,
       arena,
       children: m.children.size ? [...m.children] : NONE,
       paramBuffers: m.paramBuffers.size ? [...m.paramBuffers] : NONE,
@@ -125,8 +155,13 @@ export class Snapshotter {
 
   private cta(c: Cta): CtaSnap {
     const shared = this.bank(c.shared);
-    const bars = new Int32Array(80);
-    bars.set(c.barArrived, 0); bars.set(c.barExpected, 16); bars.set(c.barPopc, 32); bars.set(c.barAnd, 48); bars.set(c.barOr, 64);
+    const parts = [c.barArrived, c.barExpected, c.barPopc, c.barAnd, c.barOr];
+    let bars = this.prevBars.get(c);
+    if (bars === undefined || !parts.every((a, i) => sameAt(a, bars!, 16 * i))) {
+      bars = new Int32Array(80);
+      for (let i = 0; i < 5; i++) bars.set(parts[i]!, 16 * i);
+      this.prevBars.set(c, bars);
+    }
     return { id: c.id, shared, bars, liveThreads: c.liveThreads, warps: c.warps.map((w) => this.warp(w)) };
   }
 
@@ -134,11 +169,27 @@ export class Snapshotter {
     const local = this.bank(w.local);
     return {
       id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
-      pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: w.carry.slice(),
+      pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: allZero(w.carry) ? ZERO_CARRY : w.carry.slice(),
       sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued, spins: w.spins, parkedBar: w.parkedBar, parkedBarId: w.parkedBarId,
-      frames: w.frames.map((f) => this.frame(f)),
-      pool: [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const),
+      ...this.framesOf(w),
     };
+  }
+
+  /** A warp's frames and pools, as the previous snapshot's arrays where every element is the same. */
+  private framesOf(w: Warp): Pick<WarpSnap, 'frames' | 'pool'> {
+    const frames = w.frames.map((f) => this.frame(f));
+    const pool = [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const);
+    const prev = this.prevWarp.get(w);
+    if (prev === undefined) {
+      const snap = { frames, pool };
+      this.prevWarp.set(w, snap);
+      return snap;
+    }
+    const sameFrames = sameItems(prev.frames, frames);
+    const samePool = prev.pool.length === pool.length && prev.pool.every(([name, fs], i) => name === pool[i]![0] && sameItems(fs, pool[i]![1]));
+    const snap = { frames: sameFrames ? prev.frames : frames, pool: samePool ? prev.pool : pool };
+    if (!sameFrames || !samePool) this.prevWarp.set(w, snap);
+    return snap;
   }
 
   private bank(b: Bank): Pages {
@@ -149,13 +200,24 @@ export class Snapshotter {
   }
 
   private frame(f: Frame): FrameSnap {
-    const regs = snapRegs(f.i32, this.prevFrame.get(f));
-    this.prevFrame.set(f, regs);
-    return {
-      fn: f.fn.name, regs,
-      spc: f.spc.slice(0, f.depth), srpc: f.srpc.slice(0, f.depth), smask: f.smask.slice(0, f.depth),
-      depth: f.depth, returned: f.returned, localBase: f.localBase, callPc: f.callPc,
+    const prev = this.prevFrame.get(f);
+    const regs = snapRegs(f.i32, prev?.regs);
+    const d = f.depth;
+    let stack: Int32Array;
+    if (prev !== undefined && sameStack(prev.stack, f)) {
+      stack = prev.stack;
+      // nothing changed: the previous snapshot itself (a frame waiting at a barrier, or in a pool)
+      if (regs === prev.regs && prev.fn === f.fn.name && prev.returned === f.returned && prev.localBase === f.localBase && prev.callPc === f.callPc) return prev;
+    } else {
+      stack = new Int32Array(3 * d);
+      for (let i = 0; i < d; i++) { stack[i] = f.spc[i]!; stack[d + i] = f.srpc[i]!; stack[2 * d + i] = f.smask[i]!; }
+    }
+    const snap: FrameSnap = {
+      fn: f.fn.name, regs, stack,
+      depth: d, returned: f.returned, localBase: f.localBase, callPc: f.callPc,
     };
+    this.prevFrame.set(f, snap);
+    return snap;
   }
 }
 
@@ -183,7 +245,8 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   const frame = (s: FrameSnap): Frame => {
     const f = new Frame(fnOf(s.fn));
     restoreRegs(f.i32, s.regs);
-    f.spc.set(s.spc); f.srpc.set(s.srpc); f.smask.set(s.smask);
+    const d = s.depth;
+    f.spc.set(s.stack.subarray(0, d)); f.srpc.set(s.stack.subarray(d, 2 * d)); f.smask.set(s.stack.subarray(2 * d, 3 * d));
     f.depth = s.depth; f.returned = s.returned; f.localBase = s.localBase; f.callPc = s.callPc;
     return f;
   };
@@ -217,11 +280,19 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.spinQuantum = c.spinQuantum;
 }
 
-/** Distinct bytes held by a list of checkpoints (shared pages counted once). */
+/** Distinct bytes held by a list of checkpoints (shared pages, page sets and frame snapshots counted once). */
 export function checkpointBytes(cps: readonly Checkpoint[]): number {
   const seen = new Set<Uint8Array>();
+  const seenSets = new Set<Pages>();
+  const seenFrames = new Set<FrameSnap>();
   let n = 0;
   const arenas = new Set<ArenaState>();
+  const frame = (f: FrameSnap, sets: Pages[], size: number): void => {
+    if (seenFrames.has(f)) return;
+    seenFrames.add(f);
+    sets.push(f.regs);
+    n += size;
+  };
   for (const c of cps) {
     const sets: Pages[] = [c.global];
     for (const cs of c.resident) {
@@ -230,20 +301,23 @@ export function checkpointBytes(cps: readonly Checkpoint[]): number {
       for (const ws of cs.warps) {
         sets.push(ws.local);
         n += 128;
-        for (const f of ws.frames) { sets.push(f.regs); n += f.depth * 12 + 64; }
-        for (const [, fs] of ws.pool) for (const f of fs) { sets.push(f.regs); n += 64; }
+        for (const f of ws.frames) frame(f, sets, f.depth * 12 + 64);
+        for (const [, fs] of ws.pool) for (const f of fs) frame(f, sets, 64);
       }
     }
-    n += uniqueSets(sets, seen);
-    n += c.global.length * 8 + c.dirtyGlobal.byteLength; // the page reference array itself
+    n += uniqueSets(sets, seen, seenSets);
+    n += c.dirtyGlobal.byteLength;
     if (!arenas.has(c.arena)) { arenas.add(c.arena); n += c.arena.granules.byteLength + c.arena.allocs.length * 64; }
   }
   return n;
 }
 
-function uniqueSets(sets: Pages[], seen: Set<Uint8Array>): number {
+function uniqueSets(sets: Pages[], seen: Set<Uint8Array>, seenSets: Set<Pages>): number {
   let n = 0;
   for (const s of sets) {
+    if (seenSets.has(s)) continue;
+    seenSets.add(s);
+    // the page reference array itself
     n += s.length * 8;
     for (const p of s) {
       if (isZeroPage(p) || seen.has(p)) continue;

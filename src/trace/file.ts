@@ -17,6 +17,7 @@ import type { Launch, LaunchArg, RefBinding } from '../exec/launch.js';
 import { parseFormat, type Sampler } from '../exec/texture/image.js';
 import type { ImageSpec } from '../exec/texture/spec.js';
 import type { Trace } from './trace.js';
+import { CHUNK_STEPS } from './steplog.js';
 
 const MAGIC = 'PTXDBGTR';
 export const TRACE_VERSION = 1;
@@ -109,7 +110,7 @@ export function writeTraceFile(path: string, t: Trace, ptxPath: string, ptxText:
   const launchBytes = enc.encode(launchText);
   const logged = t.logged;
   const log = new Uint32Array(logged * 2);
-  const cs = 1 << 19;
+  const cs = CHUNK_STEPS;
   for (let s = 0, c = 0; s < logged; s += cs, c++) log.set(t.log.chunk(c).subarray(0, Math.min(cs, logged - s) * 2), s * 2);
   const segStep = t.log.segStep.slice(0, t.log.nseg);
   const segWarp = t.log.segWarp.slice(0, t.log.nseg);

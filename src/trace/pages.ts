@@ -34,12 +34,16 @@ function copyPage(u8: Uint8Array, start: number, end: number): Uint8Array {
  * Bank.clearDirty): a clean page reuses `prev`'s copy, or is the zero page when there is no
  * previous snapshot (see Bank.dirty).
  */
-export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined): Uint8Array[] {
+export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined): Pages {
   const n = (u8.length + PAGE_SIZE - 1) >>> PAGE_SHIFT;
+  const first = dirty.indexOf(1);
+  // nothing written since `prev`: the same page set (no copy of its references either; a big
+  // arena has thousands of pages and most intervals write none of them)
+  if (prev !== undefined && prev.length === n && (first < 0 || first >= n)) return prev;
   // a clean page is unchanged since `prev`, or (first snapshot of this bank) never written: zero;
   // only the dirty pages are visited (found by the native indexOf: a big arena has few of them)
   const out = prev !== undefined && prev.length === n ? prev.slice() : new Array<Uint8Array>(n).fill(ZERO);
-  for (let i = dirty.indexOf(1); i >= 0 && i < n; i = dirty.indexOf(1, i + 1)) {
+  for (let i = first; i >= 0 && i < n; i = dirty.indexOf(1, i + 1)) {
     const start = i << PAGE_SHIFT;
     out[i] = copyPage(u8, start, Math.min(start + PAGE_SIZE, u8.length));
   }

@@ -27,13 +27,15 @@ const enum Mode {
 
 function encodeSlot(w: Int32Array, at: number, out: Int32Array, o: number, modes: Uint8Array, k: number): number {
   const lo0 = w[at]!, hi0 = w[at + 1]!;
-  let uniform = true, highZero = true, highSame = true;
-  for (let l = 0; l < 32; l++) {
+  // branch-free: the bits in which some lane's words differ from lane 0's, and the high words' bits
+  let loDiff = 0, hiDiff = 0, hiBits = 0;
+  for (let l = 1; l < 32; l++) {
     const lo = w[at + 2 * l]!, hi = w[at + 2 * l + 1]!;
-    if (lo !== lo0 || hi !== hi0) uniform = false;
-    if (hi !== 0) highZero = false;
-    if (hi !== hi0) highSame = false;
+    loDiff |= lo ^ lo0;
+    hiDiff |= hi ^ hi0;
+    hiBits |= hi;
   }
+  const highSame = hiDiff === 0, uniform = highSame && loDiff === 0, highZero = (hiBits | hi0) === 0;
   if (uniform) {
     if (lo0 === 0 && hi0 === 0) { modes[k] = Mode.Zero; return o; }
     modes[k] = Mode.Uniform;
@@ -60,18 +62,16 @@ function encodeSlot(w: Int32Array, at: number, out: Int32Array, o: number, modes
   return o + SLOT_WORDS;
 }
 
-const scratch = new Int32Array(SLOTS * SLOT_WORDS);
-const scratchModes = new Uint8Array(SLOTS);
+/** The page being encoded: 4 mode bytes, then the payload words (at most 4 raw slots). */
+const scratchBytes = new Uint8Array(4 + 4 * SLOTS * SLOT_WORDS);
+const scratch = new Int32Array(scratchBytes.buffer, 4, SLOTS * SLOT_WORDS);
 
-/** A page of `slots` slots from word `at`, encoded: 4 mode bytes, then the payload words. */
-function encodePage(w: Int32Array, at: number, slots: number): Uint8Array {
+/** Encode the page of `slots` slots from word `at` into scratchBytes; its length in bytes. */
+function encodePage(w: Int32Array, at: number, slots: number): number {
   let o = 0;
-  for (let k = 0; k < slots; k++) o = encodeSlot(w, at + k * SLOT_WORDS, scratch, o, scratchModes, k);
-  const out = new Uint8Array(4 + 4 * o);
-  out.set(scratchModes.subarray(0, slots), 0);
-  for (let k = slots; k < 4; k++) out[k] = 255; // no slot here (the file's last page)
-  new Int32Array(out.buffer, 4, o).set(scratch.subarray(0, o));
-  return out;
+  for (let k = 0; k < slots; k++) o = encodeSlot(w, at + k * SLOT_WORDS, scratch, o, scratchBytes, k);
+  for (let k = slots; k < 4; k++) scratchBytes[k] = 255; // no slot here (the file's last page)
+  return 4 + 4 * o;
 }
 
 function decodePage(p: Uint8Array, w: Int32Array, at: number): void {
@@ -91,23 +91,51 @@ function decodePage(p: Uint8Array, w: Int32Array, at: number): void {
   }
 }
 
-function same(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.byteLength !== b.byteLength) return false;
-  for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
+/**
+ * Encoded pages are views into shared slabs, not arrays of their own: an ArrayBuffer with its
+ * backing store costs a few hundred bytes beside a page of a few dozen (a long recording keeps
+ * hundreds of thousands of pages). Pages are word-aligned in the slab (decodePage reads words).
+ */
+const SLAB = 1 << 16;
+let slab = new Uint8Array(SLAB);
+let slabUsed = 0;
+
+function keep(len: number): Uint8Array {
+  if (slabUsed + len > SLAB) { slab = new Uint8Array(SLAB); slabUsed = 0; }
+  const p = slab.subarray(slabUsed, slabUsed + len);
+  p.set(scratchBytes.subarray(0, len));
+  slabUsed += len;
+  return p;
+}
+
+/** Whether page `p` holds exactly the first `len` bytes of scratchBytes. */
+function sameAsScratch(p: Uint8Array, len: number): boolean {
+  if (p.byteLength !== len) return false;
+  for (let i = 0; i < len; i++) if (p[i] !== scratchBytes[i]) return false;
   return true;
 }
 
-/** Snapshot a register file (whole slots of 32 lanes x 2 words), sharing pages unchanged since `prev`. */
-export function snapRegs(w: Int32Array, prev: Pages | undefined): Uint8Array[] {
+/**
+ * Snapshot a register file (whole slots of 32 lanes x 2 words), sharing pages unchanged since
+ * `prev`: a page is encoded in scratch and copied out only when it differs (most do not, and a
+ * small typed array per page is what a checkpoint spent its time allocating).
+ */
+export function snapRegs(w: Int32Array, prev: Pages | undefined): Pages {
   const slots = w.length / SLOT_WORDS;
   const n = Math.ceil(slots / SLOTS);
-  const out = new Array<Uint8Array>(n);
   const reuse = prev !== undefined && prev.length === n;
+  // made at the first page that differs (every page unchanged: the previous page set itself)
+  let out: Uint8Array[] | undefined = reuse ? undefined : new Array<Uint8Array>(n);
   for (let i = 0; i < n; i++) {
-    const page = encodePage(w, i * SLOTS * SLOT_WORDS, Math.min(SLOTS, slots - i * SLOTS));
-    out[i] = reuse && same(page, prev[i]!) ? prev[i]! : page;
+    const len = encodePage(w, i * SLOTS * SLOT_WORDS, Math.min(SLOTS, slots - i * SLOTS));
+    if (reuse && sameAsScratch(prev[i]!, len)) {
+      if (out !== undefined) out[i] = prev[i]!;
+    } else {
+      out ??= prev!.slice();
+      out[i] = keep(len);
+    }
   }
-  return out;
+  return out ?? prev!;
 }
 
 /** Write an encoded register file back. */

@@ -2,7 +2,9 @@
  * The step log of a recording: per warp-step the global instruction index and the warp's SIMT
  * active mask before the guard, plus the segments (runs of steps of one warp).
  *
- * The hot loop writes two u32 words per step into a raw chunk of 2^19 steps. A finished chunk is
+ * The hot loop writes two u32 words per step into a raw chunk of 2^15 steps (256 KiB: small enough
+ * to stay in cache while it is written and then packed, and its storage is reused for the next
+ * chunk; a chunk of 2^19 steps streamed through memory twice). A finished chunk is
  * packed (about 3 bytes a step instead of 8): instruction indices as offsets from the chunk's
  * smallest, in 16 bits when the chunk's code spans less than 64 Ki instructions (it nearly always
  * does), and masks as a byte index into the chunk's palette of distinct masks (a warp has few).
@@ -15,11 +17,11 @@ import { join } from 'node:path';
 import type { StepRecorder } from '../exec/machine.js';
 import type { Warp } from '../exec/state.js';
 
-export const CHUNK_SHIFT = 19;
+export const CHUNK_SHIFT = 15;
 export const CHUNK_STEPS = 1 << CHUNK_SHIFT;
 const CHUNK_MASK = CHUNK_STEPS - 1;
-/** Packed chunks read back from the spill file and kept (the engine reads the log in runs). */
-const SPILL_CACHE = 8;
+/** Packed chunks read back from the spill file and kept (the engine reads the log in runs): 4 Mi steps. */
+const SPILL_CACHE = 128;
 
 /**
  * Re-execution did not reproduce the recording, or the log cannot be read back (a spill file
@@ -81,39 +83,62 @@ function spilledBytes(s: Spilled): number {
 }
 
 function pack(raw: Uint32Array, steps: number): Packed {
-  let lo = 0xffffffff, hi = 0;
-  for (let i = 0; i < steps; i++) {
-    const pc = raw[2 * i]!;
-    if (pc < lo) lo = pc;
-    if (pc > hi) hi = pc;
-  }
-  if (steps === 0) lo = 0;
-  const pcs = hi - lo < 65536 ? new Uint16Array(steps) : new Uint32Array(steps);
-  for (let i = 0; i < steps; i++) pcs[i] = raw[2 * i]! - lo;
+  // read as int32: masks with the top lane set are not small integers as uint32 (slow to read);
+  // instruction indices are far below 2^31, the same either way
+  const r32 = new Int32Array(raw.buffer, raw.byteOffset, 2 * steps);
+  // one pass for the pc range and the mask palette, by runs of one mask (a warp's turn mostly
+  // keeps its mask), one for the pc offsets
+  let lo = 0x7fffffff, hi = 0;
   const slot = new Map<number, number>();
   const palette: number[] = [];
   const idx = new Uint8Array(steps);
-  let last = 0, lastSlot = -1;
-  for (let i = 0; i < steps; i++) {
-    const m = raw[2 * i + 1]! | 0;
-    if (m !== last || lastSlot < 0) {
-      let k = slot.get(m);
-      if (k === undefined) {
-        if (palette.length === 256) {
-          const masks = new Int32Array(steps);
-          for (let j = 0; j < steps; j++) masks[j] = raw[2 * j + 1]! | 0;
-          return { steps, base: lo, pcs, idx: undefined, palette: new Int32Array(0), masks };
-        }
-        k = palette.length;
-        slot.set(m, k);
-        palette.push(m);
-      }
-      last = m;
-      lastSlot = k;
+  let i = 0, rawMasks = false;
+  // the two masks seen last (a diverged warp alternates between two), before the map
+  let m1 = 0, k1 = -1, m2 = 0, k2 = -1;
+  while (i < steps) {
+    const m = r32[2 * i + 1]!;
+    let k = k1 >= 0 && m === m1 ? k1 : k2 >= 0 && m === m2 ? k2 : slot.get(m);
+    if (k === undefined) {
+      if (palette.length === 256) { rawMasks = true; break; }
+      k = palette.length;
+      slot.set(m, k);
+      palette.push(m);
     }
-    idx[i] = lastSlot;
+    if (k !== k1) { m2 = m1; k2 = k1; m1 = m; k1 = k; }
+    const start = i;
+    for (; i < steps && r32[2 * i + 1] === m; i++) {
+      const pc = r32[2 * i]!;
+      lo = pc < lo ? pc : lo;
+      hi = pc > hi ? pc : hi;
+    }
+    if (k !== 0) idx.fill(k, start, i);
+  }
+  for (; i < steps; i++) {
+    const pc = r32[2 * i]!;
+    lo = pc < lo ? pc : lo;
+    hi = pc > hi ? pc : hi;
+  }
+  if (steps === 0) lo = 0;
+  const pcs = hi - lo < 65536 ? offsets16(r32, steps, lo) : offsets32(r32, steps, lo);
+  if (rawMasks) {
+    const masks = new Int32Array(steps);
+    for (let j = 0; j < steps; j++) masks[j] = r32[2 * j + 1]!;
+    return { steps, base: lo, pcs, idx: undefined, palette: new Int32Array(0), masks };
   }
   return { steps, base: lo, pcs, idx, palette: Int32Array.from(palette), masks: undefined };
+}
+
+// one loop per array type: a loop storing to either kind of array runs slower than both
+function offsets16(r32: Int32Array, steps: number, lo: number): Uint16Array {
+  const pcs = new Uint16Array(steps);
+  for (let i = 0; i < steps; i++) pcs[i] = r32[2 * i]! - lo;
+  return pcs;
+}
+
+function offsets32(r32: Int32Array, steps: number, lo: number): Uint32Array {
+  const pcs = new Uint32Array(steps);
+  for (let i = 0; i < steps; i++) pcs[i] = r32[2 * i]! - lo;
+  return pcs;
 }
 
 export class StepLog implements StepRecorder {
@@ -130,6 +155,12 @@ export class StepLog implements StepRecorder {
   private readonly cache = new Map<number, Packed>();
   /** A raw chunk's storage, kept for the next chunk once its contents are packed. */
   private spare: Uint32Array | undefined;
+  /** Chunks before this one are packed (or spilled): packBefore starts here. */
+  private firstRaw = 0;
+  /** Chunks before this one are spilled: spilling starts here. */
+  private firstHeld = 0;
+  /** Bytes of the packed chunks held in memory. */
+  private heldPacked = 0;
 
   /** `budget`: bytes of packed chunks kept in memory (the rest is spilled). */
   constructor(private readonly budget = defaultLogBudget()) {}
@@ -180,19 +211,28 @@ export class StepLog implements StepRecorder {
    * chunks while the log is over its budget. Called between intervals, never in the hot loop.
    */
   packBefore(upTo: number, lastSteps = CHUNK_STEPS): void {
-    for (let c = 0; c < Math.min(upTo, this.chunks.length); c++) {
+    for (let c = this.firstRaw; c < Math.min(upTo, this.chunks.length); c++) {
       const raw = this.chunks[c];
       if (!raw) continue;
-      this.packed[c] = pack(raw, c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS);
+      const p = pack(raw, c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS);
+      this.packed[c] = p;
+      this.heldPacked += packedBytes(p);
       this.chunks[c] = undefined;
       this.spare ??= raw.length === 2 * CHUNK_STEPS ? raw : undefined;
     }
-    let held = this.residentBytes();
-    for (let c = 0; c < this.packed.length && held > this.budget; c++) {
+    this.firstRaw = Math.max(this.firstRaw, Math.min(upTo, this.chunks.length));
+    if (this.budget === Infinity) return;
+    // what residentBytes counts, without visiting every chunk (a long recording has thousands)
+    let held = this.heldPacked + this.segStep.byteLength + this.segWarp.byteLength;
+    for (let c = this.firstRaw; c < this.chunks.length; c++) held += this.chunks[c]?.byteLength ?? 0;
+    for (const p of this.cache.values()) held += packedBytes(p);
+    for (let c = this.firstHeld; c < this.packed.length && held > this.budget; c++) {
       const p = this.packed[c];
       if (!p) continue;
       this.spill(c, p);
       held -= packedBytes(p);
+      this.heldPacked -= packedBytes(p);
+      this.firstHeld = c + 1;
     }
   }
 

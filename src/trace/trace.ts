@@ -3,7 +3,7 @@
  *
  * Format (in memory; file.ts serialises it):
  *  - step log (steplog.ts): per warp-step the global instruction index (Machine.globalBase of
- *    the function + pc) and the warp's SIMT active mask before the guard, in chunks of 2^19
+ *    the function + pc) and the warp's SIMT active mask before the guard, in chunks of 2^15
  *    steps, packed to about 3 bytes a step once finished and spilled to a file past a budget;
  *  - segments: (first step, warp key) for each run of consecutive steps of one warp, where the
  *    warp key is CTA linear id * 32 + warp index in the CTA;
@@ -23,7 +23,7 @@ import { observeSpins, SPIN_WINDOW } from '../exec/spin.js';
 import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkpoint.js';
 
 
-/** Default checkpoint interval (a power of two dividing the chunk size). */
+/** Default checkpoint interval (a power of two; equal to the step log's chunk size, so a chunk is packed as soon as the interval that wrote it ends). */
 export const DEFAULT_INTERVAL = 1 << 15;
 
 // the step log and warp keys live in steplog.ts; re-exported for the modules that read a trace

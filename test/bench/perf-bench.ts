@@ -59,11 +59,14 @@ function scale(): void {
   // 31.0 M thread-instructions at k = 256 (README), nearly all of them in the loop
   const k = Math.round((256 * 1e9) / 31.0e6);
   const big: Launch = { ...launch, args: launch.args.map((a) => (a.kind === 'scalar' && a.name === 'k' ? { ...a, value: k } : a)) };
+  // what the process held before recording (node itself, the loaded program): the recording's share is the rest
+  const rssBefore = process.resourceUsage().maxRSS * 1024;
   const t0 = performance.now();
   const m = new Machine(program, big, { ...DEFAULT_RUN_OPTIONS, maxSteps: 2e9 });
   // a 64 MiB log budget: the rest of the step log spills to a file, as a trace larger than memory would
   const t = Trace.record(m, { interval: DEFAULT_INTERVAL, logBudget: 64 * 2 ** 20 });
   const recorded = performance.now() - t0;
+  const rssRecorded = process.resourceUsage().maxRSS * 1024;
   const thr = m.threadInstructions;
   // the debugger on it: a session at the end of the recording, one step back
   const text = readFileSync(join(PERF, 'loop', 'kernel.O3.ptx'), 'utf8');
@@ -82,7 +85,7 @@ function scale(): void {
   seeks.sort((a, b) => a - b);
   const b = t.bytes();
   console.log(JSON.stringify({
-    thr, steps: t.total, recorded, ms, bytes: b.log + b.checkpoints, rssPeak: process.resourceUsage().maxRSS * 1024, ok: !t.fault,
+    thr, steps: t.total, recorded, ms, bytes: b.log + b.checkpoints, rssBefore, rssRecorded, rssPeak: process.resourceUsage().maxRSS * 1024, ok: !t.fault,
     spilled: t.log.spilled, resident: t.log.residentBytes(), p50: seeks[30], p99: seeks[59],
   }));
 }
@@ -132,7 +135,7 @@ function main(): void {
   const s = child(['--scale'], 600_000);
   if (typeof s === 'string') console.log(`scale: 10^9 thread-instructions recorded: failed (${s})`);
   else {
-    console.log(`scale: ${((s['thr'] as number) / 1e9).toFixed(2)}e9 thread-instructions (${s['steps']} warp-steps) recorded in ${((s['recorded'] as number) / 1000).toFixed(1)} s, debugger open at the last step after ${((s['ms'] as number) / 1000).toFixed(1)} s (target <= 10 s), trace ${((s['bytes'] as number) / 1e6).toFixed(0)} MB, peak RSS ${((s['rssPeak'] as number) / 2 ** 20).toFixed(0)} MB (target <= 2048)${s['ok'] ? '' : ', the run faulted'}`);
+    console.log(`scale: ${((s['thr'] as number) / 1e9).toFixed(2)}e9 thread-instructions (${s['steps']} warp-steps) recorded in ${((s['recorded'] as number) / 1000).toFixed(1)} s, debugger open at the last step after ${((s['ms'] as number) / 1000).toFixed(1)} s (target <= 10 s), trace ${((s['bytes'] as number) / 1e6).toFixed(0)} MB, peak RSS ${((s['rssPeak'] as number) / 2 ** 20).toFixed(0)} MB (target <= 2048; ${((s['rssRecorded'] as number) / 2 ** 20).toFixed(0)} MB at the end of recording, ${((s['rssBefore'] as number) / 2 ** 20).toFixed(0)} MB before it)${s['ok'] ? '' : ', the run faulted'}`);
     console.log(`  step log over a 64 MiB budget: ${s['spilled']} chunks spilled to a file, ${((s['resident'] as number) / 2 ** 20).toFixed(0)} MiB of log in memory; goto p50 ${(s['p50'] as number).toFixed(1)} ms, p99 ${(s['p99'] as number).toFixed(1)} ms (target p99 <= 50 ms)`);
   }
   const w = child(['--workers'], 600_000);

@@ -1,5 +1,5 @@
 /**
- * A step log larger than its memory budget spills finished chunks (2^19 steps each) to a
+ * A step log larger than its memory budget spills finished chunks (2^15 steps each) to a
  * temporary file and reads them back on demand: every step's location and mask, the trace file
  * written from it, and travel to positions in spilled chunks are those of the same recording kept
  * in memory. The hermetic kernel: 2 warps each going round a 4-instruction loop 140,000 times
