@@ -55,6 +55,8 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
 
+const WORD_CACHE = 1 << 14;
+
 const f32Scratch = new DataView(new ArrayBuffer(8));
 
 export function scan(source: string, onError: ScanError): Token[] {
@@ -75,8 +77,25 @@ export class Scanner {
   private i = 0;
   private out: Token | undefined;
   private readonly push = (kind: Tok, start: number, end: number, int = 0n, num = 0, f32Bits?: number): void => {
-    this.out = { kind, start, end, text: this.source.slice(start, end), int, num, f32Bits };
+    this.out = { kind, start, end, text: kind === Tok.Word || kind === Tok.Dir ? this.word(start, end) : this.source.slice(start, end), int, num, f32Bits };
   };
+  /**
+   * Words and directives by spelling, direct-mapped: a body repeats its opcodes and registers,
+   * and a hit costs no new string (so AST nodes share one copy, and the collector has less to move).
+   */
+  private readonly words: (string | undefined)[] = new Array<string | undefined>(WORD_CACHE).fill(undefined);
+
+  private word(start: number, end: number): string {
+    const source = this.source;
+    let h = end - start;
+    for (let k = start; k < end; k++) h = (Math.imul(h, 31) + source.charCodeAt(k)) | 0;
+    const slot = (h ^ (h >>> 13)) & (WORD_CACHE - 1);
+    const cached = this.words[slot];
+    if (cached !== undefined && cached.length === end - start && source.startsWith(cached, start)) return cached;
+    const text = source.slice(start, end);
+    this.words[slot] = text;
+    return text;
+  }
 
   constructor(private readonly source: string, private readonly onError: ScanError) {}
 
