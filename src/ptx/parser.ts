@@ -10,6 +10,7 @@ import type {
 import type { Diagnostic } from './diagnostics.js';
 import { isKnownModifier, OPCODES, TYPE_NAMES } from './opcodes.js';
 import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
+import { FastStatements } from './fast-statement.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
 import { SectionDataList } from './section-data.js';
 
@@ -41,6 +42,7 @@ class Parser {
   private toks: Token[] = [];
   private base = 0;
   private readonly scanner: Scanner;
+  private readonly fast: FastStatements;
   private eof: Token | undefined;
   private pos = 0;
   private readonly diags: Diagnostic[] = [];
@@ -54,6 +56,46 @@ class Parser {
 
   constructor(private readonly source: string, private readonly fileName: string) {
     this.scanner = new Scanner(source, (message, span) => this.error(message, span));
+    this.fast = new FastStatements(source, (start, end) => this.scanner.word(start, end), (text) => this.lookupOpcode(text));
+  }
+
+  /**
+   * An opcode spelling split into opcode and modifiers, or undefined when a part is unknown. A
+   * module repeats a few hundred spellings: each is split and checked once, and instructions
+   * share its (read-only) modifier list.
+   */
+  private lookupOpcode(text: string): { readonly opcode: string; readonly mods: readonly string[] } | undefined {
+    let known = this.opcodeCache.get(text);
+    if (known !== undefined) return known;
+    const parts = text.split('.');
+    const opcode = parts[0]!;
+    const mods = parts.slice(1);
+    if (!OPCODES.has(opcode) || !mods.every(isKnownModifier)) return undefined;
+    known = { opcode, mods };
+    this.opcodeCache.set(text, known);
+    return known;
+  }
+
+  /**
+   * Plain statements straight from the text (fast-statement.ts), while no token beyond the
+   * position is scanned yet; stops at the first statement that needs the token parser.
+   */
+  private fastStatements(body: Statement[]): void {
+    if (this.eof) return;
+    for (;;) {
+      let from = this.scanner.offset;
+      const ahead = this.base + this.toks.length - this.pos;
+      let peeked: Token | undefined;
+      if (ahead === 1) {
+        peeked = this.toks[this.toks.length - 1]!;
+        from = peeked.start;
+      } else if (ahead !== 0) return;
+      const r = this.fast.statement(from);
+      if (r === undefined) return;
+      if (peeked !== undefined) this.toks.pop();
+      body.push(r.statement);
+      this.scanner.seek(r.end);
+    }
   }
 
   // ---- token helpers -------------------------------------------------------------------------
@@ -635,6 +677,7 @@ class Parser {
     this.expectPunct('{');
     const body: Statement[] = [];
     for (;;) {
+      this.fastStatements(body);
       if (this.isPunct('}')) {
         this.next();
         return body;
@@ -734,23 +777,18 @@ class Parser {
     }
     const opTok = this.next();
     if (opTok.kind !== Tok.Word) this.fail(`expected an opcode but found ${describe(opTok)}`, opTok);
-    // a module repeats a few hundred opcode spellings: split and check each once, and share its
-    // (read-only) modifier list between the instructions that write it
-    let known = this.opcodeCache.get(opTok.text);
+    const known = this.lookupOpcode(opTok.text);
     if (known === undefined) {
+      // report the first part that is wrong
       const parts = opTok.text.split('.');
       const op = parts[0]!;
       if (!OPCODES.has(op)) this.fail(`unknown instruction '${op}'`, { start: opTok.start, end: opTok.start + op.length });
-      const ms = parts.slice(1);
       let off = opTok.start + op.length;
-      for (const m of ms) {
-        if (!isKnownModifier(m)) {
-          this.fail(`unknown modifier '.${m}' for '${op}'`, { start: off, end: off + 1 + m.length });
-        }
+      for (const m of parts.slice(1)) {
+        if (!isKnownModifier(m)) this.fail(`unknown modifier '.${m}' for '${op}'`, { start: off, end: off + 1 + m.length });
         off += 1 + m.length;
       }
-      known = { opcode: op, mods: ms };
-      this.opcodeCache.set(opTok.text, known);
+      this.fail(`unknown instruction '${op}'`, opTok);
     }
     const opcode = known.opcode;
     let mods: readonly string[] = known.mods;

@@ -85,7 +85,7 @@ export class Scanner {
    */
   private readonly words: (string | undefined)[] = new Array<string | undefined>(WORD_CACHE).fill(undefined);
 
-  private word(start: number, end: number): string {
+  word(start: number, end: number): string {
     const source = this.source;
     let h = end - start;
     for (let k = start; k < end; k++) h = (Math.imul(h, 31) + source.charCodeAt(k)) | 0;
