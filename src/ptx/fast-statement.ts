@@ -5,7 +5,7 @@
  * nodes the token parser would; anything else (comments, expressions, vectors, errors) gives
  * undefined and the token parser takes the statement from its start.
  */
-import type { Guard, LocDirective, Operand, Statement } from './ast.js';
+import type { Guard, LocDirective, Operand, Statement, VarDecl } from './ast.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
 
 /** What the parser knows about an opcode spelling (`ld.global.u32`), or undefined if it is not valid. */
@@ -33,6 +33,7 @@ export class FastStatements {
     private readonly source: string,
     private readonly word: (start: number, end: number) => string,
     private readonly opcode: OpcodeLookup,
+    private readonly isType: (word: string) => boolean,
   ) {}
 
   /** The statement starting at `i` (after whitespace), or undefined when it is not a plain one. */
@@ -40,7 +41,7 @@ export class FastStatements {
     const s = this.source;
     i = this.skipSpace(i);
     const c = s.charCodeAt(i);
-    if (c === 46) return this.loc(i);
+    if (c === 46) return s.startsWith('.loc', i) && (s.charCodeAt(i + 4) === 32 || s.charCodeAt(i + 4) === 9) ? this.loc(i) : this.decl(i);
     let guard: Guard | undefined;
     const start = i;
     if (c === 64) {
@@ -60,8 +61,7 @@ export class FastStatements {
     const next = s.charCodeAt(i);
     if (guard === undefined && next === 58) {
       // a label, unless it names a .callprototype
-      const after = this.skipSpace(i + 1);
-      if (s.charCodeAt(after) === 46) return undefined;
+      if (s.startsWith('.callprototype', this.skipSpace(i + 1))) return undefined;
       return { statement: { kind: 'label', name: this.word(opStart, opEnd), span: { start: opStart, end: opEnd } }, end: i + 1 };
     }
     if (next === 46) return undefined; // modifiers written apart
@@ -91,7 +91,6 @@ export class FastStatements {
   /** `.loc file line column` with nothing after it on the line. */
   private loc(i: number): FastResult | undefined {
     const s = this.source;
-    if (!s.startsWith('.loc', i) || (s.charCodeAt(i + 4) !== 32 && s.charCodeAt(i + 4) !== 9)) return undefined;
     const nums: number[] = [];
     let k = i + 4;
     for (let n = 0; n < 3; n++) {
@@ -109,6 +108,63 @@ export class FastStatements {
       span: { start: i, end },
     };
     return { statement: loc, end };
+  }
+
+  /**
+   * `.reg|.param|.local [.align N] .type name[<N>][[N]]...;`: one name, no initializer, attributes
+   * written apart (as nvcc writes a body's declarations).
+   */
+  private decl(i: number): FastResult | undefined {
+    const s = this.source;
+    let end = this.wordEnd(i);
+    const spaceWord = s.slice(i + 1, end);
+    if (spaceWord !== 'reg' && spaceWord !== 'param' && spaceWord !== 'local') return undefined;
+    let k = this.skipSpace(end);
+    let align: number | undefined;
+    let type: string | undefined;
+    let vector = 1;
+    while (s.charCodeAt(k) === 46) {
+      end = this.wordEnd(k);
+      const w = s.slice(k + 1, end);
+      k = this.skipSpace(end);
+      if (w === 'align') {
+        if (!this.decimal(k)) return undefined;
+        align = Number(this.value);
+        k = this.skipSpace(this.j);
+      } else if (w.length === 2 && w.charCodeAt(0) === 118 && w.charCodeAt(1) >= 48 && w.charCodeAt(1) <= 57) {
+        vector = w.charCodeAt(1) - 48;
+      } else if (this.isType(w)) type = w;
+      else return undefined;
+    }
+    if (type === undefined || !isIdentStart(s.charCodeAt(k))) return undefined;
+    const nameEnd = this.wordEnd(k);
+    const name = this.word(k, nameEnd);
+    let last = nameEnd; // the span ends at the last token before `;`
+    k = this.skipSpace(nameEnd);
+    let rangeCount: number | undefined;
+    if (s.charCodeAt(k) === 60) {
+      if (!this.decimal(this.skipSpace(k + 1))) return undefined;
+      rangeCount = Number(this.value);
+      k = this.skipSpace(this.j);
+      if (s.charCodeAt(k) !== 62) return undefined;
+      last = k + 1;
+      k = this.skipSpace(k + 1);
+    }
+    const dims: (number | null)[] = [];
+    while (s.charCodeAt(k) === 91) {
+      if (!this.decimal(this.skipSpace(k + 1))) return undefined;
+      dims.push(Number(this.value));
+      k = this.skipSpace(this.j);
+      if (s.charCodeAt(k) !== 93) return undefined;
+      last = k + 1;
+      k = this.skipSpace(k + 1);
+    }
+    if (s.charCodeAt(k) !== 59) return undefined;
+    const decl: VarDecl = {
+      kind: 'var', space: spaceWord, name, type, vector, dims, align, linkage: undefined, rangeCount, init: undefined,
+      ptrSpace: undefined, span: { start: i, end: last },
+    };
+    return { statement: decl, end: k + 1 };
   }
 
   /** One operand at `i`: reg, plain symbol, decimal or hex integer, `[reg|sym (+|-) int]`. */
@@ -206,12 +262,16 @@ export class FastStatements {
     }
   }
 
+  /** Past blanks, line breaks and `//` comments (what the scanner skips between tokens). */
   private skipSpace(i: number): number {
     const s = this.source;
     for (;;) {
       const c = s.charCodeAt(i);
       if (c === 32 || c === 9 || c === 10 || c === 13) i++;
-      else return i;
+      else if (c === 47 && s.charCodeAt(i + 1) === 47) {
+        const nl = s.indexOf('\n', i + 2);
+        i = nl < 0 ? s.length : nl;
+      } else return i;
     }
   }
 }

@@ -56,7 +56,7 @@ class Parser {
 
   constructor(private readonly source: string, private readonly fileName: string) {
     this.scanner = new Scanner(source, (message, span) => this.error(message, span));
-    this.fast = new FastStatements(source, (start, end) => this.scanner.word(start, end), (text) => this.lookupOpcode(text));
+    this.fast = new FastStatements(source, (start, end) => this.scanner.word(start, end), (text) => this.lookupOpcode(text), (w) => TYPE_NAMES.has(w));
   }
 
   /**
