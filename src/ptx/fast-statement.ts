@@ -61,7 +61,8 @@ export class FastStatements {
     const next = s.charCodeAt(i);
     if (guard === undefined && next === 58) {
       // a label, unless it names a .callprototype
-      if (s.startsWith('.callprototype', this.skipSpace(i + 1))) return undefined;
+      const after = this.skipSpace(i + 1);
+      if (s.startsWith('.callprototype', after) || s.charCodeAt(after) === 47) return undefined;
       return { statement: { kind: 'label', name: this.word(opStart, opEnd), span: { start: opStart, end: opEnd } }, end: i + 1 };
     }
     if (next === 46) return undefined; // modifiers written apart
@@ -88,7 +89,7 @@ export class FastStatements {
     return { statement: new InstructionNode(known.opcode, known.mods, guard, operands, start, end, opStart, opEnd), end };
   }
 
-  /** `.loc file line column` with nothing after it on the line. */
+  /** `.loc file line column` with no attributes after it. */
   private loc(i: number): FastResult | undefined {
     const s = this.source;
     const nums: number[] = [];
@@ -100,9 +101,9 @@ export class FastStatements {
       k = this.j;
     }
     const end = k;
-    while (s.charCodeAt(k) === 32 || s.charCodeAt(k) === 9) k++;
-    const c = s.charCodeAt(k);
-    if (c !== 10 && c !== 13 && k < s.length) return undefined;
+    // `, function_name ...` / `, inlined_at ...` (even on the next line): the token parser's
+    const after = s.charCodeAt(this.skipSpace(k));
+    if (after === 44 || after === 47) return undefined;
     const loc: LocDirective = {
       kind: 'loc', file: nums[0]!, line: nums[1]!, column: nums[2]!, inlinedAt: undefined, functionName: undefined,
       span: { start: i, end },
