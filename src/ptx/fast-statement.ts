@@ -62,7 +62,7 @@ export class FastStatements {
     if (guard === undefined && next === 58) {
       // a label, unless it names a .callprototype
       const after = this.skipSpace(i + 1);
-      if (s.startsWith('.callprototype', after) || s.charCodeAt(after) === 47) return undefined;
+      if (s.startsWith('.callprototype', after) || !this.plainNext(after)) return undefined;
       return { statement: { kind: 'label', name: this.word(opStart, opEnd), span: { start: opStart, end: opEnd } }, end: i + 1 };
     }
     if (next === 46) return undefined; // modifiers written apart
@@ -102,8 +102,7 @@ export class FastStatements {
     }
     const end = k;
     // `, function_name ...` / `, inlined_at ...` (even on the next line): the token parser's
-    const after = s.charCodeAt(this.skipSpace(k));
-    if (after === 44 || after === 47) return undefined;
+    if (!this.plainNext(this.skipSpace(k))) return undefined;
     const loc: LocDirective = {
       kind: 'loc', file: nums[0]!, line: nums[1]!, column: nums[2]!, inlinedAt: undefined, functionName: undefined,
       span: { start: i, end },
@@ -261,6 +260,20 @@ export class FastStatements {
       else return i;
       while (i < n && isIdentPart(s.charCodeAt(i))) i++;
     }
+  }
+
+  /**
+   * Whether the token at `k` is one the scanner reads as it stands and is no `,` (which would
+   * continue a `.loc`): the scanner skips characters no token starts with, so what follows them
+   * could be anything.
+   */
+  private plainNext(k: number): boolean {
+    const s = this.source;
+    if (k >= s.length) return true;
+    const c = s.charCodeAt(k);
+    if (isIdentStart(c) || (c >= 48 && c <= 57) || c === 34) return true;
+    if (c === 46) return isIdentPart(s.charCodeAt(k + 1));
+    return '{}()[];:<>+-=@!|*~&^%?'.includes(s[k]!);
   }
 
   /** Past blanks, line breaks and `//` comments (what the scanner skips between tokens). */

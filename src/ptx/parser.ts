@@ -43,6 +43,8 @@ class Parser {
   private base = 0;
   private readonly scanner: Scanner;
   private readonly fast: FastStatements;
+  /** End of the last statement the fast path took (it consumed no token to measure spans by). */
+  private fastEnd = 0;
   private eof: Token | undefined;
   private pos = 0;
   private readonly diags: Diagnostic[] = [];
@@ -95,6 +97,7 @@ class Parser {
       if (peeked !== undefined) this.toks.pop();
       body.push(r.statement);
       this.scanner.seek(r.end);
+      this.fastEnd = r.end;
     }
   }
 
@@ -161,7 +164,7 @@ class Parser {
   }
   /** Where the node that began at `start` ends: after the last token taken. */
   private endFrom(start: number): number {
-    return Math.max(start, this.at(Math.max(0, this.pos - 1)).end);
+    return Math.max(start, this.at(Math.max(0, this.pos - 1)).end, this.fastEnd);
   }
 
   /** Skip to just after the next `;` at this nesting level, or stop before a closing `}`. */
