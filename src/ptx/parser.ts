@@ -10,6 +10,8 @@ import type {
 import type { Diagnostic } from './diagnostics.js';
 import { isKnownModifier, OPCODES, TYPE_NAMES } from './opcodes.js';
 import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
+import { FastStatements } from './fast-statement.js';
+import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
 import { SectionDataList } from './section-data.js';
 
 export interface ParseResult {
@@ -40,6 +42,9 @@ class Parser {
   private toks: Token[] = [];
   private base = 0;
   private readonly scanner: Scanner;
+  private readonly fast: FastStatements;
+  /** End of the last statement the fast path took (it consumed no token to measure spans by). */
+  private fastEnd = 0;
   private eof: Token | undefined;
   private pos = 0;
   private readonly diags: Diagnostic[] = [];
@@ -48,9 +53,52 @@ class Parser {
   private implicitFile = 0;
   private lastFile = 1;
   private readonly bodyFiles: TopLevel[] = [];
+  private readonly operandScratch: Operand[] = [];
+  private readonly opcodeCache = new Map<string, { readonly opcode: string; readonly mods: readonly string[] }>();
 
   constructor(private readonly source: string, private readonly fileName: string) {
     this.scanner = new Scanner(source, (message, span) => this.error(message, span));
+    this.fast = new FastStatements(source, (start, end) => this.scanner.word(start, end), (text) => this.lookupOpcode(text), (w) => TYPE_NAMES.has(w));
+  }
+
+  /**
+   * An opcode spelling split into opcode and modifiers, or undefined when a part is unknown. A
+   * module repeats a few hundred spellings: each is split and checked once, and instructions
+   * share its (read-only) modifier list.
+   */
+  private lookupOpcode(text: string): { readonly opcode: string; readonly mods: readonly string[] } | undefined {
+    let known = this.opcodeCache.get(text);
+    if (known !== undefined) return known;
+    const parts = text.split('.');
+    const opcode = parts[0]!;
+    const mods = parts.slice(1);
+    if (!OPCODES.has(opcode) || !mods.every(isKnownModifier)) return undefined;
+    known = { opcode, mods };
+    this.opcodeCache.set(text, known);
+    return known;
+  }
+
+  /**
+   * Plain statements straight from the text (fast-statement.ts), while no token beyond the
+   * position is scanned yet; stops at the first statement that needs the token parser.
+   */
+  private fastStatements(body: Statement[]): void {
+    if (this.eof) return;
+    for (;;) {
+      let from = this.scanner.offset;
+      const ahead = this.base + this.toks.length - this.pos;
+      let peeked: Token | undefined;
+      if (ahead === 1) {
+        peeked = this.toks[this.toks.length - 1]!;
+        from = peeked.start;
+      } else if (ahead !== 0) return;
+      const r = this.fast.statement(from);
+      if (r === undefined) return;
+      if (peeked !== undefined) this.toks.pop();
+      body.push(r.statement);
+      this.scanner.seek(r.end);
+      this.fastEnd = r.end;
+    }
   }
 
   // ---- token helpers -------------------------------------------------------------------------
@@ -112,8 +160,11 @@ class Parser {
     throw new ParseError(message);
   }
   private spanFrom(start: number): Span {
-    const prev = this.at(Math.max(0, this.pos - 1));
-    return { start, end: Math.max(start, prev.end) };
+    return { start, end: this.endFrom(start) };
+  }
+  /** Where the node that began at `start` ends: after the last token taken. */
+  private endFrom(start: number): number {
+    return Math.max(start, this.at(Math.max(0, this.pos - 1)).end, this.fastEnd);
   }
 
   /** Skip to just after the next `;` at this nesting level, or stop before a closing `}`. */
@@ -278,7 +329,7 @@ class Parser {
       if (t.kind === Tok.Word && this.isPunct(':', this.peek())) {
         this.next();
         this.next();
-        labels.push({ name: t.text, datum: data.length, span: t });
+        labels.push({ name: t.text, datum: data.length, span: spanOf(t) });
         continue;
       }
       if (t.kind === Tok.Dir) {
@@ -522,7 +573,7 @@ class Parser {
     const t = this.tok;
     if (t.kind === Tok.Float) {
       this.next();
-      return { kind: 'float', value: t.num, ...(t.f32Bits !== undefined ? { f32Bits: t.f32Bits } : {}), span: t };
+      return { kind: 'float', value: t.num, ...(t.f32Bits !== undefined ? { f32Bits: t.f32Bits } : {}), span: spanOf(t) };
     }
     if (this.isPunct('-') && this.peek().kind === Tok.Float) {
       this.next();
@@ -606,7 +657,7 @@ class Parser {
     }
     return {
       kind: 'function', isEntry, name: nameTok.text, linkage, rets, params, body, noreturn, perf, ctaDims,
-      span: this.spanFrom(start), nameSpan: nameTok,
+      span: this.spanFrom(start), nameSpan: spanOf(nameTok),
     };
   }
 
@@ -629,6 +680,7 @@ class Parser {
     this.expectPunct('{');
     const body: Statement[] = [];
     for (;;) {
+      this.fastStatements(body);
       if (this.isPunct('}')) {
         this.next();
         return body;
@@ -672,7 +724,7 @@ class Parser {
       if (this.isDir('callprototype', this.peek(2))) return this.parseCallPrototype();
       this.next();
       this.next();
-      return { kind: 'label', name: t.text, span: t };
+      return { kind: 'label', name: t.text, span: spanOf(t) };
     }
     if (t.kind === Tok.Dir) {
       if (this.isDir('loc')) return this.parseLoc();
@@ -728,36 +780,48 @@ class Parser {
     }
     const opTok = this.next();
     if (opTok.kind !== Tok.Word) this.fail(`expected an opcode but found ${describe(opTok)}`, opTok);
-    const parts = opTok.text.split('.');
-    const opcode = parts[0]!;
-    if (!OPCODES.has(opcode)) this.fail(`unknown instruction '${opcode}'`, { start: opTok.start, end: opTok.start + opcode.length });
-    const mods = parts.slice(1);
-    let off = opTok.start + opcode.length;
-    for (const m of mods) {
-      if (!isKnownModifier(m)) {
-        this.fail(`unknown modifier '.${m}' for '${opcode}'`, { start: off, end: off + 1 + m.length });
+    const known = this.lookupOpcode(opTok.text);
+    if (known === undefined) {
+      // report the first part that is wrong
+      const parts = opTok.text.split('.');
+      const op = parts[0]!;
+      if (!OPCODES.has(op)) this.fail(`unknown instruction '${op}'`, { start: opTok.start, end: opTok.start + op.length });
+      let off = opTok.start + op.length;
+      for (const m of parts.slice(1)) {
+        if (!isKnownModifier(m)) this.fail(`unknown modifier '.${m}' for '${op}'`, { start: off, end: off + 1 + m.length });
+        off += 1 + m.length;
       }
-      off += 1 + m.length;
+      this.fail(`unknown instruction '${op}'`, opTok);
     }
+    const opcode = known.opcode;
+    let mods: readonly string[] = known.mods;
     // Modifiers may also be written as separate tokens (`.reg`-style spacing is legal PTX).
-    while (this.tok.kind === Tok.Dir) {
-      const d = this.next();
-      for (const m of d.text.slice(1).split('.')) {
-        if (!isKnownModifier(m)) this.fail(`unknown modifier '.${m}' for '${opcode}'`, d);
-        mods.push(m);
+    if (this.tok.kind === Tok.Dir) {
+      const more = mods.slice();
+      while (this.tok.kind === Tok.Dir) {
+        const d = this.next();
+        for (const m of d.text.slice(1).split('.')) {
+          if (!isKnownModifier(m)) this.fail(`unknown modifier '.${m}' for '${opcode}'`, d);
+          more.push(m);
+        }
       }
+      mods = more;
     }
     if ((opcode === 'div' || opcode === 'rem') && mods.includes('wide')) {
       // PTX ISA 1.1 release notes: "div.wide and rem.wide are unimplemented"; no later ISA has them
       this.fail(`'${opcode}.wide' is not implemented by any PTX ISA (documented as unimplemented in ISA 1.1)`, opTok);
     }
-    const operands: Operand[] = [];
+    // gathered in a scratch list and copied at their exact length: an array grown by push keeps
+    // room for 16, which was the largest part of a big module's AST
+    const scratch = this.operandScratch;
+    scratch.length = 0;
     if (!this.isPunct(';')) {
-      do operands.push(this.parseOperand());
+      do scratch.push(this.parseOperand());
       while (this.eatPunct(','));
     }
+    const operands = scratch.slice();
     this.expectPunct(';', `after '${opTok.text}' operands`);
-    return { kind: 'instr', opcode, mods, guard, operands, span: this.spanFrom(start), opSpan: opTok };
+    return new InstructionNode(opcode, mods, guard, operands, start, this.endFrom(start), opTok.start, opTok.end);
   }
 
   private parseOperand(): Operand {
@@ -796,8 +860,8 @@ class Parser {
         return { kind: 'addrList', items, span: this.spanFrom(start) };
       }
       this.expectPunct(']');
-      if (first.kind === 'addr') return { ...first, span: this.spanFrom(start) };
-      return { kind: 'addr', base: first, offset: 0n, span: this.spanFrom(start) };
+      if (first.kind === 'addr') return new AddrOperand(first.base, first.offset, start, this.endFrom(start));
+      return new AddrOperand(first, 0n, start, this.endFrom(start));
     }
     if (this.isPunct('!')) {
       this.next();
@@ -817,12 +881,12 @@ class Parser {
     }
     if (t.kind === Tok.Word) {
       this.next();
-      if (t.text === '_') return { kind: 'sink', span: t };
+      if (t.text === '_') return { kind: 'sink', span: spanOf(t) };
       const isReg = t.text.charCodeAt(0) === 37; // '%'
       if (this.isPunct('|')) {
         this.next();
         const b = this.parseOperand();
-        const a: Operand = { kind: 'reg', name: t.text, span: t };
+        const a: Operand = new RegOperand(t.text, t.start, t.end);
         return { kind: 'pair', a, b, span: this.spanFrom(start) };
       }
       if (!isReg && this.isPunct('[')) {
@@ -834,13 +898,13 @@ class Parser {
         }
         const idx = this.parseConstExpr();
         this.expectPunct(']');
-        return { kind: 'sym', name: t.text, addend: idx, span: this.spanFrom(start) };
+        return new SymOperand(t.text, idx, start, this.endFrom(start));
       }
       if (!isReg && (this.isPunct('+') || (this.isPunct('-') && this.peek().kind === Tok.Int))) {
         const addend = this.parseAddend();
-        return { kind: 'sym', name: t.text, addend, span: this.spanFrom(start) };
+        return new SymOperand(t.text, addend, start, this.endFrom(start));
       }
-      return isReg ? { kind: 'reg', name: t.text, span: t } : { kind: 'sym', name: t.text, addend: 0n, span: t };
+      return isReg ? new RegOperand(t.text, t.start, t.end) : new SymOperand(t.text, 0n, t.start, t.end);
     }
     const value = this.parseConstExpr();
     return { kind: 'int', value, span: this.spanFrom(start) };
@@ -852,20 +916,18 @@ class Parser {
     const t = this.tok;
     if (t.kind === Tok.Word) {
       this.next();
-      const base: Operand = t.text.charCodeAt(0) === 37
-        ? { kind: 'reg', name: t.text, span: t }
-        : { kind: 'sym', name: t.text, addend: 0n, span: t };
+      const base: Operand = t.text.charCodeAt(0) === 37 ? new RegOperand(t.text, t.start, t.end) : new SymOperand(t.text, 0n, t.start, t.end);
       let offset = 0n;
       while (this.isPunct('+') || this.isPunct('-')) {
         const neg = this.next().text === '-';
         const v = this.parseUnary();
         offset += neg ? -v : v;
       }
-      return { kind: 'addr', base, offset, span: this.spanFrom(start) };
+      return new AddrOperand(base, offset, start, this.endFrom(start));
     }
     if (this.isPunct('{')) return this.parseOperand();
     const v = this.parseConstExpr();
-    return { kind: 'addr', base: undefined, offset: v, span: this.spanFrom(start) };
+    return new AddrOperand(undefined, v, start, this.endFrom(start));
   }
 
   // ---- constant expressions (C precedence, 64-bit wrap) ------------------------------------------
@@ -927,6 +989,11 @@ function applyBinary(op: string, a: bigint, b: bigint, divZero: () => never): bi
     case '|': return a | b;
     default: return a ^ b;
   }
+}
+
+/** A token's extent alone (a token kept as a span would keep its text and value alive too). */
+function spanOf(t: Token): Span {
+  return { start: t.start, end: t.end };
 }
 
 function isStatement(s: Statement | readonly VarDecl[]): s is Statement {

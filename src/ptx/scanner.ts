@@ -55,6 +55,8 @@ function isHex(c: number): boolean {
   return isDigit(c) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
 
+const WORD_CACHE = 1 << 14;
+
 const f32Scratch = new DataView(new ArrayBuffer(8));
 
 export function scan(source: string, onError: ScanError): Token[] {
@@ -75,8 +77,25 @@ export class Scanner {
   private i = 0;
   private out: Token | undefined;
   private readonly push = (kind: Tok, start: number, end: number, int = 0n, num = 0, f32Bits?: number): void => {
-    this.out = { kind, start, end, text: this.source.slice(start, end), int, num, f32Bits };
+    this.out = { kind, start, end, text: kind === Tok.Word || kind === Tok.Dir ? this.word(start, end) : this.source.slice(start, end), int, num, f32Bits };
   };
+  /**
+   * Words and directives by spelling, direct-mapped: a body repeats its opcodes and registers,
+   * and a hit costs no new string (so AST nodes share one copy, and the collector has less to move).
+   */
+  private readonly words: (string | undefined)[] = new Array<string | undefined>(WORD_CACHE).fill(undefined);
+
+  word(start: number, end: number): string {
+    const source = this.source;
+    let h = end - start;
+    for (let k = start; k < end; k++) h = (Math.imul(h, 31) + source.charCodeAt(k)) | 0;
+    const slot = (h ^ (h >>> 13)) & (WORD_CACHE - 1);
+    const cached = this.words[slot];
+    if (cached !== undefined && cached.length === end - start && source.startsWith(cached, start)) return cached;
+    const text = source.slice(start, end);
+    this.words[slot] = text;
+    return text;
+  }
 
   constructor(private readonly source: string, private readonly onError: ScanError) {}
 
@@ -193,6 +212,41 @@ export function scanSectionData(source: string, from: number, data: SectionDataL
     const sep = source.charCodeAt(j);
     if (sep !== 32 && sep !== 9) return lineStart;
     const mark = data.length;
+    while (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9) j++;
+    const c0 = source.charCodeAt(j);
+    if (isIdentStart(c0) || (c0 === 46 && isIdentPart(source.charCodeAt(j + 1)) && !isDigit(source.charCodeAt(j + 1)))) {
+      // one symbol reference, `name` or `name+N` (DWARF's label and section offsets)
+      const start = j;
+      j = scanModifiers(source, j + 1 + skipIdent(source, j + 1));
+      const nameEnd = j;
+      let addend = 0;
+      let end = nameEnd;
+      if (source.charCodeAt(j) === 43) {
+        const ds = ++j;
+        while (source.charCodeAt(j) >= 48 && source.charCodeAt(j) <= 57) { addend = addend * 10 + source.charCodeAt(j) - 48; j++; }
+        if (j === ds || (j - ds > 1 && source.charCodeAt(ds) === 48) || j - ds > 15 || isIdentPart(source.charCodeAt(j)) || source.charCodeAt(j) === 46) return lineStart;
+        end = j;
+      }
+      // the token parser reads an addend or operator on the next line too (and skips bad characters
+      // before it): unless a plain line or `}` follows, leave the line to it
+      let k = j;
+      for (;;) {
+        const c = source.charCodeAt(k);
+        if (c === 32 || c === 9 || c === 10 || c === 13) k++;
+        else if (c === 47 && source.charCodeAt(k + 1) === 47) { while (k < n && source.charCodeAt(k) !== 10) k++; }
+        else break;
+      }
+      const nc = source.charCodeAt(k);
+      const plainNext = k >= n || nc === 59 || nc === 125 || (isIdentStart(nc) && nc !== 37) || (nc === 46 && isIdentPart(source.charCodeAt(k + 1)) && !isDigit(source.charCodeAt(k + 1)));
+      if (!plainNext) return lineStart;
+      while (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9) j++;
+      const c = source.charCodeAt(j);
+      if (c === 59) j++;
+      else if (c !== 10 && c !== 13 && j < n) return lineStart;
+      data.pushSymAt(width, source.slice(start, nameEnd), BigInt(addend), start, end);
+      i = j;
+      continue;
+    }
     for (;;) {
       while (source.charCodeAt(j) === 32 || source.charCodeAt(j) === 9) j++;
       const start = j;
@@ -226,6 +280,13 @@ export function scanSectionData(source: string, from: number, data: SectionDataL
     }
     i = j;
   }
+}
+
+/** The number of identifier characters at `i`. */
+function skipIdent(source: string, i: number): number {
+  let k = i;
+  while (k < source.length && isIdentPart(source.charCodeAt(k))) k++;
+  return k - i;
 }
 
 /** Consumes `.mod` parts glued to a word, and `::` qualifiers inside them (`.L2::128B`). */

@@ -7,6 +7,9 @@ import type { SectionDatum, Span } from './ast.js';
 
 type Width = 1 | 2 | 4 | 8;
 
+/** Flag in `widths`: the datum is a symbol reference. */
+const SYM = 0x80;
+
 export class SectionDataList implements Iterable<SectionDatum> {
   private widths = new Uint8Array(256);
   /** Numeric data that fit a double exactly; larger ones live in `big`. */
@@ -14,7 +17,14 @@ export class SectionDataList implements Iterable<SectionDatum> {
   private starts = new Uint32Array(256);
   private ends = new Uint32Array(256);
   private readonly big = new Map<number, bigint>();
-  private readonly syms = new Map<number, { name: string; addend: bigint }>();
+  /**
+   * Symbol references (`.b64 $L__tmp12`, `.b32 .debug_abbrev+4`): marked by SYM in the width, with
+   * `nums` holding their index here (a -G module has hundreds of thousands).
+   */
+  private readonly symNames: string[] = [];
+  private readonly symAddends: bigint[] = [];
+  /** The datum index of each symbol reference. */
+  private readonly symData: number[] = [];
   length = 0;
 
   private grow(): void {
@@ -48,15 +58,29 @@ export class SectionDataList implements Iterable<SectionDatum> {
   /** Drop the data from index `length` on (a line the fast path could not finish). */
   truncate(length: number): void {
     this.length = Math.min(this.length, length);
+    // symbols are numbered in data order: drop those of the dropped data
+    while (this.symData.length > 0 && this.symData[this.symData.length - 1]! >= this.length) {
+      this.symData.pop();
+      this.symNames.pop();
+      this.symAddends.pop();
+    }
   }
 
   pushSym(width: Width, name: string, addend: bigint, span: Span): void {
+    this.pushSymAt(width, name, addend, span.start, span.end);
+  }
+
+  /** A symbol reference at source offsets start..end (the scanner's fast path). */
+  pushSymAt(width: Width, name: string, addend: bigint, start: number, end: number): void {
     if (this.length === this.widths.length) this.grow();
     const i = this.length++;
-    this.widths[i] = width;
-    this.starts[i] = span.start;
-    this.ends[i] = span.end;
-    this.syms.set(i, { name, addend });
+    this.starts[i] = start;
+    this.ends[i] = end;
+    this.widths[i] = width | SYM;
+    this.nums[i] = this.symNames.length;
+    this.symNames.push(name);
+    this.symAddends.push(addend);
+    this.symData.push(i);
   }
 
   push(d: SectionDatum): void {
@@ -65,20 +89,22 @@ export class SectionDataList implements Iterable<SectionDatum> {
   }
 
   width(i: number): Width {
-    return this.widths[i] as Width;
+    return (this.widths[i]! & ~SYM) as Width;
   }
 
   at(i: number): SectionDatum {
-    const width = this.widths[i] as Width;
+    const width = this.width(i);
     const span = { start: this.starts[i]!, end: this.ends[i]! };
-    const sym = this.syms.get(i);
-    if (sym) return { kind: 'sym', width, name: sym.name, addend: sym.addend, span };
+    if (this.widths[i]! & SYM) {
+      const k = this.nums[i]!;
+      return { kind: 'sym', width, name: this.symNames[k]!, addend: this.symAddends[k]!, span };
+    }
     return { kind: 'num', width, value: this.big.get(i) ?? BigInt(this.nums[i]!), span };
   }
 
   /** The value of numeric datum i (undefined for a symbol reference), without building a datum. */
   numAt(i: number): bigint | number | undefined {
-    if (this.syms.has(i)) return undefined;
+    if (this.widths[i]! & SYM) return undefined;
     return this.big.get(i) ?? this.nums[i]!;
   }
 
