@@ -16,7 +16,7 @@ import { loadPtx } from '../../src/ptx/index.js';
 import type { Program } from '../../src/ptx/resolve.js';
 import { DEFAULT_INTERVAL, Trace } from '../../src/trace/trace.js';
 import { Session } from '../../src/engine/session.js';
-import { bestPlain, bestRecording } from './measure.js';
+import { bestOffOn } from './measure.js';
 import { defaultThreads, runOnThreads } from '../../src/exec/parallel/pool.js';
 
 const ROOT = process.cwd();
@@ -47,9 +47,10 @@ function load(name: string): { program: Program; launch: Launch } {
 /** Child: one kernel's figures as a JSON line (its own process, so maxRSS is this kernel's). */
 function one(name: string): void {
   const { program, launch } = load(name);
-  const plain = bestPlain(program, launch, 5);
+  // a plain run first: the peak RSS before any recording
+  new Machine(program, launch, DEFAULT_RUN_OPTIONS).run();
   const before = process.resourceUsage().maxRSS;
-  const { rec, thr, steps, bytes } = bestRecording(program, launch, 5);
+  const { plain, rec, thr, steps, bytes } = bestOffOn(program, launch, 5);
   console.log(JSON.stringify({ name, plain, rec, thr, steps, bytes, rssBefore: before * 1024, rssPeak: process.resourceUsage().maxRSS * 1024 }));
 }
 
@@ -107,7 +108,7 @@ function main(): void {
     return;
   }
   const refs = references();
-  console.log('\nside-by-side kernels (../shared/perf, -O3; best of 5; M thread-instr/s; target: recording on >= 1.5x the best other emulator)\n');
+  console.log('\nside-by-side kernels (../shared/perf, -O3; best of 5, plain and recorded runs alternating; M thread-instr/s; target: recording on >= 1.5x the best other emulator)\n');
   console.log(`${'kernel'.padEnd(8)} ${'off'.padStart(7)} ${'on'.padStart(7)} ${'best other'.padStart(10)} ${'on/other'.padStart(8)} ${'overhead'.padStart(8)} ${'B/step'.padStart(7)} ${'trace MB'.padStart(8)} ${'peak RSS MB'.padStart(11)}`);
   for (const name of readdirSync(PERF).filter((n) => existsSync(join(PERF, n, 'launch.json'))).sort()) {
     const r = child(['--one', name], 300_000);

@@ -9,7 +9,7 @@ import { loadPtx } from '../../src/ptx/index.js';
 import { Session } from '../../src/engine/session.js';
 import { Trace } from '../../src/trace/trace.js';
 import { KERNELS } from './kernels.js';
-import { bestPlain, bestRecording } from './measure.js';
+import { bestOffOn } from './measure.js';
 
 function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -22,9 +22,8 @@ function throughput(): void {
     const program = loadPtx(k.ptx, `${k.name}.ptx`).program!;
     const kernel = [...program.functions.values()].find((f) => f.isEntry)!.name;
     const launch = { kernel, ...k.launch };
-    // plain and recorded runs measured separately (best of 5 each)
-    const plain = bestPlain(program, launch, 5);
-    const { rec, thr, steps, bytes } = bestRecording(program, launch, 5);
+    // plain and recorded runs alternate (best of 5 each)
+    const { plain, rec, thr, steps, bytes } = bestOffOn(program, launch, 5);
     console.log(`${k.name.padEnd(62)} ${(thr / rec / 1e3).toFixed(1).padStart(7)} M thread-instr/s  overhead ${(rec / plain).toFixed(2)}x  ${(bytes / steps).toFixed(2)} bytes/warp-step`);
   }
 }
