@@ -80,11 +80,6 @@ export const PAGE_SHIFT = 12;
 export const PAGE_SIZE = 1 << PAGE_SHIFT;
 
 /** A byte array with aligned views and a dirty flag per page. */
-/** A bank's bytes and dirty flags in shared memory (Bank.share), as worker threads receive them. */
-export interface SharedBank {
-  readonly bytes: SharedArrayBuffer;
-  readonly dirty: SharedArrayBuffer;
-}
 
 export class Bank {
   u8!: Uint8Array;
@@ -107,10 +102,14 @@ export class Bank {
    */
   private written: Uint8Array | undefined = undefined;
 
-  /** A zeroed bank of `size` bytes, or a view of shared bytes and dirty flags (see share()). */
-  constructor(public size: number, shared?: SharedBank) {
-    const buf = shared?.bytes ?? new ArrayBuffer(alignUp8(size));
-    this.dirty = shared ? new Uint8Array(shared.dirty) : new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT);
+  /**
+   * A zeroed bank of `size` bytes, or a view of shared bytes (see share()). Dirty flags are each
+   * bank's own even then: threads writing flags of the same pages would pass their cache lines
+   * back and forth at every store (a worker reports its flags when its CTAs are done).
+   */
+  constructor(public size: number, shared?: SharedArrayBuffer) {
+    const buf = shared ?? new ArrayBuffer(alignUp8(size));
+    this.dirty = new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT);
     this.setViews(buf);
   }
 
@@ -126,21 +125,22 @@ export class Bank {
   }
 
   /**
-   * Move the bytes and dirty flags into shared memory, in place (the views are replaced), so
-   * that worker threads can run CTAs on the same bank (src/exec/parallel/). Shared already:
-   * nothing is copied.
+   * Move the bytes into shared memory, in place (the views are replaced), so that worker threads
+   * can run CTAs on the same bank (src/exec/parallel/). Shared already: nothing is copied.
    */
-  share(): SharedBank {
+  share(): SharedArrayBuffer {
     const cur = this.u8.buffer;
-    if (cur instanceof SharedArrayBuffer && this.dirty.buffer instanceof SharedArrayBuffer) return { bytes: cur, dirty: this.dirty.buffer };
+    if (cur instanceof SharedArrayBuffer) return cur;
     const bytes = new SharedArrayBuffer(cur.byteLength);
     new Uint8Array(bytes).set(this.u8);
-    const dirty = new SharedArrayBuffer(this.dirty.length);
-    const d = new Uint8Array(dirty);
-    d.set(this.dirty);
     this.setViews(bytes);
-    this.dirty = d;
-    return { bytes, dirty };
+    return bytes;
+  }
+
+  /** Mark the pages another bank over the same bytes wrote (a worker's flags, see the constructor). */
+  mergeDirty(other: Uint8Array): void {
+    const d = this.dirty;
+    for (let p = other.indexOf(1); p >= 0 && p < d.length; p = other.indexOf(1, p + 1)) d[p] = 1;
   }
 
   /** Mark bytes [idx, idx+len) written. */
@@ -239,8 +239,8 @@ export class GlobalArena {
   /** Bumped by every allocation change, so checkpoints can share an unchanged allocator state. */
   version = 0;
 
-  /** An empty arena of `capacity` bytes, or one over a shared bank (a worker's view; loadState fills the map). */
-  constructor(capacity: number, shared?: SharedBank) {
+  /** An empty arena of `capacity` bytes, or one over shared bytes (a worker's view; loadState fills the map). */
+  constructor(capacity: number, shared?: SharedArrayBuffer) {
     this.bank = new Bank(capacity, shared);
     this.granules = new Int32Array((capacity >>> GRANULE_SHIFT) + 1).fill(-1);
   }

@@ -7,7 +7,7 @@
 import type { Machine, RunOptions } from '../machine.js';
 import type { Launch } from '../launch.js';
 import type { Program } from '../../ptx/resolve.js';
-import { Bank, GlobalArena, type ArenaState, type SharedBank } from '../memory.js';
+import { Bank, GlobalArena, type ArenaState } from '../memory.js';
 import type { MemoryLayout } from '../machine/layout.js';
 import type { MemoryContext } from '../state.js';
 import { ImageTable, type ImageTableState } from '../texture/image.js';
@@ -16,7 +16,7 @@ import { ImageTable, type ImageTableState } from '../texture/image.js';
 export interface LaunchImage {
   readonly launch: Pick<Launch, 'kernel' | 'grid' | 'block' | 'sharedBytes'>;
   readonly opts: RunOptions;
-  readonly global: SharedBank;
+  readonly global: SharedArrayBuffer;
   readonly globalSize: number;
   readonly allocator: ArenaState;
   readonly constBytes: Uint8Array;

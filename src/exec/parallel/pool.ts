@@ -123,6 +123,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
     }
     return { kind: 'rerun', why: stop };
   }
+  for (const o of outs) if (o.ok) m.arena.bank.mergeDirty(o.dirty);
   m.warpSteps = steps;
   m.threadInstructions = thr;
   return { kind: 'parallel', threads: n, ctasPerThread: [m.ctasClaimed, ...outs.map((o) => (o.ok ? o.ctas : 0))] };

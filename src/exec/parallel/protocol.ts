@@ -31,5 +31,9 @@ export const enum Claim {
 
 /** What a worker reports when its CTAs of a launch are done (or why it could not run them). */
 export type WorkerOutput =
-  | { readonly ok: true; readonly warpSteps: number; readonly threadInstructions: number; readonly ctas: number }
+  | {
+    readonly ok: true; readonly warpSteps: number; readonly threadInstructions: number; readonly ctas: number;
+    /** The worker's dirty flags of the global bank (pages its CTAs wrote). */
+    readonly dirty: Uint8Array;
+  }
   | { readonly ok: false; readonly why: string };

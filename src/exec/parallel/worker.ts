@@ -35,7 +35,7 @@ function run(job: LaunchJob): WorkerOutput {
     m.ctaClaims = claims;
     m.run();
     if (m.fault) throw new Error(`a fault (${m.fault.kind})`);
-    return { ok: true, warpSteps: m.warpSteps, threadInstructions: m.threadInstructions, ctas: m.ctasClaimed };
+    return { ok: true, warpSteps: m.warpSteps, threadInstructions: m.threadInstructions, ctas: m.ctasClaimed, dirty: m.arena.bank.dirty };
   } catch (e) {
     // no thread claims another CTA: the launch is rerun on one thread
     const [gx, gy, gz] = job.image.launch.grid;
