@@ -535,9 +535,29 @@ function compileAtom(ctx: Ctx): Exec {
 function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number, B: number, C: number): Exec {
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
   const batch = batchable(space);
+  // under a probe (see probedWarp): the lanes' operations by their checked byte indices in PIDX
+  const move = (w: Warp, m: number, bank: Bank): void => {
+    const u = w.u32;
+    const locks = w.mem.atomicLocks;
+    const b32 = bank.u32;
+    const dirty = bank.dirty;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const o = l << 1;
+      const idx = PIDX[l]!;
+      dirty[idx >>> PAGE_SHIFT] = 1;
+      const i = idx >> 2;
+      const held = locks === undefined ? -1 : lockWord(locks, idx);
+      const old = b32[i]!;
+      b32[i] = rmw32(op, signed, old, u[B + o]!, u, C + o) >>> 0;
+      if (held >= 0) Atomics.store(locks!, held, 0);
+      u[D + o] = old;
+      u[D + o + 1] = 0;
+    }
+  };
   const run = (w: Warp, m: number): void => {
     const p = w.mem.probe;
-    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, 4, Access.Atomic, run)) return;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, 4, Access.Atomic, run, move)) return;
     const u = w.u32;
     const locks = w.mem.atomicLocks;
     for (let l = 0; l < 32; l++) {
@@ -552,28 +572,31 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
       const i = idx >> 2;
       const held = locks === undefined ? -1 : lockWord(locks, idx);
       const old = b32[i]!;
-      const ov = signed ? old | 0 : old;
-      const bv = signed ? u[B + o]! | 0 : u[B + o]!;
-      let v = ov;
-      switch (op) {
-        case 0: v = ov + bv; break; // add
-        case 1: v = ov < bv ? ov : bv; break; // min
-        case 2: v = ov > bv ? ov : bv; break; // max
-        case 3: v = (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; break; // inc
-        case 4: v = ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; break; // dec
-        case 5: v = ov & bv; break;
-        case 6: v = ov | bv; break;
-        case 7: v = ov ^ bv; break;
-        case 8: v = bv; break; // exch
-        default: v = ov === bv ? (signed ? u[C + o]! | 0 : u[C + o]!) : ov; // cas
-      }
-      b32[i] = v >>> 0;
+      b32[i] = rmw32(op, signed, old, u[B + o]!, u, C + o) >>> 0;
       if (held >= 0) Atomics.store(locks!, held, 0);
       u[D + o] = old;
       u[D + o + 1] = 0;
     }
   };
   return run;
+}
+
+/** The new value of a 32-bit atom `op` (atom32's numbering) on `old` with operand b (and, for cas, u[c]). */
+function rmw32(op: number, signed: boolean, old: number, b: number, u: Uint32Array, c: number): number {
+  const ov = signed ? old | 0 : old;
+  const bv = signed ? b | 0 : b;
+  switch (op) {
+    case 0: return ov + bv; // add
+    case 1: return ov < bv ? ov : bv; // min
+    case 2: return ov > bv ? ov : bv; // max
+    case 3: return (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; // inc
+    case 4: return ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; // dec
+    case 5: return ov & bv;
+    case 6: return ov | bv;
+    case 7: return ov ^ bv;
+    case 8: return bv; // exch
+    default: return ov === bv ? (signed ? u[c]! | 0 : u[c]!) : ov; // cas
+  }
 }
 
 /**
