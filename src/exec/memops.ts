@@ -358,10 +358,11 @@ function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | u
     const u = w.u32;
     const b32 = bank.u32;
     const dirty = bank.dirty;
+    let page = -1; // the page last marked dirty (lanes mostly share one)
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const lo = PIDX[l]!;
-      dirty[lo >>> PAGE_SHIFT] = 1;
+      if (lo >>> PAGE_SHIFT !== page) dirty[page = lo >>> PAGE_SHIFT] = 1;
       b32[lo >> 2] = u[src + 2 * l]!;
       if (wide) b32[(lo >> 2) + 1] = u[src + 2 * l + 1]!;
     }
@@ -541,11 +542,12 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
     const locks = w.mem.atomicLocks;
     const b32 = bank.u32;
     const dirty = bank.dirty;
+    let page = -1; // the page last marked dirty (lanes mostly share one)
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const o = l << 1;
       const idx = PIDX[l]!;
-      dirty[idx >>> PAGE_SHIFT] = 1;
+      if (idx >>> PAGE_SHIFT !== page) dirty[page = idx >>> PAGE_SHIFT] = 1;
       const i = idx >> 2;
       const held = locks === undefined ? -1 : lockWord(locks, idx);
       const old = b32[i]!;

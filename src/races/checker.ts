@@ -279,6 +279,10 @@ export class RaceChecker implements Probe {
     const touched = shadow.touched;
     const heapStart = this.heapStart;
     const issue = this.kAsync !== 0 && write && sp === 1;
+    // atomics that only note their strong reads (ReleaseAcquire.quietReads): nothing in the loop
+    // releases a location or fences, so this holds for every lane of the call
+    const quiet = atomic ? this.ra.quietReads(cs, fl) : null;
+    const noteRead = acc !== Access.Write;
     // the chunk last found prepared (lanes of one instruction mostly share it)
     let chunk = -1;
     // the highest word an earlier lane of this call wrote: a store to a word above it cannot be
@@ -363,7 +367,9 @@ export class RaceChecker implements Probe {
           main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | bytes;
         }
       }
-      if (atomic) this.ra.atomic(cs, t, sp, idx0 >>> 2, step, fl, acc);
+      if (quiet !== null) {
+        if (noteRead) quiet[t] = sp === 0 ? (idx0 >>> 2) + 1 : -((idx0 >>> 2) + 1);
+      } else if (atomic) this.ra.atomic(cs, t, sp, idx0 >>> 2, step, fl, acc);
       if (this.npend !== 0 && lane !== top) return mask & (((1 << lane) << 1) - 1);
     }
     return mask;
