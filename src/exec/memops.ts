@@ -8,7 +8,7 @@ import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
 import { type Ctx, dst, fail, src, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
-import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, SHARED_HI, Space, spaceOfWindow, windowOf } from './memory.js';
+import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
 
@@ -245,9 +245,21 @@ function scalarLd(g: AddrGen, space: Space, size: number, signed: boolean, d: nu
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
   const wide = size === 8;
   const batch = batchable(space);
+  // under a probe (see probedWarp): the lanes' data moved by their checked byte indices in PIDX
+  const move = (w: Warp, m: number, bank: Bank): void => {
+    const u = w.u32;
+    const b32 = bank.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const i = PIDX[l]! >> 2;
+      const v = b32[i]!;
+      u[d + 2 * l] = v;
+      u[d + 2 * l + 1] = wide ? b32[i + 1]! : signed && v >= 0x80000000 ? 0xffffffff : 0;
+    }
+  };
   const run = (w: Warp, m: number): void => {
     const p = w.mem.probe;
-    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Read, run)) return;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Read, run, move)) return;
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -278,15 +290,20 @@ const PIDX = new Int32Array(32);
  * A warp instruction of scalarLd / scalarSt / atom32 under a probe with `accessWarp`, when every
  * lane's address is aligned and in bounds of one space, global or shared (else false: the
  * lane-by-lane loop runs it, faults and all): the probe is told of the lanes at once, then
- * `plain` moves the data of the lanes it took with the probe unset, until all have moved.
+ * `move` moves the data of the lanes it took by their indices in PIDX (loads and stores), or else
+ * `plain` with the probe unset, until all have moved.
  */
-function probedWarp(w: Warp, m: number, g: AddrGen, space: Space, size: number, acc: Access, plain: Exec): boolean {
+function probedWarp(w: Warp, m: number, g: AddrGen, space: Space, size: number, acc: Access, plain: Exec,
+  move?: (w: Warp, m: number, bank: Bank) => void): boolean {
   const mem = w.mem;
   const u = w.u32;
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
   const arena = mem.global;
   const limit = mem.sharedUser;
   let sp = space;
+  // the allocation the last global lane was in (lanes mostly share one): in its bounds, a lane
+  // passes arena.check without the look-up
+  let okLo = 1, okHi = 0;
   for (let l = 0; l < 32; l++) {
     if (((m >>> l) & 1) === 0) continue;
     const s = u[r + 2 * l]! + glo;
@@ -296,7 +313,13 @@ function probedWarp(w: Warp, m: number, g: AddrGen, space: Space, size: number, 
     if ((lo & (size - 1)) !== 0) return false;
     if (sp === Space.Generic) sp = hi === GLOBAL_HI ? Space.Global : hi === SHARED_HI ? Space.Shared : Space.Generic;
     if (sp === Space.Global) {
-      if (hi !== GLOBAL_HI || arena.check(lo, size) < 0) return false;
+      if (hi !== GLOBAL_HI) return false;
+      if (lo < okLo || lo + size > okHi) {
+        const id = arena.check(lo, size);
+        if (id < 0) return false;
+        const a = arena.allocs[id]!;
+        okLo = a.base; okHi = a.base + a.size;
+      }
     } else if (sp === Space.Shared) {
       if ((space === Space.Generic && hi !== SHARED_HI) || lo + size > limit) return false;
     } else return false;
@@ -308,6 +331,11 @@ function probedWarp(w: Warp, m: number, g: AddrGen, space: Space, size: number, 
   let rest = m;
   while (rest !== 0) {
     const took = p.accessWarp!(w, sp, bank, PIDX, rest, size, acc);
+    if (move !== undefined) {
+      move(w, took, bank);
+      rest &= ~took;
+      continue;
+    }
     mem.probe = undefined;
     try {
       plain(w, took);
@@ -325,9 +353,23 @@ function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | u
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
   const wide = size === 8;
   const batch = batchable(space);
+  // under a probe (see probedWarp), as quickIndex and the loop below would
+  const move = (w: Warp, m: number, bank: Bank): void => {
+    const u = w.u32;
+    const b32 = bank.u32;
+    const dirty = bank.dirty;
+    let page = -1; // the page last marked dirty (lanes mostly share one)
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const lo = PIDX[l]!;
+      if (lo >>> PAGE_SHIFT !== page) dirty[page = lo >>> PAGE_SHIFT] = 1;
+      b32[lo >> 2] = u[src + 2 * l]!;
+      if (wide) b32[(lo >> 2) + 1] = u[src + 2 * l + 1]!;
+    }
+  };
   const run = (w: Warp, m: number): void => {
     const p = w.mem.probe;
-    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Write, run)) return;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Write, run, move)) return;
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -494,9 +536,30 @@ function compileAtom(ctx: Ctx): Exec {
 function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number, B: number, C: number): Exec {
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
   const batch = batchable(space);
+  // under a probe (see probedWarp): the lanes' operations by their checked byte indices in PIDX
+  const move = (w: Warp, m: number, bank: Bank): void => {
+    const u = w.u32;
+    const locks = w.mem.atomicLocks;
+    const b32 = bank.u32;
+    const dirty = bank.dirty;
+    let page = -1; // the page last marked dirty (lanes mostly share one)
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const o = l << 1;
+      const idx = PIDX[l]!;
+      if (idx >>> PAGE_SHIFT !== page) dirty[page = idx >>> PAGE_SHIFT] = 1;
+      const i = idx >> 2;
+      const held = locks === undefined ? -1 : lockWord(locks, idx);
+      const old = b32[i]!;
+      b32[i] = rmw32(op, signed, old, u[B + o]!, u, C + o) >>> 0;
+      if (held >= 0) Atomics.store(locks!, held, 0);
+      u[D + o] = old;
+      u[D + o + 1] = 0;
+    }
+  };
   const run = (w: Warp, m: number): void => {
     const p = w.mem.probe;
-    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, 4, Access.Atomic, run)) return;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, 4, Access.Atomic, run, move)) return;
     const u = w.u32;
     const locks = w.mem.atomicLocks;
     for (let l = 0; l < 32; l++) {
@@ -511,28 +574,31 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
       const i = idx >> 2;
       const held = locks === undefined ? -1 : lockWord(locks, idx);
       const old = b32[i]!;
-      const ov = signed ? old | 0 : old;
-      const bv = signed ? u[B + o]! | 0 : u[B + o]!;
-      let v = ov;
-      switch (op) {
-        case 0: v = ov + bv; break; // add
-        case 1: v = ov < bv ? ov : bv; break; // min
-        case 2: v = ov > bv ? ov : bv; break; // max
-        case 3: v = (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; break; // inc
-        case 4: v = ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; break; // dec
-        case 5: v = ov & bv; break;
-        case 6: v = ov | bv; break;
-        case 7: v = ov ^ bv; break;
-        case 8: v = bv; break; // exch
-        default: v = ov === bv ? (signed ? u[C + o]! | 0 : u[C + o]!) : ov; // cas
-      }
-      b32[i] = v >>> 0;
+      b32[i] = rmw32(op, signed, old, u[B + o]!, u, C + o) >>> 0;
       if (held >= 0) Atomics.store(locks!, held, 0);
       u[D + o] = old;
       u[D + o + 1] = 0;
     }
   };
   return run;
+}
+
+/** The new value of a 32-bit atom `op` (atom32's numbering) on `old` with operand b (and, for cas, u[c]). */
+function rmw32(op: number, signed: boolean, old: number, b: number, u: Uint32Array, c: number): number {
+  const ov = signed ? old | 0 : old;
+  const bv = signed ? b | 0 : b;
+  switch (op) {
+    case 0: return ov + bv; // add
+    case 1: return ov < bv ? ov : bv; // min
+    case 2: return ov > bv ? ov : bv; // max
+    case 3: return (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; // inc
+    case 4: return ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; // dec
+    case 5: return ov & bv;
+    case 6: return ov | bv;
+    case 7: return ov ^ bv;
+    case 8: return bv; // exch
+    default: return ov === bv ? (signed ? u[c]! | 0 : u[c]!) : ov; // cas
+  }
 }
 
 /**

@@ -276,21 +276,42 @@ export class RaceChecker implements Probe {
     const pcCls = gpc * (1 << PC_SHIFT) + cls;
     const first = 31 - Math.clz32(mask & -mask);
     const top = 31 - Math.clz32(mask);
+    const touched = shadow.touched;
+    const heapStart = this.heapStart;
+    const issue = this.kAsync !== 0 && write && sp === 1;
+    // atomics that only note their strong reads (ReleaseAcquire.quietReads): nothing in the loop
+    // releases a location or fences, so this holds for every lane of the call
+    const quiet = atomic ? this.ra.quietReads(cs, fl) : null;
+    const noteRead = acc !== Access.Write;
+    // the chunk last found prepared (lanes of one instruction mostly share it)
+    let chunk = -1;
+    // the highest word an earlier lane of this call wrote: a store to a word above it cannot be
+    // one an earlier lane of this call wrote, so it needs no `writtenAt` look-up (a word written by
+    // an earlier call for this instruction already holds that lane's data: stopping there or not
+    // leaves the same pending check, see accessWarp's doc)
+    let hiWord = -1;
     for (let lane = first; lane <= top; lane++) {
       if (((mask >>> lane) & 1) === 0) continue;
       const idx0 = idx[lane]!;
       const t = w.tidBase + lane;
       const me = ctaLo + t;
       if (sp === 0) {
-        if (shadow.touched[idx0 >>> CHUNK_BYTE_SHIFT] === 0) shadow.touch(idx0 >>> CHUNK_BYTE_SHIFT);
-        if (idx0 >= this.heapStart) this.heapCheck(idx0, size);
+        const c = idx0 >>> CHUNK_BYTE_SHIFT;
+        if (c !== chunk) {
+          if (touched[c] === 0) shadow.touch(c);
+          chunk = c;
+        }
+        if (idx0 >= heapStart) this.heapCheck(idx0, size);
       }
-      if (stores && lane !== first && this.writtenAt(main, idx0, size, step)) return mask & ((1 << lane) - 1);
       const last = (idx0 + size - 1) >>> 2;
+      if (stores) {
+        if ((idx0 >>> 2) <= hiWord && this.writtenAt(main, idx0, size, step)) return mask & ((1 << lane) - 1);
+        if (last > hiWord) hiWord = last;
+      }
       // accesses are naturally aligned: a sub-word access stays in one word, larger ones cover whole words
       const bytes = size >= 4 ? M_BYTES : byteMask(idx0 & 3, (idx0 & 3) + size);
       if (sp === 1 && this.inFlight.size !== 0) this.asyncConflicts(cs, t, me, idx0 >>> 2, last, bytes, write, atomic, step, gpc);
-      if (this.kAsync !== 0 && write && sp === 1) {
+      if (issue) {
         for (let word = idx0 >>> 2; word <= last; word++) this.inFlight.issue(me, cs.id, word, bytes, step, gpc, shadow);
       }
       for (let word = idx0 >>> 2; word <= last; word++) {
@@ -346,7 +367,9 @@ export class RaceChecker implements Probe {
           main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | bytes;
         }
       }
-      if (atomic) this.ra.atomic(cs, t, sp, idx0 >>> 2, step, fl, acc);
+      if (quiet !== null) {
+        if (noteRead) quiet[t] = sp === 0 ? (idx0 >>> 2) + 1 : -((idx0 >>> 2) + 1);
+      } else if (atomic) this.ra.atomic(cs, t, sp, idx0 >>> 2, step, fl, acc);
       if (this.npend !== 0 && lane !== top) return mask & (((1 << lane) << 1) - 1);
     }
     return mask;

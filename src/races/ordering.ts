@@ -48,6 +48,16 @@ export class ReleaseAcquire {
     }
   }
 
+  /**
+   * The strong reads of `cs`'s threads when `atomic` for an instruction with flags `fl` would do
+   * nothing else (no location released yet, no fence in the CTA, no .release): the caller then
+   * notes each lane's read there itself (see lastStrongRead); else null.
+   */
+  quietReads(cs: CtaSync, fl: number): Float64Array | null {
+    if (this.released !== 0 || cs.lastFence !== null || (fl & F_RELEASE) !== 0) return null;
+    return (cs.lastStrongRead ??= new Float64Array(this.nthreads));
+  }
+
   /** A fence by thread `t` at `step`; `wide` when its scope reaches other CTAs. */
   fence(cs: CtaSync, t: number, step: number, wide: boolean): void {
     cs.ensureFences();
