@@ -145,7 +145,7 @@ function main(): void {
     const rows = w['rows'] as unknown as { name: string; seq: number; cold: number; warm: number; split: string }[];
     console.log(`\nworkers (run without recording, ${w['threads']} threads = one per core; wall ms, best of 3; speed-up = one thread / threads):`);
     for (const r of rows) {
-      console.log(`${r.name.padEnd(8)} one thread ${r.seq.toFixed(0).padStart(6)} ms, ${w['threads']} threads ${r.warm.toFixed(0).padStart(6)} ms: ${(r.seq / r.warm).toFixed(2)}x (first launch, workers starting: ${r.cold.toFixed(0)} ms, ${(r.seq / r.cold).toFixed(2)}x; CTAs per thread ${r.split})`);
+      console.log(`${r.name.padEnd(8)} one thread ${r.seq.toFixed(0).padStart(6)} ms, ${w['threads']} threads ${r.warm.toFixed(0).padStart(6)} ms: ${(r.seq / r.warm).toFixed(2)}x (first launch, the process and its workers cold: ${r.cold.toFixed(0)} ms, ${(r.seq / r.cold).toFixed(2)}x; CTAs per thread ${r.split})`);
     }
   }
 }
