@@ -259,7 +259,7 @@ function scalarLd(g: AddrGen, space: Space, size: number, signed: boolean, d: nu
   };
   const run = (w: Warp, m: number): void => {
     const p = w.mem.probe;
-    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Read, run, move)) return;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Read, move)) return;
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -290,11 +290,11 @@ const PIDX = new Int32Array(32);
  * A warp instruction of scalarLd / scalarSt / atom32 under a probe with `accessWarp`, when every
  * lane's address is aligned and in bounds of one space, global or shared (else false: the
  * lane-by-lane loop runs it, faults and all): the probe is told of the lanes at once, then
- * `move` moves the data of the lanes it took by their indices in PIDX (loads and stores), or else
- * `plain` with the probe unset, until all have moved.
+ * `move` moves the data of (or does the atomic of) the lanes it took, by their indices in PIDX,
+ * until all have moved.
  */
-function probedWarp(w: Warp, m: number, g: AddrGen, space: Space, size: number, acc: Access, plain: Exec,
-  move?: (w: Warp, m: number, bank: Bank) => void): boolean {
+function probedWarp(w: Warp, m: number, g: AddrGen, space: Space, size: number, acc: Access,
+  move: (w: Warp, m: number, bank: Bank) => void): boolean {
   const mem = w.mem;
   const u = w.u32;
   const r = g.reg, r32 = g.reg32, glo = g.lo, ghi = g.hi;
@@ -331,17 +331,7 @@ function probedWarp(w: Warp, m: number, g: AddrGen, space: Space, size: number, 
   let rest = m;
   while (rest !== 0) {
     const took = p.accessWarp!(w, sp, bank, PIDX, rest, size, acc);
-    if (move !== undefined) {
-      move(w, took, bank);
-      rest &= ~took;
-      continue;
-    }
-    mem.probe = undefined;
-    try {
-      plain(w, took);
-    } finally {
-      mem.probe = p;
-    }
+    move(w, took, bank);
     rest &= ~took;
   }
   return true;
@@ -369,7 +359,7 @@ function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | u
   };
   const run = (w: Warp, m: number): void => {
     const p = w.mem.probe;
-    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Write, run, move)) return;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, size, Access.Write, move)) return;
     const u = w.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
@@ -559,7 +549,7 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
   };
   const run = (w: Warp, m: number): void => {
     const p = w.mem.probe;
-    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, 4, Access.Atomic, run, move)) return;
+    if (p !== undefined && batch && p.accessWarp !== undefined && probedWarp(w, m, g, space, 4, Access.Atomic, move)) return;
     const u = w.u32;
     const locks = w.mem.atomicLocks;
     for (let l = 0; l < 32; l++) {

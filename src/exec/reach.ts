@@ -4,7 +4,7 @@
  * variables their instructions name. Shared memory is laid out per kernel from this, as ptxas
  * does: another kernel's shared arrays in the same module take no room and shift no address.
  */
-import type { Program, ROperand, VarInfo } from '../ptx/resolve.js';
+import type { Program, ProgFunction, ROperand, VarInfo } from '../ptx/resolve.js';
 
 export function sharedUsedBy(program: Program, kernel: string): Set<VarInfo> {
   return reach(program, kernel).shared;
@@ -15,31 +15,53 @@ export function usesReservedSmem(program: Program, kernel: string): boolean {
   return reach(program, kernel).reserved;
 }
 
-function reach(program: Program, kernel: string): { shared: Set<VarInfo>; reserved: boolean } {
-  const used = new Set<VarInfo>();
-  let reserved = false;
+/** Calls `f` on `o` and on every operand inside it (an address's base, vector items, ...). */
+export function eachOperand(o: ROperand | undefined, f: (o: ROperand) => void): void {
+  if (o === undefined) return;
+  f(o);
+  switch (o.kind) {
+    case 'addr': eachOperand(o.base, f); return;
+    case 'vec': case 'list': for (const i of o.items) eachOperand(i, f); return;
+    case 'not': case 'neg': eachOperand(o.inner, f); return;
+    case 'pair': eachOperand(o.a, f); eachOperand(o.b, f); return;
+    default: return;
+  }
+}
+
+/**
+ * The functions `kernel` can reach, itself first (with bodies), and the names it reaches that are
+ * only declared (extern functions such as vprintf).
+ */
+export function reachable(program: Program, kernel: string): { functions: ProgFunction[]; externs: string[] } {
+  const functions: ProgFunction[] = [];
+  const externs: string[] = [];
   const seen = new Set<string>();
   const work = [kernel];
-  const visit = (o: ROperand | undefined): void => {
-    if (o === undefined) return;
-    switch (o.kind) {
-      case 'var': if (o.v.space === 'shared') used.add(o.v); return;
-      case 'special': if (o.name.startsWith('reserved_smem_offset_')) reserved = true; return;
-      case 'func': if (!seen.has(o.name)) work.push(o.name); return;
-      case 'addr': visit(o.base); return;
-      case 'vec': case 'list': for (const i of o.items) visit(i); return;
-      case 'not': case 'neg': visit(o.inner); return;
-      case 'pair': visit(o.a); visit(o.b); return;
-      default: return;
-    }
-  };
+  const onOperand = (o: ROperand): void => { if (o.kind === 'func' && !seen.has(o.name)) work.push(o.name); };
   while (work.length) {
     const name = work.pop()!;
     if (seen.has(name)) continue;
     seen.add(name);
     const fn = program.functions.get(name);
-    if (!fn) continue;
-    for (const ins of fn.instrs) for (const o of ins.operands) visit(o);
+    if (!fn) {
+      if (program.prototypes.has(name)) externs.push(name);
+      continue;
+    }
+    functions.push(fn);
+    for (const ins of fn.instrs) for (const o of ins.operands) eachOperand(o, onOperand);
+  }
+  return { functions, externs };
+}
+
+function reach(program: Program, kernel: string): { shared: Set<VarInfo>; reserved: boolean } {
+  const used = new Set<VarInfo>();
+  let reserved = false;
+  const onOperand = (o: ROperand): void => {
+    if (o.kind === 'var' && o.v.space === 'shared') used.add(o.v);
+    else if (o.kind === 'special' && o.name.startsWith('reserved_smem_offset_')) reserved = true;
+  };
+  for (const fn of reachable(program, kernel).functions) {
+    for (const ins of fn.instrs) for (const o of ins.operands) eachOperand(o, onOperand);
   }
   return { shared: used, reserved };
 }

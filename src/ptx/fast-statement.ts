@@ -7,6 +7,7 @@
  */
 import type { Guard, LocDirective, Operand, Statement, VarDecl } from './ast.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
+import { hexDigit } from './scanner.js';
 
 /** What the parser knows about an opcode spelling (`ld.global.u32`), or undefined if it is not valid. */
 export type OpcodeLookup = (text: string) => { readonly opcode: string; readonly mods: readonly string[] } | undefined;
@@ -217,7 +218,7 @@ export class FastStatements {
       let v = 0;
       for (;;) {
         const c = s.charCodeAt(e);
-        const h = c >= 48 && c <= 57 ? c - 48 : (c | 0x20) >= 97 && (c | 0x20) <= 102 ? (c | 0x20) - 87 : -1;
+        const h = hexDigit(c);
         if (h < 0) break;
         v = v * 16 + h;
         e++;

@@ -256,7 +256,7 @@ export function scanSectionData(source: string, from: number, data: SectionDataL
         const ds = j;
         for (;;) {
           const c = source.charCodeAt(j);
-          const h = c >= 48 && c <= 57 ? c - 48 : (c | 0x20) >= 97 && (c | 0x20) <= 102 ? (c | 0x20) - 87 : -1;
+          const h = hexDigit(c);
           if (h < 0) break;
           value = value * 16 + h;
           j++;
@@ -397,4 +397,9 @@ function scanNumber(
   }
   push(Tok.Int, start, i, value);
   return i;
+}
+
+/** The value of hex digit character `c`, or -1. */
+export function hexDigit(c: number): number {
+  return c >= 48 && c <= 57 ? c - 48 : (c | 0x20) >= 97 && (c | 0x20) <= 102 ? (c | 0x20) - 87 : -1;
 }

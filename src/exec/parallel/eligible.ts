@@ -1,13 +1,14 @@
 /**
  * Whether a launch may run its CTAs on worker threads. Workers share global memory but nothing
- * else, so a launch qualifies only when its CTAs can talk through plain loads and stores alone:
- * and atomics (which take striped locks, memops.ts), so every result of such a run is one a
- * schedule of its CTAs on one thread could give. What needs one ordered view of the machine
+ * else, so a launch qualifies only when its CTAs talk through global loads, stores and atomics
+ * alone (atomics take striped locks, memops.ts): every result of such a run is one a schedule
+ * of its CTAs on one thread could give. What needs one ordered view of the machine
  * keeps the launch on one thread: printf (its order), the device heap and runtime (malloc,
  * child grids), grid and cluster synchronisation, surface reductions. The answer says why not,
  * so `--stats` can tell the user.
  */
-import type { Program, ROperand } from '../../ptx/resolve.js';
+import type { Program } from '../../ptx/resolve.js';
+import { reachable } from '../reach.js';
 import type { Launch } from '../launch.js';
 
 /** Extern calls a worker may make: an assertion ends the run in a fault, which reruns it on one thread. */
@@ -19,39 +20,29 @@ const CROSS_CTA_OPCODES = new Set(['mapa', 'getctarank', 'multimem', 'clusterlau
 /** Reductions that take no lock (memops.ts locks atom and red only). */
 const UNLOCKED_REDUCTIONS = new Set(['sured']);
 
+/** The code's answer (the launch's is added by sequentialReason), per program and kernel. */
+const byKernel = new WeakMap<Program, Map<string, string | undefined>>();
+
 /** Why the launch must run on one thread, or undefined when workers may share it. */
 export function sequentialReason(program: Program, launch: Launch): string | undefined {
   if (launch.cooperative) return 'a cooperative launch synchronises its whole grid';
-  const seen = new Set<string>();
-  const work = [launch.kernel];
-  let why: string | undefined;
-  const visit = (o: ROperand | undefined): void => {
-    if (o === undefined) return;
-    switch (o.kind) {
-      case 'func': if (!seen.has(o.name)) work.push(o.name); return;
-      case 'addr': visit(o.base); return;
-      case 'vec': case 'list': for (const i of o.items) visit(i); return;
-      case 'not': case 'neg': visit(o.inner); return;
-      case 'pair': visit(o.a); visit(o.b); return;
-      default: return;
-    }
-  };
-  while (work.length && why === undefined) {
-    const name = work.pop()!;
-    if (seen.has(name)) continue;
-    seen.add(name);
-    const fn = program.functions.get(name);
-    if (!fn) {
-      if (program.prototypes.has(name) && !WORKER_SAFE_CALLS.has(name)) why = `it calls ${name}`;
-      continue;
-    }
+  let known = byKernel.get(program);
+  if (known === undefined) { known = new Map(); byKernel.set(program, known); }
+  if (!known.has(launch.kernel)) known.set(launch.kernel, codeReason(program, launch.kernel));
+  return known.get(launch.kernel);
+}
+
+/** Why the code `kernel` reaches needs one thread, or undefined. */
+function codeReason(program: Program, kernel: string): string | undefined {
+  const { functions, externs } = reachable(program, kernel);
+  for (const fn of functions) {
     for (const ins of fn.instrs) {
-      why = instructionReason(ins.opcode, ins.mods);
-      if (why !== undefined) break;
-      for (const o of ins.operands) visit(o);
+      const why = instructionReason(ins.opcode, ins.mods);
+      if (why !== undefined) return why;
     }
   }
-  return why;
+  const call = externs.find((n) => !WORKER_SAFE_CALLS.has(n));
+  return call === undefined ? undefined : `it calls ${call}`;
 }
 
 function instructionReason(opcode: string, mods: readonly string[]): string | undefined {

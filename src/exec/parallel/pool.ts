@@ -48,6 +48,10 @@ interface Helper {
 
 /** The workers' entry, beside this module (dist/src/exec/parallel/, or the bundle in dist/bin/). */
 const WORKER = new URL('./worker.js', import.meta.url);
+/** Whether WORKER exists (an unbuilt checkout has none): looked up at the first parallel launch. */
+let workerBuilt: boolean | undefined;
+/** An Int32 nobody notifies: Atomics.wait on it sleeps. */
+const SLEEP = new Int32Array(new SharedArrayBuffer(4));
 
 const helpers: Helper[] = [];
 const moduleIds = new WeakMap<Program, number>();
@@ -78,7 +82,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
   const total = gx * gy * gz;
   const why = threads <= 1 ? 'one thread asked for'
     : m.recorder !== undefined || m.mem.probe !== undefined ? 'the run is recorded or observed'
-    : !existsSync(WORKER) ? 'worker threads are not built (npm run build)'
+    : !(workerBuilt ??= existsSync(WORKER)) ? 'worker threads are not built (npm run build)'
     : total < 2 ? 'the grid has one CTA'
     : total >= 2 ** 30 ? 'the grid has more CTAs than a shared counter holds'
     : m.warpSteps > 0 || m.nextCta > 0 ? 'the launch has started'
@@ -134,7 +138,7 @@ function receive(port: MessagePort): WorkerOutput {
   for (let tries = 0; tries < 1000; tries++) {
     const msg = receiveMessageOnPort(port);
     if (msg) return msg.message as WorkerOutput;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+    Atomics.wait(SLEEP, 0, 0, 1);
   }
   return { ok: false, why: 'a worker thread did not report' };
 }
