@@ -1,7 +1,7 @@
 /** Shared CLI plumbing: reading a PTX file with located diagnostics, exit codes. */
 import type { PtxSource } from '../exec/parallel/protocol.js';
-import { type LoadedPtx, loadPtx, renderDiagnostics } from '../ptx/index.js';
-import type { Program } from '../ptx/resolve.js';
+import { type LoadedPtx, loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.js';
+import type { KernelProblems, Program } from '../ptx/resolve.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 import { linkPtx } from '../ptx/link.js';
 
@@ -46,6 +46,13 @@ export function linkedText(path: string, more: readonly string[]): string | unde
   return r.text;
 }
 
+/** Prints a kernel's located problems as a load failure prints the module's. */
+export function reportKernelProblems(path: string, program: Program, e: KernelProblems): void {
+  process.stderr.write(renderKernelProblems(program, e) + '\n');
+  const n = e.diagnostics.length;
+  process.stderr.write(`${n} error${n === 1 ? '' : 's'} in ${path} (in the code of kernel ${e.kernel})\n`);
+}
+
 /** Load a PTX file (linked with `more`, if any) or print its diagnostics and return undefined. */
 export function requireProgram(path: string, more: readonly string[] = []): Program | undefined {
   return requireProgramSource(path, more)?.program;
@@ -60,7 +67,8 @@ export function requireProgramSource(path: string, more: readonly string[] = [])
     if (text === undefined) return undefined;
     source = { text, label: `${path} (linked with ${more.join(', ')})` };
   }
-  const loaded: LoadedPtx = loadPtx(source.text, source.label);
+  // to run: only the launched kernel's code is parsed and resolved (its problems: reportKernelProblems)
+  const loaded: LoadedPtx = loadPtx(source.text, source.label, { lazy: true });
   if (!loaded.program) {
     process.stderr.write(renderDiagnostics(loaded) + '\n');
     const n = loaded.diagnostics.length;

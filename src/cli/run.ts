@@ -9,10 +9,10 @@ import { elemSize, type Launch, LaunchError } from '../exec/launch.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveLaunch, type LaunchFlags } from '../engine/load.js';
 import { formatFault } from '../engine/fault.js';
-import type { Program } from '../ptx/resolve.js';
+import { KernelProblems, type Program } from '../ptx/resolve.js';
 import { runObservingSpins } from '../exec/spin.js';
 import { runDescendants, withDescendants } from '../exec/children.js';
-import { requireProgramSource, UsageError } from './common.js';
+import { reportKernelProblems, requireProgramSource, UsageError } from './common.js';
 import { runOnThreads, defaultThreads, type ParallelRun } from '../exec/parallel/pool.js';
 import type { PtxSource } from '../exec/parallel/protocol.js';
 
@@ -45,6 +45,10 @@ export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: P
   try {
     return { program, launch: resolveLaunch(ptxPath, program, flags), source };
   } catch (e) {
+    if (e instanceof KernelProblems) {
+      reportKernelProblems(ptxPath, program, e);
+      return 1;
+    }
     if (e instanceof LaunchError || e instanceof UsageError || e instanceof EngineError) {
       process.stderr.write(`ptxdbg: bad launch: ${e.message}\n`);
       return 2;

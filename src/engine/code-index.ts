@@ -37,7 +37,8 @@ export class CodeIndex {
     this.file = new Int32Array(n).fill(-1);
     this.kind = new Uint8Array(n);
     this.lineStart = new Uint8Array(n);
-    for (const [name, prog] of machine.program.functions) {
+    for (const prog of machine.functions) {
+      const name = prog.name;
       const base = machine.globalBase.get(name)!;
       const fi = this.functions.length;
       this.functions.push(prog);

@@ -12,9 +12,9 @@ import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../exec/machine.j
 import { coordsOf, type Launch, LaunchError, linearOf } from '../exec/launch.js';
 import { lowestLane } from '../exec/int64.js';
 import { WarpState, type Warp } from '../exec/state.js';
-import { loadPtx, renderDiagnostics } from '../ptx/index.js';
+import { loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.js';
 import { unsupportedInstructions } from '../exec/support.js';
-import type { Program } from '../ptx/resolve.js';
+import { entryNames, entryOf, KernelProblems, type Program } from '../ptx/resolve.js';
 import { resolveLaunch, type LaunchFlags } from './load.js';
 import { formatFault } from './fault.js';
 import { EngineError, SessionError } from './errors.js';
@@ -117,13 +117,15 @@ function prepareSession(o: SessionOptions): { text: string; program: Program; la
       throw e;
     }
   }
-  const loaded = loadPtx(text, o.ptxPath);
+  const loaded = loadPtx(text, o.ptxPath, { lazy: true });
   if (!loaded.program) throw new EngineError(renderDiagnostics(loaded), 'bad-ptx');
   const program = loaded.program;
   let launch: Launch;
   try {
     launch = o.launchObject ?? resolveLaunch(o.ptxPath, program, { ...o, launch: o.launch ?? o.launchPath });
+    entryOf(program, launch.kernel); // a launch object names its kernel without resolving it
   } catch (e) {
+    if (e instanceof KernelProblems) throw new EngineError(renderKernelProblems(program, e), 'bad-ptx');
     if (e instanceof LaunchError || e instanceof EngineError) throw new EngineError(`bad launch: ${e.message}`, 'bad-launch');
     throw e;
   }
@@ -912,7 +914,7 @@ class NoThreadView implements ThreadView {
   readonly function: string;
   readonly pc = 0;
   constructor(readonly program: Program, readonly block: Dim3, readonly thread: Dim3) {
-    this.function = [...program.functions.values()].find((f) => f.isEntry)?.name ?? '';
+    this.function = entryNames(program)[0] ?? '';
   }
   registerNames(): string[] { return []; }
   registerType(): string | undefined { return undefined; }

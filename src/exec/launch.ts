@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readBounded, readBoundedText, ReadError } from '../io/bounded.js';
 import { dirname, resolve } from 'node:path';
-import type { Program } from '../ptx/resolve.js';
+import { entryNames, entryOf, type Program } from '../ptx/resolve.js';
 import type { Sampler } from './texture/image.js';
 import { type ImageSpec, parseImage, parseSampler, withFields } from './texture/spec.js';
 import { FORMAT_NAMES, ImageTable, parseFormat, texelBytes } from './texture/image.js';
@@ -100,9 +100,9 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
   const o = json as Record<string, unknown>;
   const kernel = o['kernel'];
   if (typeof kernel !== 'string') throw new LaunchError(`${where}: "kernel" must be the .entry name`);
-  const fn = program.functions.get(kernel);
-  if (!fn || !fn.isEntry) {
-    const entries = [...program.functions.values()].filter((f) => f.isEntry).map((f) => f.name);
+  const fn = entryOf(program, kernel);
+  if (!fn) {
+    const entries = entryNames(program);
     throw new LaunchError(`${where}: "kernel": no .entry named '${kernel}' (entries: ${entries.join(', ') || 'none'})`);
   }
   const grid = dims(o['grid'] ?? [1, 1, 1], 'grid');
@@ -241,9 +241,9 @@ function checkScalar(at: string, name: string, et: ElemType, value: number, para
  * bytes, 32-bit integer scalars set to the thread count and floats to 1.0.
  */
 export function defaultLaunch(program: Program, kernelName?: string): Launch {
-  const entries = [...program.functions.values()].filter((f) => f.isEntry);
-  const fn = kernelName ? program.functions.get(kernelName) : entries[0];
-  if (!fn || !fn.isEntry) throw new LaunchError(kernelName ? `no .entry named '${kernelName}'` : 'the module has no .entry to launch');
+  const name = kernelName ?? entryNames(program)[0];
+  const fn = name === undefined ? undefined : entryOf(program, name);
+  if (!fn) throw new LaunchError(kernelName ? `no .entry named '${kernelName}'` : 'the module has no .entry to launch');
   // ISA 1.1 `.entry name[NTID.2][NTID.1][NTID.0]` gives the CTA shape, outermost first
   const isa11 = fn.decl.ctaDims.length > 0 && fn.decl.ctaDims.every((d) => d > 0) ? [...fn.decl.ctaDims].reverse() : undefined;
   const req = fn.decl.perf.get('reqntid') ?? fn.decl.perf.get('maxntid') ?? isa11;

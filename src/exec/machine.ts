@@ -12,7 +12,7 @@
  *   barriers.ts   CTA barriers and deadlock detection
  *   faults.ts     located fault reports
  */
-import type { Program, ProgFunction, VarInfo } from '../ptx/resolve.js';
+import { entryOf, type Program, type ProgFunction, type VarInfo } from '../ptx/resolve.js';
 import { compileFunction, type Layout } from './compile.js';
 import type { CFunction } from './compiled.js';
 import type { Fault } from './fault.js';
@@ -47,7 +47,8 @@ function sameLayoutCache(m: Machine): Map<string, CFunction> {
     if (n === undefined) { n = nextVarId++; varIds.set(v, n); }
     return n;
   };
-  const parts: string[] = [m.funcNames.join('\0')];
+  // a lazily resolved program gains functions (only ever more): their count fixes the numbering
+  const parts: string[] = [m.funcNames.join('\0'), `${m.functions.length}`];
   for (const [v, a] of m.globalAddr) parts.push(`g${id(v)}:${a.lo}:${a.hi}`);
   for (const [v, o] of m.sharedOff) parts.push(`s${id(v)}:${o}`);
   const key = parts.join('\n');
@@ -71,6 +72,8 @@ export class Machine implements Layout {
   private readonly compiled = new Map<string, CFunction>();
   private readonly funcIds = new Map<string, number>();
   readonly funcNames: string[] = [];
+  /** The functions with instructions numbered (globalBase), in that order: those resolved when this Machine was made. */
+  readonly functions: ProgFunction[] = [];
   /** Functions' instructions numbered consecutively (the trace's "global pc"). */
   readonly globalBase = new Map<string, number>();
   instructionCount = 0;
@@ -106,13 +109,19 @@ export class Machine implements Layout {
    * the main thread made (src/exec/parallel/image.ts) instead of laying memory out again.
    */
   constructor(readonly program: Program, readonly launch: Launch, readonly opts: RunOptions = DEFAULT_RUN_OPTIONS, layout?: (m: Machine) => MemoryLayout) {
-    const kernel = program.functions.get(launch.kernel);
-    if (!kernel || !kernel.isEntry) throw new Error(`no .entry named '${launch.kernel}' in the module`);
+    const kernel = entryOf(program, launch.kernel); // a lazy program resolves the kernel's code now
+    if (!kernel) throw new Error(`no .entry named '${launch.kernel}' in the module`);
     this.kernel = kernel;
     this.rng = (opts.seed >>> 0) || 0x9e3779b9;
-    for (const [name, f] of program.functions) {
+    // function ids (pointer values) over every body, resolved or not, so they agree between the
+    // kernels of a module; instructions are numbered over the resolved ones, in module order
+    for (const decl of program.bodies) {
+      const name = decl.name;
       this.funcIds.set(name, this.funcNames.length);
       this.funcNames.push(name);
+      const f = program.functions.get(name);
+      if (f === undefined) continue;
+      this.functions.push(f);
       this.globalBase.set(name, this.instructionCount);
       this.instructionCount += f.instrs.length + 1;
     }
@@ -161,7 +170,8 @@ export class Machine implements Layout {
     let c = this.compiled.get(name);
     if (c) return c;
     const p = this.program.functions.get(name);
-    if (!p) return undefined;
+    // a body resolved after this Machine was made (another kernel's) has no numbered instructions here
+    if (!p || !this.globalBase.has(name)) return undefined;
     const same = this.sameLayout ??= sameLayoutCache(this);
     c = same.get(name);
     if (c === undefined) {

@@ -13,10 +13,10 @@ import { MAX_DEVICE_BYTES, type Launch } from '../exec/launch.js';
 import { checkLaunchLimits } from '../exec/limits.js';
 import { runObservingSpins } from '../exec/spin.js';
 import { sharedUsedBy } from '../exec/reach.js';
-import { loadPtx, renderDiagnostics } from '../ptx/index.js';
+import { loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.js';
 import { runOnThreads, type ParallelRun } from '../exec/parallel/pool.js';
 import { linkPtx } from '../ptx/link.js';
-import type { Program, ProgFunction } from '../ptx/resolve.js';
+import { entryNames, entryOf, KernelProblems, type Program, type ProgFunction } from '../ptx/resolve.js';
 import { FatbinError, parseFatbin } from './fatbin.js';
 import { CUDA, CudaError } from './errors.js';
 import type { InitCheck } from './initcheck.js';
@@ -129,7 +129,7 @@ export class Device {
     const m = this.modules[id];
     if (!m) throw new CudaError(CUDA.invalidResourceHandle, `no module ${id}`);
     if (!m.program) {
-      const loaded = loadPtx(m.ptx, m.label);
+      const loaded = loadPtx(m.ptx, m.label, { lazy: true });
       if (!loaded.program) throw new CudaError(CUDA.invalidPtx, `the PTX of ${m.label} does not load:\n${renderDiagnostics(loaded)}`);
       m.program = loaded.program;
     }
@@ -137,8 +137,15 @@ export class Device {
   }
 
   private entry(module: number, kernel: string): ProgFunction {
-    const f = this.program(module).functions.get(kernel);
-    if (!f || !f.isEntry) throw new CudaError(CUDA.invalidDeviceFunction, `no kernel ${kernel} in ${this.modules[module]!.label}`);
+    const program = this.program(module);
+    let f: ProgFunction | undefined;
+    try {
+      f = entryOf(program, kernel);
+    } catch (e) {
+      if (e instanceof KernelProblems) throw new CudaError(CUDA.invalidPtx, `the code of kernel ${kernel} in ${this.modules[module]!.label} does not load:\n${renderKernelProblems(program, e)}`);
+      throw e;
+    }
+    if (!f) throw new CudaError(CUDA.invalidDeviceFunction, `no kernel ${kernel} in ${this.modules[module]!.label}`);
     return f;
   }
 
@@ -179,8 +186,9 @@ export class Device {
     const m = this.modules[module]!;
     if (m.resident.constBank) return;
     const program = this.program(module);
-    const entry = [...program.functions.values()].find((f) => f.isEntry);
-    if (!entry) throw new CudaError(CUDA.invalidSymbol, `${m.label} has no kernels, so its variables cannot be placed`);
+    const first = entryNames(program)[0];
+    if (first === undefined) throw new CudaError(CUDA.invalidSymbol, `${m.label} has no kernels, so its variables cannot be placed`);
+    const entry = this.entry(module, first);
     const args = entry.params.map((p) => ({ kind: 'bytes' as const, name: p.name, bytes: new Uint8Array(p.size) }));
     new Machine(program, { kernel: entry.name, grid: [1, 1, 1], block: [1, 1, 1], sharedBytes: 0, args, resident: m.resident }).release();
   }

@@ -74,6 +74,7 @@ export interface LocDirective {
 
 /** One `.b8/.b16/.b32/.b64` datum inside a `.section`. */
 import type { SectionDataList } from './section-data.js';
+import type { Diagnostic } from './diagnostics.js';
 
 export type SectionDatum =
   | { readonly kind: 'num'; readonly width: 1 | 2 | 4 | 8; readonly value: bigint; readonly span: Span }
@@ -168,6 +169,23 @@ export interface FunctionDecl {
   readonly ctaDims: readonly number[];
   readonly span: Span;
   readonly nameSpan: Span;
+  /** Present when the body was left as text at parse (ParseOptions.deferBodies): reading `body` parses it. */
+  readonly deferred?: DeferredBody;
+}
+
+/** A function body not parsed yet. */
+export interface DeferredBody {
+  /** Offset of the body's `{`. */
+  readonly open: number;
+  /** The body's own syntax errors, once `body` has been read. */
+  readonly diagnostics: readonly Diagnostic[];
+  /** Whether `body` has been read. */
+  readonly read: boolean;
+}
+
+/** Whether the function has a body, without reading a deferred one. */
+export function hasBody(f: FunctionDecl): boolean {
+  return f.deferred !== undefined || f.body !== undefined;
 }
 
 export interface StructDecl {

@@ -25,6 +25,28 @@ type Report = (message: string, span: Span) => void;
  * declaration's bytes (it may be NaN or Infinity for absurd dimensions).
  */
 export function checkDeclarationLimits(module: PtxModule, size: (d: VarDecl) => number, report: Report): number {
+  const c = limitChecker(size, report);
+  for (const item of module.items) {
+    if (item.kind === 'var') c.check(item, undefined);
+    else if (item.kind === 'struct') checkStruct(item, c.check);
+    // a deferred body is checked when it is resolved (checkFunctionLimits)
+    else if (item.kind === 'function') checkFunction(item, c.check, c.walk, item.deferred === undefined);
+  }
+  return c.bad();
+}
+
+/** The bounds of one function's declarations (a body read after the module's check). */
+export function checkFunctionLimits(fn: FunctionDecl, size: (d: VarDecl) => number, report: Report): number {
+  const c = limitChecker(size, report);
+  checkFunction(fn, c.check, c.walk, true);
+  return c.bad();
+}
+
+function limitChecker(size: (d: VarDecl) => number, report: Report): {
+  check: (d: VarDecl, regsSoFar: { n: number } | undefined) => void;
+  walk: (body: readonly Statement[], regs: { n: number }) => void;
+  bad: () => number;
+} {
   let bad = 0;
   const check = (d: VarDecl, regsSoFar: { n: number } | undefined): void => {
     if (d.rangeCount !== undefined) {
@@ -64,12 +86,7 @@ export function checkDeclarationLimits(module: PtxModule, size: (d: VarDecl) => 
       else if (s.kind === 'block') walk(s.body, regs);
     }
   };
-  for (const item of module.items) {
-    if (item.kind === 'var') check(item, undefined);
-    else if (item.kind === 'struct') checkStruct(item, check);
-    else if (item.kind === 'function') checkFunction(item, check, walk);
-  }
-  return bad;
+  return { check, walk, bad: () => bad };
 }
 
 function checkStruct(st: StructDecl, check: (d: VarDecl, r: undefined) => void): void {
@@ -80,8 +97,9 @@ function checkFunction(
   fn: FunctionDecl,
   check: (d: VarDecl, r: { n: number }) => void,
   walk: (body: readonly Statement[], r: { n: number }) => void,
+  withBody: boolean,
 ): void {
   const regs = { n: 0 };
   for (const p of [...fn.rets, ...fn.params]) check(p, regs);
-  if (fn.body) walk(fn.body, regs);
+  if (withBody && fn.body) walk(fn.body, regs);
 }

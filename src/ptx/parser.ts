@@ -4,7 +4,7 @@
  * reports several independent errors. Never throws on bad input.
  */
 import type {
-  Block, CallPrototype, FunctionDecl, Guard, Initializer, Instruction, OpaqueField, Linkage, LocDirective,
+  Block, CallPrototype, DeferredBody, FunctionDecl, Guard, Initializer, Instruction, OpaqueField, Linkage, LocDirective,
   Operand, PtxModule, Section, Span, Statement, StateSpace, StructDecl, TopLevel, VarDecl,
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
@@ -17,6 +17,15 @@ import { SectionDataList } from './section-data.js';
 export interface ParseResult {
   readonly module: PtxModule;
   readonly diagnostics: readonly Diagnostic[];
+}
+
+export interface ParseOptions {
+  /**
+   * Leave function bodies as text until something reads them (FunctionDecl.deferred): loading a
+   * module to run one kernel then reads only the bodies that kernel can reach. A body's own
+   * syntax errors are reported when it is read (resolve.ts), not by this parse.
+   */
+  readonly deferBodies?: boolean;
 }
 
 const MAX_DIAGNOSTICS = 100;
@@ -33,8 +42,8 @@ const PERF_DIRECTIVES: ReadonlySet<string> = new Set([
 
 class ParseError extends Error {}
 
-export function parsePtx(source: string, fileName = '<input>'): ParseResult {
-  return new Parser(source, fileName).parseModule();
+export function parsePtx(source: string, fileName = '<input>', opts: ParseOptions = {}): ParseResult {
+  return new Parser(source, fileName, opts.deferBodies === true).parseModule();
 }
 
 class Parser {
@@ -47,7 +56,9 @@ class Parser {
   private fastEnd = 0;
   private eof: Token | undefined;
   private pos = 0;
-  private readonly diags: Diagnostic[] = [];
+  private diags: Diagnostic[] = [];
+  /** Bodies may be deferred: asked for, and the module's version is 2.0 or later (ISA 1.x bodies carry module state). */
+  private deferring = false;
   private readonly structs = new Set<string>();
   /** ISA 1.1 index-less `.file`/`.loc`: highest index seen, the latest .file, .file found in bodies. */
   private implicitFile = 0;
@@ -56,7 +67,7 @@ class Parser {
   private readonly operandScratch: Operand[] = [];
   private readonly opcodeCache = new Map<string, { readonly opcode: string; readonly mods: readonly string[] }>();
 
-  constructor(private readonly source: string, private readonly fileName: string) {
+  constructor(private readonly source: string, private readonly fileName: string, private readonly defer = false) {
     this.scanner = new Scanner(source, (message, span) => this.error(message, span));
     this.fast = new FastStatements(source, (start, end) => this.scanner.word(start, end), (text) => this.lookupOpcode(text), (w) => TYPE_NAMES.has(w));
   }
@@ -200,6 +211,7 @@ class Parser {
           const v = this.next();
           if (v.kind !== Tok.Float && v.kind !== Tok.Int) this.fail('expected a version number after .version', v);
           version = v.text;
+          this.deferring = this.defer && !versionBefore(version, 2, 0);
         } else if (this.isDir('target')) {
           this.next();
           do {
@@ -644,8 +656,18 @@ class Parser {
     }
     let body: Statement[] | undefined;
     if (this.eatPunct(';')) body = undefined;
-    else if (this.isPunct('{')) body = this.parseBlockBody();
-    else this.fail(`expected '{' or ';' after function header but found ${describe(this.tok)}`);
+    else if (this.isPunct('{')) {
+      // ISA 1.1 entries without a parameter list take their parameters from the body
+      const close = this.deferring && (hasList || !isEntry) ? this.skipBody() : -1;
+      if (close >= 0) {
+        const open = this.at(this.pos - 1).start;
+        return new DeferredFunction(this, open, {
+          kind: 'function', isEntry, name: nameTok.text, linkage, rets, params, noreturn, perf, ctaDims,
+          span: this.spanFrom(start), nameSpan: spanOf(nameTok),
+        });
+      }
+      body = this.parseBlockBody();
+    } else this.fail(`expected '{' or ';' after function header but found ${describe(this.tok)}`);
     if (isEntry && !hasList && body !== undefined) {
       // ISA 1.1 entries have no parameter list: the `.param` declarations of the body are the
       // kernel's parameters, in order
@@ -673,6 +695,38 @@ class Parser {
     } while (this.eatPunct(','));
     this.expectPunct(')', 'to close the parameter list');
     return out;
+  }
+
+  /**
+   * At a body's `{`: moves past its matching `}` without parsing it and returns that brace's
+   * offset, or -1 (nothing consumed) when the text needs the token parser to find the end.
+   */
+  private skipBody(): number {
+    if (this.base + this.toks.length - this.pos !== 1) return -1; // tokens beyond `{` already scanned
+    const close = bodyEnd(this.source, this.tok.start);
+    if (close < 0) return -1;
+    this.pos++;
+    this.scanner.seek(close + 1);
+    this.fastEnd = close + 1;
+    return close;
+  }
+
+  /** A deferred body, parsed from its `{` with this (finished) parser; its own diagnostics. */
+  parseDeferred(open: number): { body: Statement[]; diagnostics: Diagnostic[] } {
+    const saved = this.diags;
+    this.diags = [];
+    this.toks = [];
+    this.base = 0;
+    this.pos = 0;
+    this.eof = undefined;
+    this.fastEnd = 0;
+    this.scanner.seek(open);
+    try {
+      const body = this.parseBlockBody();
+      return { body, diagnostics: this.diags };
+    } finally {
+      this.diags = saved;
+    }
   }
 
   /** `{ statements }` — consumes both braces. */
@@ -992,6 +1046,89 @@ function applyBinary(op: string, a: bigint, b: bigint, divZero: () => never): bi
 }
 
 /** A token's extent alone (a token kept as a span would keep its text and value alive too). */
+/**
+ * Where a body that opens at `open` closes, by braces outside comments and strings; -1 where that
+ * is not plain: an unterminated string or comment, or a directive that ends a body or carries
+ * module state (the token parser then reports or recovers as it always does).
+ */
+const BODY_TEXT = /[{}"]|\/[/*]|\.(?:entry|func|visible|version|section|file)(?![\w$])/g;
+export function bodyEnd(source: string, open: number): number {
+  const re = BODY_TEXT;
+  re.lastIndex = open + 1;
+  let depth = 1;
+  for (let m = re.exec(source); m !== null; m = re.exec(source)) {
+    const i = m.index;
+    const c = source.charCodeAt(i);
+    if (c === 123) depth++;
+    else if (c === 125) {
+      if (--depth === 0) return i;
+    } else if (c === 34) {
+      let k = i + 1;
+      for (; k < source.length; k++) {
+        const d = source.charCodeAt(k);
+        if (d === 92) k++;
+        else if (d === 34 || d === 10) break;
+      }
+      if (source.charCodeAt(k) !== 34) return -1;
+      re.lastIndex = k + 1;
+    } else if (c === 47) {
+      if (source.charCodeAt(i + 1) === 47) {
+        const nl = source.indexOf('\n', i);
+        if (nl < 0) return -1;
+        re.lastIndex = nl + 1;
+      } else {
+        const close = source.indexOf('*/', i + 2);
+        if (close < 0) return -1;
+        re.lastIndex = close + 2;
+      }
+    } else return -1;
+  }
+  return -1;
+}
+
+/** A function whose body stays text until read (ParseOptions.deferBodies). */
+class DeferredFunction implements FunctionDecl {
+  readonly kind = 'function';
+  readonly isEntry: boolean;
+  readonly name: string;
+  readonly linkage: Linkage | undefined;
+  readonly rets: readonly VarDecl[];
+  readonly params: readonly VarDecl[];
+  readonly noreturn: boolean;
+  readonly perf: ReadonlyMap<string, readonly number[]>;
+  readonly ctaDims: readonly number[];
+  readonly span: Span;
+  readonly nameSpan: Span;
+  readonly deferred: DeferredBody;
+  private parsed: Statement[] | undefined;
+  constructor(private readonly parser: Parser, open: number, h: Omit<FunctionDecl, 'body'>) {
+    this.isEntry = h.isEntry;
+    this.name = h.name;
+    this.linkage = h.linkage;
+    this.rets = h.rets;
+    this.params = h.params;
+    this.noreturn = h.noreturn;
+    this.perf = h.perf;
+    this.ctaDims = h.ctaDims;
+    this.span = h.span;
+    this.nameSpan = h.nameSpan;
+    const self = this;
+    this.deferred = {
+      open,
+      diagnostics: [],
+      get read() { return self.parsed !== undefined; },
+    };
+  }
+  get body(): readonly Statement[] {
+    if (this.parsed === undefined) {
+      const r = this.parser.parseDeferred(this.deferred.open);
+      this.parsed = r.body;
+      (this.deferred.diagnostics as Diagnostic[]).push(...r.diagnostics);
+    }
+    return this.parsed;
+  }
+}
+
 function spanOf(t: Token): Span {
   return { start: t.start, end: t.end };
 }

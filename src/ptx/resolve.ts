@@ -9,7 +9,8 @@ import type {
   FunctionDecl, Initializer, Instruction, Operand, PtxModule, Span, Statement, StateSpace, StructDecl, VarDecl,
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
-import { checkDeclarationLimits } from './limits.js';
+import { checkDeclarationLimits, checkFunctionLimits } from './limits.js';
+import { hasBody } from './ast.js';
 import { typeRuleError } from './typerules.js';
 import { isVideoOpcode, splitSelectors } from './selectors.js';
 import { typeSize } from './types.js';
@@ -104,6 +105,69 @@ export interface Program {
   readonly files: Map<number, string>;
   readonly structs: Map<string, StructDecl>;
   readonly callPrototypes: Set<string>;
+  /** Every function with a body, in module order, resolved yet or not (function ids and entry lists come from it). */
+  readonly bodies: readonly FunctionDecl[];
+  /**
+   * Functions whose address a module-level initializer takes (tables of function pointers, vtables):
+   * any kernel may call them through memory, so every kernel reaches them.
+   */
+  readonly tabled: readonly string[];
+  /** Resolves the rest on demand (`resolveModule(m, { lazy: true })`); undefined when every body was resolved at load. */
+  readonly deferred: DeferredResolution | undefined;
+}
+
+/** The part of a lazily resolved program still to do. */
+export interface DeferredResolution {
+  /** Resolves these functions and all they reach; the problems found (memoised per root list). */
+  reach(roots: readonly string[]): readonly Diagnostic[];
+  /**
+   * The root lists reached so far, in order. Reaching the same lists in the same order resolves
+   * the same functions with the same module lists (globals, shared): a worker thread's copy of
+   * the program replays them to agree with the main thread's (src/exec/parallel/).
+   */
+  readonly history: readonly (readonly string[])[];
+}
+
+export interface ResolveOptions {
+  /**
+   * Resolve no function body at load: `resolveReachable` resolves a kernel's when it is about to
+   * run, so a module of many kernels costs only what the launched one can reach. Problems in code
+   * no launched kernel reaches are then not reported (`ptxdbg check` resolves everything).
+   */
+  readonly lazy?: boolean;
+}
+
+/** A kernel whose code (or code it reaches) does not resolve: its located problems. */
+export class KernelProblems extends Error {
+  constructor(readonly kernel: string, readonly diagnostics: readonly Diagnostic[]) {
+    super(`the code of kernel '${kernel}' does not resolve (${diagnostics.length} error${diagnostics.length === 1 ? '' : 's'})`);
+  }
+}
+
+/**
+ * The entry named `name`, resolved with everything it reaches (a lazy program resolves it now),
+ * or undefined when the module has no such entry. Throws KernelProblems when that code has errors.
+ */
+export function entryOf(program: Program, name: string): ProgFunction | undefined {
+  if (program.deferred !== undefined) {
+    const problems = resolveReachable(program, name);
+    if (problems.length > 0) throw new KernelProblems(name, problems);
+  }
+  const fn = program.functions.get(name);
+  return fn?.isEntry ? fn : undefined;
+}
+
+/** The module's kernels, in module order, resolved or not. */
+export function entryNames(program: Program): string[] {
+  return program.bodies.filter((d) => d.isEntry).map((d) => d.name);
+}
+
+/**
+ * Makes sure `kernel` and every function it can reach are resolved; returns their problems
+ * (empty when the kernel can run). Nothing to do for a program resolved at load.
+ */
+export function resolveReachable(program: Program, kernel: string): readonly Diagnostic[] {
+  return program.deferred?.reach([kernel, ...program.tabled]) ?? [];
 }
 
 export interface ResolveResult {
@@ -226,7 +290,7 @@ function structMember(name: string, scope: Scope, structs: Map<string, StructDec
   return { v: base.v, offset: BigInt(offset) };
 }
 
-export function resolveModule(module: PtxModule): ResolveResult {
+export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): ResolveResult {
   const diags: Diagnostic[] = [];
   const err = (message: string, span: Span): void => {
     if (diags.length < 100) diags.push({ severity: 'error', message, span });
@@ -244,7 +308,7 @@ export function resolveModule(module: PtxModule): ResolveResult {
   // Sizes are bounded before anything is allocated for them; past a bound nothing is resolved.
   for (const item of module.items) if (item.kind === 'struct') structs.set(item.name, item);
   if (checkDeclarationLimits(module, (d) => varSize(d, structs), err) > 0) {
-    const program: Program = { module, functions: new Map(), prototypes: new Map(), globals, shared, files, structs, callPrototypes: new Set() };
+    const program: Program = { module, functions: new Map(), prototypes: new Map(), globals, shared, files, structs, callPrototypes: new Set(), bodies: [], tabled: [], deferred: undefined };
     return { program, diagnostics: diags };
   }
 
@@ -270,21 +334,109 @@ export function resolveModule(module: PtxModule): ResolveResult {
       (item.space === 'shared' ? shared : globals).push(v);
     } else if (item.kind === 'function') {
       functionNames.add(item.name);
-      if (item.body) {
+      if (hasBody(item)) {
         if (bodies.some((b) => b.name === item.name)) err(`redefinition of function '${item.name}'`, item.nameSpan);
         else bodies.push(item);
       } else prototypes.set(item.name, item);
     }
   }
 
+  for (const decl of bodies) prototypes.delete(decl.name);
   const functions = new Map<string, ProgFunction>();
   const callPrototypes = new Set<string>();
-  for (const decl of bodies) {
-    functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, err, moduleRegs));
-    prototypes.delete(decl.name);
+  const order = new Map(bodies.map((d, i) => [d.name, i] as const));
+  /** Each resolved function's own problems (empty when none); a function that failed its size bounds is not in `functions`. */
+  const problems = new Map<string, Diagnostic[]>();
+  /**
+   * Resolves these bodies, in module order; each one's body-level variables join the module's
+   * lists in that order too, as they would resolving every body at load.
+   */
+  const resolveBatch = (batch: FunctionDecl[]): void => {
+    batch.sort((a, b) => order.get(a.name)! - order.get(b.name)!);
+    for (const decl of batch) {
+      const own: Diagnostic[] = [];
+      problems.set(decl.name, own);
+      const report = (message: string, span: Span): void => {
+        if (own.length < 100) own.push({ severity: 'error', message, span });
+      };
+      if (decl.deferred !== undefined) {
+        const body = decl.body; // reading it parses it
+        own.push(...decl.deferred.diagnostics);
+        if (body === undefined || checkFunctionLimits(decl, (d) => varSize(d, structs), report) > 0) continue;
+      }
+      functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, report, moduleRegs));
+    }
+  };
+  const tabled = tabledFunctions(module, functionNames);
+  let deferred: DeferredResolution | undefined;
+  if (opts.lazy) {
+    const byName = new Map(bodies.map((d) => [d.name, d] as const));
+    const memo = new Map<string, readonly Diagnostic[]>();
+    const history: (readonly string[])[] = [];
+    deferred = {
+      history,
+      reach(roots: readonly string[]): readonly Diagnostic[] {
+        const key = roots.join('\0');
+        const known = memo.get(key);
+        if (known) return known;
+        const found: Diagnostic[] = [];
+        const seen = new Set<string>();
+        let frontier = roots;
+        while (frontier.length > 0) {
+          const batch: FunctionDecl[] = [];
+          const names: string[] = [];
+          for (const name of frontier) {
+            const decl = byName.get(name);
+            if (decl === undefined || seen.has(name)) continue;
+            seen.add(name);
+            names.push(name);
+            if (!problems.has(name)) batch.push(decl);
+          }
+          resolveBatch(batch);
+          const next: string[] = [];
+          for (const name of names) {
+            found.push(...problems.get(name)!);
+            const fn = functions.get(name);
+            if (fn) for (const ins of fn.instrs) for (const o of ins.operands) eachFuncName(o, (n) => { if (!seen.has(n)) next.push(n); });
+          }
+          frontier = next;
+        }
+        memo.set(key, found);
+        history.push([...roots]);
+        return found;
+      },
+    };
+  } else {
+    resolveBatch([...bodies]);
+    for (const own of problems.values()) for (const d of own) err(d.message, d.span);
   }
-  const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes };
+  const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes, bodies, tabled, deferred };
   return { program, diagnostics: diags };
+}
+
+/** Names of functions taken as addresses by module-level variable initializers. */
+function tabledFunctions(module: PtxModule, functionNames: ReadonlySet<string>): string[] {
+  const out = new Set<string>();
+  const visit = (init: Initializer | undefined): void => {
+    if (init === undefined) return;
+    if (init.kind === 'list') for (const i of init.items) visit(i);
+    else if (init.kind === 'sym' && functionNames.has(init.name)) out.add(init.name);
+  };
+  for (const item of module.items) if (item.kind === 'var') visit(item.init);
+  return [...out];
+}
+
+/** Calls `f` with every function name `o` (or an operand inside it) refers to. */
+function eachFuncName(o: ROperand | undefined, f: (name: string) => void): void {
+  if (o === undefined) return;
+  switch (o.kind) {
+    case 'func': f(o.name); return;
+    case 'addr': eachFuncName(o.base, f); return;
+    case 'vec': case 'list': for (const i of o.items) eachFuncName(i, f); return;
+    case 'not': case 'neg': eachFuncName(o.inner, f); return;
+    case 'pair': eachFuncName(o.a, f); eachFuncName(o.b, f); return;
+    default: return;
+  }
 }
 
 function makeVar(decl: VarDecl, structs: Map<string, StructDecl>, storage: VarInfo['storage']): VarInfo {

@@ -20,7 +20,8 @@ import type { Trace } from './trace.js';
 import { CHUNK_STEPS } from './steplog.js';
 
 const MAGIC = 'PTXDBGTR';
-export const TRACE_VERSION = 1;
+// 2: instructions are numbered over the functions the kernel reaches (lazily resolved modules), not every function
+export const TRACE_VERSION = 2;
 
 export class TraceFileError extends Error {
   /** `unreadable`: the file could not be read at all (missing, a directory); else it is not a valid trace. */

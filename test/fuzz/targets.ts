@@ -20,7 +20,7 @@ import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { unsupportedInstructions } from '../../src/exec/support.js';
 import { formatDiagnostics } from '../../src/ptx/diagnostics.js';
 import { loadPtx } from '../../src/ptx/index.js';
-import { type Program } from '../../src/ptx/resolve.js';
+import { KernelProblems, type Program } from '../../src/ptx/resolve.js';
 import { writeTraceFile } from '../../src/trace/file.js';
 import { stateHash } from '../../src/trace/hash.js';
 import { ROOT } from '../helpers.js';
@@ -85,26 +85,42 @@ export function runPtx(p: TextPlan): Outcome {
   try {
     const loaded = loadPtx(text, 'fuzz.ptx');
     formatDiagnostics('fuzz.ptx', text, loaded.diagnostics);
-    if (!loaded.program) return { kind: 'rejected' };
+    // as `run` loads it: bodies parsed and resolved only for the launched kernel
+    const lazy = loadPtx(text, 'fuzz.ptx', { lazy: true });
+    formatDiagnostics('fuzz.ptx', text, lazy.diagnostics);
+    if (!loaded.program) return lazy.program ? launchAndRun(lazy.program, base) : { kind: 'rejected' };
     const unsupported = unsupportedInstructions(loaded.program);
     formatDiagnostics('fuzz.ptx', text, unsupported);
-    let launch: Launch;
-    try {
-      launch = parseLaunch(base.launch, loaded.program, base.dir);
-    } catch (e) {
-      if (!(e instanceof LaunchError)) throw e;
-      // the mutation renamed the kernel or changed its parameters: the default launch still runs it
-      try {
-        launch = defaultLaunch(loaded.program);
-      } catch (e2) {
-        if (e2 instanceof LaunchError) return { kind: 'rejected' };
-        throw e2;
-      }
+    if (lazy.program) {
+      const o = launchAndRun(lazy.program, base);
+      if (o.kind === 'internal') return o;
     }
-    return runProgram(loaded.program, launch);
+    return launchAndRun(loaded.program, base);
   } catch (e) {
     return internal(e);
   }
+}
+
+/** The base's launch (or the default one when the mutation broke it) run on `program`. */
+function launchAndRun(program: Program, base: { launch: unknown; dir: string }): Outcome {
+  let launch: Launch;
+  try {
+    try {
+      launch = parseLaunch(base.launch, program, base.dir);
+    } catch (e) {
+      if (!(e instanceof LaunchError)) throw e;
+      // the mutation renamed the kernel or changed its parameters: the default launch still runs it
+      launch = defaultLaunch(program);
+    }
+  } catch (e) {
+    if (e instanceof LaunchError) return { kind: 'rejected' };
+    if (e instanceof KernelProblems) {
+      formatDiagnostics('fuzz.ptx', program.module.source, e.diagnostics);
+      return { kind: 'rejected' };
+    }
+    throw e;
+  }
+  return runProgram(program, launch);
 }
 
 // ---- DWARF ---------------------------------------------------------------------------------------

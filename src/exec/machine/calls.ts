@@ -74,7 +74,13 @@ export function call(mach: Machine, w: Warp, ins: CInstr, m: number): boolean {
   }
   if (!callee) {
     const handled = systemCall(mach, w, name, info, lanes);
-    if (!handled) throw laneFault(new Fault('bad-call', `call to '${name}', which has no body in this module and is not a supported system call`), firstLane(lanes));
+    if (!handled) {
+      // a body this launch did not load: reached only through a pointer made by another kernel
+      const why = mach.program.bodies.some((d) => d.name === name)
+        ? `call to '${name}' through a function pointer: kernel ${mach.launch.kernel} cannot reach it by its own code, so this launch did not load it`
+        : `call to '${name}', which has no body in this module and is not a supported system call`;
+      throw laneFault(new Fault('bad-call', why), firstLane(lanes));
+    }
     w.pc++;
     reconverge(w);
     return false;

@@ -50,7 +50,7 @@ const MAX_TRACKED_THREADS = 1 << 22;
 function usesDeviceRuntime(p: Program): boolean {
   const named = (n: string): boolean => n.startsWith('__cudaCDP2') || n === 'cudaGetLastError' || n === 'cudaPeekAtLastError';
   for (const n of p.prototypes.keys()) if (named(n)) return true;
-  for (const n of p.functions.keys()) if (named(n)) return true;
+  for (const d of p.bodies) if (named(d.name)) return true;
   return false;
 }
 

@@ -99,7 +99,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
   const used: Helper[] = [];
   for (let i = 0; i < n - 1; i++) {
     const h = helper(i);
-    const job: LaunchJob = { module, source: h.modules.has(module) ? undefined : source, image, claims: claims.buffer as SharedArrayBuffer };
+    const job: LaunchJob = { module, source: h.modules.has(module) ? undefined : source, resolved: m.program.deferred?.history, image, claims: claims.buffer as SharedArrayBuffer };
     h.modules.add(module);
     h.port.postMessage(job);
     used.push(h);

@@ -18,6 +18,11 @@ export interface LaunchJob {
   /** The module, by a number the main thread gave it; `source` comes with its first job. */
   readonly module: number;
   readonly source: PtxSource | undefined;
+  /**
+   * How the main thread's program was resolved: undefined when every body was at load, else the
+   * root lists it has reached, in order (DeferredResolution.history).
+   */
+  readonly resolved: readonly (readonly string[])[] | undefined;
   readonly image: LaunchImage;
   /** Int32 [0] next CTA id to claim, [1] workers finished with this launch (see Claim). */
   readonly claims: SharedArrayBuffer;

@@ -19,11 +19,13 @@ function program(job: LaunchJob): Program {
   let p = programs.get(job.module);
   if (p === undefined) {
     if (job.source === undefined) throw new Error(`module ${job.module} was never sent to this worker`);
-    const loaded = loadPtx(job.source.text, job.source.label);
+    const loaded = loadPtx(job.source.text, job.source.label, { lazy: job.resolved !== undefined });
     if (!loaded.program) throw new Error('the module does not load in a worker');
     p = loaded.program;
     programs.set(job.module, p);
   }
+  // resolve what the main thread's copy has, in its order, so both lay memory out alike
+  for (const roots of job.resolved ?? []) p.deferred?.reach(roots);
   return p;
 }
 
