@@ -238,6 +238,78 @@ describe('resolving what a kernel reaches', () => {
   });
 });
 
+describe('function pointers between kernels', () => {
+  // maker stores target's address; caller calls through the pointer it is given (target(10) = 15)
+  const PTRS = `.version 8.0
+.target sm_80
+.address_size 64
+.func (.param .b32 r) target(.param .b32 x)
+{
+  .reg .b32 %a;
+  ld.param.b32 %a, [x];
+  add.s32 %a, %a, 5;
+  st.param.b32 [r], %a;
+  ret;
+}
+.visible .entry caller(.param .u64 fp, .param .u64 out)
+{
+  .reg .b64 %f, %p;
+  .reg .b32 %v;
+  ld.param.u64 %f, [fp];
+  {
+  .param .b32 a;
+  st.param.b32 [a], 10;
+  .param .b32 b;
+  proto: .callprototype (.param .b32 _) _ (.param .b32 _);
+  call (b), %f, (a), proto;
+  ld.param.b32 %v, [b];
+  }
+  ld.param.u64 %p, [out];
+  cvta.to.global.u64 %p, %p;
+  st.global.u32 [%p], %v;
+  ret;
+}
+.visible .entry maker(.param .u64 out)
+{
+  .reg .b64 %f, %p;
+  mov.u64 %f, target;
+  ld.param.u64 %p, [out];
+  cvta.to.global.u64 %p, %p;
+  st.global.u64 [%p], %f;
+  ret;
+}
+`;
+  // a function pointer is FUNC_HI (0x7a00) in the high word and the function's id (target: body 0) in the low one
+  const pointer = 0x7a00 * 2 ** 32 + 0;
+  const call = (p: Program): { out: number; fault: string | undefined } => {
+    const launch = parseLaunch({ kernel: 'caller', args: [{ name: 'fp', type: 'u64', value: pointer }, { name: 'out', type: 'u32', count: 1 }] }, p, '.');
+    const m = new Machine(p, launch, DEFAULT_RUN_OPTIONS);
+    const r = m.run();
+    return { out: m.arena.bank.u32[m.buffers[0]!.alloc.base >> 2]!, fault: r.fault ? `${r.fault.kind}: ${r.fault.message}` : undefined };
+  };
+
+  test('the pointer maker stores is the one caller is given', () => {
+    const p = lazyProgram(PTRS);
+    const m = new Machine(p, parseLaunch({ kernel: 'maker', args: [{ name: 'out', type: 'u64', count: 1 }] }, p, '.'), DEFAULT_RUN_OPTIONS);
+    m.run();
+    const at = m.buffers[0]!.alloc.base >> 2;
+    expect(m.arena.bank.u32[at + 1]! * 2 ** 32 + m.arena.bank.u32[at]!).toBe(pointer);
+  });
+
+  test('a call through it works once a kernel reaching the function has been loaded', () => {
+    expect(call(loadPtx(PTRS, 'm.ptx').program!)).toEqual({ out: 15, fault: undefined });
+    const p = lazyProgram(PTRS);
+    entryOf(p, 'maker');
+    expect(call(p)).toEqual({ out: 15, fault: undefined });
+  });
+
+  test('without one it is a bad-call fault that says why', () => {
+    const r = call(lazyProgram(PTRS));
+    expect(r.fault).toContain('bad-call');
+    expect(r.fault).toContain("call to 'target' through a function pointer: kernel caller cannot reach it by its own code");
+  });
+});
+
 describe('the CLI loads only the launched kernel', () => {
   const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
   let dir: string;
