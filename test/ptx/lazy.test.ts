@@ -318,9 +318,9 @@ describe('the CLI loads only the launched kernel', () => {
     writeFileSync(join(dir, 'm.ptx'), SRC);
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const cli = (args: string[]): { code: number; err: string } => {
+  const cli = (args: string[]): { code: number; err: string; out: string } => {
     const r = spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', cwd: dir, timeout: 120_000 });
-    return { code: r.status ?? -1, err: r.stderr };
+    return { code: r.status ?? -1, err: r.stderr, out: r.stdout };
   };
   const lineOf = (needle: string): number => SRC.slice(0, SRC.indexOf(needle)).split('\n').length;
 
@@ -331,6 +331,12 @@ describe('the CLI loads only the launched kernel', () => {
     expect(bad.err).toContain(`m.ptx:${lineOf('nosuch;')}:`);
     expect(bad.err).toContain("undefined symbol 'nosuch'");
     expect(bad.err).toContain('1 error in m.ptx (in the code of kernel bad)');
+  });
+
+  test('the debugger says why a function it has no code for is missing', () => {
+    const r = cli(['m.ptx', '--kernel', 'good', '--batch', '--ex', 'disassemble twice', '--ex', 'disassemble broken']);
+    expect(r.out + r.err).toContain('ld.param.b32 %a, [x];');
+    expect(r.out + r.err).toContain('Function "broken" is not reachable from kernel good');
   });
 
   test('check still reads every body', () => {

@@ -43,7 +43,7 @@ export function disassemble(s: Session, arg: string): string {
   const w = s.where();
   const name = arg.trim() || w.function;
   const prog = s.program.functions.get(name) ?? [...s.program.functions.values()].find((f) => plainName(f.name) === name);
-  if (!prog) throw new SessionError(`No function "${name}".`);
+  if (!prog) throw new SessionError(notLoaded(s, name) ?? `No function "${name}".`);
   const lines = [`Dump of PTX for function ${prog.name}:`];
   prog.instrs.forEach((ins, pc) => {
     const here = prog.name === w.function && pc === w.pc;
@@ -101,7 +101,7 @@ export function listRange(s: Session, arg: string): string | undefined {
     to = range[2] ? Number(range[2]) : from + 9;
   } else if (/^[A-Za-z_][\w:]*$/.test(t)) {
     const prog = s.program.functions.get(t) ?? [...s.program.functions.values()].find((f) => plainName(f.name) === t);
-    if (!prog) throw new SessionError(`Function "${t}" not defined.`);
+    if (!prog) throw new SessionError(notLoaded(s, t) ?? `Function "${t}" not defined.`);
     const lines = [...prog.locLine].filter((l) => l > 0);
     const fi = prog.locFile.find((f) => f >= 0);
     if (!lines.length || fi === undefined) throw new SessionError(`${t} has no source line information.`);
@@ -191,4 +191,10 @@ function displayName(s: Session, fn: string): string {
 function instructionText(s: Session, ins: { opcode: string; src: { span: { start: number; end: number } } }): string {
   const text = s.ptxText.slice(ins.src.span.start, ins.src.span.end).replace(/\s+/g, ' ').trim();
   return text === '}' ? `${ins.opcode};   // implied at the closing brace` : text;
+}
+
+/** Why a function the module defines has no code here: the launched kernel cannot reach it, so it was not loaded. */
+function notLoaded(s: Session, name: string): string | undefined {
+  const d = s.program.bodies.find((f) => f.name === name || plainName(f.name) === name);
+  return d ? `Function "${name}" is not reachable from kernel ${s.launch.kernel}: only the code the launched kernel can reach is loaded.` : undefined;
 }
