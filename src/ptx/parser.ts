@@ -1045,7 +1045,6 @@ function applyBinary(op: string, a: bigint, b: bigint, divZero: () => never): bi
   }
 }
 
-/** A token's extent alone (a token kept as a span would keep its text and value alive too). */
 /**
  * Where a body that opens at `open` closes, by braces outside comments and strings; -1 where that
  * is not plain: an unterminated string or comment, or a directive that ends a body or carries
@@ -1129,6 +1128,7 @@ class DeferredFunction implements FunctionDecl {
   }
 }
 
+/** A token's extent alone (a token kept as a span would keep its text and value alive too). */
 function spanOf(t: Token): Span {
   return { start: t.start, end: t.end };
 }

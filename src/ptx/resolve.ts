@@ -395,7 +395,7 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
           resolveBatch(batch);
           const next: string[] = [];
           for (const name of names) {
-            found.push(...problems.get(name)!);
+            for (const d of problems.get(name)!) if (found.length < 100) found.push(d);
             const fn = functions.get(name);
             if (fn) for (const ins of fn.instrs) for (const o of ins.operands) eachFuncName(o, (n) => { if (!seen.has(n)) next.push(n); });
           }
