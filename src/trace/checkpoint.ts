@@ -17,9 +17,10 @@ import { Cta, Frame, Warp, type WarpState } from '../exec/state.js';
 import { isZeroPage, restorePages, snapDirty, type Pages } from './pages.js';
 import { restoreRegs, snapRegs } from './regpages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
+import { type Frozen, freeze, frozenCtaIds, thaw } from './frozen.js';
 
 
-interface FrameSnap {
+export interface FrameSnap {
   readonly fn: string;
   readonly regs: Pages;
   /** The SIMT stack: depth entries of pc, then of reconvergence pc, then of mask (one array, not three). */
@@ -30,7 +31,7 @@ interface FrameSnap {
   readonly callPc: number;
 }
 
-interface WarpSnap {
+export interface WarpSnap {
   readonly id: number;
   readonly tidBase: number;
   readonly nlanes: number;
@@ -54,12 +55,20 @@ interface WarpSnap {
   readonly pool: readonly (readonly [string, readonly FrameSnap[]])[];
 }
 
-interface CtaSnap {
+export interface CtaSnap {
   readonly id: number;
   readonly shared: Pages;
   readonly bars: Int32Array;
   readonly liveThreads: number;
   readonly warps: readonly WarpSnap[];
+}
+
+/** The resident CTAs with their warps, and the scheduler's round over them. */
+export interface Residents {
+  readonly resident: readonly CtaSnap[];
+  /** Warps of the current round as (resident index, warp index). */
+  readonly round: readonly (readonly [number, number])[];
+  readonly cur: readonly [number, number] | undefined;
 }
 
 export interface Checkpoint {
@@ -68,11 +77,9 @@ export interface Checkpoint {
   readonly stdoutLen: number;
   readonly rng: number;
   readonly nextCta: number;
-  readonly resident: readonly CtaSnap[];
-  /** Warps of the current round as (resident index, warp index). */
-  readonly round: readonly (readonly [number, number])[];
+  /** As objects (the newest checkpoint, which the next one shares with), or frozen (frozen.ts). */
+  readonly ctas: Residents | Frozen;
   readonly roundPos: number;
-  readonly cur: readonly [number, number] | undefined;
   readonly quantumLeft: number;
   readonly roundQuantum: number;
   readonly spinQuantum: number;
@@ -138,10 +145,8 @@ export class Snapshotter {
       stdoutLen: m.stdout.length,
       rng: m.rng,
       nextCta: m.nextCta,
-      resident: m.resident.map((c) => this.cta(c)),
-      round: m.round.map(locate),
+      ctas: { resident: m.resident.map((c) => this.cta(c)), round: m.round.map(locate), cur: m.cur ? locate(m.cur) : undefined },
       roundPos: m.roundPos,
-      cur: m.cur ? locate(m.cur) : undefined,
       quantumLeft: m.quantumLeft,
       roundQuantum: m.roundQuantum,
       spinQuantum: m.spinQuantum,
@@ -221,8 +226,23 @@ export class Snapshotter {
   }
 }
 
+function residents(c: Checkpoint): Residents {
+  return 'resident' in c.ctas ? c.ctas : thaw(c.ctas);
+}
+
+/** `c` with its CTAs frozen (frozen.ts): once a newer checkpoint is taken, nothing shares with c's objects. */
+export function frozen(c: Checkpoint): Checkpoint {
+  return 'resident' in c.ctas ? { ...c, ctas: freeze(c.ctas) } : c;
+}
+
+/** Ids of the CTAs resident at checkpoint `c`. */
+export function residentIds(c: Checkpoint): number[] {
+  return 'resident' in c.ctas ? c.ctas.resident.map((r) => r.id) : frozenCtaIds(c.ctas);
+}
+
 /** Put the machine in exactly the state of `c`. */
 export function restore(m: Machine, c: Checkpoint, stdout: string): void {
+  const r = residents(c);
   m.warpSteps = c.step;
   m.threadInstructions = c.threadInstructions;
   m.stdout = stdout.slice(0, c.stdoutLen);
@@ -250,7 +270,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
     f.depth = s.depth; f.returned = s.returned; f.localBase = s.localBase; f.callPc = s.callPc;
     return f;
   };
-  m.resident = c.resident.map((cs) => {
+  m.resident = r.resident.map((cs) => {
     const cta = m.makeCtaShell(cs.id);
     restorePages(cta.shared.u8, cs.shared, PAGE_SIZE);
     cta.shared.markAllWritten(); // no dirty marks: a reuse of this CTA must zero every page
@@ -272,9 +292,9 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
     return cta;
   });
   const at = (r: readonly [number, number]): Warp => m.resident[r[0]]!.warps[r[1]]!;
-  m.round = c.round.map(at);
+  m.round = r.round.map(at);
   m.roundPos = c.roundPos;
-  m.cur = c.cur ? at(c.cur) : undefined;
+  m.cur = r.cur ? at(r.cur) : undefined;
   m.quantumLeft = c.quantumLeft;
   m.roundQuantum = c.roundQuantum;
   m.spinQuantum = c.spinQuantum;
@@ -295,7 +315,12 @@ export function checkpointBytes(cps: readonly Checkpoint[]): number {
   };
   for (const c of cps) {
     const sets: Pages[] = [c.global];
-    for (const cs of c.resident) {
+    if (!('resident' in c.ctas)) {
+      // frozen: its buffer, its references, and the page sets among them (shared with other checkpoints)
+      const f = c.ctas;
+      n += f.nums.byteLength + f.regs.byteLength + f.refs.length * 8 + 64;
+      for (const x of f.refs) if (Array.isArray(x)) sets.push(x as Pages); else if (ArrayBuffer.isView(x)) n += x.byteLength + 64;
+    } else for (const cs of c.ctas.resident) {
       sets.push(cs.shared);
       n += 80 * 4 + 64;
       for (const ws of cs.warps) {

@@ -74,6 +74,20 @@ function encodePage(w: Int32Array, at: number, slots: number): number {
   return 4 + 4 * o;
 }
 
+/** Payload words of a slot in each mode (Mode's order). */
+const MODE_WORDS = [0, 2, 3, 32, SLOT_WORDS];
+
+/** Length in bytes of the encoded page at `at` in `bytes` (its mode bytes say). */
+export function encodedPageLength(bytes: Uint8Array, at: number): number {
+  let words = 0;
+  for (let k = 0; k < SLOTS; k++) {
+    const mode = bytes[at + k]!;
+    if (mode === 255) break;
+    words += MODE_WORDS[mode]!;
+  }
+  return 4 + 4 * words;
+}
+
 function decodePage(p: Uint8Array, w: Int32Array, at: number): void {
   const words = new Int32Array(p.buffer, p.byteOffset + 4, (p.byteLength - 4) >>> 2);
   let o = 0;
