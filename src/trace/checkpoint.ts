@@ -1,7 +1,8 @@
 /**
  * Checkpoints: the complete mutable state of a Machine at a warp-step boundary, and its exact
- * restoration. Memory banks and register files are copy-on-write page sets (pages.ts), so a
- * checkpoint costs only what changed since the previous one.
+ * restoration. Memory banks are copy-on-write page sets (pages.ts), so a checkpoint costs only the
+ * memory that changed since the previous one; CTAs, warps and frames (register files encoded,
+ * regpages.ts) are frozen into one buffer per checkpoint (frozen.ts).
  *
  * What is state: global memory and the allocator, every resident CTA (shared memory, barrier
  * counters) with its warps (local memory, SIMT stacks, call frames and their register files,
@@ -10,66 +11,14 @@
  * Constant and kernel-parameter banks never change after launch and are not saved.
  */
 import type { Machine } from '../exec/machine.js';
-import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
 import type { ArenaState, Bank } from '../exec/memory.js';
 import type { CFunction } from '../exec/compiled.js';
-import { Cta, Frame, Warp, type WarpState } from '../exec/state.js';
-import { isZeroPage, restorePages, snapDirty, type Pages } from './pages.js';
-import { restoreRegs, snapRegs } from './regpages.js';
+import { Cta, Frame, Warp } from '../exec/state.js';
+import { restorePages, snapDirty, isZeroPage, type Pages } from './pages.js';
+import { decodeRegs } from './regpages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
-import { type Frozen, freeze, frozenCtaIds, thaw } from './frozen.js';
-
-
-export interface FrameSnap {
-  readonly fn: string;
-  readonly regs: Pages;
-  /** The SIMT stack: depth entries of pc, then of reconvergence pc, then of mask (one array, not three). */
-  readonly stack: Int32Array;
-  readonly depth: number;
-  readonly returned: number;
-  readonly localBase: number;
-  readonly callPc: number;
-}
-
-export interface WarpSnap {
-  readonly id: number;
-  readonly tidBase: number;
-  readonly nlanes: number;
-  readonly localStride: number;
-  readonly local: Pages;
-  readonly pc: number;
-  readonly mask: number;
-  readonly exited: number;
-  readonly state: WarpState;
-  readonly barrierId: number;
-  readonly carry: Uint8Array;
-  readonly sp: number;
-  readonly barMask: number;
-  readonly barDst: number;
-  readonly barRed: Warp['barRed'];
-  readonly issued: number;
-  readonly spins: number;
-  readonly parkedBar: number;
-  readonly parkedBarId: number;
-  readonly frames: readonly FrameSnap[];
-  readonly pool: readonly (readonly [string, readonly FrameSnap[]])[];
-}
-
-export interface CtaSnap {
-  readonly id: number;
-  readonly shared: Pages;
-  readonly bars: Int32Array;
-  readonly liveThreads: number;
-  readonly warps: readonly WarpSnap[];
-}
-
-/** The resident CTAs with their warps, and the scheduler's round over them. */
-export interface Residents {
-  readonly resident: readonly CtaSnap[];
-  /** Warps of the current round as (resident index, warp index). */
-  readonly round: readonly (readonly [number, number])[];
-  readonly cur: readonly [number, number] | undefined;
-}
+import { type FrameSnap, type Frozen, freeze, frozenCtaIds, thaw } from './frozen.js';
+import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
 
 export interface Checkpoint {
   readonly step: number;
@@ -77,8 +26,8 @@ export interface Checkpoint {
   readonly stdoutLen: number;
   readonly rng: number;
   readonly nextCta: number;
-  /** As objects (the newest checkpoint, which the next one shares with), or frozen (frozen.ts). */
-  readonly ctas: Residents | Frozen;
+  /** The resident CTAs, their warps and the scheduler's round, frozen (frozen.ts). */
+  readonly ctas: Frozen;
   readonly roundPos: number;
   readonly quantumLeft: number;
   readonly roundQuantum: number;
@@ -93,28 +42,7 @@ export interface Checkpoint {
 }
 
 const NONE: readonly never[] = [];
-/** Shared by snapshots whose arrays are all zero (never written: restore only reads them). */
-const ZERO_CARRY = new Uint8Array(32);
 const NO_DIRTY = new Uint32Array(0);
-
-function allZero(a: Uint8Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
-  return true;
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Whether a snapshot's SIMT stack (pcs, reconvergence pcs, masks) is frame f's. */
-function sameStack(s: Int32Array, f: Frame): boolean {
-  const d = f.depth;
-  if (s.length !== 3 * d) return false;
-  for (let i = 0; i < d; i++) if (s[i] !== f.spc[i] || s[d + i] !== f.srpc[i] || s[2 * d + i] !== f.smask[i]) return false;
-  return true;
-}
 
 /** Whether `a` is `b` from index `at` on. */
 function sameAt(a: Int32Array, b: Int32Array, at: number): boolean {
@@ -122,14 +50,12 @@ function sameAt(a: Int32Array, b: Int32Array, at: number): boolean {
   return true;
 }
 
-/** Remembers the previous snapshot of each bank/frame so unchanged pages are shared. */
+/** Remembers the previous snapshot of each bank and CTA barrier set so that unchanged ones are shared. */
 export class Snapshotter {
   private readonly prevBank = new WeakMap<Bank, Pages>();
-  /** The previous snapshot of each frame and CTA: what did not change is shared with it. */
-  private readonly prevFrame = new WeakMap<Frame, FrameSnap>();
   private readonly prevBars = new WeakMap<Cta, Int32Array>();
-  private readonly prevWarp = new WeakMap<Warp, Pick<WarpSnap, 'frames' | 'pool'>>();
   private prevArena: ArenaState | undefined;
+  private readonly shared = { pages: (b: Bank): Pages => this.bank(b), bars: (c: Cta): Int32Array => this.bars(c) };
 
   take(m: Machine): Checkpoint {
     const arenaBank = m.arena.bank;
@@ -138,14 +64,13 @@ export class Snapshotter {
     const global = this.bank(arenaBank);
     const arena = this.prevArena && this.prevArena.version === m.arena.version ? this.prevArena : m.arena.saveState();
     this.prevArena = arena;
-    const locate = (w: Warp): [number, number] => [m.resident.indexOf(w.cta), w.cta.warps.indexOf(w)];
     return {
       step: m.warpSteps,
       threadInstructions: m.threadInstructions,
       stdoutLen: m.stdout.length,
       rng: m.rng,
       nextCta: m.nextCta,
-      ctas: { resident: m.resident.map((c) => this.cta(c)), round: m.round.map(locate), cur: m.cur ? locate(m.cur) : undefined },
+      ctas: freeze(m, this.shared),
       roundPos: m.roundPos,
       quantumLeft: m.quantumLeft,
       roundQuantum: m.roundQuantum,
@@ -158,8 +83,7 @@ export class Snapshotter {
     };
   }
 
-  private cta(c: Cta): CtaSnap {
-    const shared = this.bank(c.shared);
+  private bars(c: Cta): Int32Array {
     const parts = [c.barArrived, c.barExpected, c.barPopc, c.barAnd, c.barOr];
     let bars = this.prevBars.get(c);
     if (bars === undefined || !parts.every((a, i) => sameAt(a, bars!, 16 * i))) {
@@ -167,34 +91,7 @@ export class Snapshotter {
       for (let i = 0; i < 5; i++) bars.set(parts[i]!, 16 * i);
       this.prevBars.set(c, bars);
     }
-    return { id: c.id, shared, bars, liveThreads: c.liveThreads, warps: c.warps.map((w) => this.warp(w)) };
-  }
-
-  private warp(w: Warp): WarpSnap {
-    const local = this.bank(w.local);
-    return {
-      id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
-      pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: allZero(w.carry) ? ZERO_CARRY : w.carry.slice(),
-      sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued, spins: w.spins, parkedBar: w.parkedBar, parkedBarId: w.parkedBarId,
-      ...this.framesOf(w),
-    };
-  }
-
-  /** A warp's frames and pools, as the previous snapshot's arrays where every element is the same. */
-  private framesOf(w: Warp): Pick<WarpSnap, 'frames' | 'pool'> {
-    const frames = w.frames.map((f) => this.frame(f));
-    const pool = [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const);
-    const prev = this.prevWarp.get(w);
-    if (prev === undefined) {
-      const snap = { frames, pool };
-      this.prevWarp.set(w, snap);
-      return snap;
-    }
-    const sameFrames = sameItems(prev.frames, frames);
-    const samePool = prev.pool.length === pool.length && prev.pool.every(([name, fs], i) => name === pool[i]![0] && sameItems(fs, pool[i]![1]));
-    const snap = { frames: sameFrames ? prev.frames : frames, pool: samePool ? prev.pool : pool };
-    if (!sameFrames || !samePool) this.prevWarp.set(w, snap);
-    return snap;
+    return bars;
   }
 
   private bank(b: Bank): Pages {
@@ -203,46 +100,16 @@ export class Snapshotter {
     this.prevBank.set(b, pages);
     return pages;
   }
-
-  private frame(f: Frame): FrameSnap {
-    const prev = this.prevFrame.get(f);
-    const regs = snapRegs(f.i32, prev?.regs);
-    const d = f.depth;
-    let stack: Int32Array;
-    if (prev !== undefined && sameStack(prev.stack, f)) {
-      stack = prev.stack;
-      // nothing changed: the previous snapshot itself (a frame waiting at a barrier, or in a pool)
-      if (regs === prev.regs && prev.fn === f.fn.name && prev.returned === f.returned && prev.localBase === f.localBase && prev.callPc === f.callPc) return prev;
-    } else {
-      stack = new Int32Array(3 * d);
-      for (let i = 0; i < d; i++) { stack[i] = f.spc[i]!; stack[d + i] = f.srpc[i]!; stack[2 * d + i] = f.smask[i]!; }
-    }
-    const snap: FrameSnap = {
-      fn: f.fn.name, regs, stack,
-      depth: d, returned: f.returned, localBase: f.localBase, callPc: f.callPc,
-    };
-    this.prevFrame.set(f, snap);
-    return snap;
-  }
-}
-
-function residents(c: Checkpoint): Residents {
-  return 'resident' in c.ctas ? c.ctas : thaw(c.ctas);
-}
-
-/** `c` with its CTAs frozen (frozen.ts): once a newer checkpoint is taken, nothing shares with c's objects. */
-export function frozen(c: Checkpoint): Checkpoint {
-  return 'resident' in c.ctas ? { ...c, ctas: freeze(c.ctas) } : c;
 }
 
 /** Ids of the CTAs resident at checkpoint `c`. */
 export function residentIds(c: Checkpoint): number[] {
-  return 'resident' in c.ctas ? c.ctas.resident.map((r) => r.id) : frozenCtaIds(c.ctas);
+  return frozenCtaIds(c.ctas);
 }
 
 /** Put the machine in exactly the state of `c`. */
 export function restore(m: Machine, c: Checkpoint, stdout: string): void {
-  const r = residents(c);
+  const r = thaw(c.ctas);
   m.warpSteps = c.step;
   m.threadInstructions = c.threadInstructions;
   m.stdout = stdout.slice(0, c.stdoutLen);
@@ -264,7 +131,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   };
   const frame = (s: FrameSnap): Frame => {
     const f = new Frame(fnOf(s.fn));
-    restoreRegs(f.i32, s.regs);
+    decodeRegs(f.i32, s.regs);
     const d = s.depth;
     f.spc.set(s.stack.subarray(0, d)); f.srpc.set(s.stack.subarray(d, 2 * d)); f.smask.set(s.stack.subarray(2 * d, 3 * d));
     f.depth = s.depth; f.returned = s.returned; f.localBase = s.localBase; f.callPc = s.callPc;
@@ -300,35 +167,21 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.spinQuantum = c.spinQuantum;
 }
 
-/** Distinct bytes held by a list of checkpoints (shared pages, page sets and frame snapshots counted once). */
+/** Distinct bytes held by a list of checkpoints (shared pages, page sets and barrier arrays counted once). */
 export function checkpointBytes(cps: readonly Checkpoint[]): number {
   const seen = new Set<Uint8Array>();
   const seenSets = new Set<Pages>();
-  const seenFrames = new Set<FrameSnap>();
-  let n = 0;
+  const seenViews = new Set<ArrayBufferView>();
   const arenas = new Set<ArenaState>();
-  const frame = (f: FrameSnap, sets: Pages[], size: number): void => {
-    if (seenFrames.has(f)) return;
-    seenFrames.add(f);
-    sets.push(f.regs);
-    n += size;
-  };
+  let n = 0;
   for (const c of cps) {
+    // the checkpoint object and its frozen CTAs: the buffer, the references, the objects holding them
+    const f = c.ctas;
+    n += 256 + f.nums.byteLength + f.bytes.byteLength + f.refs.length * 8;
     const sets: Pages[] = [c.global];
-    if (!('resident' in c.ctas)) {
-      // frozen: its buffer, its references, and the page sets among them (shared with other checkpoints)
-      const f = c.ctas;
-      n += f.nums.byteLength + f.regs.byteLength + f.refs.length * 8 + 64;
-      for (const x of f.refs) if (Array.isArray(x)) sets.push(x as Pages); else if (ArrayBuffer.isView(x)) n += x.byteLength + 64;
-    } else for (const cs of c.ctas.resident) {
-      sets.push(cs.shared);
-      n += 80 * 4 + 64;
-      for (const ws of cs.warps) {
-        sets.push(ws.local);
-        n += 128;
-        for (const f of ws.frames) frame(f, sets, f.depth * 12 + 64);
-        for (const [, fs] of ws.pool) for (const f of fs) frame(f, sets, 64);
-      }
+    for (const x of f.refs) {
+      if (Array.isArray(x)) sets.push(x as Pages);
+      else if (ArrayBuffer.isView(x) && !seenViews.has(x)) { seenViews.add(x); n += x.byteLength + 64; }
     }
     n += uniqueSets(sets, seen, seenSets);
     n += c.dirtyGlobal.byteLength;

@@ -1,35 +1,107 @@
 /**
- * Older checkpoints' CTAs, warps and frames frozen into one buffer. As objects (checkpoint.ts) a
- * checkpoint's warps cost about a kilobyte of JS heap each — a snapshot object per warp and per
- * frame, page arrays, a view object per encoded register page — several times the bytes they
- * describe, and every one of them survives a young-generation collection, which is what makes V8
- * grow its young generation to the maximum during a recording. Frozen, they are numbers and
- * register bytes in a single ArrayBuffer, plus the few objects they share with other checkpoints
- * (memory page sets, barrier arrays, function names) by reference. Only the newest checkpoint stays
- * as objects: the next snapshot shares what did not change with it. Thawing (at restore) makes the
- * objects again, the same values.
+ * A checkpoint's CTAs, warps and frames, frozen into one buffer as they are snapshotted: numbers,
+ * then bytes (register files encoded, regpages.ts, and carry flags), plus by index the few objects
+ * shared with other checkpoints (memory page sets, barrier arrays, function names). As objects, a
+ * checkpoint's warps cost about a kilobyte of JS heap each (a snapshot object per warp and frame,
+ * page arrays, a view per register page), several times the bytes they describe, and they
+ * survived young-generation collections, which grew V8's young generation during a recording.
+ * Thawing (at restore) makes those objects for a moment, the same values.
  */
-import type { CtaSnap, FrameSnap, Residents, WarpSnap } from './checkpoint.js';
+import type { Machine } from '../exec/machine.js';
+import type { Bank } from '../exec/memory.js';
+import type { Cta, Frame, Warp, WarpState } from '../exec/state.js';
 import type { Pages } from './pages.js';
-import { encodedPageLength } from './regpages.js';
-import type { Warp } from '../exec/state.js';
+import { encodeRegs, maxEncodedRegs } from './regpages.js';
 
 export interface Frozen {
-  /** The resident CTAs' ids first (count, then ids: watch.ts reads them without thawing), then every number, in thaw's order. */
+  /** The resident CTAs' ids first (count, then ids: read without thawing), then every number, in thaw's order. */
   readonly nums: Float64Array;
-  /** Every frame's encoded register pages, one after the other (each page a multiple of 4 bytes). */
-  readonly regs: Uint8Array;
-  /** What the numbers name by index: page sets, barrier arrays, carry bytes, function names, reduction kinds (shared with other checkpoints). */
+  /** Encoded register files and carry flags, one after the other (every part a multiple of 4 bytes). */
+  readonly bytes: Uint8Array;
+  /** What the numbers name by index: page sets, barrier arrays, function names, reduction kinds (shared with other checkpoints). */
   readonly refs: readonly unknown[];
 }
 
-/** Collects a checkpoint's numbers, register bytes and references. */
+/** A frame as thawed: `regs` are its encoded register pages (regpages.ts). */
+export interface FrameSnap {
+  readonly fn: string;
+  readonly regs: Uint8Array;
+  /** The SIMT stack: depth entries of pc, then of reconvergence pc, then of mask. */
+  readonly stack: Int32Array;
+  readonly depth: number;
+  readonly returned: number;
+  readonly localBase: number;
+  readonly callPc: number;
+}
+
+export interface WarpSnap {
+  readonly id: number;
+  readonly tidBase: number;
+  readonly nlanes: number;
+  readonly localStride: number;
+  readonly local: Pages;
+  readonly pc: number;
+  readonly mask: number;
+  readonly exited: number;
+  readonly state: WarpState;
+  readonly barrierId: number;
+  readonly carry: Uint8Array;
+  readonly sp: number;
+  readonly barMask: number;
+  readonly barDst: number;
+  readonly barRed: Warp['barRed'];
+  readonly issued: number;
+  readonly spins: number;
+  readonly parkedBar: number;
+  readonly parkedBarId: number;
+  readonly frames: readonly FrameSnap[];
+  readonly pool: readonly (readonly [string, readonly FrameSnap[]])[];
+}
+
+export interface CtaSnap {
+  readonly id: number;
+  readonly shared: Pages;
+  readonly bars: Int32Array;
+  readonly liveThreads: number;
+  readonly warps: readonly WarpSnap[];
+}
+
+/** The resident CTAs with their warps, and the scheduler's round over them. */
+export interface Residents {
+  readonly resident: readonly CtaSnap[];
+  /** Warps of the current round as (resident index, warp index). */
+  readonly round: readonly (readonly [number, number])[];
+  readonly cur: readonly [number, number] | undefined;
+}
+
+/** What the snapshotter shares between checkpoints: a bank's page set, a CTA's barrier array. */
+export interface Shared {
+  pages(b: Bank): Pages;
+  bars(c: Cta): Int32Array;
+}
+
+// the numbers and bytes being written (one snapshot at a time), grown as needed and reused
+let nums = new Float64Array(1024);
+let bytes = new Uint8Array(1 << 14);
+
+/** Collects a checkpoint's numbers, bytes and references. */
 class Writer {
-  nums: number[] = [];
-  regs: Uint8Array[] = [];
-  regBytes = 0;
-  refs: unknown[] = [];
+  n = 0;
+  b = 0;
+  readonly refs: unknown[] = [];
   private readonly index = new Map<unknown, number>();
+
+  num(x: number): void {
+    if (this.n === nums.length) { const a = new Float64Array(2 * nums.length); a.set(nums); nums = a; }
+    nums[this.n++] = x;
+  }
+
+  room(len: number): void {
+    if (this.b + len <= bytes.length) return;
+    let size = bytes.length;
+    while (size < this.b + len) size *= 2;
+    const a = new Uint8Array(size); a.set(bytes.subarray(0, this.b)); bytes = a;
+  }
 
   ref(x: unknown): void {
     let i = this.index.get(x);
@@ -38,53 +110,66 @@ class Writer {
       this.refs.push(x);
       this.index.set(x, i);
     }
-    this.nums.push(i);
+    this.num(i);
   }
 
-  frame(f: FrameSnap): void {
-    this.ref(f.fn);
-    this.nums.push(f.depth, f.returned, f.localBase, f.callPc, f.regs.length);
-    for (let i = 0; i < f.stack.length; i++) this.nums.push(f.stack[i]!);
-    for (const p of f.regs) { this.regs.push(p); this.regBytes += p.byteLength; }
+  frame(f: Frame): void {
+    const d = f.depth;
+    this.ref(f.fn.name);
+    this.num(d); this.num(f.returned); this.num(f.localBase); this.num(f.callPc);
+    for (let i = 0; i < d; i++) this.num(f.spc[i]!);
+    for (let i = 0; i < d; i++) this.num(f.srpc[i]!);
+    for (let i = 0; i < d; i++) this.num(f.smask[i]!);
+    this.room(maxEncodedRegs(f.i32));
+    const end = encodeRegs(f.i32, bytes, this.b);
+    this.num(end - this.b);
+    this.b = end;
   }
 
-  warp(w: WarpSnap): void {
-    this.nums.push(w.id, w.tidBase, w.nlanes, w.localStride, w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.barMask, w.barDst, w.issued, w.spins, w.parkedBar, w.parkedBarId);
-    this.ref(w.local);
-    this.ref(w.carry);
+  warp(w: Warp, shared: Shared): void {
+    for (const x of [w.id, w.tidBase, w.nlanes, w.localStride, w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.barMask, w.barDst, w.issued, w.spins, w.parkedBar, w.parkedBarId]) this.num(x);
+    this.ref(shared.pages(w.local));
     this.ref(w.barRed);
-    this.nums.push(w.frames.length);
+    this.room(32);
+    bytes.set(w.carry, this.b);
+    this.b += 32;
+    this.num(w.frames.length);
     for (const f of w.frames) this.frame(f);
-    this.nums.push(w.pool.length);
-    for (const [name, fs] of w.pool) {
-      this.ref(name);
-      this.nums.push(fs.length);
+    this.num(w.pool.size);
+    for (const [fn, fs] of w.pool) {
+      this.ref(fn.name);
+      this.num(fs.length);
       for (const f of fs) this.frame(f);
     }
   }
+
+  done(): Frozen {
+    // one buffer: the numbers, then the bytes
+    const buf = new ArrayBuffer(this.n * 8 + this.b);
+    const out = new Float64Array(buf, 0, this.n);
+    out.set(nums.subarray(0, this.n));
+    const b = new Uint8Array(buf, out.byteLength, this.b);
+    b.set(bytes.subarray(0, this.b));
+    return { nums: out, bytes: b, refs: this.refs };
+  }
 }
 
-export function freeze(r: Residents): Frozen {
+/** The machine's resident CTAs, their warps and frames, and the scheduler's round, frozen. */
+export function freeze(m: Machine, shared: Shared): Frozen {
   const out = new Writer();
-  out.nums.push(r.resident.length);
-  for (const c of r.resident) out.nums.push(c.id);
-  for (const c of r.resident) {
-    out.nums.push(c.liveThreads, c.warps.length);
-    out.ref(c.shared);
-    out.ref(c.bars);
-    for (const w of c.warps) out.warp(w);
+  out.num(m.resident.length);
+  for (const c of m.resident) out.num(c.id);
+  for (const c of m.resident) {
+    out.num(c.liveThreads); out.num(c.warps.length);
+    out.ref(shared.pages(c.shared));
+    out.ref(shared.bars(c));
+    for (const w of c.warps) out.warp(w, shared);
   }
-  out.nums.push(r.round.length);
-  for (const [a, b] of r.round) out.nums.push(a, b);
-  if (r.cur) out.nums.push(1, r.cur[0], r.cur[1]); else out.nums.push(0);
-  // one buffer: the numbers, then the register bytes (8-byte aligned after the numbers)
-  const buf = new ArrayBuffer(out.nums.length * 8 + out.regBytes);
-  const nums = new Float64Array(buf, 0, out.nums.length);
-  nums.set(out.nums);
-  const regs = new Uint8Array(buf, nums.byteLength, out.regBytes);
-  let o = 0;
-  for (const p of out.regs) { regs.set(p, o); o += p.byteLength; }
-  return { nums, regs, refs: out.refs };
+  out.num(m.round.length);
+  for (const w of m.round) { out.num(m.resident.indexOf(w.cta)); out.num(w.cta.warps.indexOf(w)); }
+  const cur = m.cur;
+  if (cur) { out.num(1); out.num(m.resident.indexOf(cur.cta)); out.num(cur.cta.warps.indexOf(cur)); } else out.num(0);
+  return out.done();
 }
 
 /** The resident CTAs' ids of a frozen checkpoint. */
@@ -96,31 +181,32 @@ export function frozenCtaIds(f: Frozen): number[] {
 /** Reads a frozen checkpoint back in freeze's order. */
 class Reader {
   private i = 0;
-  private r = 0;
+  private b = 0;
   constructor(private readonly f: Frozen) {}
 
   num(): number { return this.f.nums[this.i++]!; }
   ref<T>(): T { return this.f.refs[this.num()] as T; }
+  bytes(len: number): Uint8Array {
+    const out = this.f.bytes.subarray(this.b, this.b + len);
+    this.b += len;
+    return out;
+  }
 
   frame(): FrameSnap {
     const fn = this.ref<string>();
-    const depth = this.num(), returned = this.num(), localBase = this.num(), callPc = this.num(), npages = this.num();
+    const depth = this.num(), returned = this.num(), localBase = this.num(), callPc = this.num();
     const stack = new Int32Array(3 * depth);
     for (let k = 0; k < stack.length; k++) stack[k] = this.num();
-    const regs: Uint8Array[] = [];
-    for (let k = 0; k < npages; k++) {
-      const len = encodedPageLength(this.f.regs, this.r);
-      regs.push(this.f.regs.subarray(this.r, this.r + len));
-      this.r += len;
-    }
+    const regs = this.bytes(this.num());
     return { fn, regs, stack, depth, returned, localBase, callPc };
   }
 
   warp(): WarpSnap {
     const id = this.num(), tidBase = this.num(), nlanes = this.num(), localStride = this.num(), pc = this.num(), mask = this.num(), exited = this.num();
-    const state = this.num() as WarpSnap['state'];
+    const state = this.num() as WarpState;
     const barrierId = this.num(), sp = this.num(), barMask = this.num(), barDst = this.num(), issued = this.num(), spins = this.num(), parkedBar = this.num(), parkedBarId = this.num();
-    const local = this.ref<Pages>(), carry = this.ref<Uint8Array>(), barRed = this.ref<Warp['barRed']>();
+    const local = this.ref<Pages>(), barRed = this.ref<Warp['barRed']>();
+    const carry = this.bytes(32);
     const frames: FrameSnap[] = [];
     for (let n = this.num(); n > 0; n--) frames.push(this.frame());
     const pool: (readonly [string, readonly FrameSnap[]])[] = [];
@@ -134,9 +220,8 @@ class Reader {
   }
 
   all(): Residents {
-    const n = this.num();
     const ids: number[] = [];
-    for (let k = 0; k < n; k++) ids.push(this.num());
+    for (let n = this.num(); n > 0; n--) ids.push(this.num());
     const resident: CtaSnap[] = [];
     for (const id of ids) {
       const liveThreads = this.num(), nw = this.num();
@@ -152,7 +237,7 @@ class Reader {
   }
 }
 
-/** The CTAs, warps and round of a frozen checkpoint as objects again. */
+/** The CTAs, warps and round of a frozen checkpoint as objects. */
 export function thaw(f: Frozen): Residents {
   return new Reader(f).all();
 }

@@ -7,8 +7,8 @@
  *    steps, packed to about 3 bytes a step once finished and spilled to a file past a budget;
  *  - segments: (first step, warp key) for each run of consecutive steps of one warp, where the
  *    warp key is CTA linear id * 32 + warp index in the CTA;
- *  - checkpoints every `interval` steps (copy-on-write pages, checkpoint.ts; register files
- *    encoded per slot, regpages.ts).
+ *  - checkpoints every `interval` steps (copy-on-write pages, checkpoint.ts; CTAs, warps and
+ *    frames frozen into one buffer, frozen.ts, with register files encoded per slot, regpages.ts).
  *
  * Any position p (machine state after p steps) is restored by loading the checkpoint at or before
  * p and re-executing deterministically up to p (the scheduler is resumable, so re-execution
@@ -20,7 +20,7 @@ import type { Machine } from '../exec/machine.js';
 import { CHUNK_SHIFT, StepLog, TraceError } from './steplog.js';
 import type { FaultReport } from '../exec/machine.js';
 import { observeSpins, SPIN_WINDOW } from '../exec/spin.js';
-import { type Checkpoint, checkpointBytes, frozen, restore, Snapshotter } from './checkpoint.js';
+import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkpoint.js';
 
 
 /** Default checkpoint interval (a power of two; equal to the step log's chunk size, so a chunk is packed as soon as the interval that wrote it ends). */
@@ -122,13 +122,7 @@ export class Trace {
   /** Record up to the next checkpoint boundary. */
   private recordInterval(r: { snap: Snapshotter }): void {
     const m = this.machine;
-    if (m.warpSteps === this.checkpoints.length * this.interval) {
-      this.checkpoints.push(r.snap.take(m));
-      // the one before is no longer the newest: what the new one shares with it stays alive through
-      // the new one, and the rest is frozen into one buffer (frozen.ts)
-      const n = this.checkpoints.length;
-      if (n > 1) this.checkpoints[n - 2] = frozen(this.checkpoints[n - 2]!);
-    }
+    if (m.warpSteps === this.checkpoints.length * this.interval) this.checkpoints.push(r.snap.take(m));
     const end = Math.min(this.checkpoints.length * this.interval, m.opts.maxSteps + 1);
     this.log.reserve(m.warpSteps, end);
     m.advance(this.checkpoints.length * this.interval);
