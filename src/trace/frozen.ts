@@ -14,9 +14,12 @@ import type { Pages } from './pages.js';
 import { encodeRegs, maxEncodedRegs } from './regpages.js';
 
 export interface Frozen {
-  /** The resident CTAs' ids first (count, then ids: read without thawing), then every number, in thaw's order. */
-  readonly nums: Float64Array;
-  /** Encoded register files and carry flags, one after the other (every part a multiple of 4 bytes). */
+  /**
+   * The resident CTAs' ids first (count, then ids: read without thawing), then every number, in
+   * thaw's order: as int32 when every one of them is one (nearly always), else as float64.
+   */
+  readonly nums: Int32Array | Float64Array;
+  /** Encoded register files and carry flags (of warps that have any), one after the other (every part a multiple of 4 bytes). */
   readonly bytes: Uint8Array;
   /** What the numbers name by index: page sets, barrier arrays, function names, reduction kinds (shared with other checkpoints). */
   readonly refs: readonly unknown[];
@@ -80,6 +83,14 @@ export interface Shared {
   bars(c: Cta): Int32Array;
 }
 
+/** Carry flags of a warp that has none set (restore only reads them). */
+const NO_CARRY = new Uint8Array(32);
+
+function allZero(a: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
+  return true;
+}
+
 // the numbers and bytes being written (one snapshot at a time), grown as needed and reused
 let nums = new Float64Array(1024);
 let bytes = new Uint8Array(1 << 14);
@@ -130,9 +141,13 @@ class Writer {
     for (const x of [w.id, w.tidBase, w.nlanes, w.localStride, w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.barMask, w.barDst, w.issued, w.spins, w.parkedBar, w.parkedBarId]) this.num(x);
     this.ref(shared.pages(w.local));
     this.ref(w.barRed);
-    this.room(32);
-    bytes.set(w.carry, this.b);
-    this.b += 32;
+    if (allZero(w.carry)) this.num(0);
+    else {
+      this.num(1);
+      this.room(32);
+      bytes.set(w.carry, this.b);
+      this.b += 32;
+    }
     this.num(w.frames.length);
     for (const f of w.frames) this.frame(f);
     this.num(w.pool.size);
@@ -144,9 +159,11 @@ class Writer {
   }
 
   done(): Frozen {
-    // one buffer: the numbers, then the bytes
-    const buf = new ArrayBuffer(this.n * 8 + this.b);
-    const out = new Float64Array(buf, 0, this.n);
+    // one buffer: the numbers, then the bytes (4-aligned either way)
+    let int32 = true;
+    for (let i = 0; i < this.n && int32; i++) { const x = nums[i]!; int32 = (x | 0) === x && !Object.is(x, -0); }
+    const buf = new ArrayBuffer(this.n * (int32 ? 4 : 8) + this.b);
+    const out = int32 ? new Int32Array(buf, 0, this.n) : new Float64Array(buf, 0, this.n);
     out.set(nums.subarray(0, this.n));
     const b = new Uint8Array(buf, out.byteLength, this.b);
     b.set(bytes.subarray(0, this.b));
@@ -206,7 +223,7 @@ class Reader {
     const state = this.num() as WarpState;
     const barrierId = this.num(), sp = this.num(), barMask = this.num(), barDst = this.num(), issued = this.num(), spins = this.num(), parkedBar = this.num(), parkedBarId = this.num();
     const local = this.ref<Pages>(), barRed = this.ref<Warp['barRed']>();
-    const carry = this.bytes(32);
+    const carry = this.num() ? this.bytes(32) : NO_CARRY;
     const frames: FrameSnap[] = [];
     for (let n = this.num(); n > 0; n--) frames.push(this.frame());
     const pool: (readonly [string, readonly FrameSnap[]])[] = [];

@@ -8,14 +8,14 @@ import { join } from 'node:path';
 import { readLaunchFile } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
-import { residentIds, restore } from '../../src/trace/checkpoint.js';
+import { residentIds, restore, Snapshotter } from '../../src/trace/checkpoint.js';
 import { thaw } from '../../src/trace/frozen.js';
 import { stateHash } from '../../src/trace/hash.js';
 import { Trace } from '../../src/trace/trace.js';
 import { ROOT } from '../helpers.js';
 
-// calls and local memory (frame pools), barriers, divergence (SIMT stacks)
-const CASES = ['local_mem_calls', 'barriers_named', 'divergence_stress'];
+// calls and local memory (frame pools), barriers, divergence (SIMT stacks), carry flags
+const CASES = ['local_mem_calls', 'barriers_named', 'divergence_stress', 'int_ops_ext'];
 
 describe.each(CASES)('frozen checkpoints of %s', (name) => {
   const dir = join(ROOT, 'samples', name);
@@ -39,6 +39,7 @@ describe.each(CASES)('frozen checkpoints of %s', (name) => {
       expect(snaps.map((w) => [w.id, w.pc, w.mask, w.exited, w.state, w.issued, w.frames.length, w.frames.map((f) => [f.fn, f.depth, f.callPc])]))
         .toEqual(warps.map((w) => [w.id, w.pc, w.mask, w.exited, w.state, w.issued, w.frames.length, w.frames.map((f) => [f.fn.name, f.depth, f.callPc])]));
       expect(r.round).toEqual(m.round.map((w) => [m.resident.indexOf(w.cta), w.cta.warps.indexOf(w)]));
+      expect(snaps.map((w) => Array.from(w.carry))).toEqual(warps.map((w) => Array.from(w.carry)));
     }
   });
 
@@ -52,4 +53,25 @@ describe.each(CASES)('frozen checkpoints of %s', (name) => {
       expect(stateHash(t.machine)).toBe(stateHash(fresh));
     }
   });
+});
+
+test('numbers beyond int32 (a warp that issued 2^33 instructions, an unsigned mask) come back exactly', () => {
+  const dir = join(ROOT, 'samples', 'barriers_named');
+  const ptxPath = join(dir, 'kernel.G.ptx');
+  const program = loadPtx(readFileSync(ptxPath, 'utf8'), ptxPath).program!;
+  const m = new Machine(program, readLaunchFile(join(dir, 'launch.json'), program), DEFAULT_RUN_OPTIONS);
+  m.prime();
+  m.advance(10);
+  const w = m.resident[0]!.warps[0]!;
+  w.issued = 2 ** 33;
+  w.barMask = 0xffffffff;
+  w.carry[3] = 1;
+  const c = new Snapshotter().take(m);
+  expect(c.ctas.nums).toBeInstanceOf(Float64Array);
+  const hash = stateHash(m);
+  m.advance(40);
+  restore(m, c, m.stdout);
+  const back = m.resident[0]!.warps[0]!;
+  expect([back.issued, back.barMask, back.carry[3]]).toEqual([2 ** 33, 0xffffffff, 1]);
+  expect(stateHash(m)).toBe(hash);
 });
