@@ -92,6 +92,7 @@ function allZero(a: Uint8Array): boolean {
 }
 
 // the numbers and bytes being written (one snapshot at a time), grown as needed and reused
+const SCRATCH_KEPT = 1 << 20;
 let nums = new Float64Array(1024);
 let bytes = new Uint8Array(1 << 14);
 
@@ -167,6 +168,9 @@ class Writer {
     out.set(nums.subarray(0, this.n));
     const b = new Uint8Array(buf, out.byteLength, this.b);
     b.set(bytes.subarray(0, this.b));
+    // a big machine's scratch is not kept for the rest of the process
+    if (bytes.length > SCRATCH_KEPT) bytes = new Uint8Array(1 << 14);
+    if (nums.length * 8 > SCRATCH_KEPT) nums = new Float64Array(1024);
     return { nums: out, bytes: b, refs: this.refs };
   }
 }
