@@ -14,13 +14,18 @@ import type { Machine } from '../exec/machine.js';
 import type { ArenaState, Bank } from '../exec/memory.js';
 import type { CFunction } from '../exec/compiled.js';
 import { Cta, Frame, Warp } from '../exec/state.js';
-import { restorePages, snapDirty, isZeroPage, type Pages } from './pages.js';
+import { restorePages, snapDirty, type Pages } from './pages.js';
 import { decodeRegs } from './regpages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
 import { type FrameSnap, type Frozen, freeze, frozenCtaIds, thaw } from './frozen.js';
 import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
 
 export interface Checkpoint {
+  /**
+   * Bytes this checkpoint added to the trace: its object and frozen CTAs, and the memory pages,
+   * page sets, barrier arrays and allocator state it does not share with an earlier checkpoint.
+   */
+  readonly bytes: number;
   readonly step: number;
   readonly threadInstructions: number;
   readonly stdoutLen: number;
@@ -43,6 +48,8 @@ export interface Checkpoint {
 
 const NONE: readonly never[] = [];
 const NO_DIRTY = new Uint32Array(0);
+/** A checkpoint object and its frozen CTAs' objects, besides their buffers (an estimate). */
+const CHECKPOINT_BYTES = 256;
 
 /** Whether `a` is `b` from index `at` on. */
 function sameAt(a: Int32Array, b: Int32Array, at: number): boolean {
@@ -57,26 +64,37 @@ export class Snapshotter {
   private prevArena: ArenaState | undefined;
   private readonly shared = { pages: (b: Bank): Pages => this.bank(b), bars: (c: Cta): Int32Array => this.bars(c) };
 
+  /** What the snapshot being taken adds (see Checkpoint.bytes). */
+  private readonly tally = { bytes: 0 };
+
   take(m: Machine): Checkpoint {
+    this.tally.bytes = 0;
     const arenaBank = m.arena.bank;
     const dirty: number[] = [];
     for (let i = arenaBank.dirty.indexOf(1); i >= 0; i = arenaBank.dirty.indexOf(1, i + 1)) dirty.push(i);
     const global = this.bank(arenaBank);
-    const arena = this.prevArena && this.prevArena.version === m.arena.version ? this.prevArena : m.arena.saveState();
+    let arena = this.prevArena;
+    if (arena === undefined || arena.version !== m.arena.version) {
+      arena = m.arena.saveState();
+      this.tally.bytes += arena.granules.byteLength + arena.allocs.length * 64;
+    }
     this.prevArena = arena;
+    const ctas = freeze(m, this.shared);
+    const dirtyGlobal = dirty.length ? Uint32Array.from(dirty) : NO_DIRTY;
     return {
+      bytes: this.tally.bytes + CHECKPOINT_BYTES + ctas.nums.byteLength + ctas.bytes.byteLength + ctas.refs.length * 8 + dirtyGlobal.byteLength,
       step: m.warpSteps,
       threadInstructions: m.threadInstructions,
       stdoutLen: m.stdout.length,
       rng: m.rng,
       nextCta: m.nextCta,
-      ctas: freeze(m, this.shared),
+      ctas,
       roundPos: m.roundPos,
       quantumLeft: m.quantumLeft,
       roundQuantum: m.roundQuantum,
       spinQuantum: m.spinQuantum,
       global,
-      dirtyGlobal: dirty.length ? Uint32Array.from(dirty) : NO_DIRTY,
+      dirtyGlobal,
       arena,
       children: m.children.size ? [...m.children] : NONE,
       paramBuffers: m.paramBuffers.size ? [...m.paramBuffers] : NONE,
@@ -90,12 +108,13 @@ export class Snapshotter {
       bars = new Int32Array(80);
       for (let i = 0; i < 5; i++) bars.set(parts[i]!, 16 * i);
       this.prevBars.set(c, bars);
+      this.tally.bytes += bars.byteLength + 64;
     }
     return bars;
   }
 
   private bank(b: Bank): Pages {
-    const pages = snapDirty(b.u8, b.dirty, this.prevBank.get(b));
+    const pages = snapDirty(b.u8, b.dirty, this.prevBank.get(b), this.tally);
     b.clearDirty();
     this.prevBank.set(b, pages);
     return pages;
@@ -167,41 +186,9 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.spinQuantum = c.spinQuantum;
 }
 
-/** Distinct bytes held by a list of checkpoints (shared pages, page sets and barrier arrays counted once). */
+/** Bytes held by the checkpoints of a trace (each counts what it does not share with an earlier one). */
 export function checkpointBytes(cps: readonly Checkpoint[]): number {
-  const seen = new Set<Uint8Array>();
-  const seenSets = new Set<Pages>();
-  const seenViews = new Set<ArrayBufferView>();
-  const arenas = new Set<ArenaState>();
   let n = 0;
-  for (const c of cps) {
-    // the checkpoint object and its frozen CTAs: the buffer, the references, the objects holding them
-    const f = c.ctas;
-    n += 256 + f.nums.byteLength + f.bytes.byteLength + f.refs.length * 8;
-    const sets: Pages[] = [c.global];
-    for (const x of f.refs) {
-      if (Array.isArray(x)) sets.push(x as Pages);
-      else if (ArrayBuffer.isView(x) && !seenViews.has(x)) { seenViews.add(x); n += x.byteLength + 64; }
-    }
-    n += uniqueSets(sets, seen, seenSets);
-    n += c.dirtyGlobal.byteLength;
-    if (!arenas.has(c.arena)) { arenas.add(c.arena); n += c.arena.granules.byteLength + c.arena.allocs.length * 64; }
-  }
-  return n;
-}
-
-function uniqueSets(sets: Pages[], seen: Set<Uint8Array>, seenSets: Set<Pages>): number {
-  let n = 0;
-  for (const s of sets) {
-    if (seenSets.has(s)) continue;
-    seenSets.add(s);
-    // the page reference array itself
-    n += s.length * 8;
-    for (const p of s) {
-      if (isZeroPage(p) || seen.has(p)) continue;
-      seen.add(p);
-      n += p.byteLength;
-    }
-  }
+  for (const c of cps) n += c.bytes;
   return n;
 }

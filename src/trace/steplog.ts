@@ -8,8 +8,9 @@
  * packed (about 3 bytes a step instead of 8): instruction indices as offsets from the chunk's
  * smallest, in 16 bits when the chunk's code spans less than 64 Ki instructions (it nearly always
  * does), and masks as a byte index into the chunk's palette of distinct masks (a warp has few).
- * Past its memory budget the log writes packed chunks to an unlinked temporary file and reads them
- * back on demand, so a recording larger than memory stays usable.
+ * Past its memory budget (the trace's, checkpoints included) the log writes packed chunks to an
+ * unlinked temporary file and reads them back on demand, so a recording larger than memory stays
+ * usable.
  */
 import { mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
@@ -45,8 +46,8 @@ export function warpOfKey(key: number): number { return key & 31; }
 export function tidOfKey(key: number, lane: number): number { return warpOfKey(key) * 32 + lane; }
 
 /**
- * The default memory budget of a step log: past it, packed chunks go to a temporary file and are
- * read back on demand.
+ * The default memory budget of a recording (its step log and checkpoints): past it, packed
+ * chunks of the step log go to a temporary file and are read back on demand.
  */
 export function defaultLogBudget(): number {
   return Math.min(2 ** 31, Math.floor(totalmem() / 4));
@@ -175,7 +176,10 @@ export class StepLog implements StepRecorder {
   /** Storage of a chunk dropped from the read-back cache, for the next chunk read back. */
   private freeRead: ArrayBuffer | undefined;
 
-  /** `budget`: bytes of packed chunks kept in memory (the rest is spilled). */
+  /**
+   * `budget`: bytes of the trace kept in memory, this log's and what packBefore is told the rest
+   * of the trace holds beside it; past it, finished chunks are spilled.
+   */
   constructor(private readonly budget = defaultLogBudget()) {}
 
   chunkFor(step: number, w: Warp): Uint32Array {
@@ -221,9 +225,10 @@ export class StepLog implements StepRecorder {
 
   /**
    * Pack the raw chunks before chunk `upTo` (finished: recording is past them), then spill packed
-   * chunks while the log is over its budget. Called between intervals, never in the hot loop.
+   * chunks while the log and `beside` (bytes of the rest of the trace, its checkpoints) are over
+   * the budget. Called between intervals, never in the hot loop.
    */
-  packBefore(upTo: number, lastSteps = CHUNK_STEPS): void {
+  packBefore(upTo: number, lastSteps = CHUNK_STEPS, beside = 0): void {
     for (let c = this.firstRaw; c < Math.min(upTo, this.chunks.length); c++) {
       const raw = this.chunks[c];
       if (!raw) continue;
@@ -236,7 +241,7 @@ export class StepLog implements StepRecorder {
     this.firstRaw = Math.max(this.firstRaw, Math.min(upTo, this.chunks.length));
     if (this.budget === Infinity) return;
     // what residentBytes counts, without visiting every chunk (a long recording has thousands)
-    let held = this.heldPacked + this.segStep.byteLength + this.segWarp.byteLength;
+    let held = beside + this.heldPacked + this.segStep.byteLength + this.segWarp.byteLength;
     for (let c = this.firstRaw; c < this.chunks.length; c++) held += this.chunks[c]?.byteLength ?? 0;
     for (const p of this.cache.values()) held += packedBytes(p);
     for (let c = this.firstHeld; c < this.packed.length && held > this.budget; c++) {
@@ -363,15 +368,15 @@ export class StepLog implements StepRecorder {
     return this.segWarp[this.segmentOf(s)]!;
   }
 
-  /** The recording ended after `total` logged steps: pack every chunk. */
-  seal(total: number): void {
+  /** The recording ended after `total` logged steps: pack every chunk (`beside`: as packBefore). */
+  seal(total: number, beside = 0): void {
     // chunks made ahead of the last step hold nothing
     const n = Math.ceil(total / CHUNK_STEPS);
     if (this.chunks.length > n) this.chunks.length = n;
-    this.packBefore(n, total - (n - 1) * CHUNK_STEPS);
-    this.spare = undefined;
     this.segStep = this.segStep.slice(0, this.nseg);
     this.segWarp = this.segWarp.slice(0, this.nseg);
+    this.packBefore(n, total - (n - 1) * CHUNK_STEPS, beside);
+    this.spare = undefined;
   }
 
   /** Bytes of the log (spilled chunks included). */

@@ -4,7 +4,7 @@
  * (the target is 1.5x it), the recording overhead, trace bytes per warp-step and peak memory while
  * recording (one recording per process, against the trace's bytes); the whole-process time of a
  * small `ptxdbg run`; and a launch of about 10^9 thread-instructions recorded end to end, with a
- * 64 MiB log budget and with none. Each measurement that needs its own peak memory runs
+ * 64 MiB memory budget and with none. Each measurement that needs its own peak memory runs
  * in a child process (`--one NAME`). Printed, never asserted.
  */
 import { spawnSync } from 'node:child_process';
@@ -78,7 +78,7 @@ function mem(name: string, record: boolean): void {
 
 /**
  * Child: the loop kernel's trip count k scaled so the launch is about 10^9 thread-instructions,
- * recorded (with a 64 MiB log budget, or none: `--scale inf`), then a debugger session on it.
+ * recorded (with a 64 MiB memory budget, or none: `--scale inf`), then a debugger session on it.
  */
 function scale(budget: number): void {
   const { program, launch: big } = scaledLoop();
@@ -86,7 +86,8 @@ function scale(budget: number): void {
   const rssBefore = process.resourceUsage().maxRSS * 1024;
   const t0 = performance.now();
   const m = new Machine(program, big, { ...DEFAULT_RUN_OPTIONS, maxSteps: 2e9 });
-  // a 64 MiB log budget: the rest of the step log spills to a file, as a trace larger than memory would
+  // a 64 MiB budget for the trace in memory (log and checkpoints): step-log chunks past it spill
+  // to a file, as a trace larger than memory would
   const t = Trace.record(m, { interval: DEFAULT_INTERVAL, logBudget: budget });
   const recorded = performance.now() - t0;
   const rssRecorded = process.resourceUsage().maxRSS * 1024;
@@ -173,7 +174,7 @@ function main(): void {
   const plainScale = child(['--plain', 'scale'], 600_000);
   for (const budget of ['64', 'inf']) {
     const s = child(['--scale', budget], 600_000);
-    const label = budget === 'inf' ? 'no log budget (everything in memory)' : 'a 64 MiB log budget';
+    const label = budget === 'inf' ? 'no memory budget (everything in memory)' : 'a 64 MiB memory budget (log and checkpoints; log chunks spill past it)';
     if (typeof s === 'string') { console.log(`scale, ${label}: 10^9 thread-instructions recorded: failed (${s})`); continue; }
     const bytes = s['bytes'] as number, spilled = s['spilledBytes'] as number, before = s['rssBefore'] as number, rec = s['rssRecorded'] as number, peak = s['rssPeak'] as number;
     console.log(`scale, ${label}: ${((s['thr'] as number) / 1e9).toFixed(2)}e9 thread-instructions (${s['steps']} warp-steps) recorded in ${((s['recorded'] as number) / 1000).toFixed(1)} s, debugger open at the last step after ${((s['ms'] as number) / 1000).toFixed(1)} s (target <= 10 s)${s['ok'] ? '' : ', the run faulted'}`);
