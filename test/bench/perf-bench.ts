@@ -122,8 +122,8 @@ function child(args: string[], timeoutMs: number): Record<string, number | strin
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as Record<string, number>;
 }
 
-function mib(bytes: number): string {
-  return (bytes / 2 ** 20).toFixed(0);
+function mib(bytes: number, digits = 0): string {
+  return (bytes / 2 ** 20).toFixed(digits);
 }
 
 function median(xs: number[]): number {
@@ -154,7 +154,7 @@ function main(): void {
     const r = child(['--mem', name], 300_000), p = child(['--plain', name], 300_000);
     if (typeof r === 'string' || typeof p === 'string') { console.log(`${name.padEnd(8)} failed: ${typeof r === 'string' ? r : p}`); continue; }
     const bytes = r['bytes'] as number, before = r['rssBefore'] as number, peak = r['rssPeak'] as number, plain = p['rssPeak'] as number;
-    console.log(`${name.padEnd(8)} ${mib(bytes).padStart(6)} ${mib(before).padStart(7)} ${mib(plain).padStart(6)} ${mib(peak).padStart(8)} ${`${(peak / bytes).toFixed(2)}x`.padStart(14)} ${`${((peak - before) / bytes).toFixed(2)}x`.padStart(23)} ${`${((peak - plain) / bytes).toFixed(2)}x`.padStart(22)}`);
+    console.log(`${name.padEnd(8)} ${mib(bytes, 1).padStart(6)} ${mib(before).padStart(7)} ${mib(plain).padStart(6)} ${mib(peak).padStart(8)} ${`${(peak / bytes).toFixed(2)}x`.padStart(14)} ${`${((peak - before) / bytes).toFixed(2)}x`.padStart(23)} ${`${((peak - plain) / bytes).toFixed(2)}x`.padStart(22)}`);
   }
   // whole process: start, parse, launch, exit
   const small = join(ROOT, 'samples', 'saxpy', 'kernel.O3.ptx');
@@ -179,8 +179,9 @@ function main(): void {
     const bytes = s['bytes'] as number, spilled = s['spilledBytes'] as number, before = s['rssBefore'] as number, rec = s['rssRecorded'] as number, peak = s['rssPeak'] as number;
     console.log(`scale, ${label}: ${((s['thr'] as number) / 1e9).toFixed(2)}e9 thread-instructions (${s['steps']} warp-steps) recorded in ${((s['recorded'] as number) / 1000).toFixed(1)} s, debugger open at the last step after ${((s['ms'] as number) / 1000).toFixed(1)} s (target <= 10 s)${s['ok'] ? '' : ', the run faulted'}`);
     console.log(`  trace ${mib(bytes)} MiB (log ${mib(s['log'] as number)}, checkpoints ${mib(s['checkpoints'] as number)}): ${mib(bytes - spilled)} MiB in memory, ${mib(spilled)} MiB spilled (${s['spilled']} log chunks); goto p50 ${(s['p50'] as number).toFixed(1)} ms, p99 ${(s['p99'] as number).toFixed(1)} ms (target p99 <= 50 ms)`);
-    const vsPlain = typeof plainScale === 'string' ? '' : `; the same launch unrecorded peaks at ${mib(plainScale['rssPeak'] as number)} MiB: (end of recording - unrecorded) / trace ${((rec - (plainScale['rssPeak'] as number)) / bytes).toFixed(2)}x`;
-    console.log(`  RSS: ${mib(before)} MiB before recording, ${mib(rec)} MiB peak at the end of it, ${mib(peak)} MiB after the seeks (target <= 2048): peak / trace ${(peak / bytes).toFixed(2)}x (whole process), (peak - before) / trace ${((peak - before) / bytes).toFixed(2)}x (target <= 1.5x)${vsPlain}`);
+    const ratios = (rss: number): string => `${mib(rss)} MiB: / trace ${(rss / bytes).toFixed(2)}x (whole process), (- before) / trace ${((rss - before) / bytes).toFixed(2)}x`;
+    console.log(`  RSS (target <= 2048 MiB; the recording's share <= 1.5x the trace): ${mib(before)} MiB before recording; peak at the end of it ${ratios(rec)}; after the seeks ${ratios(peak)}`);
+    if (typeof plainScale !== 'string') console.log(`  the same launch unrecorded peaks at ${mib(plainScale['rssPeak'] as number)} MiB: (end of recording - unrecorded) / trace ${((rec - (plainScale['rssPeak'] as number)) / bytes).toFixed(2)}x`);
   }
   const w = child(['--workers'], 600_000);
   if (typeof w === 'string') console.log(`workers: failed (${w})`);
