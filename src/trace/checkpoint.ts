@@ -11,7 +11,8 @@
  * Constant and kernel-parameter banks never change after launch and are not saved.
  */
 import type { Machine } from '../exec/machine.js';
-import type { ArenaState, Bank } from '../exec/memory.js';
+import { type ArenaState, Bank } from '../exec/memory.js';
+import { coordsOf } from '../exec/launch.js';
 import type { CFunction } from '../exec/compiled.js';
 import { Cta, Frame, Warp } from '../exec/state.js';
 import { restorePages, snapDirty, type Pages } from './pages.js';
@@ -126,6 +127,27 @@ export function residentIds(c: Checkpoint): number[] {
   return frozenCtaIds(c.ctas);
 }
 
+/**
+ * The machine's resident CTAs, for a restore to reuse with their warps, frames and banks (a goto
+ * restores often, and new ones were a megabyte of garbage or more each time, kept alive through
+ * the re-execution that follows and so freed late); none while a probe that may know CTAs by
+ * identity watches (as for CTA pooling, machine/frames.ts).
+ */
+function reusable(m: Machine): Cta[] {
+  const p = m.mem.probe;
+  return p === undefined || p.ctasById === true ? m.resident.slice() : [];
+}
+
+/** A frame of `fn` that warp `w` set aside (Warp.reset), taken out; undefined when there is none. */
+function spareFrame(w: Warp, fn: CFunction): Frame | undefined {
+  const i = w.spare.findIndex((f) => f.fn === fn);
+  if (i < 0) return undefined;
+  const f = w.spare[i]!;
+  w.spare[i] = w.spare[w.spare.length - 1]!;
+  w.spare.pop();
+  return f;
+}
+
 /** Put the machine in exactly the state of `c`. */
 export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   const r = thaw(c.ctas);
@@ -148,33 +170,51 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
     if (!f) throw new Error(`checkpoint names unknown function ${name}`);
     return f;
   };
-  const frame = (s: FrameSnap): Frame => {
-    const f = new Frame(fnOf(s.fn));
-    decodeRegs(f.i32, s.regs);
+  const frame = (s: FrameSnap, w: Warp | undefined): Frame => {
+    const fn = fnOf(s.fn);
+    const f = (w !== undefined ? spareFrame(w, fn) : undefined) ?? new Frame(fn);
+    decodeRegs(f.i32, s.regs); // every slot: a reused frame keeps nothing of its own
     const d = s.depth;
     f.spc.set(s.stack.subarray(0, d)); f.srpc.set(s.stack.subarray(d, 2 * d)); f.smask.set(s.stack.subarray(2 * d, 3 * d));
     f.depth = s.depth; f.returned = s.returned; f.localBase = s.localBase; f.callPc = s.callPc;
     return f;
   };
+  // the CTAs being left are reused (see reusable)
+  const spare = reusable(m);
   m.resident = r.resident.map((cs) => {
-    const cta = m.makeCtaShell(cs.id);
+    const old = spare.pop();
+    const cta = old ?? m.makeCtaShell(cs.id);
+    const oldWarps = old !== undefined ? cta.warps.splice(0) : [];
+    if (old !== undefined) { cta.id = cs.id; cta.ctaid = coordsOf(cs.id, m.launch.grid); }
     restorePages(cta.shared.u8, cs.shared, PAGE_SIZE);
+    cta.shared.dirty.fill(0);
     cta.shared.markAllWritten(); // no dirty marks: a reuse of this CTA must zero every page
     cta.barArrived.set(cs.bars.subarray(0, 16)); cta.barExpected.set(cs.bars.subarray(16, 32));
     cta.barPopc.set(cs.bars.subarray(32, 48)); cta.barAnd.set(cs.bars.subarray(48, 64)); cta.barOr.set(cs.bars.subarray(64, 80));
     cta.liveThreads = cs.liveThreads;
-    for (const ws of cs.warps) {
-      const w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, ws.localStride);
+    cs.warps.forEach((ws, i) => {
+      const prev = oldWarps[i];
+      let w: Warp;
+      let reused = false;
+      if (prev !== undefined && prev.tidBase === ws.tidBase && prev.nlanes === ws.nlanes && ws.frames.length > 0) {
+        w = prev;
+        reused = true;
+        w.reset(ws.id); // as the constructor leaves it, its frames kept aside in w.spare
+        w.pool.clear();
+        if (w.localStride !== ws.localStride) { w.local = new Bank(ws.localStride * 32); w.localStride = ws.localStride; }
+      } else w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, ws.localStride);
       restorePages(w.local.u8, ws.local, PAGE_SIZE);
+      w.local.dirty.fill(0);
       w.local.markAllWritten();
       w.pc = ws.pc; w.mask = ws.mask; w.exited = ws.exited; w.state = ws.state; w.barrierId = ws.barrierId;
       w.carry.set(ws.carry); w.sp = ws.sp; w.barMask = ws.barMask; w.barDst = ws.barDst; w.barRed = ws.barRed;
       w.issued = ws.issued; w.spins = ws.spins; w.parkedBar = ws.parkedBar; w.parkedBarId = ws.parkedBarId;
-      for (const fs of ws.frames) w.frames.push(frame(fs));
+      const from = reused ? w : undefined;
+      for (const fs of ws.frames) w.frames.push(frame(fs, from));
       if (w.frames.length) w.setFrame(w.frames[w.frames.length - 1]!);
-      for (const [name, fs] of ws.pool) w.pool.set(fnOf(name), fs.map(frame));
+      for (const [name, fs] of ws.pool) w.pool.set(fnOf(name), fs.map((f) => frame(f, from)));
       cta.warps.push(w);
-    }
+    });
     return cta;
   });
   const at = (r: readonly [number, number]): Warp => m.resident[r[0]]!.warps[r[1]]!;

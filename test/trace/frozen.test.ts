@@ -43,13 +43,21 @@ describe.each(CASES)('frozen checkpoints of %s', (name) => {
     }
   });
 
-  test('restoring a checkpoint gives the state of a run stopped at its step', () => {
+  test('restoring checkpoints in any order (reusing the CTAs being left) gives the states of a run stopped there, and runs on alike', () => {
     const t = Trace.record(new Machine(program, launch, opts), { interval: 64 });
-    for (const c of t.checkpoints) {
+    const order = t.checkpoints.map((_, i) => i);
+    // a fixed shuffle: later checkpoints before earlier ones and the other way round
+    for (let i = order.length - 1; i > 0; i--) { const j = (i * 7919 + 13) % (i + 1); [order[i], order[j]] = [order[j]!, order[i]!]; }
+    for (const i of order) {
+      const c = t.checkpoints[i]!;
       const fresh = new Machine(program, launch, opts);
       fresh.prime();
       fresh.advance(c.step);
       restore(t.machine, c, t.stdout);
+      expect(stateHash(t.machine)).toBe(stateHash(fresh));
+      const on = Math.min(t.total, c.step + 100);
+      t.machine.advance(on);
+      fresh.advance(on);
       expect(stateHash(t.machine)).toBe(stateHash(fresh));
     }
   });
