@@ -21,8 +21,13 @@ import type { Warp } from '../exec/state.js';
 export const CHUNK_SHIFT = 15;
 export const CHUNK_STEPS = 1 << CHUNK_SHIFT;
 const CHUNK_MASK = CHUNK_STEPS - 1;
-/** Packed chunks read back from the spill file and kept (the engine reads the log in runs): 4 Mi steps. */
+/**
+ * Packed chunks read back from the spill file and kept (the engine reads the log in runs): at
+ * most 4 Mi steps, and past the budget 8 (256 Ki steps), so that reading a log does not take it
+ * far over its budget.
+ */
 const SPILL_CACHE = 128;
+const SPILL_CACHE_MIN = 8;
 
 /**
  * Re-execution did not reproduce the recording, or the log cannot be read back (a spill file
@@ -163,6 +168,10 @@ export class StepLog implements StepRecorder {
   private fd = -1;
   private fileEnd = 0;
   private readonly cache = new Map<number, Packed>();
+  /** Bytes of the chunks in `cache`. */
+  private cacheBytes = 0;
+  /** Bytes of the rest of the trace, as packBefore was last told. */
+  private beside = 0;
   /** A raw chunk's storage, kept for the next chunk once its contents are packed. */
   private spare: Uint32Array | undefined;
   /** Chunks before this one are packed (or spilled): packBefore starts here. */
@@ -239,11 +248,9 @@ export class StepLog implements StepRecorder {
       this.spare ??= raw.length === 2 * CHUNK_STEPS ? raw : undefined;
     }
     this.firstRaw = Math.max(this.firstRaw, Math.min(upTo, this.chunks.length));
+    this.beside = beside;
     if (this.budget === Infinity) return;
-    // what residentBytes counts, without visiting every chunk (a long recording has thousands)
-    let held = beside + this.heldPacked + this.segStep.byteLength + this.segWarp.byteLength;
-    for (let c = this.firstRaw; c < this.chunks.length; c++) held += this.chunks[c]?.byteLength ?? 0;
-    for (const p of this.cache.values()) held += packedBytes(p);
+    let held = this.held() + this.cacheBytes;
     for (let c = this.firstHeld; c < this.packed.length && held > this.budget; c++) {
       const p = this.packed[c];
       if (!p) continue;
@@ -252,6 +259,13 @@ export class StepLog implements StepRecorder {
       this.heldPacked -= packedBytes(p);
       this.firstHeld = c + 1;
     }
+  }
+
+  /** What residentBytes counts but the read-back cache, and the rest of the trace, without visiting every chunk (a long recording has thousands). */
+  private held(): number {
+    let n = this.beside + this.heldPacked + this.segStep.byteLength + this.segWarp.byteLength;
+    for (let c = this.firstRaw; c < this.chunks.length; c++) n += this.chunks[c]?.byteLength ?? 0;
+    return n;
   }
 
   private spill(c: number, p: Packed): void {
@@ -307,12 +321,16 @@ export class StepLog implements StepRecorder {
     const s = this.spilledAt[c];
     if (!s) throw new TraceError(`step log chunk ${c} is missing`);
     got = this.readBack(c, s);
-    if (this.cache.size >= SPILL_CACHE) {
+    const bytes = packedBytes(got);
+    const room = this.budget - this.held();
+    while (this.cache.size >= SPILL_CACHE || (this.cache.size >= SPILL_CACHE_MIN && this.cacheBytes + bytes > room)) {
       const [old, dropped] = this.cache.entries().next().value!;
       this.cache.delete(old);
+      this.cacheBytes -= packedBytes(dropped);
       this.freeRead = dropped.pcs.buffer as ArrayBuffer;
     }
     this.cache.set(c, got);
+    this.cacheBytes += bytes;
     return got;
   }
 

@@ -100,7 +100,7 @@ export class Trace {
         const now = performance.now();
         if (now - lastReport >= every) {
           lastReport = now;
-          opts.onProgress?.({ steps: m.warpSteps, threadInstructions: m.threadInstructions, wallMs: now - r.t0, bytes: t.log.bytes() + t.checkpointBytes });
+          opts.onProgress?.({ steps: m.warpSteps, threadInstructions: m.threadInstructions, wallMs: now - r.t0, bytes: t.log.bytes() + t.checkpointsHeld });
           await new Promise<void>((res) => setImmediate(res));
         }
         if (opts.signal?.aborted && !m.finished) { t.interrupted = true; break; }
@@ -114,7 +114,7 @@ export class Trace {
   /** Set when the recording was stopped before the run ended: positions end at the last step. */
   interrupted = false;
   /** Bytes of the checkpoints taken so far (their sum, kept as they are taken). */
-  private checkpointBytes = 0;
+  private checkpointsHeld = 0;
 
   private begin(): { t0: number; snap: Snapshotter } {
     const m = this.machine;
@@ -130,13 +130,13 @@ export class Trace {
     if (m.warpSteps === this.checkpoints.length * this.interval) {
       const c = r.snap.take(m);
       this.checkpoints.push(c);
-      this.checkpointBytes += c.bytes;
+      this.checkpointsHeld += c.bytes;
     }
     const end = Math.min(this.checkpoints.length * this.interval, m.opts.maxSteps + 1);
     this.log.reserve(m.warpSteps, end);
     m.advance(this.checkpoints.length * this.interval);
     // chunks the recording has left are finished: packed (and spilled past the budget)
-    this.log.packBefore(m.warpSteps >>> CHUNK_SHIFT, CHUNK_STEPS, this.checkpointBytes);
+    this.log.packBefore(m.warpSteps >>> CHUNK_SHIFT, CHUNK_STEPS, this.checkpointsHeld);
   }
 
   private end(r: { t0: number }): void {
@@ -148,7 +148,7 @@ export class Trace {
     // a faulting instruction's step is logged but never completes: positions end before it
     this.total = m.faultStep >= 0 ? m.faultStep : m.warpSteps;
     this.stdout = m.stdout;
-    this.log.seal(m.faultStep >= 0 ? m.faultStep + 1 : m.warpSteps, this.checkpointBytes);
+    this.log.seal(m.faultStep >= 0 ? m.faultStep + 1 : m.warpSteps, this.checkpointsHeld);
     this.wallMs = performance.now() - r.t0;
     if (this.fault?.kind === 'step-limit') {
       // re-run the last window under observation to say which loops spun (exec/spin.ts)

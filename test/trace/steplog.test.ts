@@ -71,4 +71,8 @@ test('a spilled log longer than the read-back cache reads back every step, in an
   // backwards chunk by chunk, then striding: chunks dropped from the cache and read again
   for (let c = chunks; c >= 0; c--) for (let s = c * N; s < Math.min(total, (c + 1) * N); s += 7) check(s);
   for (let k = 0; k < 3000; k++) check((k * 1_000_003) % total);
+  // over its budget (0), the log keeps 8 chunks read back (16-bit offsets, mask indices, a palette)
+  const seg = log.segStep.byteLength + log.segWarp.byteLength;
+  expect(log.residentBytes() - seg).toBeGreaterThan(0);
+  expect(log.residentBytes() - seg).toBeLessThanOrEqual(8 * (3 * N + 256 * 4));
 });
