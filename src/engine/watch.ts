@@ -8,6 +8,7 @@ import type { Machine } from '../exec/machine.js';
 import { type Bank, PAGE_SHIFT, Space } from '../exec/memory.js';
 import { Access, type Probe } from '../exec/probe.js';
 import type { Cta, Warp } from '../exec/state.js';
+import { residentIds } from '../trace/checkpoint.js';
 import { ctaOfKey, type Trace, warpKey, warpOfKey } from '../trace/trace.js';
 import type { WatchKind } from './types.js';
 
@@ -82,7 +83,7 @@ function ownerAlive(trace: Trace, i: number, t: WatchTarget): boolean {
   const cp = trace.checkpoints[i];
   const next = trace.checkpoints[i + 1];
   if (next && cta >= next.nextCta) return false; // not started by the interval's end
-  if (cp && cta < cp.nextCta && !cp.resident.some((c) => c.id === cta)) return false; // retired before it
+  if (cp && cta < cp.nextCta && !residentIds(cp).includes(cta)) return false; // retired before it
   return true;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Checkpoints: the complete mutable state of a Machine at a warp-step boundary, and its exact
- * restoration. Memory banks and register files are copy-on-write page sets (pages.ts), so a
- * checkpoint costs only what changed since the previous one.
+ * restoration. Memory banks are copy-on-write page sets (pages.ts), so a checkpoint costs only the
+ * memory that changed since the previous one; CTAs, warps and frames (register files encoded,
+ * regpages.ts) are frozen into one buffer per checkpoint (frozen.ts).
  *
  * What is state: global memory and the allocator, every resident CTA (shared memory, barrier
  * counters) with its warps (local memory, SIMT stacks, call frames and their register files,
@@ -10,69 +11,30 @@
  * Constant and kernel-parameter banks never change after launch and are not saved.
  */
 import type { Machine } from '../exec/machine.js';
-import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
-import type { ArenaState, Bank } from '../exec/memory.js';
+import { type ArenaState, Bank } from '../exec/memory.js';
+import { coordsOf } from '../exec/launch.js';
 import type { CFunction } from '../exec/compiled.js';
-import { Cta, Frame, Warp, type WarpState } from '../exec/state.js';
-import { isZeroPage, restorePages, snapDirty, type Pages } from './pages.js';
-import { restoreRegs, snapRegs } from './regpages.js';
+import { Cta, Frame, Warp } from '../exec/state.js';
+import { restorePages, snapDirty, type Pages } from './pages.js';
+import { decodeRegs } from './regpages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
-
-
-interface FrameSnap {
-  readonly fn: string;
-  readonly regs: Pages;
-  /** The SIMT stack: depth entries of pc, then of reconvergence pc, then of mask (one array, not three). */
-  readonly stack: Int32Array;
-  readonly depth: number;
-  readonly returned: number;
-  readonly localBase: number;
-  readonly callPc: number;
-}
-
-interface WarpSnap {
-  readonly id: number;
-  readonly tidBase: number;
-  readonly nlanes: number;
-  readonly localStride: number;
-  readonly local: Pages;
-  readonly pc: number;
-  readonly mask: number;
-  readonly exited: number;
-  readonly state: WarpState;
-  readonly barrierId: number;
-  readonly carry: Uint8Array;
-  readonly sp: number;
-  readonly barMask: number;
-  readonly barDst: number;
-  readonly barRed: Warp['barRed'];
-  readonly issued: number;
-  readonly spins: number;
-  readonly parkedBar: number;
-  readonly parkedBarId: number;
-  readonly frames: readonly FrameSnap[];
-  readonly pool: readonly (readonly [string, readonly FrameSnap[]])[];
-}
-
-interface CtaSnap {
-  readonly id: number;
-  readonly shared: Pages;
-  readonly bars: Int32Array;
-  readonly liveThreads: number;
-  readonly warps: readonly WarpSnap[];
-}
+import { type FrameSnap, type Frozen, freeze, frozenCtaIds, thaw } from './frozen.js';
+import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
 
 export interface Checkpoint {
+  /**
+   * Bytes this checkpoint added to the trace: its object and frozen CTAs, and the memory pages,
+   * page sets, barrier arrays and allocator state it does not share with an earlier checkpoint.
+   */
+  readonly bytes: number;
   readonly step: number;
   readonly threadInstructions: number;
   readonly stdoutLen: number;
   readonly rng: number;
   readonly nextCta: number;
-  readonly resident: readonly CtaSnap[];
-  /** Warps of the current round as (resident index, warp index). */
-  readonly round: readonly (readonly [number, number])[];
+  /** The resident CTAs, their warps and the scheduler's round, frozen (frozen.ts). */
+  readonly ctas: Frozen;
   readonly roundPos: number;
-  readonly cur: readonly [number, number] | undefined;
   readonly quantumLeft: number;
   readonly roundQuantum: number;
   readonly spinQuantum: number;
@@ -86,28 +48,9 @@ export interface Checkpoint {
 }
 
 const NONE: readonly never[] = [];
-/** Shared by snapshots whose arrays are all zero (never written: restore only reads them). */
-const ZERO_CARRY = new Uint8Array(32);
 const NO_DIRTY = new Uint32Array(0);
-
-function allZero(a: Uint8Array): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== 0) return false;
-  return true;
-}
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-/** Whether a snapshot's SIMT stack (pcs, reconvergence pcs, masks) is frame f's. */
-function sameStack(s: Int32Array, f: Frame): boolean {
-  const d = f.depth;
-  if (s.length !== 3 * d) return false;
-  for (let i = 0; i < d; i++) if (s[i] !== f.spc[i] || s[d + i] !== f.srpc[i] || s[2 * d + i] !== f.smask[i]) return false;
-  return true;
-}
+/** A checkpoint object and its frozen CTAs' objects, besides their buffers (an estimate). */
+const CHECKPOINT_BYTES = 256;
 
 /** Whether `a` is `b` from index `at` on. */
 function sameAt(a: Int32Array, b: Int32Array, at: number): boolean {
@@ -115,114 +58,99 @@ function sameAt(a: Int32Array, b: Int32Array, at: number): boolean {
   return true;
 }
 
-/** Remembers the previous snapshot of each bank/frame so unchanged pages are shared. */
+/** Remembers the previous snapshot of each bank and CTA barrier set so that unchanged ones are shared. */
 export class Snapshotter {
   private readonly prevBank = new WeakMap<Bank, Pages>();
-  /** The previous snapshot of each frame and CTA: what did not change is shared with it. */
-  private readonly prevFrame = new WeakMap<Frame, FrameSnap>();
   private readonly prevBars = new WeakMap<Cta, Int32Array>();
-  private readonly prevWarp = new WeakMap<Warp, Pick<WarpSnap, 'frames' | 'pool'>>();
   private prevArena: ArenaState | undefined;
+  private readonly shared = { pages: (b: Bank): Pages => this.bank(b), bars: (c: Cta): Int32Array => this.bars(c) };
+
+  /** What the snapshot being taken adds (see Checkpoint.bytes). */
+  private readonly tally = { bytes: 0 };
 
   take(m: Machine): Checkpoint {
+    this.tally.bytes = 0;
     const arenaBank = m.arena.bank;
     const dirty: number[] = [];
     for (let i = arenaBank.dirty.indexOf(1); i >= 0; i = arenaBank.dirty.indexOf(1, i + 1)) dirty.push(i);
     const global = this.bank(arenaBank);
-    const arena = this.prevArena && this.prevArena.version === m.arena.version ? this.prevArena : m.arena.saveState();
+    let arena = this.prevArena;
+    if (arena === undefined || arena.version !== m.arena.version) {
+      arena = m.arena.saveState();
+      this.tally.bytes += arena.granules.byteLength + arena.allocs.length * 64;
+    }
     this.prevArena = arena;
-    const locate = (w: Warp): [number, number] => [m.resident.indexOf(w.cta), w.cta.warps.indexOf(w)];
+    const ctas = freeze(m, this.shared);
+    const dirtyGlobal = dirty.length ? Uint32Array.from(dirty) : NO_DIRTY;
     return {
+      bytes: this.tally.bytes + CHECKPOINT_BYTES + ctas.nums.byteLength + ctas.bytes.byteLength + ctas.refs.length * 8 + dirtyGlobal.byteLength,
       step: m.warpSteps,
       threadInstructions: m.threadInstructions,
       stdoutLen: m.stdout.length,
       rng: m.rng,
       nextCta: m.nextCta,
-      resident: m.resident.map((c) => this.cta(c)),
-      round: m.round.map(locate),
+      ctas,
       roundPos: m.roundPos,
-      cur: m.cur ? locate(m.cur) : undefined,
       quantumLeft: m.quantumLeft,
       roundQuantum: m.roundQuantum,
       spinQuantum: m.spinQuantum,
       global,
-      dirtyGlobal: dirty.length ? Uint32Array.from(dirty) : NO_DIRTY,
+      dirtyGlobal,
       arena,
       children: m.children.size ? [...m.children] : NONE,
       paramBuffers: m.paramBuffers.size ? [...m.paramBuffers] : NONE,
     };
   }
 
-  private cta(c: Cta): CtaSnap {
-    const shared = this.bank(c.shared);
+  private bars(c: Cta): Int32Array {
     const parts = [c.barArrived, c.barExpected, c.barPopc, c.barAnd, c.barOr];
     let bars = this.prevBars.get(c);
     if (bars === undefined || !parts.every((a, i) => sameAt(a, bars!, 16 * i))) {
       bars = new Int32Array(80);
       for (let i = 0; i < 5; i++) bars.set(parts[i]!, 16 * i);
       this.prevBars.set(c, bars);
+      this.tally.bytes += bars.byteLength + 64;
     }
-    return { id: c.id, shared, bars, liveThreads: c.liveThreads, warps: c.warps.map((w) => this.warp(w)) };
-  }
-
-  private warp(w: Warp): WarpSnap {
-    const local = this.bank(w.local);
-    return {
-      id: w.id, tidBase: w.tidBase, nlanes: w.nlanes, localStride: w.localStride, local,
-      pc: w.pc, mask: w.mask, exited: w.exited, state: w.state, barrierId: w.barrierId, carry: allZero(w.carry) ? ZERO_CARRY : w.carry.slice(),
-      sp: w.sp, barMask: w.barMask, barDst: w.barDst, barRed: w.barRed, issued: w.issued, spins: w.spins, parkedBar: w.parkedBar, parkedBarId: w.parkedBarId,
-      ...this.framesOf(w),
-    };
-  }
-
-  /** A warp's frames and pools, as the previous snapshot's arrays where every element is the same. */
-  private framesOf(w: Warp): Pick<WarpSnap, 'frames' | 'pool'> {
-    const frames = w.frames.map((f) => this.frame(f));
-    const pool = [...w.pool].map(([fn, fs]) => [fn.name, fs.map((f) => this.frame(f))] as const);
-    const prev = this.prevWarp.get(w);
-    if (prev === undefined) {
-      const snap = { frames, pool };
-      this.prevWarp.set(w, snap);
-      return snap;
-    }
-    const sameFrames = sameItems(prev.frames, frames);
-    const samePool = prev.pool.length === pool.length && prev.pool.every(([name, fs], i) => name === pool[i]![0] && sameItems(fs, pool[i]![1]));
-    const snap = { frames: sameFrames ? prev.frames : frames, pool: samePool ? prev.pool : pool };
-    if (!sameFrames || !samePool) this.prevWarp.set(w, snap);
-    return snap;
+    return bars;
   }
 
   private bank(b: Bank): Pages {
-    const pages = snapDirty(b.u8, b.dirty, this.prevBank.get(b));
+    const pages = snapDirty(b.u8, b.dirty, this.prevBank.get(b), this.tally);
     b.clearDirty();
     this.prevBank.set(b, pages);
     return pages;
   }
+}
 
-  private frame(f: Frame): FrameSnap {
-    const prev = this.prevFrame.get(f);
-    const regs = snapRegs(f.i32, prev?.regs);
-    const d = f.depth;
-    let stack: Int32Array;
-    if (prev !== undefined && sameStack(prev.stack, f)) {
-      stack = prev.stack;
-      // nothing changed: the previous snapshot itself (a frame waiting at a barrier, or in a pool)
-      if (regs === prev.regs && prev.fn === f.fn.name && prev.returned === f.returned && prev.localBase === f.localBase && prev.callPc === f.callPc) return prev;
-    } else {
-      stack = new Int32Array(3 * d);
-      for (let i = 0; i < d; i++) { stack[i] = f.spc[i]!; stack[d + i] = f.srpc[i]!; stack[2 * d + i] = f.smask[i]!; }
-    }
-    const snap: FrameSnap = {
-      fn: f.fn.name, regs, stack,
-      depth: d, returned: f.returned, localBase: f.localBase, callPc: f.callPc,
-    };
-    this.prevFrame.set(f, snap);
-    return snap;
-  }
+/** Ids of the CTAs resident at checkpoint `c`. */
+export function residentIds(c: Checkpoint): number[] {
+  return frozenCtaIds(c.ctas);
+}
+
+/**
+ * The machine's resident CTAs, for a restore to reuse with their warps, frames and banks (a goto
+ * restores often, and new ones were a megabyte of garbage or more each time, kept alive through
+ * the re-execution that follows and so freed late); none while a probe that may know CTAs by
+ * identity watches (as for CTA pooling, machine/frames.ts).
+ */
+function reusable(m: Machine): Cta[] {
+  const p = m.mem.probe;
+  return p === undefined || p.ctasById === true ? m.resident.slice() : [];
+}
+
+/** A frame of `fn` that warp `w` set aside (Warp.reset), taken out; undefined when there is none. */
+function spareFrame(w: Warp, fn: CFunction): Frame | undefined {
+  const i = w.spare.findIndex((f) => f.fn === fn);
+  if (i < 0) return undefined;
+  const f = w.spare[i]!;
+  w.spare[i] = w.spare[w.spare.length - 1]!;
+  w.spare.pop();
+  return f;
 }
 
 /** Put the machine in exactly the state of `c`. */
 export function restore(m: Machine, c: Checkpoint, stdout: string): void {
+  const r = thaw(c.ctas);
   m.warpSteps = c.step;
   m.threadInstructions = c.threadInstructions;
   m.stdout = stdout.slice(0, c.stdoutLen);
@@ -242,88 +170,65 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
     if (!f) throw new Error(`checkpoint names unknown function ${name}`);
     return f;
   };
-  const frame = (s: FrameSnap): Frame => {
-    const f = new Frame(fnOf(s.fn));
-    restoreRegs(f.i32, s.regs);
+  const frame = (s: FrameSnap, w: Warp | undefined): Frame => {
+    const fn = fnOf(s.fn);
+    const f = (w !== undefined ? spareFrame(w, fn) : undefined) ?? new Frame(fn);
+    decodeRegs(f.i32, s.regs); // every slot: a reused frame keeps nothing of its own
     const d = s.depth;
     f.spc.set(s.stack.subarray(0, d)); f.srpc.set(s.stack.subarray(d, 2 * d)); f.smask.set(s.stack.subarray(2 * d, 3 * d));
     f.depth = s.depth; f.returned = s.returned; f.localBase = s.localBase; f.callPc = s.callPc;
     return f;
   };
-  m.resident = c.resident.map((cs) => {
-    const cta = m.makeCtaShell(cs.id);
+  // the CTAs being left are reused (see reusable)
+  const spare = reusable(m);
+  m.resident = r.resident.map((cs) => {
+    const old = spare.pop();
+    const cta = old ?? m.makeCtaShell(cs.id);
+    const oldWarps = old !== undefined ? cta.warps.splice(0) : [];
+    if (old !== undefined) { cta.id = cs.id; cta.ctaid = coordsOf(cs.id, m.launch.grid); }
     restorePages(cta.shared.u8, cs.shared, PAGE_SIZE);
+    cta.shared.dirty.fill(0);
     cta.shared.markAllWritten(); // no dirty marks: a reuse of this CTA must zero every page
     cta.barArrived.set(cs.bars.subarray(0, 16)); cta.barExpected.set(cs.bars.subarray(16, 32));
     cta.barPopc.set(cs.bars.subarray(32, 48)); cta.barAnd.set(cs.bars.subarray(48, 64)); cta.barOr.set(cs.bars.subarray(64, 80));
     cta.liveThreads = cs.liveThreads;
-    for (const ws of cs.warps) {
-      const w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, ws.localStride);
+    cs.warps.forEach((ws, i) => {
+      const prev = oldWarps[i];
+      let w: Warp;
+      let reused = false;
+      if (prev !== undefined && prev.tidBase === ws.tidBase && prev.nlanes === ws.nlanes && ws.frames.length > 0) {
+        w = prev;
+        reused = true;
+        w.reset(ws.id); // as the constructor leaves it, its frames kept aside in w.spare
+        w.pool.clear();
+        if (w.localStride !== ws.localStride) { w.local = new Bank(ws.localStride * 32); w.localStride = ws.localStride; }
+      } else w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, ws.localStride);
       restorePages(w.local.u8, ws.local, PAGE_SIZE);
+      w.local.dirty.fill(0);
       w.local.markAllWritten();
       w.pc = ws.pc; w.mask = ws.mask; w.exited = ws.exited; w.state = ws.state; w.barrierId = ws.barrierId;
       w.carry.set(ws.carry); w.sp = ws.sp; w.barMask = ws.barMask; w.barDst = ws.barDst; w.barRed = ws.barRed;
       w.issued = ws.issued; w.spins = ws.spins; w.parkedBar = ws.parkedBar; w.parkedBarId = ws.parkedBarId;
-      for (const fs of ws.frames) w.frames.push(frame(fs));
+      const from = reused ? w : undefined;
+      for (const fs of ws.frames) w.frames.push(frame(fs, from));
       if (w.frames.length) w.setFrame(w.frames[w.frames.length - 1]!);
-      for (const [name, fs] of ws.pool) w.pool.set(fnOf(name), fs.map(frame));
+      for (const [name, fs] of ws.pool) w.pool.set(fnOf(name), fs.map((f) => frame(f, from)));
       cta.warps.push(w);
-    }
+    });
     return cta;
   });
   const at = (r: readonly [number, number]): Warp => m.resident[r[0]]!.warps[r[1]]!;
-  m.round = c.round.map(at);
+  m.round = r.round.map(at);
   m.roundPos = c.roundPos;
-  m.cur = c.cur ? at(c.cur) : undefined;
+  m.cur = r.cur ? at(r.cur) : undefined;
   m.quantumLeft = c.quantumLeft;
   m.roundQuantum = c.roundQuantum;
   m.spinQuantum = c.spinQuantum;
 }
 
-/** Distinct bytes held by a list of checkpoints (shared pages, page sets and frame snapshots counted once). */
+/** Bytes held by the checkpoints of a trace (each counts what it does not share with an earlier one). */
 export function checkpointBytes(cps: readonly Checkpoint[]): number {
-  const seen = new Set<Uint8Array>();
-  const seenSets = new Set<Pages>();
-  const seenFrames = new Set<FrameSnap>();
   let n = 0;
-  const arenas = new Set<ArenaState>();
-  const frame = (f: FrameSnap, sets: Pages[], size: number): void => {
-    if (seenFrames.has(f)) return;
-    seenFrames.add(f);
-    sets.push(f.regs);
-    n += size;
-  };
-  for (const c of cps) {
-    const sets: Pages[] = [c.global];
-    for (const cs of c.resident) {
-      sets.push(cs.shared);
-      n += 80 * 4 + 64;
-      for (const ws of cs.warps) {
-        sets.push(ws.local);
-        n += 128;
-        for (const f of ws.frames) frame(f, sets, f.depth * 12 + 64);
-        for (const [, fs] of ws.pool) for (const f of fs) frame(f, sets, 64);
-      }
-    }
-    n += uniqueSets(sets, seen, seenSets);
-    n += c.dirtyGlobal.byteLength;
-    if (!arenas.has(c.arena)) { arenas.add(c.arena); n += c.arena.granules.byteLength + c.arena.allocs.length * 64; }
-  }
-  return n;
-}
-
-function uniqueSets(sets: Pages[], seen: Set<Uint8Array>, seenSets: Set<Pages>): number {
-  let n = 0;
-  for (const s of sets) {
-    if (seenSets.has(s)) continue;
-    seenSets.add(s);
-    // the page reference array itself
-    n += s.length * 8;
-    for (const p of s) {
-      if (isZeroPage(p) || seen.has(p)) continue;
-      seen.add(p);
-      n += p.byteLength;
-    }
-  }
+  for (const c of cps) n += c.bytes;
   return n;
 }

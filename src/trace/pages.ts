@@ -32,9 +32,10 @@ function copyPage(u8: Uint8Array, start: number, end: number): Uint8Array {
 /**
  * Snapshot `u8` in pages of PAGE_SIZE, trusting `dirty` flags (the caller clears them then,
  * Bank.clearDirty): a clean page reuses `prev`'s copy, or is the zero page when there is no
- * previous snapshot (see Bank.dirty).
+ * previous snapshot (see Bank.dirty). `tally` counts the bytes it adds: the new page set's
+ * references and the pages copied (nothing when it returns `prev`).
  */
-export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined): Pages {
+export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined, tally?: { bytes: number }): Pages {
   const n = (u8.length + PAGE_SIZE - 1) >>> PAGE_SHIFT;
   const first = dirty.indexOf(1);
   // nothing written since `prev`: the same page set (no copy of its references either; a big
@@ -43,10 +44,14 @@ export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undef
   // a clean page is unchanged since `prev`, or (first snapshot of this bank) never written: zero;
   // only the dirty pages are visited (found by the native indexOf: a big arena has few of them)
   const out = prev !== undefined && prev.length === n ? prev.slice() : new Array<Uint8Array>(n).fill(ZERO);
+  let bytes = n * 8; // the page references
   for (let i = first; i >= 0 && i < n; i = dirty.indexOf(1, i + 1)) {
     const start = i << PAGE_SHIFT;
-    out[i] = copyPage(u8, start, Math.min(start + PAGE_SIZE, u8.length));
+    const p = copyPage(u8, start, Math.min(start + PAGE_SIZE, u8.length));
+    out[i] = p;
+    if (p !== ZERO) bytes += p.byteLength;
   }
+  if (tally) tally.bytes += bytes;
   return out;
 }
 

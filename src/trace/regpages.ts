@@ -3,10 +3,9 @@
  * most slots are far from random — unused (zero), the same in every lane (a parameter, a loop
  * count), 32-bit values with zero high words, or lane-affine like `blockIdx.x * blockDim.x +
  * threadIdx.x` and the addresses made from it. Each slot is stored in the smallest form that
- * holds it exactly; a page is 4 slots, shared with the previous checkpoint when its encoding is
- * unchanged. Registers were most of a checkpoint's bytes before this.
+ * holds it exactly; a page is 4 slots (4 mode bytes, then their payloads). Registers were most of
+ * a checkpoint's bytes before this.
  */
-import type { Pages } from './pages.js';
 
 /** Slots per page (1 KiB of register file). */
 const SLOTS = 4;
@@ -62,83 +61,47 @@ function encodeSlot(w: Int32Array, at: number, out: Int32Array, o: number, modes
   return o + SLOT_WORDS;
 }
 
-/** The page being encoded: 4 mode bytes, then the payload words (at most 4 raw slots). */
-const scratchBytes = new Uint8Array(4 + 4 * SLOTS * SLOT_WORDS);
-const scratch = new Int32Array(scratchBytes.buffer, 4, SLOTS * SLOT_WORDS);
-
-/** Encode the page of `slots` slots from word `at` into scratchBytes; its length in bytes. */
-function encodePage(w: Int32Array, at: number, slots: number): number {
-  let o = 0;
-  for (let k = 0; k < slots; k++) o = encodeSlot(w, at + k * SLOT_WORDS, scratch, o, scratchBytes, k);
-  for (let k = slots; k < 4; k++) scratchBytes[k] = 255; // no slot here (the file's last page)
-  return 4 + 4 * o;
-}
-
-function decodePage(p: Uint8Array, w: Int32Array, at: number): void {
-  const words = new Int32Array(p.buffer, p.byteOffset + 4, (p.byteLength - 4) >>> 2);
-  let o = 0;
-  for (let k = 0; k < SLOTS; k++) {
-    const mode = p[k]!;
-    if (mode === 255) break;
-    const s = at + k * SLOT_WORDS;
-    switch (mode as Mode) {
-      case Mode.Zero: w.fill(0, s, s + SLOT_WORDS); break;
-      case Mode.Uniform: for (let l = 0; l < 32; l++) { w[s + 2 * l] = words[o]!; w[s + 2 * l + 1] = words[o + 1]!; } o += 2; break;
-      case Mode.Affine: for (let l = 0; l < 32; l++) { w[s + 2 * l] = (words[o]! + Math.imul(l, words[o + 1]!)) | 0; w[s + 2 * l + 1] = words[o + 2]!; } o += 3; break;
-      case Mode.Low: for (let l = 0; l < 32; l++) { w[s + 2 * l] = words[o + l]!; w[s + 2 * l + 1] = 0; } o += 32; break;
-      default: w.set(words.subarray(o, o + SLOT_WORDS), s); o += SLOT_WORDS;
-    }
-  }
-}
-
-/**
- * Encoded pages are views into shared slabs, not arrays of their own: an ArrayBuffer with its
- * backing store costs a few hundred bytes beside a page of a few dozen (a long recording keeps
- * hundreds of thousands of pages). Pages are word-aligned in the slab (decodePage reads words).
- */
-const SLAB = 1 << 16;
-let slab = new Uint8Array(SLAB);
-let slabUsed = 0;
-
-function keep(len: number): Uint8Array {
-  if (slabUsed + len > SLAB) { slab = new Uint8Array(SLAB); slabUsed = 0; }
-  const p = slab.subarray(slabUsed, slabUsed + len);
-  p.set(scratchBytes.subarray(0, len));
-  slabUsed += len;
-  return p;
-}
-
-/** Whether page `p` holds exactly the first `len` bytes of scratchBytes. */
-function sameAsScratch(p: Uint8Array, len: number): boolean {
-  if (p.byteLength !== len) return false;
-  for (let i = 0; i < len; i++) if (p[i] !== scratchBytes[i]) return false;
-  return true;
-}
-
-/**
- * Snapshot a register file (whole slots of 32 lanes x 2 words), sharing pages unchanged since
- * `prev`: a page is encoded in scratch and copied out only when it differs (most do not, and a
- * small typed array per page is what a checkpoint spent its time allocating).
- */
-export function snapRegs(w: Int32Array, prev: Pages | undefined): Pages {
+/** Encode the register file `w` (whole slots) at `at` in `out`, page after page; the end. `out` has maxEncodedRegs(w) bytes from `at`. */
+export function encodeRegs(w: Int32Array, out: Uint8Array, at: number): number {
+  if ((out.byteOffset + at) & 3) throw new RangeError('encoded register pages must start 4-aligned');
   const slots = w.length / SLOT_WORDS;
-  const n = Math.ceil(slots / SLOTS);
-  const reuse = prev !== undefined && prev.length === n;
-  // made at the first page that differs (every page unchanged: the previous page set itself)
-  let out: Uint8Array[] | undefined = reuse ? undefined : new Array<Uint8Array>(n);
-  for (let i = 0; i < n; i++) {
-    const len = encodePage(w, i * SLOTS * SLOT_WORDS, Math.min(SLOTS, slots - i * SLOTS));
-    if (reuse && sameAsScratch(prev[i]!, len)) {
-      if (out !== undefined) out[i] = prev[i]!;
-    } else {
-      out ??= prev!.slice();
-      out[i] = keep(len);
-    }
+  const words = new Int32Array(out.buffer, out.byteOffset + at, (out.length - at) >>> 2);
+  let o = 0; // in words
+  for (let i = 0; i * SLOTS < slots; i++) {
+    const n = Math.min(SLOTS, slots - i * SLOTS);
+    // the page's 4 mode bytes (one word), then its slots' payloads
+    const modes = at + 4 * o;
+    let end = o + 1;
+    for (let k = 0; k < n; k++) end = encodeSlot(w, (i * SLOTS + k) * SLOT_WORDS, words, end, out, modes + k);
+    for (let k = n; k < SLOTS; k++) out[modes + k] = 255; // no slot here (the file's last page)
+    o = end;
   }
-  return out ?? prev!;
+  return at + 4 * o;
 }
 
-/** Write an encoded register file back. */
-export function restoreRegs(w: Int32Array, pages: Pages): void {
-  pages.forEach((p, i) => decodePage(p, w, i * SLOTS * SLOT_WORDS));
+/** Bytes that encodeRegs may write for `w` (every slot raw). */
+export function maxEncodedRegs(w: Int32Array): number {
+  const slots = w.length / SLOT_WORDS;
+  return 4 * Math.ceil(slots / SLOTS) + 4 * slots * SLOT_WORDS;
+}
+
+/** Write a register file encoded by encodeRegs back into `w` (`bytes` starts 4-aligned). */
+export function decodeRegs(w: Int32Array, bytes: Uint8Array): void {
+  const words = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  for (let o = 0, page = 0; o < words.length; page++) {
+    const modes = 4 * o;
+    o++;
+    for (let k = 0; k < SLOTS; k++) {
+      const mode = bytes[modes + k]!;
+      if (mode === 255) break;
+      const s = (page * SLOTS + k) * SLOT_WORDS;
+      switch (mode as Mode) {
+        case Mode.Zero: w.fill(0, s, s + SLOT_WORDS); break;
+        case Mode.Uniform: for (let l = 0; l < 32; l++) { w[s + 2 * l] = words[o]!; w[s + 2 * l + 1] = words[o + 1]!; } o += 2; break;
+        case Mode.Affine: for (let l = 0; l < 32; l++) { w[s + 2 * l] = (words[o]! + Math.imul(l, words[o + 1]!)) | 0; w[s + 2 * l + 1] = words[o + 2]!; } o += 3; break;
+        case Mode.Low: for (let l = 0; l < 32; l++) { w[s + 2 * l] = words[o + l]!; w[s + 2 * l + 1] = 0; } o += 32; break;
+        default: w.set(words.subarray(o, o + SLOT_WORDS), s); o += SLOT_WORDS;
+      }
+    }
+  }
 }

@@ -8,8 +8,9 @@
  * packed (about 3 bytes a step instead of 8): instruction indices as offsets from the chunk's
  * smallest, in 16 bits when the chunk's code spans less than 64 Ki instructions (it nearly always
  * does), and masks as a byte index into the chunk's palette of distinct masks (a warp has few).
- * Past its memory budget the log writes packed chunks to an unlinked temporary file and reads them
- * back on demand, so a recording larger than memory stays usable.
+ * Past its memory budget (the trace's, checkpoints included) the log writes packed chunks to an
+ * unlinked temporary file and reads them back on demand, so a recording larger than memory stays
+ * usable.
  */
 import { mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
@@ -20,8 +21,13 @@ import type { Warp } from '../exec/state.js';
 export const CHUNK_SHIFT = 15;
 export const CHUNK_STEPS = 1 << CHUNK_SHIFT;
 const CHUNK_MASK = CHUNK_STEPS - 1;
-/** Packed chunks read back from the spill file and kept (the engine reads the log in runs): 4 Mi steps. */
+/**
+ * Packed chunks read back from the spill file and kept (the engine reads the log in runs): at
+ * most 4 Mi steps, and past the budget 8 (256 Ki steps), so that reading a log does not take it
+ * far over its budget.
+ */
 const SPILL_CACHE = 128;
+const SPILL_CACHE_MIN = 8;
 
 /**
  * Re-execution did not reproduce the recording, or the log cannot be read back (a spill file
@@ -45,8 +51,8 @@ export function warpOfKey(key: number): number { return key & 31; }
 export function tidOfKey(key: number, lane: number): number { return warpOfKey(key) * 32 + lane; }
 
 /**
- * The default memory budget of a step log: past it, packed chunks go to a temporary file and are
- * read back on demand.
+ * The default memory budget of a recording (its step log and checkpoints): past it, packed
+ * chunks of the step log go to a temporary file and are read back on demand.
  */
 export function defaultLogBudget(): number {
   return Math.min(2 ** 31, Math.floor(totalmem() / 4));
@@ -82,7 +88,17 @@ function spilledBytes(s: Spilled): number {
   return s.steps * (s.wide ? 4 : 2) + (s.rawMasks ? s.steps * 4 : s.steps + s.paletteLen * 4);
 }
 
-function pack(raw: Uint32Array, steps: number): Packed {
+/**
+ * Bytes of a packed chunk's storage in the usual case (16-bit pc offsets, then mask indices): one
+ * buffer, not one per array, and reused (a spilled chunk's storage packs the next chunk), so that
+ * a long recording neither mallocs nor leaves garbage for every chunk (freed ArrayBuffers are
+ * returned only by a full collection, which a recording that spills reaches late).
+ */
+const PACK_BYTES = 3 * CHUNK_STEPS;
+/** Storage of a chunk read back: the usual packed chunk and its palette (a larger one gets its own). */
+const READ_BYTES = PACK_BYTES + 256 * 4;
+
+function pack(raw: Uint32Array, steps: number, buf: ArrayBuffer): Packed {
   // read as int32: masks with the top lane set are not small integers as uint32 (slow to read);
   // instruction indices are far below 2^31, the same either way
   const r32 = new Int32Array(raw.buffer, raw.byteOffset, 2 * steps);
@@ -91,7 +107,7 @@ function pack(raw: Uint32Array, steps: number): Packed {
   let lo = 0x7fffffff, hi = 0;
   const slot = new Map<number, number>();
   const palette: number[] = [];
-  const idx = new Uint8Array(steps);
+  const idx = new Uint8Array(buf, 2 * CHUNK_STEPS, steps);
   let i = 0, rawMasks = false;
   // the two masks seen last (a diverged warp alternates between two), before the map
   let m1 = 0, k1 = -1, m2 = 0, k2 = -1;
@@ -111,7 +127,7 @@ function pack(raw: Uint32Array, steps: number): Packed {
       lo = pc < lo ? pc : lo;
       hi = pc > hi ? pc : hi;
     }
-    if (k !== 0) idx.fill(k, start, i);
+    idx.fill(k, start, i); // a reused buffer holds an earlier chunk's indices
   }
   for (; i < steps; i++) {
     const pc = r32[2 * i]!;
@@ -119,7 +135,7 @@ function pack(raw: Uint32Array, steps: number): Packed {
     hi = pc > hi ? pc : hi;
   }
   if (steps === 0) lo = 0;
-  const pcs = hi - lo < 65536 ? offsets16(r32, steps, lo) : offsets32(r32, steps, lo);
+  const pcs = hi - lo < 65536 ? offsets16(new Uint16Array(buf, 0, steps), r32, lo) : offsets32(r32, steps, lo);
   if (rawMasks) {
     const masks = new Int32Array(steps);
     for (let j = 0; j < steps; j++) masks[j] = r32[2 * j + 1]!;
@@ -129,9 +145,8 @@ function pack(raw: Uint32Array, steps: number): Packed {
 }
 
 // one loop per array type: a loop storing to either kind of array runs slower than both
-function offsets16(r32: Int32Array, steps: number, lo: number): Uint16Array {
-  const pcs = new Uint16Array(steps);
-  for (let i = 0; i < steps; i++) pcs[i] = r32[2 * i]! - lo;
+function offsets16(pcs: Uint16Array, r32: Int32Array, lo: number): Uint16Array {
+  for (let i = 0; i < pcs.length; i++) pcs[i] = r32[2 * i]! - lo;
   return pcs;
 }
 
@@ -153,6 +168,10 @@ export class StepLog implements StepRecorder {
   private fd = -1;
   private fileEnd = 0;
   private readonly cache = new Map<number, Packed>();
+  /** Bytes of the chunks in `cache`. */
+  private cacheBytes = 0;
+  /** Bytes of the rest of the trace, as packBefore was last told. */
+  private beside = 0;
   /** A raw chunk's storage, kept for the next chunk once its contents are packed. */
   private spare: Uint32Array | undefined;
   /** Chunks before this one are packed (or spilled): packBefore starts here. */
@@ -161,8 +180,15 @@ export class StepLog implements StepRecorder {
   private firstHeld = 0;
   /** Bytes of the packed chunks held in memory. */
   private heldPacked = 0;
+  /** Storage of spilled chunks (PACK_BYTES each), for the next chunks packed. */
+  private readonly freePack: ArrayBuffer[] = [];
+  /** Storage of a chunk dropped from the read-back cache, for the next chunk read back. */
+  private freeRead: ArrayBuffer | undefined;
 
-  /** `budget`: bytes of packed chunks kept in memory (the rest is spilled). */
+  /**
+   * `budget`: bytes of the trace kept in memory, this log's and what packBefore is told the rest
+   * of the trace holds beside it; past it, finished chunks are spilled.
+   */
   constructor(private readonly budget = defaultLogBudget()) {}
 
   chunkFor(step: number, w: Warp): Uint32Array {
@@ -208,24 +234,23 @@ export class StepLog implements StepRecorder {
 
   /**
    * Pack the raw chunks before chunk `upTo` (finished: recording is past them), then spill packed
-   * chunks while the log is over its budget. Called between intervals, never in the hot loop.
+   * chunks while the log and `beside` (bytes of the rest of the trace, its checkpoints) are over
+   * the budget. Called between intervals, never in the hot loop.
    */
-  packBefore(upTo: number, lastSteps = CHUNK_STEPS): void {
+  packBefore(upTo: number, lastSteps = CHUNK_STEPS, beside = 0): void {
     for (let c = this.firstRaw; c < Math.min(upTo, this.chunks.length); c++) {
       const raw = this.chunks[c];
       if (!raw) continue;
-      const p = pack(raw, c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS);
+      const p = pack(raw, c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS, this.freePack.pop() ?? new ArrayBuffer(PACK_BYTES));
       this.packed[c] = p;
       this.heldPacked += packedBytes(p);
       this.chunks[c] = undefined;
       this.spare ??= raw.length === 2 * CHUNK_STEPS ? raw : undefined;
     }
     this.firstRaw = Math.max(this.firstRaw, Math.min(upTo, this.chunks.length));
+    this.beside = beside;
     if (this.budget === Infinity) return;
-    // what residentBytes counts, without visiting every chunk (a long recording has thousands)
-    let held = this.heldPacked + this.segStep.byteLength + this.segWarp.byteLength;
-    for (let c = this.firstRaw; c < this.chunks.length; c++) held += this.chunks[c]?.byteLength ?? 0;
-    for (const p of this.cache.values()) held += packedBytes(p);
+    let held = this.held() + this.cacheBytes;
     for (let c = this.firstHeld; c < this.packed.length && held > this.budget; c++) {
       const p = this.packed[c];
       if (!p) continue;
@@ -234,6 +259,13 @@ export class StepLog implements StepRecorder {
       this.heldPacked -= packedBytes(p);
       this.firstHeld = c + 1;
     }
+  }
+
+  /** What residentBytes counts but the read-back cache, and the rest of the trace, without visiting every chunk (a long recording has thousands). */
+  private held(): number {
+    let n = this.beside + this.heldPacked + this.segStep.byteLength + this.segWarp.byteLength;
+    for (let c = this.firstRaw; c < this.chunks.length; c++) n += this.chunks[c]?.byteLength ?? 0;
+    return n;
   }
 
   private spill(c: number, p: Packed): void {
@@ -250,10 +282,15 @@ export class StepLog implements StepRecorder {
     }
     this.spilledAt[c] = { offset, steps: p.steps, base: p.base, wide: p.pcs instanceof Uint32Array, paletteLen: p.palette.length, rawMasks: p.masks !== undefined };
     this.packed[c] = undefined;
+    // its storage packs a later chunk (the mask indices' buffer is the one pack was given)
+    if (p.idx && p.idx.buffer.byteLength === PACK_BYTES && this.freePack.length < 4) this.freePack.push(p.idx.buffer as ArrayBuffer);
   }
 
   private readBack(c: number, s: Spilled): Packed {
-    const bytes = new Uint8Array(spilledBytes(s));
+    const need = spilledBytes(s);
+    const into = this.freeRead !== undefined && this.freeRead.byteLength >= need ? this.freeRead : new ArrayBuffer(Math.max(need, READ_BYTES));
+    this.freeRead = undefined;
+    const bytes = new Uint8Array(into, 0, need);
     for (let done = 0; done < bytes.length;) {
       const n = readSync(this.fd, bytes, done, bytes.length - done, s.offset + done);
       if (n <= 0) throw new TraceError(`the spilled step log ended early (chunk ${c})`);
@@ -261,7 +298,11 @@ export class StepLog implements StepRecorder {
     }
     const pcLen = s.steps * (s.wide ? 4 : 2);
     const pcs = s.wide ? new Uint32Array(bytes.buffer, 0, s.steps) : new Uint16Array(bytes.buffer, 0, s.steps);
-    if (s.rawMasks) return { steps: s.steps, base: s.base, pcs, idx: undefined, palette: new Int32Array(0), masks: new Int32Array(bytes.buffer, pcLen, s.steps) };
+    if (s.rawMasks) {
+      // after 16-bit offsets of an odd number of steps the masks are not 4-aligned: copied then
+      const masks = pcLen % 4 === 0 ? new Int32Array(bytes.buffer, pcLen, s.steps) : new Int32Array(bytes.slice(pcLen, pcLen + 4 * s.steps).buffer);
+      return { steps: s.steps, base: s.base, pcs, idx: undefined, palette: new Int32Array(0), masks };
+    }
     const idx = bytes.subarray(pcLen, pcLen + s.steps);
     // the palette follows at an offset that need not be 4-aligned: copy it
     const palette = new Int32Array(bytes.slice(pcLen + s.steps, pcLen + s.steps + s.paletteLen * 4).buffer);
@@ -280,8 +321,16 @@ export class StepLog implements StepRecorder {
     const s = this.spilledAt[c];
     if (!s) throw new TraceError(`step log chunk ${c} is missing`);
     got = this.readBack(c, s);
-    if (this.cache.size >= SPILL_CACHE) this.cache.delete(this.cache.keys().next().value!);
+    const bytes = packedBytes(got);
+    const room = this.budget - this.held();
+    while (this.cache.size >= SPILL_CACHE || (this.cache.size >= SPILL_CACHE_MIN && this.cacheBytes + bytes > room)) {
+      const [old, dropped] = this.cache.entries().next().value!;
+      this.cache.delete(old);
+      this.cacheBytes -= packedBytes(dropped);
+      this.freeRead = dropped.pcs.buffer as ArrayBuffer;
+    }
     this.cache.set(c, got);
+    this.cacheBytes += bytes;
     return got;
   }
 
@@ -337,15 +386,15 @@ export class StepLog implements StepRecorder {
     return this.segWarp[this.segmentOf(s)]!;
   }
 
-  /** The recording ended after `total` logged steps: pack every chunk. */
-  seal(total: number): void {
+  /** The recording ended after `total` logged steps: pack every chunk (`beside`: as packBefore). */
+  seal(total: number, beside = 0): void {
     // chunks made ahead of the last step hold nothing
     const n = Math.ceil(total / CHUNK_STEPS);
     if (this.chunks.length > n) this.chunks.length = n;
-    this.packBefore(n, total - (n - 1) * CHUNK_STEPS);
-    this.spare = undefined;
     this.segStep = this.segStep.slice(0, this.nseg);
     this.segWarp = this.segWarp.slice(0, this.nseg);
+    this.packBefore(n, total - (n - 1) * CHUNK_STEPS, beside);
+    this.spare = undefined;
   }
 
   /** Bytes of the log (spilled chunks included). */
@@ -357,6 +406,13 @@ export class StepLog implements StepRecorder {
       const s = this.spilledAt[c];
       n += raw ? raw.byteLength : p ? packedBytes(p) : s ? spilledBytes(s) : 0;
     }
+    return n;
+  }
+
+  /** Bytes of the log in the spill file. */
+  spilledBytes(): number {
+    let n = 0;
+    for (const s of this.spilledAt) if (s) n += spilledBytes(s);
     return n;
   }
 

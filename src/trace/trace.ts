@@ -7,8 +7,8 @@
  *    steps, packed to about 3 bytes a step once finished and spilled to a file past a budget;
  *  - segments: (first step, warp key) for each run of consecutive steps of one warp, where the
  *    warp key is CTA linear id * 32 + warp index in the CTA;
- *  - checkpoints every `interval` steps (copy-on-write pages, checkpoint.ts; register files
- *    encoded per slot, regpages.ts).
+ *  - checkpoints every `interval` steps (copy-on-write pages, checkpoint.ts; CTAs, warps and
+ *    frames frozen into one buffer, frozen.ts, with register files encoded per slot, regpages.ts).
  *
  * Any position p (machine state after p steps) is restored by loading the checkpoint at or before
  * p and re-executing deterministically up to p (the scheduler is resumable, so re-execution
@@ -17,7 +17,7 @@
  * whose checkpoint shows a written page.
  */
 import type { Machine } from '../exec/machine.js';
-import { CHUNK_SHIFT, StepLog, TraceError } from './steplog.js';
+import { CHUNK_SHIFT, CHUNK_STEPS, StepLog, TraceError } from './steplog.js';
 import type { FaultReport } from '../exec/machine.js';
 import { observeSpins, SPIN_WINDOW } from '../exec/spin.js';
 import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkpoint.js';
@@ -31,7 +31,10 @@ export { CHUNK_SHIFT, ctaOfKey, defaultLogBudget, keyOf, StepLog, tidOfKey, Trac
 
 export interface RecordOptions {
   interval: number;
-  /** Bytes of step log kept in memory while recording (default: defaultLogBudget()). */
+  /**
+   * Bytes of the trace (step log and checkpoints) kept in memory while recording: past it,
+   * finished step-log chunks spill to a file; checkpoints stay (default: defaultLogBudget()).
+   */
   logBudget?: number;
 }
 
@@ -97,7 +100,7 @@ export class Trace {
         const now = performance.now();
         if (now - lastReport >= every) {
           lastReport = now;
-          opts.onProgress?.({ steps: m.warpSteps, threadInstructions: m.threadInstructions, wallMs: now - r.t0, bytes: t.log.bytes() + checkpointBytes(t.checkpoints) });
+          opts.onProgress?.({ steps: m.warpSteps, threadInstructions: m.threadInstructions, wallMs: now - r.t0, bytes: t.log.bytes() + t.checkpointsHeld });
           await new Promise<void>((res) => setImmediate(res));
         }
         if (opts.signal?.aborted && !m.finished) { t.interrupted = true; break; }
@@ -110,6 +113,8 @@ export class Trace {
 
   /** Set when the recording was stopped before the run ended: positions end at the last step. */
   interrupted = false;
+  /** Bytes of the checkpoints taken so far (their sum, kept as they are taken). */
+  private checkpointsHeld = 0;
 
   private begin(): { t0: number; snap: Snapshotter } {
     const m = this.machine;
@@ -122,12 +127,16 @@ export class Trace {
   /** Record up to the next checkpoint boundary. */
   private recordInterval(r: { snap: Snapshotter }): void {
     const m = this.machine;
-    if (m.warpSteps === this.checkpoints.length * this.interval) this.checkpoints.push(r.snap.take(m));
+    if (m.warpSteps === this.checkpoints.length * this.interval) {
+      const c = r.snap.take(m);
+      this.checkpoints.push(c);
+      this.checkpointsHeld += c.bytes;
+    }
     const end = Math.min(this.checkpoints.length * this.interval, m.opts.maxSteps + 1);
     this.log.reserve(m.warpSteps, end);
     m.advance(this.checkpoints.length * this.interval);
     // chunks the recording has left are finished: packed (and spilled past the budget)
-    this.log.packBefore(m.warpSteps >>> CHUNK_SHIFT);
+    this.log.packBefore(m.warpSteps >>> CHUNK_SHIFT, CHUNK_STEPS, this.checkpointsHeld);
   }
 
   private end(r: { t0: number }): void {
@@ -139,7 +148,7 @@ export class Trace {
     // a faulting instruction's step is logged but never completes: positions end before it
     this.total = m.faultStep >= 0 ? m.faultStep : m.warpSteps;
     this.stdout = m.stdout;
-    this.log.seal(m.faultStep >= 0 ? m.faultStep + 1 : m.warpSteps);
+    this.log.seal(m.faultStep >= 0 ? m.faultStep + 1 : m.warpSteps, this.checkpointsHeld);
     this.wallMs = performance.now() - r.t0;
     if (this.fault?.kind === 'step-limit') {
       // re-run the last window under observation to say which loops spun (exec/spin.ts)

@@ -37,7 +37,8 @@ function latency(): void {
   const grid = Math.ceil(10_000_000 / perBlock);
   const launch = { kernel, ...k.launch, grid: [grid, 1, 1] as [number, number, number] };
   launch.args = launch.args.map((a) => (a.kind === 'buffer' ? { ...a, count: grid * 256 } : a));
-  let peak = process.memoryUsage().rss;
+  const before = process.memoryUsage().rss;
+  let peak = before;
   const m = new Machine(program, launch, { ...DEFAULT_RUN_OPTIONS, maxSteps: 50_000_000 });
   m.prime();
   const t = Trace.record(m);
@@ -69,7 +70,8 @@ function latency(): void {
   }
   console.log(`goto random step:  p50 ${pct(gotoMs, 50).toFixed(1)} ms  p99 ${pct(gotoMs, 99).toFixed(1)} ms  (200 samples; target p99 <= 50 ms)`);
   console.log(`reverse-stepi:     p50 ${pct(revMs, 50).toFixed(1)} ms  p99 ${pct(revMs, 99).toFixed(1)} ms  (200 samples; a new focus builds its thread timeline first, not timed)`);
-  console.log(`peak memory (RSS): ${(peak / 1e6).toFixed(0)} MB (target <= 1500 MB)`);
+  const bytes = b.log + b.checkpoints;
+  console.log(`peak memory (RSS, sampled): ${(peak / 1e6).toFixed(0)} MB (target <= 1500 MB; ${(before / 1e6).toFixed(0)} MB before recording, after the throughput runs): ${(peak / bytes).toFixed(2)}x the trace's bytes (whole process), ${((peak - before) / bytes).toFixed(2)}x from before recording`);
 }
 
 throughput();

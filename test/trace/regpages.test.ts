@@ -1,9 +1,8 @@
 /**
- * Encoded register pages: every slot form (zero, uniform, lane-affine, 32-bit, raw) decodes to
- * the exact words, a page unchanged since the previous snapshot is the same object, and the
- * forms are as small as their definitions say.
+ * Encoded register files: every slot form (zero, uniform, lane-affine, 32-bit, raw) decodes to
+ * the exact words, and the forms are as small as their definitions say.
  */
-import { restoreRegs, snapRegs } from '../../src/trace/regpages.js';
+import { decodeRegs, encodeRegs, maxEncodedRegs } from '../../src/trace/regpages.js';
 
 /** A register file of `slots` slots; slot s lane l gets (lo, hi) = f(s, l). */
 function file(slots: number, f: (s: number, l: number) => [number, number]): Int32Array {
@@ -23,23 +22,25 @@ const FORMS: ((l: number) => [number, number])[] = [
 
 test('every form round-trips exactly, including a last page of fewer than 4 slots', () => {
   const w = file(FORMS.length + 1, (s, l) => (s < FORMS.length ? FORMS[s]!(l) : [l, -l]));
-  const pages = snapRegs(w, undefined);
-  expect(pages.length).toBe(2);
-  const back = new Int32Array(w.length).fill(12345);
-  restoreRegs(back, pages);
-  expect(Array.from(back)).toEqual(Array.from(w));
+  // written after 8 bytes of something else, as in a checkpoint's buffer
+  const out = new Uint8Array(8 + maxEncodedRegs(w)).fill(0xee);
+  const end = encodeRegs(w, out, 8);
   // page 0: 4 mode bytes + uniform 8 + affine 12 + affine 12; page 1: 4 + 32-bit 128 + raw 256 + raw 256
-  expect(pages.map((p) => p.byteLength)).toEqual([4 + 8 + 12 + 12, 4 + 128 + 256 + 256]);
+  expect(end - 8).toBe(4 + 8 + 12 + 12 + (4 + 128 + 256 + 256));
+  expect(Array.from(out.subarray(0, 8))).toEqual(new Array(8).fill(0xee));
+  // page 0's modes: zero, uniform, affine, affine; page 1's: 32-bit, raw, raw, none
+  expect(Array.from(out.subarray(8, 12))).toEqual([0, 1, 2, 2]);
+  expect(Array.from(out.subarray(8 + 36, 8 + 40))).toEqual([3, 4, 4, 255]);
+  const back = new Int32Array(w.length).fill(12345);
+  decodeRegs(back, out.subarray(8, end));
+  expect(Array.from(back)).toEqual(Array.from(w));
 });
 
-test('an unchanged page is shared with the previous snapshot; a changed one is not', () => {
-  const w = file(8, (s, l) => [s * 100 + l, 0]);
-  const a = snapRegs(w, undefined);
-  w[4 * 64 + 2 * 5] = 99; // slot 4, lane 5: page 1
-  const b = snapRegs(w, a);
-  expect(b[0]).toBe(a[0]);
-  expect(b[1]).not.toBe(a[1]);
-  const back = new Int32Array(w.length);
-  restoreRegs(back, b);
+test('a file of whole pages: every slot zero takes 4 bytes a page', () => {
+  const w = new Int32Array(8 * 64);
+  const out = new Uint8Array(maxEncodedRegs(w));
+  expect(encodeRegs(w, out, 0)).toBe(8);
+  const back = new Int32Array(w.length).fill(-1);
+  decodeRegs(back, out.subarray(0, 8));
   expect(Array.from(back)).toEqual(Array.from(w));
 });

@@ -73,3 +73,14 @@ test('a spilled log reads back every step as recorded; travel and trace files ar
     rmSync(dir, { recursive: true, force: true });
   }
 }, 120_000);
+
+test('the budget holds the log and the checkpoints together', () => {
+  const kept = record(Infinity);
+  // enough for the log alone, not for the log and the checkpoints: the log spills
+  const budget = kept.log.residentBytes();
+  const t = record(budget);
+  expect(kept.bytes().checkpoints).toBeGreaterThan(0);
+  expect(t.log.spilled).toBeGreaterThan(0);
+  expect(t.log.residentBytes() + t.bytes().checkpoints).toBeLessThanOrEqual(budget);
+  expect(t.bytes()).toEqual(kept.bytes());
+}, 120_000);

@@ -41,3 +41,38 @@ test.each([['in memory', Infinity], ['spilled', 0]] as const)('packed chunks rea
   const seg = log.segStep.byteLength + log.segWarp.byteLength;
   expect(log.bytes() - seg).toBe(8 * N + (3 * N + 3 * 4) + (3 * 12_345 + 3 * 4));
 });
+
+test('a spilled log longer than the read-back cache reads back every step, in any order', () => {
+  // 130 chunks (more than the 128 kept after reading back) and an odd tail of 300 distinct masks with
+  // 16-bit offsets; in the others, which mask runs where changes from chunk to chunk (packing reuses
+  // a spilled chunk's storage, so stale indices would show)
+  const chunks = 130, tail = 4001, total = chunks * N + tail;
+  const pcAt = (i: number): number => 1000 + ((i * 31) % 5000);
+  const maskAt = (i: number): number => {
+    const c = i >>> CHUNK_SHIFT;
+    if (c === chunks) return (i % 300) + 1;
+    return [-1, 0xff, 0xff00][((i >>> (4 + (c % 5))) + c) % 3]! | 0;
+  };
+  const warp = { cta: { id: 0 }, tidBase: 0 } as unknown as Warp;
+  const log = new StepLog(0);
+  for (let s = 0; s < total; s++) {
+    const chunk = log.chunkFor(s, warp);
+    const o = log.offsetOf(s);
+    chunk[o] = pcAt(s);
+    chunk[o + 1] = maskAt(s);
+    if ((s & (N - 1)) === N - 1) log.packBefore((s + 1) >>> CHUNK_SHIFT);
+  }
+  log.seal(total);
+  expect(log.spilled).toBe(chunks + 1);
+  const check = (s: number): void => {
+    if (log.loc(s) !== pcAt(s) || log.mask(s) !== maskAt(s)) throw new Error(`step ${s}: (${log.loc(s)}, ${log.mask(s)}) instead of (${pcAt(s)}, ${maskAt(s)})`);
+  };
+  for (let s = 0; s < total; s++) check(s);
+  // backwards chunk by chunk, then striding: chunks dropped from the cache and read again
+  for (let c = chunks; c >= 0; c--) for (let s = c * N; s < Math.min(total, (c + 1) * N); s += 7) check(s);
+  for (let k = 0; k < 3000; k++) check((k * 1_000_003) % total);
+  // over its budget (0), the log keeps 8 chunks read back (16-bit offsets, mask indices, a palette)
+  const seg = log.segStep.byteLength + log.segWarp.byteLength;
+  expect(log.residentBytes() - seg).toBeGreaterThan(0);
+  expect(log.residentBytes() - seg).toBeLessThanOrEqual(8 * (3 * N + 256 * 4));
+});
