@@ -66,6 +66,14 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
       return compileMulInt(ctx, t, false);
     }
     case 'mad': case 'fma': {
+      if (isF && t === 'f32' && rnd === fp.RN) {
+        // Inline, without a call: a*b is exact in double, so rounding s = a*b + c (double) to f32
+        // is the fused result unless s is exactly halfway between two f32 values (then the
+        // error of s decides), zero (its sign) or not finite; those take f32Fma
+        const body = `const fa = ${fin('a')}, fb = ${fin('b')}, fc = ${fin('c')}; const s = fa * fb + fc, r = Math.fround(s), q = s - r;
+          ${fpost('s !== 0 && s - s === 0 && r - r === 0 && (q === 0 || Math.fround(r + 2 * q) !== r + 2 * q) ? r : K.fp.f32Fma(fa, fb, fc, X0)')}`;
+        return bind(lanes(v, [v, v, v], body), D(), A(), B(), C(), 0, rnd);
+      }
       if (isF) {
         const fn = t === 'f32' ? 'f32Fma' : 'f64Fma';
         return bind(lanes(v, [v, v, v], fpost(`K.fp.${fn}(${fin('a')}, ${fin('b')}, ${fin('c')}, X0)`)), D(), A(), B(), C(), 0, rnd);
