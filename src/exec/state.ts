@@ -97,6 +97,9 @@ export class Cta {
   }
 }
 
+/** Bytes of local stack each lane of a new warp has (deep calls grow it: Warp.ensureLocal). */
+export const INITIAL_LOCAL_STRIDE = 1024;
+
 export class Warp implements Regs {
   i32!: Int32Array;
   u32!: Uint32Array;

@@ -14,7 +14,7 @@ import type { Machine } from '../exec/machine.js';
 import { type ArenaState, Bank } from '../exec/memory.js';
 import { coordsOf } from '../exec/launch.js';
 import type { CFunction } from '../exec/compiled.js';
-import { Cta, Frame, Warp } from '../exec/state.js';
+import { Cta, Frame, INITIAL_LOCAL_STRIDE, Warp } from '../exec/state.js';
 import { restorePages, snapDirty, type Pages } from './pages.js';
 import { decodeRegs } from './regpages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
@@ -202,7 +202,12 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
         w.reset(ws.id); // as the constructor leaves it, its frames kept aside in w.spare
         w.pool.clear();
         if (w.localStride !== ws.localStride) { w.local = new Bank(ws.localStride * 32); w.localStride = ws.localStride; }
-      } else w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, ws.localStride);
+      } else {
+        // made at the initial stride and grown to the saved one, so that a reset (a pooled warp
+        // taking a new CTA) goes back to the initial stride as the original warp did
+        w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, INITIAL_LOCAL_STRIDE);
+        if (ws.localStride !== INITIAL_LOCAL_STRIDE) { w.local = new Bank(ws.localStride * 32); w.localStride = ws.localStride; }
+      }
       restorePages(w.local.u8, ws.local, PAGE_SIZE);
       w.local.dirty.fill(0);
       w.local.markAllWritten();

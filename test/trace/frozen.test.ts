@@ -83,3 +83,39 @@ test('numbers beyond int32 (a warp that issued 2^33 instructions, an unsigned ma
   expect([back.issued, back.barMask, back.carry[3]]).toEqual([2 ** 33, 0xffffffff, 1]);
   expect(stateHash(m)).toBe(hash);
 });
+
+test('a warp restored with a grown local stack goes back to the initial stride when it takes a new CTA', () => {
+  // f's 4 KiB local array is more than a new warp's 1024 bytes per lane: the stack grows inside f
+  const src = `.version 8.0
+.target sm_80
+.address_size 64
+.func f()
+{
+  .local .align 4 .b8 buf[4096];
+  .reg .b32 %v;
+  mov.u32 %v, 7;
+  st.local.u32 [buf+4000], %v;
+  st.local.u32 [buf+4], %v;
+  st.local.u32 [buf+8], %v;
+  ret;
+}
+.visible .entry k()
+{
+  call.uni f, ();
+  ret;
+}
+`;
+  const program = loadPtx(src, 'grow.ptx').program!;
+  const launch = { kernel: 'k', grid: [1, 1, 1] as [number, number, number], block: [32, 1, 1] as [number, number, number], sharedBytes: 0, args: [] };
+  const t = Trace.record(new Machine(program, launch, DEFAULT_RUN_OPTIONS), { interval: 1 });
+  // a checkpoint taken inside f, after the stack grew
+  const inside = t.checkpoints.find((c) => (thaw(c.ctas).resident[0]?.warps[0]?.localStride ?? 0) > 1024);
+  expect(inside).toBeDefined();
+  // a machine with no CTA to reuse: the restore makes the warp
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  restore(m, inside!, t.stdout);
+  const w = m.resident[0]!.warps[0]!;
+  expect(w.localStride).toBeGreaterThanOrEqual(4096 + 16);
+  w.reset(w.id);
+  expect(w.localStride).toBe(1024);
+});

@@ -7,7 +7,7 @@ import type { Machine } from '../machine.js';
 import { initRegisters } from '../compile.js';
 import type { CFunction } from '../compiled.js';
 import { Bank, GLOBAL_HI } from '../memory.js';
-import { Cta, Frame, Warp } from '../state.js';
+import { Cta, Frame, INITIAL_LOCAL_STRIDE, Warp } from '../state.js';
 import { coordsOf } from '../launch.js';
 import { RESERVED_GAP, RESERVED_SMEM } from './layout.js';
 
@@ -31,7 +31,7 @@ export function makeCta(mach: Machine, id: number): Cta {
     const nwarps = Math.ceil(mach.nthreads / 32);
     for (let wi = 0; wi < nwarps; wi++) {
       const nl = Math.min(32, mach.nthreads - wi * 32);
-      cta.warps.push(new Warp(id * 4096 + wi, cta, wi * 32, nl, mach.mem, 1024));
+      cta.warps.push(new Warp(id * 4096 + wi, cta, wi * 32, nl, mach.mem, INITIAL_LOCAL_STRIDE));
     }
   }
   for (const w of cta.warps) {
