@@ -538,13 +538,7 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
       const o = l << 1;
       const idx = PIDX[l]!;
       if (idx >>> PAGE_SHIFT !== page) dirty[page = idx >>> PAGE_SHIFT] = 1;
-      const i = idx >> 2;
-      const held = locks === undefined ? -1 : lockWord(locks, idx);
-      const old = b32[i]!;
-      b32[i] = rmw32(op, signed, old, u[B + o]!, u, C + o) >>> 0;
-      if (held >= 0) Atomics.store(locks!, held, 0);
-      u[D + o] = old;
-      u[D + o + 1] = 0;
+      atomLane32(b32, idx, locks, op, signed, u, o, B, C, D);
     }
   };
   const run = (w: Warp, m: number): void => {
@@ -560,17 +554,24 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
       const hi = ((r32 ? 0 : u[r + o + 1]!) + ghi + (s > 0xffffffff ? 1 : 0)) >>> 0;
       let idx = w.quickIndex(space, lo, hi, 4, true);
       if (idx < 0) idx = w.translate(space, lo, hi, 4, l, Access.Atomic);
-      const b32 = w.xbank.u32;
-      const i = idx >> 2;
-      const held = locks === undefined ? -1 : lockWord(locks, idx);
-      const old = b32[i]!;
-      b32[i] = rmw32(op, signed, old, u[B + o]!, u, C + o) >>> 0;
-      if (held >= 0) Atomics.store(locks!, held, 0);
-      u[D + o] = old;
-      u[D + o + 1] = 0;
+      atomLane32(w.xbank.u32, idx, locks, op, signed, u, o, B, C, D);
     }
   };
   return run;
+}
+
+/**
+ * One lane's 32-bit atom on the word at byte `idx` of `b32` (lane slot offset `o` into the
+ * operand slots B, C and destination D), under its stripe lock when threads share memory.
+ */
+function atomLane32(b32: Uint32Array, idx: number, locks: Int32Array | undefined, op: number, signed: boolean, u: Uint32Array, o: number, B: number, C: number, D: number): void {
+  const i = idx >> 2;
+  const held = locks === undefined ? -1 : lockWord(locks, idx);
+  const old = b32[i]!;
+  b32[i] = rmw32(op, signed, old, u[B + o]!, u, C + o) >>> 0;
+  if (held >= 0) Atomics.store(locks!, held, 0);
+  u[D + o] = old;
+  u[D + o + 1] = 0;
 }
 
 /** The new value of a 32-bit atom `op` (atom32's numbering) on `old` with operand b (and, for cas, u[c]). */

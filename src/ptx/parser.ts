@@ -661,7 +661,7 @@ class Parser {
       const close = this.deferring && (hasList || !isEntry) ? this.skipBody() : -1;
       if (close >= 0) {
         const open = this.at(this.pos - 1).start;
-        return new DeferredFunction(this, open, {
+        return deferredFunction(this, open, {
           kind: 'function', isEntry, name: nameTok.text, linkage, rets, params, noreturn, perf, ctaDims,
           span: this.spanFrom(start), nameSpan: spanOf(nameTok),
         });
@@ -1086,46 +1086,22 @@ export function bodyEnd(source: string, open: number): number {
 }
 
 /** A function whose body stays text until read (ParseOptions.deferBodies). */
-class DeferredFunction implements FunctionDecl {
-  readonly kind = 'function';
-  readonly isEntry: boolean;
-  readonly name: string;
-  readonly linkage: Linkage | undefined;
-  readonly rets: readonly VarDecl[];
-  readonly params: readonly VarDecl[];
-  readonly noreturn: boolean;
-  readonly perf: ReadonlyMap<string, readonly number[]>;
-  readonly ctaDims: readonly number[];
-  readonly span: Span;
-  readonly nameSpan: Span;
-  readonly deferred: DeferredBody;
-  private parsed: Statement[] | undefined;
-  constructor(private readonly parser: Parser, open: number, h: Omit<FunctionDecl, 'body'>) {
-    this.isEntry = h.isEntry;
-    this.name = h.name;
-    this.linkage = h.linkage;
-    this.rets = h.rets;
-    this.params = h.params;
-    this.noreturn = h.noreturn;
-    this.perf = h.perf;
-    this.ctaDims = h.ctaDims;
-    this.span = h.span;
-    this.nameSpan = h.nameSpan;
-    const self = this;
-    this.deferred = {
-      open,
-      diagnostics: [],
-      get read() { return self.parsed !== undefined; },
-    };
-  }
-  get body(): readonly Statement[] {
-    if (this.parsed === undefined) {
-      const r = this.parser.parseDeferred(this.deferred.open);
-      this.parsed = r.body;
-      (this.deferred.diagnostics as Diagnostic[]).push(...r.diagnostics);
-    }
-    return this.parsed;
-  }
+function deferredFunction(parser: Parser, open: number, header: Omit<FunctionDecl, 'body' | 'deferred'>): FunctionDecl {
+  let parsed: Statement[] | undefined;
+  const diagnostics: Diagnostic[] = [];
+  const deferred: DeferredBody = { open, diagnostics, get read() { return parsed !== undefined; } };
+  return {
+    ...header,
+    deferred,
+    get body(): readonly Statement[] {
+      if (parsed === undefined) {
+        const r = parser.parseDeferred(open);
+        parsed = r.body;
+        diagnostics.push(...r.diagnostics);
+      }
+      return parsed;
+    },
+  };
 }
 
 /** A token's extent alone (a token kept as a span would keep its text and value alive too). */

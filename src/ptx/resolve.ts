@@ -370,7 +370,6 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
   const tabled = tabledFunctions(module, functionNames);
   let deferred: DeferredResolution | undefined;
   if (opts.lazy) {
-    const byName = new Map(bodies.map((d) => [d.name, d] as const));
     const memo = new Map<string, readonly Diagnostic[]>();
     const history: (readonly string[])[] = [];
     deferred = {
@@ -386,8 +385,9 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
           const batch: FunctionDecl[] = [];
           const names: string[] = [];
           for (const name of frontier) {
-            const decl = byName.get(name);
-            if (decl === undefined || seen.has(name)) continue;
+            const at = order.get(name);
+            if (at === undefined || seen.has(name)) continue;
+            const decl = bodies[at]!;
             seen.add(name);
             names.push(name);
             if (!problems.has(name)) batch.push(decl);

@@ -139,7 +139,8 @@ class Writer {
   }
 
   warp(w: Warp, shared: Shared): void {
-    for (const x of [w.id, w.tidBase, w.nlanes, w.localStride, w.pc, w.mask, w.exited, w.state, w.barrierId, w.sp, w.barMask, w.barDst, w.issued, w.spins, w.parkedBar, w.parkedBarId]) this.num(x);
+    this.num(w.id); this.num(w.tidBase); this.num(w.nlanes); this.num(w.localStride); this.num(w.pc); this.num(w.mask); this.num(w.exited); this.num(w.state);
+    this.num(w.barrierId); this.num(w.sp); this.num(w.barMask); this.num(w.barDst); this.num(w.issued); this.num(w.spins); this.num(w.parkedBar); this.num(w.parkedBarId);
     this.ref(shared.pages(w.local));
     this.ref(w.barRed);
     if (allZero(w.carry)) this.num(0);

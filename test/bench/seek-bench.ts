@@ -11,13 +11,9 @@ import { entryNames } from '../../src/ptx/resolve.js';
 import { Session } from '../../src/engine/session.js';
 import { DEFAULT_INTERVAL, Trace } from '../../src/trace/trace.js';
 import { KERNELS } from './kernels.js';
+import { pct, travelLatency } from './measure.js';
 
 const STEPS = 100_000_000;
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 function main(): void {
   const k = KERNELS[0]!;
@@ -34,24 +30,7 @@ function main(): void {
   const recordMs = performance.now() - t0;
   const b = t.bytes();
   const s = new Session(`${k.name}.ptx`, k.ptx, program, launch, m.opts, t);
-  let x = 987654321;
-  const rand = (n: number): number => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x % n; };
-  const gotoMs: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const p = rand(t.total);
-    const g0 = performance.now();
-    s.goto(p);
-    gotoMs.push(performance.now() - g0);
-  }
-  const revMs: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    s.goto(rand(t.total));
-    s.setFocus([rand(grid), 0, 0], [rand(256), 0, 0]);
-    s.stepInstruction(false);
-    const r0 = performance.now();
-    s.stepInstruction(true);
-    revMs.push(performance.now() - r0);
-  }
+  const { gotoMs, revMs } = travelLatency(s, grid, 256, 987654321);
   const mb = (n: number): string => (n / 1e6).toFixed(0);
   console.log(`\n${(t.total / 1e6).toFixed(1)} M warp-steps (ALU kernel, ${grid} blocks) recorded in ${(recordMs / 1000).toFixed(1)} s; trace ${mb(b.log + b.checkpoints)} MB, ${t.log.spilled} log chunks spilled past a 64 MiB budget (${mb(t.log.residentBytes())} MB of log in memory), ${t.checkpoints.length} checkpoints; peak RSS ${mb(process.resourceUsage().maxRSS * 1024)} MB`);
   console.log(`goto random step:  p50 ${pct(gotoMs, 50).toFixed(1)} ms  p99 ${pct(gotoMs, 99).toFixed(1)} ms  (200 samples; target p99 <= 50 ms at 10^8 warp-steps)`);

@@ -9,12 +9,7 @@ import { loadPtx } from '../../src/ptx/index.js';
 import { Session } from '../../src/engine/session.js';
 import { Trace } from '../../src/trace/trace.js';
 import { KERNELS } from './kernels.js';
-import { bestOffOn } from './measure.js';
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
+import { bestOffOn, pct, travelLatency } from './measure.js';
 
 function throughput(): void {
   console.log('\nrecording (best of 5): thread-instr/s with the trace on, overhead = recorded time / plain time, bytes per warp-step\n');
@@ -46,28 +41,7 @@ function latency(): void {
   const b = t.bytes();
   const s = new Session(`${k.name}.ptx`, k.ptx, program, launch, m.opts, t);
   console.log(`\n${t.total} warp-steps recorded in ${(t.wallMs / 1000).toFixed(1)} s; trace ${((b.log + b.checkpoints) / 1e6).toFixed(1)} MB (${((b.log + b.checkpoints) / t.total).toFixed(2)} bytes/warp-step, ${t.checkpoints.length} checkpoints)`);
-  let x = 12345;
-  const rand = (n: number): number => { x ^= x << 13; x >>>= 0; x ^= x >>> 17; x ^= x << 5; x >>>= 0; return x % n; };
-  const gotoMs: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const p = rand(t.total);
-    const t0 = performance.now();
-    s.goto(p);
-    gotoMs.push(performance.now() - t0);
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }
-  const revMs: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    // a random thread at a random moment, then one instruction back
-    s.goto(rand(t.total));
-    const blk = rand(grid), thr = rand(256);
-    s.setFocus([blk, 0, 0], [thr, 0, 0]);
-    s.stepInstruction(false);
-    const t0 = performance.now();
-    s.stepInstruction(true);
-    revMs.push(performance.now() - t0);
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }
+  const { gotoMs, revMs } = travelLatency(s, grid, 256, 12345, () => { peak = Math.max(peak, process.memoryUsage().rss); });
   console.log(`goto random step:  p50 ${pct(gotoMs, 50).toFixed(1)} ms  p99 ${pct(gotoMs, 99).toFixed(1)} ms  (200 samples; target p99 <= 50 ms)`);
   console.log(`reverse-stepi:     p50 ${pct(revMs, 50).toFixed(1)} ms  p99 ${pct(revMs, 99).toFixed(1)} ms  (200 samples; a new focus builds its thread timeline first, not timed)`);
   const bytes = b.log + b.checkpoints;
