@@ -1,6 +1,6 @@
 /** Shared CLI plumbing: reading a PTX file with located diagnostics, exit codes. */
 import type { PtxSource } from '../exec/parallel/protocol.js';
-import { type LoadedPtx, loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.js';
+import { type LoadedPtx, type LoadOptions, loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.js';
 import type { KernelProblems, Program } from '../ptx/resolve.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 import { linkPtx } from '../ptx/link.js';
@@ -53,13 +53,18 @@ export function reportKernelProblems(path: string, program: Program, e: KernelPr
   process.stderr.write(`${n} error${n === 1 ? '' : 's'} in ${path} (in the code of kernel ${e.kernel})\n`);
 }
 
-/** Load a PTX file (linked with `more`, if any) or print its diagnostics and return undefined. */
-export function requireProgram(path: string, more: readonly string[] = []): Program | undefined {
-  return requireProgramSource(path, more)?.program;
+/**
+ * Load a PTX file (linked with `more`, if any) or print its diagnostics and return undefined.
+ * `opts` is required: a command that runs a kernel loads lazily (only that kernel's code is read,
+ * when it launches), a command that describes the whole module (`info`) must not, or it sees
+ * no function bodies at all.
+ */
+export function requireProgram(path: string, more: readonly string[], opts: LoadOptions): Program | undefined {
+  return requireProgramSource(path, more, opts)?.program;
 }
 
 /** requireProgram, with the text and name the Program was loaded from (worker threads load it again). */
-export function requireProgramSource(path: string, more: readonly string[] = []): { program: Program; source: PtxSource } | undefined {
+export function requireProgramSource(path: string, more: readonly string[], opts: LoadOptions): { program: Program; source: PtxSource } | undefined {
   let source: PtxSource;
   if (more.length === 0) source = { text: readPtxText(path), label: path };
   else {
@@ -67,8 +72,7 @@ export function requireProgramSource(path: string, more: readonly string[] = [])
     if (text === undefined) return undefined;
     source = { text, label: `${path} (linked with ${more.join(', ')})` };
   }
-  // to run: only the launched kernel's code is parsed and resolved (its problems: reportKernelProblems)
-  const loaded: LoadedPtx = loadPtx(source.text, source.label, { lazy: true });
+  const loaded: LoadedPtx = loadPtx(source.text, source.label, opts);
   if (!loaded.program) {
     process.stderr.write(renderDiagnostics(loaded) + '\n');
     const n = loaded.diagnostics.length;

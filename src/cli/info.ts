@@ -3,20 +3,47 @@ import type { Program, VarInfo } from '../ptx/resolve.js';
 import { requireProgram } from './common.js';
 
 interface VarSummary { name: string; space: string; type: string; size: number; align: number }
+interface ParamSummary { name: string; type: string; size: number; align: number }
+interface EntrySummary { name: string; params: ParamSummary[]; instructions: number; performance: Record<string, unknown> }
+interface FunctionSummary { name: string; params: number; returns: number; instructions: number }
 
-export function moduleInfo(p: Program): Record<string, unknown> {
-  const varOf = (v: VarInfo): VarSummary => ({
-    name: v.name, space: v.space, type: v.decl.type + (v.decl.dims.length ? v.decl.dims.map((d) => `[${d ?? ''}]`).join('') : ''), size: v.size, align: v.align,
-  });
+/** The module summary (`--json` prints it as is). */
+export interface ModuleInfo {
+  version: string | null;
+  target: readonly string[];
+  addressSize: number;
+  entries: EntrySummary[];
+  functions: FunctionSummary[];
+  externs: string[];
+  /** Module-scope variables of every space but shared (global, const, local), in module order. */
+  globals: VarSummary[];
+  /** Shared variables, module-scope or declared in a function body. */
+  shared: VarSummary[];
+  files: Record<string, string>;
+  debugSections: string[];
+  hasDwarf: boolean;
+  hasLineInfo: boolean;
+  instructionCount: number;
+}
+
+const typeOf = (v: VarInfo): string => v.decl.type + v.decl.dims.map((d) => `[${d ?? ''}]`).join('');
+
+/**
+ * Summarises a program resolved whole. A lazily loaded one (bodies resolved only when a kernel
+ * launches) would show no functions and no instructions, so it is refused rather than summarised.
+ */
+export function moduleInfo(p: Program): ModuleInfo {
+  if (p.deferred !== undefined) throw new Error('moduleInfo needs every function body resolved: load the module with { lazy: false }');
+  const varOf = (v: VarInfo): VarSummary => ({ name: v.name, space: v.space, type: typeOf(v), size: v.size, align: v.align });
   const fns = [...p.functions.values()];
-  const sections = p.module.items.filter((i) => i.kind === 'section').map((s) => (s.kind === 'section' ? s.name : ''));
+  const sections = p.module.items.flatMap((i) => (i.kind === 'section' ? [i.name] : []));
   return {
     version: p.module.version ?? null,
     target: p.module.target,
     addressSize: p.module.addressSize,
     entries: fns.filter((f) => f.isEntry).map((f) => ({
       name: f.name,
-      params: f.params.map((v) => ({ name: v.name, type: v.decl.type + (v.decl.dims.length ? `[${v.decl.dims.join('][')}]` : ''), size: v.size, align: v.align })),
+      params: f.params.map((v) => ({ name: v.name, type: typeOf(v), size: v.size, align: v.align })),
       instructions: f.instrs.length,
       performance: Object.fromEntries(f.decl.perf),
     })),
@@ -32,30 +59,27 @@ export function moduleInfo(p: Program): Record<string, unknown> {
   };
 }
 
-export function infoCommand(file: string, json: boolean): number {
-  const p = requireProgram(file);
-  if (!p) return 1;
-  const info = moduleInfo(p);
-  if (json) {
-    process.stdout.write(JSON.stringify(info, null, 2) + '\n');
-    return 0;
-  }
+export function formatModuleInfo(file: string, info: ModuleInfo): string {
   const out: string[] = [];
-  out.push(`${file}: PTX ${info['version']}, target ${(info['target'] as string[]).join(', ')}, ${info['addressSize']}-bit addresses`);
-  for (const e of info['entries'] as { name: string; params: { name: string; type: string; size: number }[]; instructions: number }[]) {
+  out.push(`${file}: PTX ${info.version}, target ${info.target.join(', ')}, ${info.addressSize}-bit addresses`);
+  for (const e of info.entries) {
     out.push(`entry ${e.name} (${e.instructions} instructions)`);
     for (const q of e.params) out.push(`  param ${q.name}: .${q.type} (${q.size} bytes)`);
   }
-  for (const f of info['functions'] as { name: string; params: number; returns: number; instructions: number }[]) {
-    out.push(`func  ${f.name}: ${f.params} param(s), ${f.returns} return value(s), ${f.instructions} instructions`);
-  }
-  const ext = info['externs'] as string[];
-  if (ext.length) out.push(`extern: ${ext.join(', ')}`);
-  for (const v of [...(info['globals'] as VarSummary[]), ...(info['shared'] as VarSummary[])]) out.push(`.${v.space.padEnd(6)} ${v.name}: .${v.type} (${v.size} bytes, align ${v.align})`);
-  const files = info['files'] as Record<string, string>;
-  for (const [k, v] of Object.entries(files)) out.push(`file ${k}: ${v}`);
-  out.push(`DWARF: ${info['hasDwarf'] ? 'yes' : 'no'} (sections: ${(info['debugSections'] as string[]).join(' ') || 'none'}); line info (.loc): ${info['hasLineInfo'] ? 'yes' : 'no'}`);
-  out.push(`instructions: ${info['instructionCount']}`);
-  process.stdout.write(out.join('\n') + '\n');
+  for (const f of info.functions) out.push(`func  ${f.name}: ${f.params} param(s), ${f.returns} return value(s), ${f.instructions} instructions`);
+  if (info.externs.length) out.push(`extern: ${info.externs.join(', ')}`);
+  for (const v of [...info.globals, ...info.shared]) out.push(`.${v.space.padEnd(6)} ${v.name}: .${v.type} (${v.size} bytes, align ${v.align})`);
+  for (const [k, v] of Object.entries(info.files)) out.push(`file ${k}: ${v}`);
+  out.push(`DWARF: ${info.hasDwarf ? 'yes' : 'no'} (sections: ${info.debugSections.join(' ') || 'none'}); line info (.loc): ${info.hasLineInfo ? 'yes' : 'no'}`);
+  out.push(`instructions: ${info.instructionCount}`);
+  return out.join('\n') + '\n';
+}
+
+export function infoCommand(file: string, json: boolean): number {
+  // the whole module: every body parsed and resolved, as `check` reads it (not as `run` does)
+  const p = requireProgram(file, [], { lazy: false });
+  if (!p) return 1;
+  const info = moduleInfo(p);
+  process.stdout.write(json ? JSON.stringify(info, null, 2) + '\n' : formatModuleInfo(file, info));
   return 0;
 }

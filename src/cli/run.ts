@@ -39,7 +39,8 @@ export function threadCount(w: number | 'auto' | undefined): number {
 
 /** Load the PTX and decide the launch, or report why not and give the exit code (1 bad PTX, 2 bad launch). */
 export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: Program; launch: Launch; source: PtxSource } | number {
-  const loaded = requireProgramSource(ptxPath, flags.link ?? []);
+  // to run: only the launched kernel's code is parsed and resolved (its problems: reportKernelProblems)
+  const loaded = requireProgramSource(ptxPath, flags.link ?? [], { lazy: true });
   if (!loaded) return 1;
   const { program, source } = loaded;
   try {

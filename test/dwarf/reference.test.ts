@@ -38,8 +38,8 @@ describe('DIE trees match llvm-dwarfdump of the cubin', () => {
       expect(ours.problems).toEqual([]);
       expect(countDies(ours.trees)).toBeGreaterThan(1);
       if (!existsSync(refPath)) {
-        // New sample without a committed dump: run test/dwarf/reference/regen.sh to add one.
-        console.warn(`no reference dump for ${c.name}; run test/dwarf/reference/regen.sh ${c.name}`);
+        // a new case without a committed dump: decoded above, compared once regen.sh has made one
+        process.stderr.write(`skipped: llvm-dwarfdump comparison of ${c.name}: no reference dump (run test/dwarf/reference/regen.sh ${c.name})\n`);
         return;
       }
       const ref = parseLlvmDump(readFileSync(refPath, 'utf8'));
