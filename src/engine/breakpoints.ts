@@ -9,6 +9,7 @@
  * `block (1,0,0)`) is answered from thread coordinates, from the log alone; any other expression
  * (`if p == 41 && h != checks[p]`) is evaluated per thread at the candidate steps.
  */
+import type { FunctionDecl, Statement } from '../ptx/ast.js';
 import { LineMap } from '../ptx/diagnostics.js';
 import { plainName } from '../ptx/names.js';
 import type { CodeIndex } from './code-index.js';
@@ -99,7 +100,11 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
         if (lm.position(ins.src.span.start).line === want) globals.push(code.global(prog.name, pc));
       });
     }
-    if (!globals.length) throw new BreakpointError(`no PTX instruction on line ${want} of the .ptx file`);
+    if (!globals.length) {
+      const fn = notLoaded(code).find((d) => lm.position(d.span.start).line <= want && want <= lm.position(d.span.end).line);
+      if (fn) throw new BreakpointError(`PTX line ${want} is in ${fn.name}, which kernel ${code.machine.launch.kernel} does not reach: only the code the launched kernel can reach is loaded`);
+      throw new BreakpointError(`no PTX instruction on line ${want} of the .ptx file`);
+    }
   } else if ((m = /^\*(\d+)$/.exec(spec))) {
     const g = code.global(current.fn, Number(m[1]));
     const prog = code.functions.find((f) => f.name === current.fn);
@@ -120,6 +125,10 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
       const l = code.line[g]!;
       if (l >= asked && l < next && code.lineStart[g] && inFile(g)) next = l;
     }
+    // code the launched kernel does not reach is not loaded: a line there must not move on to the
+    // next line of loaded code (a breakpoint somewhere else), nor read as a line without code
+    const skipped = notLoadedLine(code, asked, next, wantFile);
+    if (skipped) throw new BreakpointError(`line ${skipped.line}${file ? ` of ${file}` : ''} is in ${skipped.fn}, which kernel ${code.machine.launch.kernel} does not reach: only the code the launched kernel can reach is loaded`);
     if (next !== Infinity) line = next;
     for (let g = 0; g < n; g++) {
       if (code.line[g] !== line || !code.lineStart[g] || !inFile(g)) continue;
@@ -128,7 +137,11 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
     if (!globals.length) throw new BreakpointError(`no code for line ${asked}${file ? ` in ${file}` : ''} or after it`);
   } else {
     const prog = code.functions.find((f) => f.name === spec) ?? code.functions.find((f) => plainName(f.name) === spec);
-    if (!prog) throw new BreakpointError(`function "${spec}" not defined`);
+    if (!prog) {
+      const fn = notLoaded(code).find((d) => d.name === spec || plainName(d.name) === spec);
+      if (fn) throw new BreakpointError(`function "${spec}" is not reachable from kernel ${code.machine.launch.kernel}: only the code the launched kernel can reach is loaded`);
+      throw new BreakpointError(`function "${spec}" not defined`);
+    }
     // like gdb, stop after the prologue: at the first line that is not the declaration line
     const entryLine = prog.locLine[0] ?? 0;
     let pc = 0;
@@ -139,6 +152,34 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
     globals.push(code.global(prog.name, pc));
   }
   return { globals, condition, spec: text.trim() };
+}
+
+/** The module's function bodies that are not loaded (the launched kernel cannot reach them). */
+function notLoaded(code: CodeIndex): FunctionDecl[] {
+  const loaded = new Set(code.functions.map((f) => f.name));
+  return code.machine.program.bodies.filter((d) => !loaded.has(d.name));
+}
+
+/**
+ * The first source line from `from` up to (not including) `before` that has code in a function
+ * that is not loaded, in `file` (any file when undefined); reads those bodies' `.loc` directives
+ * (parsing a deferred body, resolving nothing).
+ */
+function notLoadedLine(code: CodeIndex, from: number, before: number, file: string | undefined): { line: number; fn: string } | undefined {
+  const files = code.machine.program.files;
+  const inFile = (index: number): boolean => {
+    const f = files.get(index);
+    return file === undefined || f === undefined || f === file || baseName(f) === baseName(file);
+  };
+  let best: { line: number; fn: string } | undefined;
+  const walk = (fn: string, body: readonly Statement[]): void => {
+    for (const st of body) {
+      if (st.kind === 'block') walk(fn, st.body);
+      else if (st.kind === 'loc' && st.line >= from && st.line < before && (best === undefined || st.line < best.line) && inFile(st.file)) best = { line: st.line, fn };
+    }
+  };
+  for (const d of notLoaded(code)) walk(plainName(d.name) === d.name ? d.name : `${plainName(d.name)} (${d.name})`, d.body ?? []);
+  return best;
 }
 
 /**
