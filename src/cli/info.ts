@@ -1,4 +1,5 @@
 /** `ptxdbg info`: what a PTX module contains (entries, functions, variables, debug info). */
+import type { FunctionDecl, Statement } from '../ptx/ast.js';
 import type { Program, VarInfo } from '../ptx/resolve.js';
 import { requireProgram } from './common.js';
 
@@ -26,6 +27,15 @@ export interface ModuleInfo {
   instructionCount: number;
 }
 
+/**
+ * Instructions written in a body; the resolver adds an implied `ret`/`exit` where control can
+ * fall off the end, which is not in the text the user reads.
+ */
+function writtenInstructions(d: FunctionDecl): number {
+  const count = (body: readonly Statement[]): number => body.reduce((n, st) => n + (st.kind === 'instr' ? 1 : st.kind === 'block' ? count(st.body) : 0), 0);
+  return count(d.body ?? []);
+}
+
 const typeOf = (v: VarInfo): string => v.decl.type + v.decl.dims.map((d) => `[${d ?? ''}]`).join('');
 
 /**
@@ -35,7 +45,7 @@ const typeOf = (v: VarInfo): string => v.decl.type + v.decl.dims.map((d) => `[${
 export function moduleInfo(p: Program): ModuleInfo {
   if (p.deferred !== undefined) throw new Error('moduleInfo needs every function body resolved: load the module with { lazy: false }');
   const varOf = (v: VarInfo): VarSummary => ({ name: v.name, space: v.space, type: typeOf(v), size: v.size, align: v.align });
-  const fns = [...p.functions.values()];
+  const fns = [...p.functions.values()].map((f) => ({ ...f, written: writtenInstructions(f.decl) }));
   const sections = p.module.items.flatMap((i) => (i.kind === 'section' ? [i.name] : []));
   return {
     version: p.module.version ?? null,
@@ -44,10 +54,10 @@ export function moduleInfo(p: Program): ModuleInfo {
     entries: fns.filter((f) => f.isEntry).map((f) => ({
       name: f.name,
       params: f.params.map((v) => ({ name: v.name, type: typeOf(v), size: v.size, align: v.align })),
-      instructions: f.instrs.length,
+      instructions: f.written,
       performance: Object.fromEntries(f.decl.perf),
     })),
-    functions: fns.filter((f) => !f.isEntry).map((f) => ({ name: f.name, params: f.params.length, returns: f.rets.length, instructions: f.instrs.length })),
+    functions: fns.filter((f) => !f.isEntry).map((f) => ({ name: f.name, params: f.params.length, returns: f.rets.length, instructions: f.written })),
     externs: [...p.prototypes.keys()],
     globals: p.globals.map(varOf),
     shared: p.shared.map(varOf),
@@ -55,7 +65,7 @@ export function moduleInfo(p: Program): ModuleInfo {
     debugSections: sections,
     hasDwarf: sections.includes('.debug_info'),
     hasLineInfo: fns.some((f) => f.locFile.some((x) => x >= 0)),
-    instructionCount: fns.reduce((n, f) => n + f.instrs.length, 0),
+    instructionCount: fns.reduce((n, f) => n + f.written, 0),
   };
 }
 
