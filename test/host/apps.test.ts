@@ -260,3 +260,24 @@ run("the program's exit code is ptxdbg's; a missing program is a usage error", (
   expect(missing.code).toBe(2);
   expect(missing.err).toContain('cannot run ./no-such-program: no such program');
 });
+
+run('extract writes the PTX nvcc embedded; info and check read it whole: the kernels, parameters and variables of pipeline.cu', () => {
+  const r = ptxdbg(['extract', './pipeline', '-o', 'extracted']);
+  expect(r.code).toBe(0);
+  const file = /PTX \d+\.\d+ for compute_80, \d+ bytes.* -> (extracted\/pipeline\.1\.sm_80\.ptx)$/m.exec(r.out)?.[1];
+  expect(file).toBe('extracted/pipeline.1.sm_80.ptx');
+  expect(ptxdbg(['check', file!]).out).toBe(`${file}: ok\n`);
+  const info = ptxdbg(['info', file!, '--json']);
+  expect(info.code).toBe(0);
+  const got = JSON.parse(info.out) as { entries: { name: string; params: { size: number }[] }[]; externs: string[]; globals: { name: string; space: string; size: number }[] };
+  // pipeline.cu: each __global__ kernel's name and parameter count (pointers and ints, C++-mangled
+  // as _Z<length><name>...), the __device__ pointer `scratch`, and malloc/free called in kernels
+  const source = readFileSync(join(APPS, 'pipeline.cu'), 'utf8');
+  const kernels = [...source.matchAll(/__global__ void (\w+)\(([^)]*)\)/g)].map((m) => ({ name: m[1]!, params: m[2]!.trim() ? m[2]!.split(',').length : 0 }));
+  expect(kernels.length).toBe(5);
+  const plain = (mangled: string): string => { const m = /^_Z(\d+)/.exec(mangled); return m ? mangled.slice(m[0].length, m[0].length + Number(m[1])) : mangled; };
+  expect(got.entries.map((e) => ({ name: plain(e.name), params: e.params.length })).sort((a, b) => a.name.localeCompare(b.name)))
+    .toEqual(kernels.sort((a, b) => a.name.localeCompare(b.name)));
+  expect(got.globals.filter((g) => g.name.includes('scratch')).map((g) => [g.space, g.size])).toEqual([['global', 8]]);
+  expect(got.externs).toEqual(expect.arrayContaining(['malloc', 'free']));
+});
