@@ -3,7 +3,8 @@
 //   in native ESM mode: package.json has "type": "module" and `npm test` starts node with
 //   --experimental-vm-modules.
 // - ts-jest's ESM preset compiles the TypeScript tests in place (no separate build step);
-//   isolatedModules keeps it fast (type checking is `npm run build`'s job, run by CI first).
+//   isolatedModules (set in tsconfig.test.json: ts-jest's own option of that name is deprecated
+//   and warns at every run) keeps it fast (type checking is `npm run build`'s job, run by CI first).
 // - Sources import siblings as "./x.js" (NodeNext resolution); the mapper strips the
 //   extension so jest finds the .ts file.
 /** @type {import('jest').Config} */
@@ -15,7 +16,7 @@ export default {
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: {
-    '^.+\\.tsx?$': ['ts-jest', { useESM: true, isolatedModules: true, tsconfig: 'tsconfig.json' }],
+    '^.+\\.tsx?$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }],
   },
   testTimeout: 60000,
 };
