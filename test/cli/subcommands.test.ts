@@ -204,7 +204,7 @@ testIf(missingTool('script'))('the debugger opens on a terminal, steps with n an
   let screen = '';
   const waiters: { test: RegExp; done: () => void }[] = [];
   p.stdout.on('data', (b: Buffer) => {
-    screen += b.toString().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, ''); // eslint-disable-line no-control-regex
+    screen += b.toString().replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
     for (const w of waiters.splice(0)) if (w.test.test(screen)) w.done(); else waiters.push(w);
   });
   const exited = new Promise<number | null>((done) => p.on('close', done));
