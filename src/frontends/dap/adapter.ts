@@ -132,7 +132,7 @@ export class PtxDebugSession extends DebugSession {
       if (!/\.(ptx|cu|ptxtrace)$/.test(program) && isProgram(program)) {
         // the whole-program session (ptxdbg exec) has no DAP front end yet: say what to do instead
         throw new EngineError(`launch: ${program} is a CUDA program; debugging a whole program from VS Code is not supported yet `
-          + `(args, cwd and env are for it). In a terminal: ptxdbg exec --break KERNEL -- ${basename(program)} ARGS, or ptxdbg capture -o DIR -- ${basename(program)} ARGS `
+          + `(args, cwd and env are for it). In a terminal: ptxdbg exec --break KERNEL -- ./${basename(program)} ARGS, or ptxdbg capture -o DIR -- ./${basename(program)} ARGS `
           + 'and launch DIR/NNNN-KERNEL/kernel.ptx here', 'bad-launch');
       }
       if (program.endsWith('.ptxtrace')) {
