@@ -204,6 +204,8 @@ await yargs(hideBin(process.argv))
       return 0;
     }))
   .strict()
+  // the terminal's width (COLUMNS where output is not a terminal), not yargs's 80-column cap
+  .wrap(process.stdout.columns || Number(process.env['COLUMNS']) || 80)
   .version(version())
   .help()
   .fail((msg, err, y) => {

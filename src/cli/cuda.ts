@@ -3,8 +3,8 @@
  * source's hash, and take the launch file from beside the `.cu` (not the cached PTX).
  */
 import { existsSync, statSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { compileCuda as engineCompileCuda } from '../engine/load.js';
+import { join } from 'node:path';
+import { compileCuda as engineCompileCuda, launchFileBeside } from '../engine/load.js';
 import { EngineError } from '../engine/errors.js';
 import { UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
@@ -29,7 +29,6 @@ export function ptxInput(file: string, arch: string | undefined, flags: LaunchFl
   if (!file.endsWith('.cu')) return { ptxPath: file, flags };
   const ptxPath = compileCuda(file, arch ?? 'sm_80');
   if (flags.launch || flags.grid || flags.block || flags.arg?.length) return { ptxPath, flags };
-  const stem = basename(file).replace(/\.cu$/, '');
-  const found = [join(dirname(file), `${stem}.launch.json`), join(dirname(file), 'launch.json')].find((p) => existsSync(p));
+  const found = launchFileBeside(file);
   return { ptxPath, flags: found ? { ...flags, launch: found } : flags };
 }

@@ -70,6 +70,15 @@ function launchFromFlags(ptxPath: string, program: Program, flags: LaunchFlags):
 }
 
 
+/**
+ * The launch file of a `.cu` (`<name>.launch.json`, else `launch.json`, beside it): its compiled
+ * PTX lives in the cache, where the search beside the PTX finds nothing.
+ */
+export function launchFileBeside(cuPath: string): string | undefined {
+  const stem = basename(cuPath).replace(/\.cu$/, '');
+  return [join(dirname(cuPath), `${stem}.launch.json`), join(dirname(cuPath), 'launch.json')].find((p) => existsSync(p));
+}
+
 /** `kernel.cu`: compile with nvcc -G -ptx into a cache keyed by the source's hash. */
 export function compileCuda(cuPath: string, arch: string): string {
   let src: Buffer;

@@ -5,8 +5,9 @@
  *
  * Needs the build (`npm test` builds first): the adapter runs from dist/src/cli.js.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
@@ -330,15 +331,43 @@ describe('ptxdbg dap', () => {
     await expect(dc.launchRequest({ program: join(ROOT, 'samples', 'no-such-kernel.ptx') } as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/no-such-kernel/);
   });
 
-  test('the VS Code extension contributes the ptxdbg debugger and its launch attributes', () => {
-    const pkg = JSON.parse(readFileSync(join(ROOT, 'src', 'frontends', 'dap', 'vscode', 'package.json'), 'utf8')) as {
-      main: string; contributes: { debuggers: { type: string; configurationAttributes: { launch: { required: string[]; properties: Record<string, unknown> } } }[] };
+  test('the VS Code extension contributes the ptxdbg debugger, its launch attributes and the ptx language', () => {
+    const ext = join(ROOT, 'src', 'frontends', 'dap', 'vscode');
+    const pkg = JSON.parse(readFileSync(join(ext, 'package.json'), 'utf8')) as {
+      main: string; license: string;
+      contributes: {
+        languages: { id: string; extensions: string[]; configuration: string }[];
+        grammars: { language: string; scopeName: string; path: string }[];
+        breakpoints: { language: string }[];
+        debuggers: {
+          type: string; configurationAttributes: { launch: { required: string[]; properties: Record<string, unknown> } };
+          initialConfigurations: Record<string, unknown>[]; configurationSnippets: { label: string; body: Record<string, unknown> }[];
+        }[];
+      };
     };
-    const d = pkg.contributes.debuggers[0]!;
+    const c = pkg.contributes;
+    const d = c.debuggers[0]!;
     expect(d.type).toBe('ptxdbg');
     expect(d.configurationAttributes.launch.required).toEqual(['program']);
-    expect(Object.keys(d.configurationAttributes.launch.properties)).toEqual(expect.arrayContaining(['program', 'launch', 'kernel', 'grid', 'block', 'args', 'stopOnEntry', 'sourceDir']));
-    expect(existsSync(join(ROOT, 'src', 'frontends', 'dap', 'vscode', pkg.main))).toBe(true);
+    const props = Object.keys(d.configurationAttributes.launch.properties);
+    expect(props).toEqual(expect.arrayContaining(['program', 'launch', 'kernel', 'grid', 'block', 'args', 'stopOnEntry', 'sourceDir', 'cwd', 'env']));
+    // every attribute a configuration uses is one the adapter declares (the rest are VS Code's own)
+    for (const cfg of [...d.initialConfigurations, ...d.configurationSnippets.map((s) => s.body)]) {
+      expect(Object.keys(cfg).filter((k) => !['type', 'request', 'name'].includes(k) && !props.includes(k))).toEqual([]);
+      expect(cfg['request']).toBe('launch');
+    }
+    // a kernel, a trace and a whole program, the program with its arguments, directory and environment
+    const bodies = d.configurationSnippets.map((s) => s.body);
+    expect(bodies.some((b) => /\.ptx\b/.test(String(b['program'])))).toBe(true);
+    expect(bodies.some((b) => /\.ptxtrace\b/.test(String(b['program'])))).toBe(true);
+    expect(bodies.some((b) => 'args' in b && 'cwd' in b && 'env' in b)).toBe(true);
+    expect(existsSync(join(ext, pkg.main))).toBe(true);
+    expect(pkg.license).toBe('MIT');
+    expect(c.languages).toEqual([expect.objectContaining({ id: 'ptx', extensions: ['.ptx'] })]);
+    expect(existsSync(join(ext, c.languages[0]!.configuration))).toBe(true);
+    expect(c.grammars).toEqual([expect.objectContaining({ language: 'ptx', scopeName: 'source.ptx' })]);
+    expect(existsSync(join(ext, c.grammars[0]!.path))).toBe(true);
+    expect(c.breakpoints.map((b) => b.language)).toEqual(expect.arrayContaining(['cuda-cpp', 'ptx']));
   });
 
   dapTest('the Lanes scope shows a local in all 32 lanes; the origin request goes to the writing step', async () => {
@@ -366,5 +395,109 @@ describe('ptxdbg dap', () => {
     const f2 = await top(dc, hit.body.threadId!);
     expect(f2.line).toBe(15); // b = twice(a): the value arrives from the call on line 15
   });
+  // The launch configurations the extension contributes, each as VS Code sends it, and the
+  // requests a session in VS Code makes that the tests above do not (stepOut, pause, terminate).
+  dapTest('a kernel without a launch file (kernel, grid, block, args, random schedule, sourceDir): break in axpy, read, step out, pause, terminate', async () => {
+    // the PTX alone in a directory, so no launch.json is found beside it; the CUDA source is found through sourceDir
+    const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-dap-'));
+    try {
+      copyFileSync(join(SAXPY, 'kernel.G.ptx'), join(dir, 'kernel.G.ptx'));
+      dc = await client();
+      const entry = await launch(dc, {
+        program: join(dir, 'kernel.G.ptx'), kernel: '_Z5saxpyifPKfPf', grid: '2', block: '128',
+        args: ['s32:200', 'f32:2.5', `f32[200]@${join(SAXPY, 'in', 'x.bin')}`, `f32[200]@${join(SAXPY, 'in', 'y.bin')}`],
+        schedule: 'random', seed: 3, sourceDir: SAXPY, stopOnEntry: true,
+      });
+      expect(entry.body.reason).toBe('entry');
+      // kernel.cu line 4: float ax = a * x; (inside axpy)
+      const bp = await dc.setBreakpointsRequest({ source: { path: join(SAXPY, 'kernel.cu') }, breakpoints: [{ line: 4 }] });
+      expect(bp.body.breakpoints[0]!.verified).toBe(true);
+      const hit = await move(dc, () => dc!.continueRequest({ threadId: entry.body.threadId! }));
+      expect(hit.body.reason).toBe('breakpoint');
+      const tid = hit.body.threadId!;
+      const name = (await dc.threadsRequest()).body.threads.find((t) => t.id === tid)!.name;
+      const [bx, tx] = /block \((\d+),0,0\) thread \((\d+),0,0\)/.exec(name)!.slice(1).map(Number) as [number, number];
+      const i = bx * 128 + tx; // int i = blockIdx.x * blockDim.x + threadIdx.x
+      const f = await top(dc, tid);
+      expect(f.line).toBe(4);
+      expect(f.source?.path).toBe(join(SAXPY, 'kernel.cu'));
+      expect(asF32(await evaluate(dc, 'a', f.id))).toBe(2.5);
+      expect(asF32(await evaluate(dc, 'x', f.id))).toBe(X[i]);
+      await move(dc, () => dc!.stepOutRequest({ threadId: tid }));
+      const back = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames;
+      expect(back[0]!.line).toBe(15); // y[i] = axpy(a, xi, yi);
+      expect(back).toHaveLength(1);
+      // nothing runs between requests: pause answers and moves nothing
+      await dc.pauseRequest({ threadId: tid });
+      expect((await top(dc, tid)).line).toBe(15);
+      await dc.terminateRequest({});
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  dapTest('maxSteps bounds the recording; stopOnEntry false runs to the step-limit fault', async () => {
+    dc = await client();
+    const out: string[] = [];
+    dc.on('output', (e: DebugProtocol.OutputEvent) => { out.push(e.body.output); });
+    // saxpy takes far more than 40 warp-steps (8 warps of about 40 instructions each)
+    const stop = await launch(dc, { program: join(SAXPY, 'kernel.G.ptx'), maxSteps: 40, stopOnEntry: false });
+    expect(stop.body.reason).toBe('exception');
+    const ex = await dc.exceptionInfoRequest({ threadId: stop.body.threadId! });
+    expect(ex.body.description).toMatch(/step limit reached: 40 warp-steps/);
+    // 40 steps run; the 41st is the one refused
+    const n = Number(/recorded (\d+) warp-steps/.exec(out.join(''))?.[1]);
+    expect(n).toBeGreaterThanOrEqual(40);
+    expect(n).toBeLessThanOrEqual(41);
+  });
+
+  dapTest('a trace from ptxdbg record replays: break, step back, read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-dap-'));
+    try {
+      const trace = join(dir, 'run.ptxtrace');
+      const rec = spawnSync(process.execPath, [CLI, 'record', join(SAXPY, 'kernel.G.ptx'), '-o', trace], { cwd: ROOT, encoding: 'utf8' });
+      expect(rec.status).toBe(0);
+      dc = await client();
+      const entry = await launch(dc, { program: trace, sourceDir: SAXPY });
+      await dc.setBreakpointsRequest({ source: { path: join(SAXPY, 'kernel.cu') }, breakpoints: [{ line: 14 }] });
+      const hit = await move(dc, () => dc!.continueRequest({ threadId: entry.body.threadId! }));
+      const tid = hit.body.threadId!;
+      const f = await top(dc, tid);
+      expect(f.line).toBe(14);
+      // thread (0,0,0) of block 0 is i = 0: xi = x[0] was read on line 13
+      expect((await dc.threadsRequest()).body.threads.find((t) => t.id === tid)?.name).toBe('block (0,0,0) thread (0,0,0)');
+      expect(asF32(await evaluate(dc, 'xi', f.id))).toBe(X[0]);
+      await move(dc, () => dc!.stepBackRequest({ threadId: tid }));
+      expect((await top(dc, tid)).line).toBe(13);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  dapTest('a whole CUDA program (an executable) is a clear error that says what to run instead', async () => {
+    dc = await client();
+    // any ELF executable stands for the program: this test's own node
+    await expect(dc.launchRequest({ program: process.execPath, args: ['--version'], cwd: ROOT, env: { A: '1' } } as DebugProtocol.LaunchRequestArguments))
+      .rejects.toThrow(/is a CUDA program; debugging a whole program from VS Code is not supported yet.*ptxdbg exec --break KERNEL/);
+  });
+
+  const nvcc = spawnSync('sh', ['-c', 'command -v nvcc']).status === 0 ? null : 'nvcc is not on the PATH';
+  testIf(built ?? nvcc)('a .cu program is compiled with nvcc -G for the arch and debugged at its source', async () => {
+    // nvcc's output goes to a cache of this test's own, not the user's
+    const cache = mkdtempSync(join(tmpdir(), 'ptxdbg-dap-cache-'));
+    dc = new DebugClient('node', 'dist/src/cli.js dap', 'ptxdbg', { cwd: ROOT, shell: true, env: { ...process.env, PTXDBG_CACHE: cache } });
+    dc.defaultTimeout = LONG;
+    await dc.start();
+    await dc.initializeRequest({ adapterID: 'ptxdbg', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+    const entry = await launch(dc, { program: join(SAXPY, 'kernel.cu'), arch: 'sm_80' });
+    await dc.setBreakpointsRequest({ source: { path: join(SAXPY, 'kernel.cu') }, breakpoints: [{ line: 14 }] });
+    const hit = await move(dc, () => dc!.continueRequest({ threadId: entry.body.threadId! }));
+    const f = await top(dc, hit.body.threadId!);
+    expect(f.line).toBe(14);
+    expect(asF32(await evaluate(dc, 'xi', f.id))).toBe(X[0]);
+    await dc.stop();
+    dc = undefined;
+    rmSync(cache, { recursive: true, force: true });
+  }, LONG);
 });
 

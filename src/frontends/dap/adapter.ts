@@ -9,6 +9,7 @@
  * memory references are `space:0xaddress`. Faults and races stop as exceptions, printf output
  * arrives as output events (once, the first time execution passes it).
  */
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import {
   Breakpoint, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
@@ -16,7 +17,7 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { type Engine, engineOf, type StopEvent } from '../../engine/api.js';
 import { EngineError } from '../../engine/errors.js';
-import { compileCuda } from '../../engine/load.js';
+import { compileCuda, launchFileBeside } from '../../engine/load.js';
 import { openReplay } from '../../engine/replay.js';
 import { openSession, type SessionOptions } from '../../engine/session.js';
 import type { FrameInfo, WatchKind } from '../../engine/types.js';
@@ -39,6 +40,27 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   arch?: string;
   /** Stop at step 0 (default) rather than run to the first breakpoint. */
   stopOnEntry?: boolean;
+  /** For a whole CUDA program (not served yet): its working directory and added environment. */
+  cwd?: string;
+  env?: Record<string, string>;
+}
+
+/**
+ * Whether `path` is a program to run rather than a file to read: an ELF file, or any regular file
+ * with an execute bit (a script that starts the program).
+ */
+function isProgram(path: string): boolean {
+  try {
+    const st = statSync(path);
+    if (!st.isFile()) return false;
+    if (st.mode & 0o111) return true;
+    const fd = openSync(path, 'r');
+    const magic = Buffer.alloc(4);
+    try { readSync(fd, magic, 0, 4, 0); } finally { closeSync(fd); }
+    return magic.toString('latin1') === '\x7fELF';
+  } catch {
+    return false;
+  }
 }
 
 const FAULTS = 'faults';
@@ -107,6 +129,12 @@ export class PtxDebugSession extends DebugSession {
     this.guard(response, () => {
       if (typeof args.program !== 'string' || !args.program) throw new EngineError('launch: "program" (a .ptx, .cu or .ptxtrace file) is required', 'bad-request');
       const program = resolve(args.program);
+      if (!/\.(ptx|cu|ptxtrace)$/.test(program) && isProgram(program)) {
+        // the whole-program session (ptxdbg exec) has no DAP front end yet: say what to do instead
+        throw new EngineError(`launch: ${program} is a CUDA program; debugging a whole program from VS Code is not supported yet `
+          + `(args, cwd and env are for it). In a terminal: ptxdbg exec --break KERNEL -- ./${basename(program)} ARGS, or ptxdbg capture -o DIR -- ./${basename(program)} ARGS `
+          + 'and launch DIR/NNNN-KERNEL/kernel.ptx here', 'bad-launch');
+      }
       if (program.endsWith('.ptxtrace')) {
         const r = openReplay(program);
         if ('error' in r) throw new EngineError(r.error, 'read-failed');
@@ -114,8 +142,10 @@ export class PtxDebugSession extends DebugSession {
       } else {
         let ptx = program;
         let launch = args.launch;
-        if (program.endsWith('.cu')) ptx = compileCuda(program, args.arch ?? 'sm_80');
-        if (program.endsWith('.cu') && !launch && !args.grid && !args.block && !args.args?.length) launch = undefined;
+        if (program.endsWith('.cu')) {
+          ptx = compileCuda(program, args.arch ?? 'sm_80');
+          if (!launch && !args.grid && !args.block && !args.args?.length) launch = launchFileBeside(program);
+        }
         const o: SessionOptions = {
           ptxPath: ptx, launch, kernel: args.kernel, grid: args.grid, block: args.block, shared: args.shared, arg: args.args,
           schedule: args.schedule, seed: args.seed, maxSteps: args.maxSteps,
