@@ -20,6 +20,7 @@ import { entryNames, entryOf, KernelProblems, type Program, type ProgFunction } 
 import { FatbinError, parseFatbin } from './fatbin.js';
 import { CUDA, CudaError } from './errors.js';
 import type { InitCheck } from './initcheck.js';
+import type { RawFrame } from './backtrace.js';
 import { type AddressMode, ImageTable, parseFormat, texelBytes } from '../exec/texture/image.js';
 
 /** Where device memory appears in the program's address space (the Machine's global window). */
@@ -59,6 +60,8 @@ export interface LaunchRequest {
   sharedBytes: number;
   params: Uint8Array;
   cooperative: boolean;
+  /** `ptxdbg sanitize`: the program's frames at the launch (src/host/backtrace.ts). */
+  hostFrames?: RawFrame[];
   /** A grid launched from device code: its nesting depth (1 for a host launch's child). */
   depth?: number;
   /** ... and who launched it, in words (for reports). */
@@ -85,6 +88,8 @@ export class Device {
   connected = false;
   /** `sanitize --tool initcheck`: which device bytes have been written (set before the program runs). */
   initCheck: InitCheck | undefined;
+  /** Called when the program resets the device, before its memory goes (leak checking). */
+  beforeReset: (() => void) | undefined;
   readonly modules: DeviceModule[] = [];
   private readonly kinds = new Map<Allocation, AllocKind>();
   private nextName = 1;
@@ -275,6 +280,7 @@ export class Device {
 
   /** cudaDeviceReset: every allocation is released; modules keep their code, variables restart. */
   reset(): void {
+    this.beforeReset?.();
     for (const a of this.allocations()) this.arena.release(a);
     this.kinds.clear();
   }
