@@ -19,6 +19,7 @@ import { CUDA, CudaError } from '../host/errors.js';
 import { apiError, initcheckError, leakError, memcheckError, racecheckAnalysis, racecheckHazard, raceLevel, synccheckError } from '../host/sanitize.js';
 import { SanitizeSession, type SanitizeOptions, type SanitizeTool } from '../host/sanitizer.js';
 import { Symbolizer } from '../host/backtrace.js';
+import { faultingLanes } from '../host/lanes.js';
 import { InitCheck } from '../host/initcheck.js';
 import { checkRun } from '../races/run.js';
 import { formatReport } from '../races/format.js';
@@ -152,6 +153,8 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     const t0 = performance.now();
     // launches the filters or --launch-skip/--launch-count leave out run unchecked
     const checkedBy = san?.checks(r.kernel) ? tool : undefined;
+    // memcheck reports every faulting lane: the memory the launch starts from, to run it again
+    const before = checkedBy === 'memcheck' && threadCount(o.workers) === 1 ? device.arena.bank.u8.slice() : undefined;
     let ran: Ran;
     try {
       ran = runLaunch(device, r, opts, o, checkedBy);
@@ -183,9 +186,12 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     if (!fault) return { status: childStatus, stdout: all };
     let status: number = faultStatus(fault);
     // memcheck reports the faults it knows in compute-sanitizer's layout; others as ptxdbg does
-    const lines = checkedBy === 'memcheck' ? memcheckError(fault, device, symbols.backtrace(r.hostFrames ?? [], r.kernel)) : undefined;
+    const frames = symbols.backtrace(r.hostFrames ?? [], r.kernel);
+    const lines = checkedBy === 'memcheck' ? memcheckError(fault, device, frames) : undefined;
     if (lines) {
-      san!.record(lines);
+      const lanes = before && (fault.kind === 'oob' || fault.kind === 'misaligned' || fault.kind === 'invalid' || fault.kind === 'readonly')
+        ? faultingLanes(device, r, opts, before) : undefined;
+      for (const f of lanes ?? [fault]) san!.record(memcheckError(f, device, frames) ?? lines);
       // compute-sanitizer ends the context on a memory error (later calls: unspecified launch
       // failure), or with --destroy-on-device-error kernel only the kernel (the launch succeeds)
       status = san!.o.destroyOnDeviceError === 'kernel' ? CUDA.success : CUDA.launchFailure;

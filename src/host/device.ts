@@ -6,7 +6,9 @@
  * holds is the pointer the kernel dereferences.
  */
 import { childOrder } from '../exec/children.js';
-import { Machine, type RunOptions, type RunResult } from '../exec/machine.js';
+import { Machine, type FaultReport, type RunOptions, type RunResult } from '../exec/machine.js';
+import type { LaneFault } from '../exec/state.js';
+import type { Probe } from '../exec/probe.js';
 import { CONST_HI, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory } from '../exec/memory.js';
 import { constLayout } from '../exec/machine/layout.js';
 import { MAX_DEVICE_BYTES, type Launch } from '../exec/launch.js';
@@ -357,10 +359,14 @@ export class Device {
    * Run a launch to the end in this device's memory; on `threads` threads when it may
    * (src/exec/parallel/: not under initcheck, which observes every access).
    */
-  run(r: LaunchRequest, opts: RunOptions, threads = 1): { machine: Machine; result: RunResult; parallel?: ParallelRun } {
+  run(r: LaunchRequest, opts: RunOptions, threads = 1, faultSink?: LaneFault[], probe?: Probe): { machine: Machine; result: RunResult; parallel?: ParallelRun; laneFaults?: FaultReport[] } {
     const { program, launch } = this.launchOf(r);
     let machine = new Machine(program, launch, opts);
     this.initCheck?.attach(machine);
+    // sanitize: refused accesses are noted, reported before the machine's objects are reused
+    let laneFaults: FaultReport[] | undefined;
+    if (faultSink) machine.mem.faultSink = faultSink;
+    if (probe) machine.mem.probe = probe;
     const t0 = performance.now();
     let parallel: ParallelRun | undefined;
     try {
@@ -371,10 +377,11 @@ export class Device {
         if (parallel.kind === 'rerun') machine = new Machine(program, launch, opts);
       }
       if (parallel?.kind !== 'parallel') runObservingSpins(machine);
+      if (faultSink) laneFaults = faultSink.map((l) => machine.report(Object.assign(l.fault, { pc: l.pc }), l.warp));
     } finally {
       this.initCheck?.detach();
       machine.release();
     }
-    return { machine, result: machine.result(performance.now() - t0), ...(parallel ? { parallel } : {}) };
+    return { machine, result: machine.result(performance.now() - t0), ...(parallel ? { parallel } : {}), ...(laneFaults ? { laneFaults } : {}) };
   }
 }
