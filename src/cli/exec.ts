@@ -300,12 +300,15 @@ function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOp
     const found = !tool && (report.races.length > 0 || report.barrierErrors.length > 0);
     return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: found ? report : undefined, machine };
   }
-  const before = device.initCheck?.findings.size ?? 0;
+  const before = device.initCheck?.findings.length ?? 0;
+  const totalBefore = device.initCheck?.total ?? 0;
   // an unchecked launch under initcheck still writes: its stores initialize memory
   const { result, machine, parallel } = device.run(r, opts, threadCount(o.workers));
   // initcheck findings are per instruction for the whole program: the ones this launch added
   const findings = device.initCheck && tool === 'initcheck'
-    ? [...device.initCheck.findings.values()].slice(before).map((f): Finding => ({ lines: initcheckError(f), level: 'error', kind: 'error' })) : [];
+    ? device.initCheck.findings.slice(before).map((f): Finding => ({ lines: initcheckError(f), level: 'error', kind: 'error' })) : [];
+  // past the kept ones, reads are only counted: they count as errors all the same
+  for (let k = (device.initCheck?.total ?? 0) - totalBefore - findings.length; tool === 'initcheck' && k > 0; k--) findings.push({ lines: [], level: 'error', kind: 'error' });
   return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined, machine, parallel };
 }
 

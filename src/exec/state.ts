@@ -282,7 +282,8 @@ export class Warp implements Regs {
   private denied(f: Fault): number {
     const sink = this.mem.faultSink;
     if (sink === undefined || sink.length >= SINK_MAX) throw f;
-    sink.push({ fault: f, warp: this, pc: this.pc });
+    // the call stack as it is now: the warp returns and goes on before the fault is reported
+    sink.push({ fault: f, warp: this, pc: this.pc, frames: this.frames.map((fr) => ({ fn: fr.fn, callPc: fr.callPc })) });
     this.xbank = SCRATCH;
     return 0;
   }
@@ -378,7 +379,7 @@ export interface MemoryContext {
 }
 
 /** An access a lane was refused, with the warp and instruction it happened in. */
-export interface LaneFault { fault: Fault; warp: Warp; pc: number }
+export interface LaneFault { fault: Fault; warp: Warp; pc: number; frames: Pick<Frame, 'fn' | 'callPc'>[] }
 
 /** A fault sink holds this many at most; the next refused access is thrown (the run stops). */
 const SINK_MAX = 10_000;

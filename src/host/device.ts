@@ -7,7 +7,7 @@
  */
 import { childOrder } from '../exec/children.js';
 import { Machine, type FaultReport, type RunOptions, type RunResult } from '../exec/machine.js';
-import type { LaneFault } from '../exec/state.js';
+import type { LaneFault, Warp } from '../exec/state.js';
 import type { Probe } from '../exec/probe.js';
 import { CONST_HI, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory } from '../exec/memory.js';
 import { constLayout } from '../exec/machine/layout.js';
@@ -377,7 +377,8 @@ export class Device {
         if (parallel.kind === 'rerun') machine = new Machine(program, launch, opts);
       }
       if (parallel?.kind !== 'parallel') runObservingSpins(machine);
-      if (faultSink) laneFaults = faultSink.map((l) => machine.report(Object.assign(l.fault, { pc: l.pc }), l.warp));
+      // each as its warp was then: its frames at the fault over the warp (block, thread ids)
+      if (faultSink) laneFaults = faultSink.map((l) => machine.report(Object.assign(l.fault, { pc: l.pc }), Object.create(l.warp, { frame: { value: l.frames[l.frames.length - 1] }, frames: { value: l.frames } }) as Warp));
     } finally {
       this.initCheck?.detach();
       machine.release();

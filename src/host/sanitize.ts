@@ -42,7 +42,8 @@ export function memcheckError(f: FaultReport, device: Device, launchFrames: read
   const thread = f.thread ? `by thread ${coords(f.thread)} in block ${coords(f.block!)}` : '';
   const m = /(read|write) of (\d+) bytes/.exec(f.message);
   if (f.kind === 'oob' || f.kind === 'invalid' || f.kind === 'misaligned' || f.kind === 'readonly') {
-    const what = f.kind === 'misaligned' ? 'Misaligned' : 'Invalid';
+    // "Invalid" for misaligned accesses too: the Address line says which (the documented record)
+    const what = 'Invalid';
     const access = f.kind === 'readonly' ? 'write' : m?.[1] ?? 'access';
     lines.push(`${what} ${spaceName(f)} ${access} of size ${m?.[2] ?? '?'} bytes`);
     lines.push(`    at ${at(f.function, f.pc, f.file, f.line)}`);

@@ -125,7 +125,8 @@ export class SanitizeSession {
       if (!shown) return;
       if (level === 'error') this.hazards.errors++; else this.hazards.warnings++;
     } else this.errors++;
-    if (!shown || (this.o.printLimit > 0 && this.printed >= this.o.printLimit)) return;
+    // a record with no lines is one only counted (initcheck keeps the first 10,000 reads)
+    if (!shown || lines.length === 0 || (this.o.printLimit > 0 && this.printed >= this.o.printLimit)) return;
     this.printed++;
     for (const l of lines) this.line(l);
     this.line('');
