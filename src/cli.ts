@@ -120,7 +120,7 @@ async function sanitizeOpts(a: Record<string, unknown>): Promise<import('./host/
   };
   // a malformed filter is ignored, as compute-sanitizer documents; ptxdbg says so
   const filters = (name: string): import('./host/sanitizer.js').KernelFilter[] => ((a[name] as string[] | undefined) ?? []).flatMap((spec) => {
-    try { return [parseFilter(String(spec))]; } catch (e) {
+    try { return parseFilter(String(spec)); } catch (e) {
       if (!(e instanceof FilterError)) throw e;
       process.stderr.write(`ptxdbg: --${name} ${String(spec)}: ${e.message}; the filter is ignored\n`);
       return [];

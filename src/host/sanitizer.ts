@@ -12,7 +12,7 @@ export type SanitizeTool = 'memcheck' | 'racecheck' | 'synccheck' | 'initcheck';
 export type PrintLevel = 'info' | 'warn' | 'error' | 'fatal';
 const LEVELS: readonly PrintLevel[] = ['info', 'warn', 'error', 'fatal'];
 
-/** A --kernel-name filter: every given component must match the mangled name. */
+/** A --kernel-name filter component: the mangled name, a substring of it, or a regex found in it. */
 export interface KernelFilter { name?: string; substring?: string; regex?: RegExp }
 
 export interface SanitizeOptions {
@@ -46,25 +46,26 @@ export const DEFAULT_SANITIZE: Omit<SanitizeOptions, 'tool'> = {
 export class FilterError extends Error {}
 
 /**
- * A --kernel-name value: `kns=sub,kne=_Z5gammaPi,regex=[a-z]{7}` (long keys kernel_substring,
- * kernel_name too). compute-sanitizer ignores a filter with a bad component; ptxdbg says so.
+ * A --kernel-name value: `kns=sub,kne=_Z5gammaPi` or `regex=[a-z]{7}` (long keys kernel_substring,
+ * kernel_name too). Each component is a filter of its own, as the documentation's example
+ * (`--kernel-name-exclude kns=delta,kne=_Z5gammaPi` leaves only epsilon checked) reads it.
+ * compute-sanitizer ignores a filter with a bad component; ptxdbg says so (FilterError).
  */
-export function parseFilter(spec: string): KernelFilter {
-  const f: KernelFilter = {};
-  // a regex may hold commas: as documented, it is given alone
+export function parseFilter(spec: string): KernelFilter[] {
+  // a regex may hold commas: it is given alone
   const parts = spec.startsWith('regex=') ? [spec] : spec.split(',');
-  for (const part of parts) {
+  return parts.map((part) => {
     const eq = part.indexOf('=');
     const key = eq < 0 ? part : part.slice(0, eq);
     const value = eq < 0 ? '' : part.slice(eq + 1);
     if (!value) throw new FilterError(`'${part}' has no value`);
-    if (key === 'kne' || key === 'kernel_name') f.name = value;
-    else if (key === 'kns' || key === 'kernel_substring') f.substring = value;
-    else if (key === 'regex') {
-      try { f.regex = new RegExp(value); } catch { throw new FilterError(`'${value}' is not a regular expression`); }
-    } else throw new FilterError(`unknown key '${key}' (kne, kns or regex)`);
-  }
-  return f;
+    if (key === 'kne' || key === 'kernel_name') return { name: value };
+    if (key === 'kns' || key === 'kernel_substring') return { substring: value };
+    if (key === 'regex') {
+      try { return { regex: new RegExp(value) }; } catch { throw new FilterError(`'${value}' is not a regular expression`); }
+    }
+    throw new FilterError(`unknown key '${key}' (kne, kns or regex)`);
+  });
 }
 
 const matches = (f: KernelFilter, mangled: string): boolean =>
