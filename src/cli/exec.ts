@@ -13,12 +13,12 @@ import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_RUN_OPTIONS, type FaultReport, type Machine, type RunOptions } from '../exec/machine.js';
 import { Device, WINDOW_BASE, type LaunchRequest } from '../host/device.js';
-import { serveProgram, type ApiErrorReport, type LaunchOutcome } from '../host/server.js';
+import { serveProgram, type LaunchOutcome, type SanitizeHooks } from '../host/server.js';
 import { type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from '../host/bundle.js';
 import { CUDA, CudaError } from '../host/errors.js';
 import { apiError, initcheckError, leakError, memcheckError, racecheckAnalysis, racecheckHazard, raceLevel, synccheckError } from '../host/sanitize.js';
 import { SanitizeSession, type SanitizeOptions, type SanitizeTool } from '../host/sanitizer.js';
-import { Symbolizer } from '../host/backtrace.js';
+import { Symbolizer, type HostFrame, type RawFrame } from '../host/backtrace.js';
 import { faultingLanes } from '../host/lanes.js';
 import { InitCheck } from '../host/initcheck.js';
 import { checkRun } from '../races/run.js';
@@ -123,7 +123,9 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   }
   san?.banner();
   const symbols = new Symbolizer();
-  if (san && tool === 'memcheck' && san.o.leakCheck) device.beforeReset = () => reportLeaks(device, san!);
+  // where each live allocation was made (by its address), for leak records
+  const allocSites = new Map<bigint, RawFrame[]>();
+  if (san && tool === 'memcheck' && san.o.leakCheck) device.beforeReset = () => reportLeaks(device, san!, (ptr) => symbols.backtrace(allocSites.get(ptr) ?? []));
   let launches = 0;
   const perKernel = new Map<string, number>();
 
@@ -204,9 +206,12 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   };
 
   // memcheck reports every failed CUDA call but the polling ones (compute-sanitizer's exclusions)
-  const onApiError = (e: ApiErrorReport): void => {
-    if (!san || tool !== 'memcheck' || API_NOT_REPORTED.has(`${e.api}:${e.code}`)) return;
-    san.record(apiError(e, symbols.backtrace(e.frames)));
+  const hooks: SanitizeHooks = {
+    apiError: (e) => {
+      if (!san || tool !== 'memcheck' || API_NOT_REPORTED.has(`${e.api}:${e.code}`)) return;
+      san.record(apiError(e, symbols.backtrace(e.frames)));
+    },
+    allocSite: (ptr, frames) => { allocSites.set(ptr, frames); },
   };
   const child = spawn(app, argv.slice(1), {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
@@ -232,7 +237,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   // rethrown once the program has exited
   let internal: unknown;
   const served = socket
-    ? serveProgram(socket, device, basename(app), onLaunch, say, child.pid, onApiError).catch((e: unknown) => { internal = e; })
+    ? serveProgram(socket, device, basename(app), onLaunch, say, child.pid, hooks).catch((e: unknown) => { internal = e; })
     : Promise.resolve();
   // a child that cannot be started never connects: wait for whichever ends first
   const code = await spawned;
@@ -261,13 +266,14 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
 const API_NOT_REPORTED = new Set(['cudaEventQuery:600', 'cudaStreamQuery:600', 'cudaDeviceEnablePeerAccess:704', 'cudaDeviceDisablePeerAccess:705']);
 
 /** `--leak-check full`: every cudaMalloc'd (or managed) allocation still live. */
-function reportLeaks(device: Device, san: SanitizeSession): void {
+function reportLeaks(device: Device, san: SanitizeSession, site: (ptr: bigint) => HostFrame[]): void {
   for (const a of device.allocations()) {
     const kind = device.kindOf(a);
     if (kind === 'host') continue;
     san.leaks.bytes += a.size;
     san.leaks.allocations++;
-    san.record(leakError(WINDOW_BASE + BigInt(a.base), a.size, []));
+    const ptr = WINDOW_BASE + BigInt(a.base);
+    san.record(leakError(ptr, a.size, site(ptr)));
   }
 }
 

@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ, OP_API_ERROR };
+enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ, OP_API_ERROR, OP_ALLOC_SITE };
 enum { PROTOCOL_VERSION = 1 };
 /* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
 #define WINDOW_BASE 0x7f0000000000ULL
@@ -44,6 +44,7 @@ static void note(const char *fmt, const char *what) { fprintf(stderr, fmt, what)
 static int sanitizing;
 static unsigned long requests;  /* requests sent so far */
 static void report_api_error(cudaError_t e);
+static void report_alloc_site(uint64_t ptr);
 
 int ptxdbg_unimplemented(const char *name, int *once) {
   if (!*once) { *once = 1; fprintf(stderr, "ptxdbg: %s is not implemented by the ptxdbg CUDA runtime; it returns cudaErrorNotSupported\n", name); }
@@ -347,6 +348,7 @@ static cudaError_t dev_alloc_locked(void **p, size_t n, uint32_t kind) {
     visible[nvisible].ptr = ptr; visible[nvisible].size = span ? span : 4096; nvisible++;
   }
   *p = (void *)(uintptr_t)ptr;
+  if (sanitizing) report_alloc_site(ptr);
   return cudaSuccess;
 }
 
@@ -923,6 +925,14 @@ static void report_api_error(cudaError_t e) {
   int alen = snprintf(names, sizeof names, "%s%c%s%c%s", api ? api : "", 0, cudaGetErrorName(e), 0, cudaGetErrorString(e));
   call(OP_API_ERROR, q, 4 + n, names, alen < 0 ? 0 : (size_t)alen < sizeof names ? (size_t)alen : sizeof names - 1, NULL, 0, NULL, NULL);
   memcpy(prev, q + 4, n); prev_len = n; prev_e = e; prev_seq = requests; prev_inner = inner;
+}
+
+/* Where an allocation was made, for `ptxdbg sanitize --leak-check full`: its pointer and frames. */
+static void report_alloc_site(uint64_t ptr) {
+  unsigned char q[8 + 4096];
+  memcpy(q, &ptr, 8);
+  size_t n = ptxdbg_frames(q + 8, sizeof q - 8, NULL, NULL);
+  call(OP_ALLOC_SITE, q, 8 + n, NULL, 0, NULL, 0, NULL, NULL);
 }
 
 cudaError_t cudaGetLastError(void) {

@@ -22,6 +22,12 @@ export type LaunchHandler = (r: LaunchRequest) => LaunchOutcome | Promise<Launch
 /** A failed CUDA call the runtime reports under `ptxdbg sanitize` (compute-sanitizer's API errors). */
 export interface ApiErrorReport { code: number; api: string; name: string; text: string; frames: RawFrame[] }
 
+/** What the runtime tells `ptxdbg sanitize` besides requests: failed calls, where allocations were made. */
+export interface SanitizeHooks {
+  apiError(e: ApiErrorReport): void;
+  allocSite(ptr: bigint, frames: RawFrame[]): void;
+}
+
 const OP_NAMES: Record<number, string> = {
   [Op.Module]: '__cudaRegisterFatBinary', [Op.Malloc]: 'cudaMalloc', [Op.Free]: 'cudaFree', [Op.Write]: 'cudaMemcpy (to the device)',
   [Op.Read]: 'cudaMemcpy (from the device)', [Op.Copy]: 'cudaMemcpy (device to device)', [Op.Set]: 'cudaMemset',
@@ -38,7 +44,7 @@ function u64s(...v: bigint[]): Uint8Array {
 
 /** Serve until the program closes its end; resolves then. */
 export function serveProgram(socket: Duplex, device: Device, app: string, onLaunch: LaunchHandler, say: (line: string) => void, pid?: number,
-  onApiError?: (e: ApiErrorReport) => void): Promise<void> {
+  hooks?: SanitizeHooks): Promise<void> {
   const reader = new FrameReader();
   // the runtime's bulk-copy file, opened once through /proc (undefined when it cannot be)
   const bulkFds = new Map<number, number | undefined>();
@@ -127,7 +133,12 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             const code = f.u32();
             const frames = readFrames(f);
             const [api = '', name = '', text = ''] = f.text().split('\0');
-            onApiError?.({ code, api, name, text, frames });
+            hooks?.apiError({ code, api, name, text, frames });
+            return reply(0);
+          }
+          case Op.AllocSite: {
+            const ptr = f.u64();
+            hooks?.allocSite(ptr, readFrames(f));
             return reply(0);
           }
           case Op.Image: {
