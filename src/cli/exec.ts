@@ -166,7 +166,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
       return { status: e.code, stdout: '' };
     }
     const { fault, stdout, steps, instrs } = ran;
-    for (const f of ran.findings) san!.record(f.lines, f.level, f.kind);
+    for (const f of ran.findings) san!.record(f.lines, f.level, f.kind, f.times);
     if (ran.raceReport) {
       say(`ptxdbg: launch ${index} ${label}:`);
       process.stderr.write(formatReport(ran.raceReport));
@@ -278,7 +278,7 @@ function reportLeaks(device: Device, san: SanitizeSession, site: (ptr: bigint) =
 }
 
 /** A sanitizer record of a launch and how it counts (sanitizer.ts). */
-interface Finding { lines: string[]; level: 'error' | 'warn'; kind: 'error' | 'hazard' | 'note' }
+interface Finding { lines: string[]; level: 'error' | 'warn'; kind: 'error' | 'hazard' | 'note'; times?: number }
 
 interface Ran {
   fault: FaultReport | undefined;
@@ -310,11 +310,12 @@ function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOp
   const totalBefore = device.initCheck?.total ?? 0;
   // an unchecked launch under initcheck still writes: its stores initialize memory
   const { result, machine, parallel } = device.run(r, opts, threadCount(o.workers));
-  // initcheck findings are per instruction for the whole program: the ones this launch added
+  // initcheck findings are kept for the whole program: the ones this launch added
   const findings = device.initCheck && tool === 'initcheck'
     ? device.initCheck.findings.slice(before).map((f): Finding => ({ lines: initcheckError(f), level: 'error', kind: 'error' })) : [];
-  // past the kept ones, reads are only counted: they count as errors all the same
-  for (let k = (device.initCheck?.total ?? 0) - totalBefore - findings.length; tool === 'initcheck' && k > 0; k--) findings.push({ lines: [], level: 'error', kind: 'error' });
+  // past the kept ones, reads are only counted: they are errors all the same
+  const unkept = (device.initCheck?.total ?? 0) - totalBefore - findings.length;
+  if (tool === 'initcheck' && unkept > 0) findings.push({ lines: [], level: 'error', kind: 'error', times: unkept });
   return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined, machine, parallel };
 }
 

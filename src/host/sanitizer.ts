@@ -115,18 +115,19 @@ export class SanitizeSession {
   }
 
   /**
-   * One record at `level`: counted (errors; racecheck hazards by severity), printed when the
-   * level is at or above --print-level and --print-limit is not reached, then a bare prefix line.
+   * One record at `level`: counted (errors, `times` over; racecheck hazards by severity),
+   * printed when the level is at or above --print-level and --print-limit is not reached, then a
+   * bare prefix line. A `note` is printed and not counted.
    */
-  record(lines: readonly string[], level: 'error' | 'warn' | 'info' = 'error', kind: 'error' | 'hazard' | 'note' = 'error'): void {
+  record(lines: readonly string[], level: 'error' | 'warn' | 'info' = 'error', kind: 'error' | 'hazard' | 'note' = 'error', times = 1): void {
     const shown = LEVELS.indexOf(level) >= LEVELS.indexOf(this.o.printLevel);
     if (kind === 'note') {
       if (!shown) return;
     } else if (kind === 'hazard') {
       if (!shown) return;
       if (level === 'error') this.hazards.errors++; else this.hazards.warnings++;
-    } else this.errors++;
-    // a record with no lines is one only counted (initcheck keeps the first 10,000 reads)
+    } else this.errors += times;
+    // a record with no lines is only counted (initcheck keeps the first 10,000 reads)
     if (!shown || lines.length === 0 || (this.o.printLimit > 0 && this.printed >= this.o.printLimit)) return;
     this.printed++;
     for (const l of lines) this.line(l);

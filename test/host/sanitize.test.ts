@@ -100,7 +100,7 @@ describe('memcheck records', () => {
 
 describe('racecheck and synccheck records', () => {
   const access = (op: 'read' | 'write', thread: number, pc: number, line: number, ptx: string, file: string): RaceEntry['accesses'][0] =>
-    ({ block: [0, 0, 0], thread: [thread, 0, 0], op, file, line, pc, step: 0, function: '_Z9sumKernelPiS_', ptx, path: `/home/cuda/${file}` });
+    ({ block: [0, 0, 0], thread: [thread, 0, 0], op, file, line, pc, step: 0, function: '_Z9sumKernelPiS_', ptx, path: `github/compute-sanitizer-samples/Racecheck/${file}` });
   const race = (over: Partial<RaceEntry>): RaceEntry => ({
     kind: 'RAW', space: 'shared', address: 0x8c, variable: null, intraWarp: false, symbol: null, symbolOffset: null, buffer: null, count: 1,
     accesses: [access('write', 35, 0x90, 44, 'st.shared.u32 [%r1], %r2;', 'warp_error.cu'), access('read', 32, 0x120, 56, 'ld.shared.u32 %r3, [%r4];', 'warp_error.cu')],
