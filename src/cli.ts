@@ -94,6 +94,50 @@ const execOptions = {
   workers: workersOption,
 } as const;
 
+/** compute-sanitizer's options, with its defaults (README: Whole programs). */
+const sanitizeOptions = {
+  'print-limit': { type: 'number', default: 100, describe: 'print at most N error records (0: all); the summary counts every one' },
+  'error-exitcode': { type: 'number', default: 0, describe: 'exit with N when the program exits 0 but errors were found' },
+  'kernel-name': { type: 'string', array: true, describe: 'check only kernels matching kne=MANGLED,kns=SUBSTRING,regex=RE (repeatable: any)' },
+  'kernel-name-exclude': { type: 'string', array: true, describe: 'do not check kernels matching this filter (repeatable)' },
+  'launch-skip': { alias: 's', type: 'number', default: 0, describe: 'skip the first N launches that pass the filters' },
+  'launch-count': { alias: 'c', type: 'number', default: 0, describe: 'check N launches after the skipped ones (0: all)' },
+  'log-file': { type: 'string', describe: 'write the report to this file instead of stdout (%p: pid, %q{VAR}, %%)' },
+  save: { type: 'string', describe: 'also write the report to this file (plain text)' },
+  'print-level': { choices: ['info', 'auto', 'warn', 'error', 'fatal'] as const, default: 'auto' as const, describe: 'lowest severity printed (auto: warn)' },
+  'leak-check': { choices: ['full', 'no'] as const, default: 'no' as const, describe: 'memcheck: report cudaMalloc memory not freed when the context goes' },
+  'racecheck-report': { choices: ['hazard', 'analysis', 'all'] as const, default: 'analysis' as const, describe: 'racecheck: per-hazard records, analysis records, or both' },
+  'destroy-on-device-error': { choices: ['context', 'kernel'] as const, default: 'context' as const, describe: 'a memory error ends the context (later calls fail) or only the kernel' },
+  'check-api-memory-access': { choices: ['yes', 'no'] as const, default: 'yes' as const, describe: 'accepted for compatibility: copies and memsets are always checked' },
+} as const;
+
+async function sanitizeOpts(a: Record<string, unknown>): Promise<import('./host/sanitizer.js').SanitizeOptions> {
+  const { parseFilter, FilterError } = await import('./host/sanitizer.js');
+  const count = (name: string): number => {
+    const v = a[name];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new UsageError(`--${name} takes a whole number from 0, not '${String(v)}'`);
+    return v;
+  };
+  // a malformed filter is ignored, as compute-sanitizer documents; ptxdbg says so
+  const filters = (name: string): import('./host/sanitizer.js').KernelFilter[] => ((a[name] as string[] | undefined) ?? []).flatMap((spec) => {
+    try { return parseFilter(String(spec)); } catch (e) {
+      if (!(e instanceof FilterError)) throw e;
+      process.stderr.write(`ptxdbg: --${name} ${String(spec)}: ${e.message}; the filter is ignored\n`);
+      return [];
+    }
+  });
+  const level = a['print-level'] as string;
+  return {
+    tool: a['tool'] as import('./host/sanitizer.js').SanitizeTool,
+    printLimit: count('print-limit'), errorExitcode: count('error-exitcode'), launchSkip: count('launch-skip'), launchCount: count('launch-count'),
+    kernelName: filters('kernel-name'), kernelNameExclude: filters('kernel-name-exclude'),
+    logFile: a['log-file'] as string | undefined, save: a['save'] as string | undefined,
+    printLevel: level === 'auto' ? 'warn' : level as 'info' | 'warn' | 'error' | 'fatal',
+    leakCheck: a['leak-check'] === 'full', racecheckReport: a['racecheck-report'] as 'hazard' | 'analysis' | 'all',
+    destroyOnDeviceError: a['destroy-on-device-error'] as 'context' | 'kernel', checkApiMemoryAccess: a['check-api-memory-access'] === 'yes',
+  };
+}
+
 function execOpts(a: Record<string, unknown>): import('./cli/exec.js').ExecOptions {
   return { schedule: a['schedule'] as 'rr' | 'random', seed: a['seed'] as number, maxSteps: a['max-steps'] as number | undefined, ex: a['ex'] as string[] | undefined, batch: a['batch'] as boolean, workers: workersOf(a['workers']) };
 }
@@ -153,8 +197,9 @@ await yargs(hideBin(process.argv))
   .command('sanitize [program..]', 'run a whole CUDA program under a checker, reported as compute-sanitizer does', (y) => y
     .positional('program', { type: 'string', array: true })
     .options(execOptions)
-    .option('tool', { choices: ['memcheck', 'racecheck', 'synccheck', 'initcheck'] as const, default: 'memcheck' as const, describe: 'which checker' }),
-    (a) => guard(async () => (await import('./cli/exec.js')).execCommand(programOf(a), { ...execOpts(a), sanitize: a.tool })))
+    .option('tool', { choices: ['memcheck', 'racecheck', 'synccheck', 'initcheck'] as const, default: 'memcheck' as const, describe: 'which checker' })
+    .options(sanitizeOptions),
+    (a) => guard(async () => (await import('./cli/exec.js')).execCommand(programOf(a), { ...execOpts(a), sanitize: await sanitizeOpts(a) })))
   .command('dap', 'serve the Debug Adapter Protocol (VS Code) on stdio, or on a TCP port', (y) => y
     .option('port', { type: 'number', describe: 'listen on this TCP port (127.0.0.1) instead of stdio' }),
     (a) => guard(async () => (await import('./frontends/dap/main.js')).runDap(a.port)))

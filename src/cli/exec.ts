@@ -12,11 +12,14 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Duplex } from 'node:stream';
 import { DEFAULT_RUN_OPTIONS, type FaultReport, type Machine, type RunOptions } from '../exec/machine.js';
-import { Device, type LaunchRequest } from '../host/device.js';
-import { serveProgram, type LaunchOutcome } from '../host/server.js';
+import { Device, WINDOW_BASE, type LaunchRequest } from '../host/device.js';
+import { serveProgram, type LaunchOutcome, type SanitizeHooks } from '../host/server.js';
 import { type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from '../host/bundle.js';
 import { CUDA, CudaError } from '../host/errors.js';
-import { initcheckError, memcheckError, PREFIX, racecheckError, synccheckError } from '../host/sanitize.js';
+import { apiError, initcheckError, leakError, memcheckError, racecheckAnalysis, racecheckHazard, raceLevel, synccheckError } from '../host/sanitize.js';
+import { SanitizeSession, type SanitizeOptions, type SanitizeTool } from '../host/sanitizer.js';
+import { Symbolizer, type HostFrame, type RawFrame } from '../host/backtrace.js';
+import { faultingLanes } from '../host/lanes.js';
 import { InitCheck } from '../host/initcheck.js';
 import { checkRun } from '../races/run.js';
 import { formatReport } from '../races/format.js';
@@ -35,8 +38,6 @@ import type { ParallelRun } from '../exec/parallel/pool.js';
  */
 export const EXEC_MAX_STEPS = 2_000_000_000;
 
-export type SanitizeTool = 'memcheck' | 'racecheck' | 'synccheck' | 'initcheck';
-
 export interface ExecOptions {
   stats?: boolean;
   races?: boolean;
@@ -47,7 +48,8 @@ export interface ExecOptions {
   ex?: readonly string[];
   batch?: boolean;
   capture?: { dir: string; kernel: string | undefined };
-  sanitize?: SanitizeTool;
+  /** `ptxdbg sanitize`: the tool and compute-sanitizer's options (src/host/sanitizer.ts). */
+  sanitize?: SanitizeOptions;
   schedule?: 'rr' | 'random';
   seed?: number;
   maxSteps?: number;
@@ -109,11 +111,21 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   const app = argv[0]!;
   const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? EXEC_MAX_STEPS };
   const device = new Device();
-  if (o.sanitize === 'initcheck') device.initCheck = new InitCheck();
+  if (o.sanitize?.tool === 'initcheck') device.initCheck = new InitCheck();
   const say = (line: string): void => { process.stderr.write(line + '\n'); };
-  const tool = o.sanitize;
-  if (tool) say(`${PREFIX}COMPUTE-SANITIZER (ptxdbg, ${tool})`);
-  let errors = 0;
+  const tool = o.sanitize?.tool;
+  let san: SanitizeSession | undefined;
+  try {
+    san = o.sanitize ? new SanitizeSession(o.sanitize) : undefined;
+  } catch (e) {
+    if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
+    throw new UsageError(`cannot write the report file: ${fsReason(e)}`);
+  }
+  san?.banner();
+  const symbols = new Symbolizer();
+  // where each live allocation was made (by its address), for leak records
+  const allocSites = new Map<bigint, RawFrame[]>();
+  if (san && tool === 'memcheck' && san.o.leakCheck) device.beforeReset = () => reportLeaks(device, san!, (ptr) => symbols.backtrace(allocSites.get(ptr) ?? []));
   let launches = 0;
   const perKernel = new Map<string, number>();
 
@@ -141,18 +153,21 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
       await debugSnapshot(snap!, o);
     }
     const t0 = performance.now();
+    // launches the filters or --launch-skip/--launch-count leave out run unchecked
+    const checkedBy = san?.checks(r.kernel) ? tool : undefined;
+    // memcheck reports every faulting lane: the memory the launch starts from, to run it again
+    const before = checkedBy === 'memcheck' && threadCount(o.workers) === 1 ? device.arena.bank.u8.slice() : undefined;
     let ran: Ran;
     try {
-      ran = runLaunch(device, r, opts, o);
+      ran = runLaunch(device, r, opts, o, checkedBy);
     } catch (e) {
       if (!(e instanceof CudaError)) throw e;
       say(`ptxdbg: launch ${index} ${label}: ${e.message}`);
       return { status: e.code, stdout: '' };
     }
     const { fault, stdout, steps, instrs } = ran;
-    for (const finding of ran.findings) { errors++; for (const l of finding) say(PREFIX + l); say(PREFIX.trimEnd()); }
+    for (const f of ran.findings) san!.record(f.lines, f.level, f.kind, f.times);
     if (ran.raceReport) {
-      errors += ran.raceReport.races.length + ran.raceReport.barrierErrors.length;
       say(`ptxdbg: launch ${index} ${label}:`);
       process.stderr.write(formatReport(ran.raceReport));
     }
@@ -171,11 +186,18 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     }
     if (bundleDir && capturing) keep(bundleDir, () => writeBundleOutputs(bundleDir, device, snap!, all));
     if (!fault) return { status: childStatus, stdout: all };
-    const status = faultStatus(fault);
+    let status: number = faultStatus(fault);
     // memcheck reports the faults it knows in compute-sanitizer's layout; others as ptxdbg does
-    const lines = tool === 'memcheck' ? memcheckError(fault, device) : undefined;
-    if (lines) { errors++; for (const l of lines) say(PREFIX + l); say(PREFIX.trimEnd()); }
-    else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
+    const frames = symbols.backtrace(r.hostFrames ?? [], r.kernel);
+    const lines = checkedBy === 'memcheck' ? memcheckError(fault, device, frames) : undefined;
+    if (lines) {
+      const lanes = before && (fault.kind === 'oob' || fault.kind === 'misaligned' || fault.kind === 'invalid' || fault.kind === 'readonly')
+        ? faultingLanes(device, r, opts, before) : undefined;
+      for (const f of lanes ?? [fault]) san!.record(memcheckError(f, device, frames) ?? lines);
+      // compute-sanitizer ends the context on a memory error (later calls: unspecified launch
+      // failure), or with --destroy-on-device-error kernel only the kernel (the launch succeeds)
+      status = san!.o.destroyOnDeviceError === 'kernel' ? CUDA.success : CUDA.launchFailure;
+    } else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
     if (o.breakOnFault && !breakHere) {
       say('ptxdbg: opening the debugger on the faulting launch; the program waits until you quit it');
       await debugSnapshot(snap!, o, true);
@@ -183,12 +205,21 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     return { status, stdout };
   };
 
+  // memcheck reports every failed CUDA call but the polling ones (compute-sanitizer's exclusions)
+  const hooks: SanitizeHooks = {
+    apiError: (e) => {
+      if (!san || tool !== 'memcheck' || API_NOT_REPORTED.has(`${e.api}:${e.code}`)) return;
+      san.record(apiError(e, symbols.backtrace(e.frames)));
+    },
+    allocSite: (ptr, frames) => { allocSites.set(ptr, frames); },
+  };
   const child = spawn(app, argv.slice(1), {
     stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
     env: {
       ...process.env,
       LD_LIBRARY_PATH: [lib, process.env['LD_LIBRARY_PATH']].filter(Boolean).join(':'),
       PTXDBG_FD: '3',
+      ...(san ? { PTXDBG_SANITIZE: '1' } : {}),
     },
   });
   const spawned = new Promise<number | Error>((done) => {
@@ -206,7 +237,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   // rethrown once the program has exited
   let internal: unknown;
   const served = socket
-    ? serveProgram(socket, device, basename(app), onLaunch, say, child.pid).catch((e: unknown) => { internal = e; })
+    ? serveProgram(socket, device, basename(app), onLaunch, say, child.pid, hooks).catch((e: unknown) => { internal = e; })
     : Promise.resolve();
   // a child that cannot be started never connects: wait for whichever ends first
   const code = await spawned;
@@ -223,12 +254,31 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   breaks.forEach((b, i) => {
     if (!hit.has(i)) say(`ptxdbg: --break ${b.kernel}${b.nth === undefined ? '' : `#${b.nth}`}: the program made no such launch`);
   });
-  if (tool) {
-    say(`${PREFIX}ERROR SUMMARY: ${errors} error${errors === 1 ? '' : 's'}`);
-    if (errors > 0 && code === 0) return 1;
+  if (san) {
+    // at exit the context goes: what is still allocated leaked
+    if (device.beforeReset) device.beforeReset();
+    return san.finish(code);
   }
   return code;
 }
+
+/** API errors compute-sanitizer does not report: polling (not ready) and peer access already set. */
+const API_NOT_REPORTED = new Set(['cudaEventQuery:600', 'cudaStreamQuery:600', 'cudaDeviceEnablePeerAccess:704', 'cudaDeviceDisablePeerAccess:705']);
+
+/** `--leak-check full`: every cudaMalloc'd (or managed) allocation still live. */
+function reportLeaks(device: Device, san: SanitizeSession, site: (ptr: bigint) => HostFrame[]): void {
+  for (const a of device.allocations()) {
+    const kind = device.kindOf(a);
+    if (kind === 'host') continue;
+    san.leaks.bytes += a.size;
+    san.leaks.allocations++;
+    const ptr = WINDOW_BASE + BigInt(a.base);
+    san.record(leakError(ptr, a.size, site(ptr)));
+  }
+}
+
+/** A sanitizer record of a launch and how it counts (sanitizer.ts). */
+interface Finding { lines: string[]; level: 'error' | 'warn'; kind: 'error' | 'hazard' | 'note'; times?: number }
 
 interface Ran {
   fault: FaultReport | undefined;
@@ -236,7 +286,7 @@ interface Ran {
   steps: number;
   instrs: number;
   /** Sanitizer findings, each as its report lines. */
-  findings: string[][];
+  findings: Finding[];
   /** `exec --races`: the checker's report when it found something. */
   raceReport: RaceReport | undefined;
   /** The grid's machine (its child grids wait on it). */
@@ -245,24 +295,41 @@ interface Ran {
   parallel?: ParallelRun | undefined;
 }
 
-/** Run one launch, under the checker the options ask for. */
-function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOptions): Ran {
-  const tool = o.sanitize;
+/** Run one launch, under the checker the options ask for (`tool`: this launch is checked). */
+function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOptions, tool: SanitizeTool | undefined): Ran {
   if (o.races || tool === 'racecheck' || tool === 'synccheck') {
     const { program, launch } = device.launchOf(r);
     const { result, report, machine } = checkRun(program, launch, opts);
     machine.release();
-    const findings = tool === 'racecheck' ? report.races.map(racecheckError) : tool === 'synccheck' ? report.barrierErrors.map(synccheckError) : [];
+    const findings = tool === 'racecheck' ? raceFindings(report, o.sanitize!.racecheckReport)
+      : tool === 'synccheck' ? report.barrierErrors.map((e): Finding => ({ lines: synccheckError(e), level: 'error', kind: 'error' })) : [];
     const found = !tool && (report.races.length > 0 || report.barrierErrors.length > 0);
     return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: found ? report : undefined, machine };
   }
-  const before = device.initCheck?.findings.size ?? 0;
+  const before = device.initCheck?.findings.length ?? 0;
+  const totalBefore = device.initCheck?.total ?? 0;
+  // an unchecked launch under initcheck still writes: its stores initialize memory
   const { result, machine, parallel } = device.run(r, opts, threadCount(o.workers));
-  // initcheck findings are per instruction for the whole program: the ones this launch added
-  const findings = device.initCheck ? [...device.initCheck.findings.values()].slice(before).map(initcheckError) : [];
+  // initcheck findings are kept for the whole program: the ones this launch added
+  const findings = device.initCheck && tool === 'initcheck'
+    ? device.initCheck.findings.slice(before).map((f): Finding => ({ lines: initcheckError(f), level: 'error', kind: 'error' })) : [];
+  // past the kept ones, reads are only counted: they are errors all the same
+  const unkept = (device.initCheck?.total ?? 0) - totalBefore - findings.length;
+  if (tool === 'initcheck' && unkept > 0) findings.push({ lines: [], level: 'error', kind: 'error', times: unkept });
   return { fault: result.fault, stdout: result.stdout, steps: result.stats.warpSteps, instrs: result.stats.threadInstructions, findings, raceReport: undefined, machine, parallel };
 }
 
+
+/** racecheck's records of a launch's races: analysis, hazard or both (then only analyses count). */
+function raceFindings(report: RaceReport, mode: 'hazard' | 'analysis' | 'all'): Finding[] {
+  const out: Finding[] = [];
+  for (const r of report.races) {
+    const level = raceLevel(r);
+    if (mode !== 'analysis') out.push({ lines: racecheckHazard(r), level, kind: mode === 'all' ? 'note' : 'hazard' });
+    if (mode !== 'hazard') out.push({ lines: racecheckAnalysis(r), level, kind: 'hazard' });
+  }
+  return out;
+}
 
 /** Why a file operation failed, in words (the message without the syscall). */
 function fsReason(e: unknown): string {

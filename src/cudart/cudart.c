@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include "internal.h"
 
-enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ };
+enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ, OP_API_ERROR, OP_ALLOC_SITE };
 enum { PROTOCOL_VERSION = 1 };
 /* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
 #define WINDOW_BASE 0x7f0000000000ULL
@@ -40,6 +40,11 @@ static cudaError_t last_error = cudaSuccess;
 static cudaError_t sticky = cudaSuccess;
 
 static void note(const char *fmt, const char *what) { fprintf(stderr, fmt, what); }
+/* `ptxdbg sanitize`: launches carry the host backtrace and failed calls are reported (PTXDBG_SANITIZE). */
+static int sanitizing;
+static unsigned long requests;  /* requests sent so far */
+static void report_api_error(cudaError_t e);
+static void report_alloc_site(uint64_t ptr);
 
 int ptxdbg_unimplemented(const char *name, int *once) {
   if (!*once) { *once = 1; fprintf(stderr, "ptxdbg: %s is not implemented by the ptxdbg CUDA runtime; it returns cudaErrorNotSupported\n", name); }
@@ -49,6 +54,7 @@ int ptxdbg_unimplemented(const char *name, int *once) {
 
 static cudaError_t fail(cudaError_t e) {
   if (e != cudaSuccess) last_error = e;
+  if (e != cudaSuccess && sanitizing) report_api_error(e);
   return e;
 }
 cudaError_t ptxdbg_fail(cudaError_t e) { return fail(e); }
@@ -101,6 +107,7 @@ static cudaError_t call(uint32_t op, const void *a, size_t alen, const void *b, 
 static cudaError_t call_unlocked(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
                         void *out, size_t cap, size_t *got, char **dyn) {
   if (fd < 0) return no_device();
+  requests++;
   uint32_t head[4] = { op, 0, 0, 0 };
   uint64_t len = alen + blen;
   memcpy(&head[2], &len, 8);
@@ -140,6 +147,7 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   const char *s = getenv("PTXDBG_FD");
   if (!s) return;
   fd = atoi(s);
+  sanitizing = getenv("PTXDBG_SANITIZE") != NULL;
   /* large socket buffers: a memcpy of many megabytes crosses in few system calls */
   int big_buf = 8 << 20;
   setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big_buf, sizeof big_buf);
@@ -340,6 +348,7 @@ static cudaError_t dev_alloc_locked(void **p, size_t n, uint32_t kind) {
     visible[nvisible].ptr = ptr; visible[nvisible].size = span ? span : 4096; nvisible++;
   }
   *p = (void *)(uintptr_t)ptr;
+  if (sanitizing) report_alloc_site(ptr);
   return cudaSuccess;
 }
 
@@ -683,13 +692,18 @@ cudaError_t ptxdbg_run_launch(const unsigned char *q, size_t qlen) {
   e = push_visible();
   char *text = NULL;
   size_t got = 0;
-  if (e == cudaSuccess) e = call(OP_LAUNCH, q, qlen, NULL, 0, NULL, 0, &got, &text);
+  unsigned char frames[4096];
+  size_t flen = sanitizing ? ptxdbg_frames(frames, sizeof frames, NULL, NULL) : 0;
+  if (e == cudaSuccess) e = call(OP_LAUNCH, q, qlen, frames, flen, NULL, 0, &got, &text);
   if (text && got) { fwrite(text, 1, got, stdout); fflush(stdout); }
   free(text);
   cudaError_t back = pull_visible();
-  if (e == cudaErrorIllegalAddress || e == cudaErrorAssert || e == cudaErrorLaunchFailure || e == cudaErrorMisalignedAddress || e == cudaErrorLaunchTimeout) sticky = e;
+  int faulted = e == cudaErrorIllegalAddress || e == cudaErrorAssert || e == cudaErrorLaunchFailure || e == cudaErrorMisalignedAddress || e == cudaErrorLaunchTimeout;
+  if (faulted) sticky = e;
   if (e == cudaSuccess) e = back;
   pthread_mutex_unlock(&big);
+  /* a kernel's fault is ptxdbg's report; the calls after it report the sticky error */
+  if (faulted) { last_error = e; return e; }
   return fail(e);
 }
 
@@ -887,6 +901,39 @@ cudaError_t cudaRuntimeGetVersion(int *v) { if (v) *v = 13000; return cudaSucces
 /* ---- streams and events: in order, synchronous ------------------------------------------------- */
 
 /* ---- errors ---------------------------------------------------------------------------------- */
+
+/*
+ * A failed call, for `ptxdbg sanitize` (compute-sanitizer's "Program hit ... on CUDA API call to"):
+ * the error, the API function and the program's frames. A call failing inside another (fail()
+ * again on the way out, no request in between) is one report: same app frames, other frames here.
+ */
+static void report_api_error(cudaError_t e) {
+  if (fd < 0) return;
+  static unsigned char prev[4096];
+  static size_t prev_len;
+  static cudaError_t prev_e;
+  static unsigned long prev_seq;
+  static uint64_t prev_inner;
+  unsigned char q[4 + 4096];
+  const char *api = NULL;
+  uint64_t inner = 0;
+  uint32_t code = (uint32_t)e;
+  memcpy(q, &code, 4);
+  size_t n = ptxdbg_frames(q + 4, sizeof q - 4, &api, &inner);
+  if (e == prev_e && requests == prev_seq && inner != prev_inner && n == prev_len && memcmp(prev, q + 4, n) == 0) return;
+  char names[512];
+  int alen = snprintf(names, sizeof names, "%s%c%s%c%s", api ? api : "", 0, cudaGetErrorName(e), 0, cudaGetErrorString(e));
+  call(OP_API_ERROR, q, 4 + n, names, alen < 0 ? 0 : (size_t)alen < sizeof names ? (size_t)alen : sizeof names - 1, NULL, 0, NULL, NULL);
+  memcpy(prev, q + 4, n); prev_len = n; prev_e = e; prev_seq = requests; prev_inner = inner;
+}
+
+/* Where an allocation was made, for `ptxdbg sanitize --leak-check full`: its pointer and frames. */
+static void report_alloc_site(uint64_t ptr) {
+  unsigned char q[8 + 4096];
+  memcpy(q, &ptr, 8);
+  size_t n = ptxdbg_frames(q + 8, sizeof q - 8, NULL, NULL);
+  call(OP_ALLOC_SITE, q, 8 + n, NULL, 0, NULL, 0, NULL, NULL);
+}
 
 cudaError_t cudaGetLastError(void) {
   cudaError_t e = last_error;

@@ -17,6 +17,9 @@ cudaError_t ptxdbg_set(void *dst, int value, size_t n);
 cudaError_t ptxdbg_pack_launch(int func, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags, unsigned char **out, size_t *len);
 cudaError_t ptxdbg_run_launch(const unsigned char *q, size_t qlen);
 
+/* backtrace.c: the program's frames of this call (see there); api: the API function called */
+size_t ptxdbg_frames(unsigned char *out, size_t cap, const char **api, uint64_t *inner);
+
 /* streams.c */
 int ptxdbg_capturing(cudaStream_t s);
 int ptxdbg_graph_memory(const void *p);  /* allocated by a graph: frees keep it */

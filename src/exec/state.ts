@@ -275,56 +275,70 @@ export class Warp implements Regs {
   }
 
   /**
+   * An access translate() refuses: thrown, or under `ptxdbg sanitize` (mem.faultSink set) noted
+   * and sent to a scratch bank, so the instruction goes on to its other lanes and every faulting
+   * lane is known (compute-sanitizer reports each thread). Only reached on a fault.
+   */
+  private denied(f: Fault): number {
+    const sink = this.mem.faultSink;
+    if (sink === undefined || sink.length >= SINK_MAX) throw f;
+    // the call stack as it is now: the warp returns and goes on before the fault is reported
+    sink.push({ fault: f, warp: this, pc: this.pc, frames: this.frames.map((fr) => ({ fn: fr.fn, callPc: fr.callPc })) });
+    this.xbank = SCRATCH;
+    return 0;
+  }
+
+  /**
    * Translate an address of `space` for `lane` into a byte index of `this.xbank`, checking bounds
    * and natural alignment. Throws a Fault naming space and address. A write marks the page dirty
    * (checkpoints copy only dirty pages); a probe, when set, sees the access.
    */
   translate(space: Space, lo: number, hi: number, size: number, lane: number, acc: Access): number {
     const write = acc !== Access.Read;
-    if ((lo & (size - 1)) !== 0) throw Fault.access('misaligned', space, lo, hi, size, lane, write);
+    if ((lo & (size - 1)) !== 0) return this.denied(Fault.access('misaligned', space, lo, hi, size, lane, write));
     let sp = space;
     if (sp === Space.Generic) {
       const win = spaceOfWindow(hi);
       if (win !== -1) sp = win;
       else {
         // 32-bit addressing (.address_size 32, ISA 1.x): a bare 32-bit pointer is a global one
-        if (hi !== 0 || this.mem.addr32 !== true) throw Fault.access('invalid', space, lo, hi, size, lane, write);
+        if (hi !== 0 || this.mem.addr32 !== true) return this.denied(Fault.access('invalid', space, lo, hi, size, lane, write));
         sp = Space.Global;
       }
     } else if (sp === Space.Global && hi !== GLOBAL_HI) {
-      if (hi !== 0 || this.mem.addr32 !== true) throw Fault.access('invalid', space, lo, hi, size, lane, write);
+      if (hi !== 0 || this.mem.addr32 !== true) return this.denied(Fault.access('invalid', space, lo, hi, size, lane, write));
     }
     const mem = this.mem;
     let bank: Bank;
     let idx = lo;
     switch (sp) {
       case Space.Global:
-        if (mem.global.check(lo, size) < 0) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        if (mem.global.check(lo, size) < 0) return this.denied(Fault.access('oob', sp, lo, hi, size, lane, write));
         bank = mem.global.bank;
         break;
       case Space.Shared:
-        if (lo + size > mem.sharedSize || (lo + size > mem.sharedUser && lo < mem.reservedBase)) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        if (lo + size > mem.sharedSize || (lo + size > mem.sharedUser && lo < mem.reservedBase)) return this.denied(Fault.access('oob', sp, lo, hi, size, lane, write));
         bank = this.cta.shared;
         break;
       case Space.Local:
-        if (lo + size > this.localStride) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        if (lo + size > this.localStride) return this.denied(Fault.access('oob', sp, lo, hi, size, lane, write));
         bank = this.local;
         idx = lane * this.localStride + lo;
         break;
       case Space.Const:
-        if (write) throw Fault.access('readonly', sp, lo, hi, size, lane, write);
-        if (lo + size > mem.constBank.size) throw Fault.access('oob', sp, lo, hi, size, lane, write);
+        if (write) return this.denied(Fault.access('readonly', sp, lo, hi, size, lane, write));
+        if (lo + size > mem.constBank.size) return this.denied(Fault.access('oob', sp, lo, hi, size, lane, write));
         bank = mem.constBank;
         break;
       default:
         if (lo >= FRAME_PARAM_BASE) {
           const off = lo - FRAME_PARAM_BASE;
-          if (off + size > this.localStride) throw Fault.access('oob', Space.Param, lo, hi, size, lane, write);
+          if (off + size > this.localStride) return this.denied(Fault.access('oob', Space.Param, lo, hi, size, lane, write));
           bank = this.local;
           idx = lane * this.localStride + off;
         } else {
-          if (write) throw Fault.access('readonly', Space.Param, lo, hi, size, lane, write);
-          if (lo + size > mem.paramBank.size) throw Fault.access('oob', Space.Param, lo, hi, size, lane, write);
+          if (write) return this.denied(Fault.access('readonly', Space.Param, lo, hi, size, lane, write));
+          if (lo + size > mem.paramBank.size) return this.denied(Fault.access('oob', Space.Param, lo, hi, size, lane, write));
           bank = mem.paramBank;
         }
     }
@@ -360,7 +374,18 @@ export interface MemoryContext {
    * atomic read-modify-write holds, so atomics of different threads never interleave.
    */
   atomicLocks?: Int32Array | undefined;
+  /** `ptxdbg sanitize`: refused accesses are noted here instead of thrown (Warp.denied). */
+  faultSink?: LaneFault[] | undefined;
 }
+
+/** An access a lane was refused, with the warp and instruction it happened in. */
+export interface LaneFault { fault: Fault; warp: Warp; pc: number; frames: Pick<Frame, 'fn' | 'callPc'>[] }
+
+/** A fault sink holds this many at most; the next refused access is thrown (the run stops). */
+const SINK_MAX = 10_000;
+
+/** Where refused accesses go under a fault sink: big enough for the widest access (v4.b64). */
+const SCRATCH = new Bank(64);
 
 /**
  * A machine-internal write to a lane's local stack (call frames, arguments, return values):

@@ -6,7 +6,9 @@
  * holds is the pointer the kernel dereferences.
  */
 import { childOrder } from '../exec/children.js';
-import { Machine, type RunOptions, type RunResult } from '../exec/machine.js';
+import { Machine, type FaultReport, type RunOptions, type RunResult } from '../exec/machine.js';
+import type { LaneFault, Warp } from '../exec/state.js';
+import type { Probe } from '../exec/probe.js';
 import { CONST_HI, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory } from '../exec/memory.js';
 import { constLayout } from '../exec/machine/layout.js';
 import { MAX_DEVICE_BYTES, type Launch } from '../exec/launch.js';
@@ -20,6 +22,7 @@ import { entryNames, entryOf, KernelProblems, type Program, type ProgFunction } 
 import { FatbinError, parseFatbin } from './fatbin.js';
 import { CUDA, CudaError } from './errors.js';
 import type { InitCheck } from './initcheck.js';
+import type { RawFrame } from './backtrace.js';
 import { type AddressMode, ImageTable, parseFormat, texelBytes } from '../exec/texture/image.js';
 
 /** Where device memory appears in the program's address space (the Machine's global window). */
@@ -59,6 +62,8 @@ export interface LaunchRequest {
   sharedBytes: number;
   params: Uint8Array;
   cooperative: boolean;
+  /** `ptxdbg sanitize`: the program's frames at the launch (src/host/backtrace.ts). */
+  hostFrames?: RawFrame[];
   /** A grid launched from device code: its nesting depth (1 for a host launch's child). */
   depth?: number;
   /** ... and who launched it, in words (for reports). */
@@ -85,6 +90,8 @@ export class Device {
   connected = false;
   /** `sanitize --tool initcheck`: which device bytes have been written (set before the program runs). */
   initCheck: InitCheck | undefined;
+  /** Called when the program resets the device, before its memory goes (leak checking). */
+  beforeReset: (() => void) | undefined;
   readonly modules: DeviceModule[] = [];
   private readonly kinds = new Map<Allocation, AllocKind>();
   private nextName = 1;
@@ -275,6 +282,7 @@ export class Device {
 
   /** cudaDeviceReset: every allocation is released; modules keep their code, variables restart. */
   reset(): void {
+    this.beforeReset?.();
     for (const a of this.allocations()) this.arena.release(a);
     this.kinds.clear();
   }
@@ -351,10 +359,14 @@ export class Device {
    * Run a launch to the end in this device's memory; on `threads` threads when it may
    * (src/exec/parallel/: not under initcheck, which observes every access).
    */
-  run(r: LaunchRequest, opts: RunOptions, threads = 1): { machine: Machine; result: RunResult; parallel?: ParallelRun } {
+  run(r: LaunchRequest, opts: RunOptions, threads = 1, faultSink?: LaneFault[], probe?: Probe): { machine: Machine; result: RunResult; parallel?: ParallelRun; laneFaults?: FaultReport[] } {
     const { program, launch } = this.launchOf(r);
     let machine = new Machine(program, launch, opts);
     this.initCheck?.attach(machine);
+    // sanitize: refused accesses are noted, reported before the machine's objects are reused
+    let laneFaults: FaultReport[] | undefined;
+    if (faultSink) machine.mem.faultSink = faultSink;
+    if (probe) machine.mem.probe = probe;
     const t0 = performance.now();
     let parallel: ParallelRun | undefined;
     try {
@@ -365,10 +377,12 @@ export class Device {
         if (parallel.kind === 'rerun') machine = new Machine(program, launch, opts);
       }
       if (parallel?.kind !== 'parallel') runObservingSpins(machine);
+      // each as its warp was then: its frames at the fault over the warp (block, thread ids)
+      if (faultSink) laneFaults = faultSink.map((l) => machine.report(Object.assign(l.fault, { pc: l.pc }), Object.create(l.warp, { frame: { value: l.frames[l.frames.length - 1] }, frames: { value: l.frames } }) as Warp));
     } finally {
       this.initCheck?.detach();
       machine.release();
     }
-    return { machine, result: machine.result(performance.now() - t0), ...(parallel ? { parallel } : {}) };
+    return { machine, result: machine.result(performance.now() - t0), ...(parallel ? { parallel } : {}), ...(laneFaults ? { laneFaults } : {}) };
   }
 }

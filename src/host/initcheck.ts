@@ -3,7 +3,8 @@
  * byte of global memory lives as long as the program's device (cudaMalloc'd memory starts
  * uninitialized; copies, memsets and kernel writes initialize it; module variables are
  * initialized, as C static storage is); shared memory starts uninitialized in every block and
- * local memory in every thread. One finding per instruction and space, with its first thread.
+ * local memory in every thread. A finding per read, as compute-sanitizer reports each thread's
+ * (the first FINDINGS_MAX kept, all counted).
  */
 import type { Machine } from '../exec/machine.js';
 import { coordsOf } from '../exec/launch.js';
@@ -24,15 +25,19 @@ export interface InitFinding {
   thread: [number, number, number];
   /** Global: the device offset read; shared/local: the offset in that space. */
   address: number;
-  count: number;
 }
+
+/** Findings kept; more are only counted. */
+const FINDINGS_MAX = 10_000;
 
 export class InitCheck implements Probe {
   /** 1 for each byte of the device's global memory that has been written. */
   private global = new Uint8Array(0);
   private readonly perBank = new WeakMap<Bank, Uint8Array>();
   private machine: Machine | undefined;
-  readonly findings = new Map<string, InitFinding>();
+  readonly findings: InitFinding[] = [];
+  /** Reads found, kept or not. */
+  total = 0;
 
   private ensure(n: number): void {
     if (n <= this.global.length) return;
@@ -93,15 +98,13 @@ export class InitCheck implements Probe {
     const prog = w.frame.fn.prog;
     const pc = w.pc;
     const name = space === Space.Global ? 'global' : space === Space.Shared ? 'shared' : 'local';
-    const key = `${name}|${w.frame.fn.name}|${pc}`;
-    const hit = this.findings.get(key);
-    if (hit) { hit.count++; return; }
+    if (this.total++ >= FINDINGS_MAX) return;
     const fi = prog.locFile[pc] ?? -1;
     const ins = prog.instrs[pc];
-    this.findings.set(key, {
+    this.findings.push({
       space: name, size, function: w.frame.fn.name, pc, ptx: ins ? ptxText(m.program.module.source, ins.src.span) : '',
       file: fi >= 0 ? m.program.files.get(fi) : undefined, line: prog.locLine[pc] ?? 0,
-      block: [...w.cta.ctaid] as [number, number, number], thread: coordsOf(w.tidBase + lane, m.launch.block), address, count: 1,
+      block: [...w.cta.ctaid] as [number, number, number], thread: coordsOf(w.tidBase + lane, m.launch.block), address,
     });
   }
 

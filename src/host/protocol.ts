@@ -5,6 +5,10 @@
  */
 export const enum Op {
   Hello = 1, Module, Malloc, Free, Write, Read, Copy, Set, Symbol, Kernel, Launch, Reset, Image, BulkWrite, BulkRead,
+  /** A CUDA call failed (`ptxdbg sanitize`): u32 error, the host frames, then `api\0name\0text`. */
+  ApiError,
+  /** Where an allocation was made (`ptxdbg sanitize`): u64 pointer, then the host frames. */
+  AllocSite,
 }
 export const PROTOCOL_VERSION = 1;
 /** A request larger than this is not one the runtime sends (a copy is at most the device). */
@@ -112,5 +116,6 @@ export class Fields {
   }
   bytes(n: number): Uint8Array { const o = this.need(n); return this.b.subarray(o, o + n); }
   rest(): Uint8Array { return this.bytes(this.b.length - this.off); }
+  remaining(): number { return this.b.length - this.off; }
   text(n?: number): string { return new TextDecoder().decode(n === undefined ? this.rest() : this.bytes(n)); }
 }

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { type Device, type LaunchRequest } from './device.js';
 import { CUDA, CudaError } from './errors.js';
 import { Fields, FrameReader, Op, PROTOCOL_VERSION, ProtocolError, reply } from './protocol.js';
+import { readFrames, type RawFrame } from './backtrace.js';
 
 export interface LaunchOutcome {
   /** cudaSuccess or the error the launch returns to the program. */
@@ -17,6 +18,15 @@ export interface LaunchOutcome {
 }
 
 export type LaunchHandler = (r: LaunchRequest) => LaunchOutcome | Promise<LaunchOutcome>;
+
+/** A failed CUDA call the runtime reports under `ptxdbg sanitize` (compute-sanitizer's API errors). */
+export interface ApiErrorReport { code: number; api: string; name: string; text: string; frames: RawFrame[] }
+
+/** What the runtime tells `ptxdbg sanitize` besides requests: failed calls, where allocations were made. */
+export interface SanitizeHooks {
+  apiError(e: ApiErrorReport): void;
+  allocSite(ptr: bigint, frames: RawFrame[]): void;
+}
 
 const OP_NAMES: Record<number, string> = {
   [Op.Module]: '__cudaRegisterFatBinary', [Op.Malloc]: 'cudaMalloc', [Op.Free]: 'cudaFree', [Op.Write]: 'cudaMemcpy (to the device)',
@@ -33,7 +43,8 @@ function u64s(...v: bigint[]): Uint8Array {
 }
 
 /** Serve until the program closes its end; resolves then. */
-export function serveProgram(socket: Duplex, device: Device, app: string, onLaunch: LaunchHandler, say: (line: string) => void, pid?: number): Promise<void> {
+export function serveProgram(socket: Duplex, device: Device, app: string, onLaunch: LaunchHandler, say: (line: string) => void, pid?: number,
+  hooks?: SanitizeHooks): Promise<void> {
   const reader = new FrameReader();
   // the runtime's bulk-copy file, opened once through /proc (undefined when it cannot be)
   const bulkFds = new Map<number, number | undefined>();
@@ -96,7 +107,9 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             const [module, gx, gy, gz, bx, by, bz, shmem, flags, nameLen, paramLen] = Array.from({ length: 12 }, () => f.u32());
             const kernel = f.text(nameLen!);
             const params = f.bytes(paramLen!).slice();
-            const r: LaunchRequest = { module: module!, kernel, grid: [gx!, gy!, gz!], block: [bx!, by!, bz!], sharedBytes: shmem!, params, cooperative: (flags! & 1) !== 0 };
+            // under sanitize, the host backtrace of the launch follows
+            const hostFrames = readFrames(f);
+            const r: LaunchRequest = { module: module!, kernel, grid: [gx!, gy!, gz!], block: [bx!, by!, bz!], sharedBytes: shmem!, params, cooperative: (flags! & 1) !== 0, hostFrames };
             const o = await onLaunch(r);
             return reply(o.status, new TextEncoder().encode(o.stdout));
           }
@@ -116,6 +129,18 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             return reply(0);
           }
           case Op.Reset: device.reset(); return reply(0);
+          case Op.ApiError: {
+            const code = f.u32();
+            const frames = readFrames(f);
+            const [api = '', name = '', text = ''] = f.text().split('\0');
+            hooks?.apiError({ code, api, name, text, frames });
+            return reply(0);
+          }
+          case Op.AllocSite: {
+            const ptr = f.u64();
+            hooks?.allocSite(ptr, readFrames(f));
+            return reply(0);
+          }
           case Op.Image: {
             const base = f.u64();
             const [surface, kind, bits, channels, dims, width, height, depth, layers, cube, rowPitch, a0, a1, a2, filter, normalized, readMode] = Array.from({ length: 17 }, () => f.u32());

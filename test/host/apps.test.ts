@@ -173,34 +173,142 @@ run('a --break that matches no launch says so when the program ends', () => {
   expect(r.err).toContain('ptxdbg: --break nosuch: the program made no such launch\n');
 });
 
-run('sanitize: memcheck reports the out-of-bounds write as compute-sanitizer does; racecheck the missing __syncwarp', () => {
+/** The report lines (compute-sanitizer writes them to stdout with the program's own output). */
+const report = (out: string): string[] => out.split('\n').filter((l) => l.startsWith('========='));
+const hex = '0x[0-9a-f]+';
+
+run('sanitize memcheck: the out-of-bounds write, then the API error of each call after it, as compute-sanitizer reports them', () => {
+  // oob.cu: out[i] for i == n == 256, blocks of 256 threads: block 1, thread 0 writes out[256],
+  // the byte after the 1024-byte allocation ("1 bytes after": compute-sanitizer counts from the
+  // last byte); then cudaDeviceSynchronize and cudaMemset fail: the context is gone (719)
   const m = ptxdbg(['sanitize', '--', './oob']);
-  expect(m.code).toBe(1);
-  expect(m.err).toContain('========= Invalid __global__ write of size 4 bytes');
-  expect(m.err).toContain('=========     by thread (0,0,0) in block (1,0,0)');
-  expect(m.err).toMatch(/=========     and is 0 bytes after the nearest allocation at 0x[0-9a-f]+ of size 1024 bytes/);
-  expect(m.err).toContain('========= ERROR SUMMARY: 1 error');
-  const rc = ptxdbg(['sanitize', '--tool', 'racecheck', '--', './race']);
-  expect(rc.code).toBe(1);
-  expect(rc.err).toMatch(/========= Error: Race reported between Write access at shiftLeft\+PTX \d+\n=========     and Read access at shiftLeft/);
-  expect(rc.err).toContain('========= ERROR SUMMARY: 1 error');
+  expect(m.code).toBe(1); // the program's own exit code: it expected cudaErrorIllegalAddress
+  const lines = report(m.out);
+  const expected = [
+    /^========= COMPUTE-SANITIZER$/,
+    /^========= Invalid __global__ write of size 4 bytes$/,
+    /^=========     at fill\(int \*, int\)\+0x[0-9a-f]+$/,
+    /^=========     by thread \(0,0,0\) in block \(1,0,0\)$/,
+    new RegExp(`^=========     Address ${hex} is out of bounds$`),
+    new RegExp(`^=========     and is 1 bytes after the nearest allocation at ${hex} of size 1,024 bytes$`),
+    /^=========     Saved host backtrace up to driver entry point at kernel launch time$/,
+    new RegExp(`^=========         Host Frame: main \\[${hex}\\] in oob$`),
+    /^=========$/,
+    /^========= Program hit cudaErrorLaunchFailure \(error 719\) due to "unspecified launch failure" on CUDA API call to cudaDeviceSynchronize\.$/,
+    /^=========     Saved host backtrace up to driver entry point at error$/,
+    new RegExp(`^=========         Host Frame: main \\[${hex}\\] in oob$`),
+    /^=========$/,
+    /^========= Program hit cudaErrorLaunchFailure \(error 719\) due to "unspecified launch failure" on CUDA API call to cudaMemset\.$/,
+    /^=========     Saved host backtrace up to driver entry point at error$/,
+    new RegExp(`^=========         Host Frame: main \\[${hex}\\] in oob$`),
+    /^=========$/,
+    /^========= Target application returned an error$/,
+    /^========= ERROR SUMMARY: 3 errors$/,
+  ];
+  expect(lines.length).toBe(expected.length);
+  lines.forEach((l, i) => expect({ i, l }).toEqual({ i, l: expect.stringMatching(expected[i]!) }));
+  // the launch frame and the failed calls' frames are three call sites in main, in that order
+  const offsets = lines.filter((l) => l.includes('Host Frame')).map((l) => parseInt(/\[0x([0-9a-f]+)\]/.exec(l)![1]!, 16));
+  expect(offsets[0]! < offsets[1]! && offsets[1]! < offsets[2]!).toBe(true);
+  expect(m.err).toBe('');
   const clean = ptxdbg(['sanitize', '--', './templates']);
   expect(clean.code).toBe(0);
-  expect(clean.err).toContain('========= ERROR SUMMARY: 0 errors');
+  expect(report(clean.out)).toEqual(['========= COMPUTE-SANITIZER', '========= ERROR SUMMARY: 0 errors']);
 });
 
-run('sanitize --tool initcheck: the read of never-written memory, and none where everything is written first', () => {
+run('sanitize on memcheck_demo.cu: the documentation\'s debug-build transcript with --destroy-on-device-error kernel and --leak-check full', () => {
+  const r = ptxdbg(['sanitize', '--destroy-on-device-error', 'kernel', '--leak-check', 'full', '--', './memcheck_demo']);
+  expect(r.code).toBe(0);
+  const expected = [
+    /^========= COMPUTE-SANITIZER$/,
+    /^========= Invalid __global__ write of size 4 bytes$/,
+    /^=========     at unaligned_kernel\(int \*\)\+0x[0-9a-f]+ in memcheck_demo.cu:9$/,
+    /^=========     by thread \(0,0,0\) in block \(0,0,0\)$/,
+    new RegExp(`^=========     Address ${hex} is misaligned$`),
+    new RegExp(`^=========     and is inside the nearest allocation at ${hex} of size 4 bytes$`),
+    /^=========     Saved host backtrace up to driver entry point at kernel launch time$/,
+    new RegExp(`^=========         Host Frame: run_unaligned\\(\\) \\[${hex}\\] in memcheck_demo$`),
+    new RegExp(`^=========         Host Frame: main \\[${hex}\\] in memcheck_demo$`),
+    /^=========$/,
+    /^========= Invalid __global__ write of size 4 bytes$/,
+    /^=========     at out_of_bounds_function\(\)\+0x[0-9a-f]+ in memcheck_demo.cu:10$/,
+    /^=========     by thread \(0,0,0\) in block \(0,0,0\)$/,
+    /^=========     Address 0x87654320 is out of bounds$/,
+    new RegExp(`^=========     and is [0-9,]+ bytes before the nearest allocation at ${hex} of size 1,024 bytes$`),
+    /^=========     Device Frame: out_of_bounds_kernel\(\)\+0x[0-9a-f]+ in memcheck_demo.cu:11$/,
+    /^=========     Saved host backtrace up to driver entry point at kernel launch time$/,
+    new RegExp(`^=========         Host Frame: run_out_of_bounds\\(\\) \\[${hex}\\] in memcheck_demo$`),
+    new RegExp(`^=========         Host Frame: main \\[${hex}\\] in memcheck_demo$`),
+    /^=========$/,
+    new RegExp(`^========= Leaked 1,024 bytes at ${hex}$`),
+    /^=========     Saved host backtrace up to driver entry point at allocation time$/,
+    // cuda_runtime.h's template wrapper is the program's own code (compute-sanitizer shows its cudaMalloc frame)
+    new RegExp(`^=========         Host Frame: cudaError cudaMalloc<int>\\(int \\*\\*, unsigned long\\) \\[${hex}\\] in memcheck_demo$`),
+    new RegExp(`^=========         Host Frame: main \\[${hex}\\] in memcheck_demo$`),
+    /^=========$/,
+    /^========= LEAK SUMMARY: 1024 bytes leaked in 1 allocations$/,
+    /^========= ERROR SUMMARY: 3 errors$/,
+  ];
+  // the program's own output goes through its stdio buffer (a pipe here): it comes apart
+  expect(r.out.split('\n').filter((l) => !l.startsWith('========='))).toEqual(['Mallocing memory', 'Running unaligned_kernel: no error', 'Running out_of_bounds_kernel: no error', 'PASS', '']);
+  const lines = report(r.out);
+  expect(lines.length).toBe(expected.length);
+  lines.forEach((l, i) => expect({ i, l }).toEqual({ i, l: expect.stringMatching(expected[i]!) }));
+});
+
+run('sanitize racecheck: the missing __syncwarp as an analysis record (a warning: lanes of one warp), RACECHECK SUMMARY, --error-exitcode', () => {
+  // race.cu: each of 128 threads reads the 4 bytes its neighbour wrote: 512 byte hazards
+  const rc = ptxdbg(['sanitize', '--tool', 'racecheck', '--', './race']);
+  expect(rc.code).toBe(0); // compute-sanitizer's --error-exitcode is 0 unless given
+  expect(report(rc.out)).toEqual([
+    '========= COMPUTE-SANITIZER',
+    expect.stringMatching(/^========= Warning: Race reported between Write access at shiftLeft\(const int \*, int \*\)\+0x[0-9a-f]+$/),
+    expect.stringMatching(/^=========     and Read access at shiftLeft\(const int \*, int \*\)\+0x[0-9a-f]+ \[512 hazards\]$/),
+    '=========',
+    '========= RACECHECK SUMMARY: 1 hazard displayed (0 errors, 1 warning)',
+  ]);
+  const hz = ptxdbg(['sanitize', '--tool', 'racecheck', '--racecheck-report', 'hazard', '--error-exitcode', '7', '--', './race']);
+  expect(hz.code).toBe(7);
+  expect(report(hz.out)[1]).toMatch(new RegExp(`^========= Warning: \\(Warp Level Programming\\) Potential RAW hazard detected at __shared__ ${hex} in block \\(0,0,0\\) :$`));
+  expect(report(hz.out)[2]).toMatch(/^=========     Write Thread \(\d+,0,0\) at shiftLeft\(const int \*, int \*\)\+0x[0-9a-f]+$/);
+  expect(report(hz.out)[3]).toMatch(/^=========     Read Thread \(\d+,0,0\) at shiftLeft\(const int \*, int \*\)\+0x[0-9a-f]+$/);
+  // --print-level error: warnings are not displayed
+  const quiet = ptxdbg(['sanitize', '--tool', 'racecheck', '--print-level', 'error', '--', './race']);
+  expect(report(quiet.out)).toEqual(['========= COMPUTE-SANITIZER', '========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)']);
+});
+
+run('sanitize: --kernel-name-exclude leaves a launch unchecked, --log-file takes the report off stdout', () => {
+  // the fill launch runs unchecked: the program gets the GPU's error (700) and memcheck reports
+  // only the failed calls after it
+  const log = join(bin, 'report-%p.txt');
+  const r = ptxdbg(['sanitize', '--kernel-name-exclude', 'kns=fill', '--log-file', log, '--', './oob']);
+  expect(r.code).toBe(0);
+  expect(r.out).toBe('launch: cudaErrorIllegalAddress; a later call: cudaErrorIllegalAddress\nPASS\n');
+  const file = readdirSync(bin).find((f) => /^report-\d+\.txt$/.test(f))!;
+  const lines = report(readFileSync(join(bin, file), 'utf8'));
+  expect(lines.filter((l) => l.includes('Program hit'))).toEqual([
+    '========= Program hit cudaErrorIllegalAddress (error 700) due to "an illegal memory access was encountered" on CUDA API call to cudaDeviceSynchronize.',
+    '========= Program hit cudaErrorIllegalAddress (error 700) due to "an illegal memory access was encountered" on CUDA API call to cudaMemset.',
+  ]);
+  expect(lines.some((l) => l.includes('Invalid __global__'))).toBe(false);
+  expect(lines[lines.length - 1]).toBe('========= ERROR SUMMARY: 2 errors');
+  expect(r.err).toContain('out-of-bounds global write of 4 bytes');
+});
+
+run('sanitize --tool initcheck: each thread\'s read of never-written memory, and none where everything is written first', () => {
   // uninit.cu copies 64 of 128 ints; blocks of 64 threads: block 1 reads in[64..127], 64 reads
   const r = ptxdbg(['sanitize', '--tool', 'initcheck', '--', './uninit']);
-  expect(r.code).toBe(1);
-  expect(r.err).toContain('========= Uninitialized __global__ memory read of size 4 bytes');
-  expect(r.err).toContain('=========     by thread (0,0,0) in block (1,0,0) [64 reads by this instruction]');
-  expect(r.err).toContain('========= ERROR SUMMARY: 1 error');
+  expect(r.code).toBe(0);
+  const lines = report(r.out);
+  expect(lines.filter((l) => l === '========= Uninitialized __global__ memory read of size 4 bytes').length).toBe(64);
+  expect(lines[2]).toMatch(/^=========     at twice\(const int \*, int \*\)\+0x[0-9a-f]+$/);
+  expect(lines[3]).toBe('=========     by thread (0,0,0) in block (1,0,0)');
+  expect(lines[lines.length - 1]).toBe('========= ERROR SUMMARY: 64 errors');
   // the shared-memory reduction writes each element before reading it; the pipeline's memory
   // is written by copies, memsets, kernels and device malloc'd blocks before it is read
   for (const app of ['./templates', './pipeline', './dynshared']) {
     const c = ptxdbg(['sanitize', '--tool', 'initcheck', '--', app]);
-    expect({ app, code: c.code, summary: /ERROR SUMMARY: \d+ errors?/.exec(c.err)?.[0] }).toEqual({ app, code: 0, summary: 'ERROR SUMMARY: 0 errors' });
+    expect({ app, code: c.code, summary: /ERROR SUMMARY: \d+ errors?/.exec(c.out)?.[0] }).toEqual({ app, code: 0, summary: 'ERROR SUMMARY: 0 errors' });
   }
 });
 

@@ -217,7 +217,7 @@ export function layoutMemory(m: Machine): MemoryLayout {
     } else writeScalar(dv, off, a.type, a.value);
   });
   const mem: MemoryContext = {
-    global: arena, constBank, paramBank, sharedSize, sharedUser, reservedBase, probe: undefined, step: 0,
+    global: arena, constBank, paramBank, sharedSize, sharedUser, reservedBase, probe: undefined, step: 0, faultSink: undefined,
     addr32: program.module.addressSize === 32,
     ...(table ? { images: table } : {}),
   };

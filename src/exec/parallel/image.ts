@@ -100,7 +100,7 @@ export function layoutFromImage(image: LaunchImage, program: Program): (m: Machi
     const paramBank = bankOf(image.paramBytes);
     const mem: MemoryContext = {
       global: arena, constBank, paramBank, sharedSize: image.sharedSize, sharedUser: image.sharedUser,
-      reservedBase: image.reservedBase, probe: undefined, step: 0, addr32: image.addr32,
+      reservedBase: image.reservedBase, probe: undefined, step: 0, faultSink: undefined, addr32: image.addr32,
       atomicLocks: new Int32Array(image.atomicLocks),
       ...(image.images ? { images: ImageTable.fromState(image.images) } : {}),
     };
