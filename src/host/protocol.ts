@@ -5,6 +5,8 @@
  */
 export const enum Op {
   Hello = 1, Module, Malloc, Free, Write, Read, Copy, Set, Symbol, Kernel, Launch, Reset, Image, BulkWrite, BulkRead,
+  /** cudaMemGetInfo, totalGlobalMem: reply {u64 free, u64 total}. */
+  MemInfo,
 }
 export const PROTOCOL_VERSION = 1;
 /** A request larger than this is not one the runtime sends (a copy is at most the device). */
