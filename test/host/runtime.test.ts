@@ -151,7 +151,27 @@ int main() {
   return 0;
 }
 `,
+  // a histogram with atomicAdd, built with -G: its atomicAdd wrapper takes its arguments in .param memory
+  histG: `#include <cstdio>
+__global__ void count(const int *in, int *hist, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&hist[in[i] & 7], 1);
+}
+int main() {
+  const int n = 256; int h[n], out[8];
+  for (int i = 0; i < n; i++) h[i] = i;
+  int *d, *hist;
+  cudaMalloc(&d, sizeof h); cudaMalloc(&hist, sizeof out);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  cudaMemset(hist, 0, sizeof out);
+  count<<<2, 128>>>(d, hist, n);
+  cudaMemcpy(out, hist, sizeof out, cudaMemcpyDeviceToHost);
+  printf("%d %d\\n", out[0], out[7]);
+  return 0;
+}
+`,
 };
+const FLAGS: Record<string, string[]> = { histG: ['-G'] };
 
 let bin: string;
 
@@ -160,7 +180,7 @@ beforeAll(async () => {
   bin = mkdtempSync(join(tmpdir(), 'ptxdbg-runtime-'));
   const jobs = Object.entries(PROGRAMS).map(([name, text]) => {
     writeFileSync(join(bin, `${name}.cu`), text);
-    return { name, source: join(bin, `${name}.cu`), out: join(bin, name) };
+    return { name, source: join(bin, `${name}.cu`), out: join(bin, name), flags: FLAGS[name] ?? [] };
   });
   const failures = await nvccBuildAll(jobs);
   if (failures.size) throw new Error(`nvcc failed: ${[...failures].map(([n, e]) => `${n}: ${e}`).join('\n')}`);
@@ -252,4 +272,12 @@ run('an access to freed memory names the freed allocation and when it was freed'
   // a is cudaMalloc #1, freed between launch 1 and launch 2; b (#2) is the nearest live one
   expect(r.err).toMatch(/out-of-bounds global write of 4 bytes .*0 bytes into `cudaMalloc #1` \(1024 bytes\), which was freed by cudaFree after launch 1: a use after free/);
   expect(r.err).not.toContain('cudaMalloc #2');
+});
+
+run('initcheck of a correct -G program using atomicAdd finds nothing (its wrapper\'s arguments pass through .param memory)', () => {
+  const r = spawnSync(process.execPath, [CLI, 'sanitize', '--tool', 'initcheck', '--', './histG'], { encoding: 'utf8', cwd: bin, timeout: 120_000 });
+  // 256 values i & 7: 32 in each of the 8 bins
+  expect(r.stdout).toBe('32 32\n');
+  expect(r.stderr).toContain('========= ERROR SUMMARY: 0 errors');
+  expect(r.status).toBe(0);
 });
