@@ -142,6 +142,8 @@ static void fork_child(void) {
   pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
   memcpy(&big, &fresh, sizeof big);
   if (fd >= 0) { close(fd); fd = -1; forked = 1; sticky = cudaErrorInitializationError; }
+  /* a program it execs has no connection of its own: it runs without a device */
+  unsetenv("PTXDBG_FD");
 }
 
 /*
