@@ -193,22 +193,30 @@ export class Bank {
     }
   }
 
-  /** Grows in place (views replaced); contents kept. */
-  grow(newSize: number): void {
+  /**
+   * Grows in place (views replaced); contents kept, and every page counts as written, since the
+   * caller may move bytes into new pages without marks (Warp.ensureLocal re-strides lanes).
+   * `exact`: only the pages copied count as written (the global arena: nothing moves there, and
+   * an allocation later zeroes only pages ever written, so untouched ones are never committed).
+   */
+  grow(newSize: number, exact = false): void {
     if (newSize <= this.size) return;
     const old = this.u8;
     const b = new Bank(newSize);
-    // only the pages that may be non-zero are copied (and count as written: their contents
-    // moved); the others stay untouched in the new buffer, costing no host memory
-    const wr = this.written;
-    for (let p = 0; p < this.dirty.length; p++) {
-      if (this.dirty[p] === 0 && (wr === undefined || wr[p] === 0)) continue;
-      b.u8.set(old.subarray(p * PAGE_SIZE, Math.min(old.length, (p + 1) * PAGE_SIZE)), p * PAGE_SIZE);
-      b.dirty[p] = 1;
+    if (!exact) b.u8.set(old);
+    else {
+      // only the pages that may be non-zero are copied (and count as written: their contents
+      // moved); the others stay untouched in the new buffer, costing no host memory
+      const wr = this.written;
+      for (let p = 0; p < this.dirty.length; p++) {
+        if (this.dirty[p] === 0 && (wr === undefined || wr[p] === 0)) continue;
+        b.u8.set(old.subarray(p * PAGE_SIZE, Math.min(old.length, (p + 1) * PAGE_SIZE)), p * PAGE_SIZE);
+        b.dirty[p] = 1;
+      }
     }
     this.u8 = b.u8; this.i8 = b.i8; this.u16 = b.u16; this.i16 = b.i16;
     this.u32 = b.u32; this.i32 = b.i32; this.f32 = b.f32; this.f64 = b.f64;
-    this.dirty = b.dirty;
+    this.dirty = exact ? b.dirty : b.dirty.fill(1);
     this.written = undefined; // covered by the dirty flags
     this.size = newSize;
   }
@@ -404,7 +412,7 @@ export class GlobalArena {
   /** Grow the backing store (between launches only: views are replaced). */
   grow(capacity: number): void {
     if (capacity <= this.bank.size) return;
-    this.bank.grow(capacity);
+    this.bank.grow(capacity, true);
     const g = new Int32Array((this.bank.size >>> GRANULE_SHIFT) + 1).fill(-1);
     g.set(this.granules.subarray(0, Math.min(this.granules.length, g.length)));
     this.granules = g;
