@@ -92,6 +92,7 @@ const execOptions = {
   ex: { type: 'string', array: true, describe: 'debugger command for the launch the debugger opens on (repeatable)' },
   batch: { type: 'boolean', default: false, describe: 'the debugger runs the --ex commands without a UI' },
   workers: workersOption,
+  'device-memory': { type: 'string', describe: 'the device\'s memory: bytes, or with K, M or G (powers of 1024); default and most 2G' },
 } as const;
 
 /** compute-sanitizer's options, with its defaults (README: Whole programs). */
@@ -139,7 +140,7 @@ async function sanitizeOpts(a: Record<string, unknown>): Promise<import('./host/
 }
 
 function execOpts(a: Record<string, unknown>): import('./cli/exec.js').ExecOptions {
-  return { schedule: a['schedule'] as 'rr' | 'random', seed: a['seed'] as number, maxSteps: a['max-steps'] as number | undefined, ex: a['ex'] as string[] | undefined, batch: a['batch'] as boolean, workers: workersOf(a['workers']) };
+  return { schedule: a['schedule'] as 'rr' | 'random', seed: a['seed'] as number, maxSteps: a['max-steps'] as number | undefined, ex: a['ex'] as string[] | undefined, batch: a['batch'] as boolean, workers: workersOf(a['workers']), deviceMemory: a['device-memory'] as string | undefined };
 }
 
 /** The program and its arguments: what follows `--` (or the positionals before it). */

@@ -16,6 +16,7 @@ import { Device, WINDOW_BASE, type LaunchRequest } from '../host/device.js';
 import { serveProgram, type LaunchOutcome, type SanitizeHooks } from '../host/server.js';
 import { type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from '../host/bundle.js';
 import { CUDA, CudaError } from '../host/errors.js';
+import { MAX_DEVICE_BYTES } from '../exec/launch.js';
 import { apiError, initcheckError, leakError, memcheckError, racecheckAnalysis, racecheckHazard, raceLevel, synccheckError } from '../host/sanitize.js';
 import { SanitizeSession, type SanitizeOptions, type SanitizeTool } from '../host/sanitizer.js';
 import { Symbolizer, type HostFrame, type RawFrame } from '../host/backtrace.js';
@@ -55,6 +56,17 @@ export interface ExecOptions {
   maxSteps?: number;
   /** Threads for a launch's independent CTAs (src/exec/parallel/); default 1. */
   workers?: number | 'auto' | undefined;
+  /** `--device-memory SIZE`: the device's memory (bytes, or a number with K, M or G). */
+  deviceMemory?: string | undefined;
+}
+
+/** `--device-memory`: bytes, or a number with K, M or G (KiB, MiB, GiB), up to what the emulator can address. */
+export function parseDeviceMemory(spec: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(spec.trim());
+  const bytes = m ? Math.floor(Number(m[1]) * 1024 ** ' kmg'.indexOf(m[2]!.toLowerCase() || ' ')) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1 << 20) throw new UsageError(`--device-memory ${spec}: expected a size of at least 1M, such as 2G, 1536M or 1073741824`);
+  if (bytes > MAX_DEVICE_BYTES) throw new UsageError(`--device-memory ${spec}: more than the ${MAX_DEVICE_BYTES / 2 ** 30} GiB ptxdbg can emulate (kernels address global memory with 31-bit offsets)`);
+  return bytes;
 }
 
 /** The runtime library built by `npm run build` (dist/cudart). */
@@ -110,7 +122,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   const hit = new Set<number>();
   const app = argv[0]!;
   const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? EXEC_MAX_STEPS };
-  const device = new Device();
+  const device = new Device(o.deviceMemory === undefined ? undefined : parseDeviceMemory(o.deviceMemory));
   if (o.sanitize?.tool === 'initcheck') device.initCheck = new InitCheck();
   const say = (line: string): void => { process.stderr.write(line + '\n'); };
   const tool = o.sanitize?.tool;
@@ -131,6 +143,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
 
   const onLaunch = async (r: LaunchRequest): Promise<LaunchOutcome> => {
     const index = ++launches;
+    device.launches = index;
     const nth = (perKernel.get(r.kernel) ?? 0) + 1;
     perKernel.set(r.kernel, nth);
     const label = `${plainName(r.kernel)}<<<(${r.grid.join(',')}),(${r.block.join(',')})>>>${r.launchedBy ? ` (launched from the device by ${r.launchedBy})` : ''}`;

@@ -26,7 +26,8 @@
 #include <unistd.h>
 #include "internal.h"
 
-enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ, OP_API_ERROR, OP_ALLOC_SITE };
+enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ,
+       OP_API_ERROR, OP_ALLOC_SITE, OP_MEMINFO };
 enum { PROTOCOL_VERSION = 1 };
 /* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
 #define WINDOW_BASE 0x7f0000000000ULL
@@ -34,6 +35,9 @@ enum { PROTOCOL_VERSION = 1 };
 #define CONST_HI 0x7c00ULL
 
 static int fd = -1;
+/* This process is a child forked after CUDA was initialised: CUDA cannot be used in it (as
+   NVIDIA's runtime answers), and the connection is the parent's. */
+static int forked;
 static int window_ok;
 static cudaError_t last_error = cudaSuccess;
 /* A kernel fault corrupts the context, as on a GPU: every later call returns it. */
@@ -58,9 +62,10 @@ static cudaError_t fail(cudaError_t e) {
   return e;
 }
 cudaError_t ptxdbg_fail(cudaError_t e) { return fail(e); }
-cudaError_t ptxdbg_sticky(void) { return fd < 0 ? cudaErrorNoDevice : sticky; }
+cudaError_t ptxdbg_sticky(void) { return forked ? cudaErrorInitializationError : fd < 0 ? cudaErrorNoDevice : sticky; }
 static cudaError_t no_device(void) {
   static int once;
+  if (forked) return fail(cudaErrorInitializationError);
   if (!once) { once = 1; fprintf(stderr, "ptxdbg: this program uses the ptxdbg CUDA runtime; run it as `ptxdbg exec -- PROGRAM`\n"); }
   return fail(cudaErrorNoDevice);
 }
@@ -137,6 +142,18 @@ static cudaError_t simple(uint32_t op, const void *a, size_t alen, void *out, si
   return call(op, a, alen, NULL, 0, out, cap, NULL, NULL);
 }
 
+/* fork: the child lets go of the parent's connection (closing its copy of the socket leaves the
+   parent's open) and of the lock, which another thread of the parent may have held. */
+static void fork_prepare(void) { pthread_mutex_lock(&big); }
+static void fork_parent(void) { pthread_mutex_unlock(&big); }
+static void fork_child(void) {
+  pthread_mutex_t fresh = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+  memcpy(&big, &fresh, sizeof big);
+  if (fd >= 0) { close(fd); fd = -1; forked = 1; sticky = cudaErrorInitializationError; }
+  /* a program it execs has no connection of its own: it runs without a device */
+  unsetenv("PTXDBG_FD");
+}
+
 /*
  * Reserve the device window so managed memory can be mapped at its device address. With address
  * randomization a library may already sit there; then run the program again without it (the
@@ -167,6 +184,7 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
     fprintf(stderr, "ptxdbg: this CUDA runtime does not match the ptxdbg serving it (protocol %u, ptxdbg %u)\n", v, peer);
     fd = -1;
   }
+  pthread_atfork(fork_prepare, fork_parent, fork_child);
 }
 
 /* ---- registration ---------------------------------------------------------------------- */
@@ -177,6 +195,8 @@ typedef struct { int module; } Handle;
 #define MAX_FUNCS 8192
 static struct { const void *host; const char *name; int module; int info_ok; uint32_t nparams, param_bytes, static_shared; uint32_t *slots; } funcs[MAX_FUNCS];
 static int nfuncs;
+/* cudaFuncAttributeMaxDynamicSharedMemorySize of each kernel, plus 1 (0: not set) */
+static long long dyn_limit[MAX_FUNCS];
 
 #define MAX_VARS 8192
 static struct { const void *host; const char *name; int module; size_t size; uint64_t dev; int managed; void **managed_ptr; } vars[MAX_VARS];
@@ -477,13 +497,38 @@ cudaError_t ptxdbg_copy(void *dst, const void *src, size_t n) {
 #define copy ptxdbg_copy
 static int bad_kind(enum cudaMemcpyKind k) { return (unsigned)k > cudaMemcpyDefault; }
 
+/*
+ * A copy kind that contradicts its pointers is undefined behaviour (CUDA Runtime API, cudaMemcpy);
+ * it is reported, as compute-sanitizer's API checks do, and the copy goes by what the pointers
+ * are, as the driver does with unified addressing. Managed and mapped host memory suit either side.
+ */
+static const char *const kind_names[] = { "cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost", "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault" };
+static const char *memory_kind(const void *p) {
+  return visible_index((uintptr_t)p) >= 0 ? "managed or mapped host memory" : is_device(p) ? "device memory" : "host memory";
+}
+static int contradicts(int on_device, const void *p) { return visible_index((uintptr_t)p) < 0 && on_device != is_device(p); }
+static void check_kind(const char *call, void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
+  if (kind == cudaMemcpyDefault || bad_kind(kind) || n == 0 || !dst || !src) return;
+  int dst_dev = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+  int src_dev = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+  if (!contradicts(dst_dev, dst) && !contradicts(src_dev, src)) return;
+  static int reported;
+  if (reported++ == 20) fprintf(stderr, "ptxdbg: further copy kinds that contradict their pointers are not reported\n");
+  if (reported > 20) return;
+  fprintf(stderr, "ptxdbg: %s(dst %p, src %p, %zu bytes, %s): the destination is %s and the source %s, which the kind contradicts (undefined behaviour); ptxdbg copies as the pointers say, as the driver does with unified addressing\n",
+          call, dst, src, n, kind_names[kind], memory_kind(dst), memory_kind(src));
+}
+
 cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind) {
   if (bad_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
+  check_kind("cudaMemcpy", dst, src, n, kind);
   return copy(dst, src, n);
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t s) {
   if (ptxdbg_capturing(s)) return ptxdbg_capture_copy(s, dst, src, n);
-  return cudaMemcpy(dst, src, n, kind);
+  if (bad_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
+  check_kind("cudaMemcpyAsync", dst, src, n, kind);
+  return copy(dst, src, n);
 }
 cudaError_t cudaMemcpyPeer(void *dst, int dd, const void *src, int sd, size_t n) {
   if (dd != 0 || sd != 0) return fail(cudaErrorInvalidDevice);
@@ -493,6 +538,7 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dd, const void *src, int sd, size
 cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind) {
   if (bad_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
   if (width > dpitch || width > spitch) return fail(cudaErrorInvalidPitchValue);
+  check_kind("cudaMemcpy2D", dst, src, width * height, kind);
   for (size_t r = 0; r < height; r++) {
     cudaError_t e = copy((char *)dst + r * dpitch, (const char *)src + r * spitch, width);
     if (e != cudaSuccess) return e;
@@ -605,10 +651,18 @@ cudaError_t cudaGetSymbolSize(size_t *n, const void *sym) {
   cudaError_t e = symbol(sym, &a, n);
   return fail(e);
 }
-cudaError_t cudaMemGetInfo(size_t *freeb, size_t *total) {
-  if (freeb) *freeb = (size_t)1 << 31;
-  if (total) *total = (size_t)1 << 31;
+/* The device's free and total bytes, as ptxdbg's allocator counts them. */
+static cudaError_t mem_info(size_t *freeb, size_t *total) {
+  uint64_t r[2] = { 0, 0 };
+  cudaError_t e = simple(OP_MEMINFO, NULL, 0, r, 16);
+  if (e != cudaSuccess) return e;
+  if (freeb) *freeb = (size_t)r[0];
+  if (total) *total = (size_t)r[1];
   return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t *freeb, size_t *total) {
+  CHECK_STICKY();
+  return fail(mem_info(freeb, total));
 }
 cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc, unsigned int flags, cudaStream_t s) { (void)p; (void)n; (void)loc; (void)flags; (void)s; return cudaSuccess; }
 cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise a, struct cudaMemLocation loc) { (void)p; (void)n; (void)a; (void)loc; return cudaSuccess; }
@@ -663,11 +717,24 @@ static cudaError_t pull_visible(void) {
   return cudaSuccess;
 }
 
+/* The dynamic shared memory kernel i may be launched with (its info known): what
+   cudaFuncSetAttribute set, else 48 KiB less its static shared memory (CUDA's default). */
+static size_t dyn_shared_limit(int i) {
+  if (dyn_limit[i]) return (size_t)(dyn_limit[i] - 1);
+  return funcs[i].static_shared < 48 * 1024 ? 48 * 1024 - funcs[i].static_shared : 0;
+}
+
 /* The launch request for kernel i: header, name, and the parameters packed at the PTX offsets. */
 cudaError_t ptxdbg_pack_launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint32_t flags, unsigned char **out, size_t *len) {
   if (i < 0 || i >= nfuncs) return cudaErrorInvalidDeviceFunction;
   cudaError_t e = kernel_info(i);
   if (e != cudaSuccess) return e;
+  /* more than the kernel's limit is refused as on a GPU (the size is never cut to 32 bits) */
+  if (shmem > dyn_shared_limit(i)) {
+    fprintf(stderr, "ptxdbg: a launch of %s asks for %zu bytes of dynamic shared memory, more than its limit of %zu bytes (%s); it fails with cudaErrorInvalidValue, as on a GPU\n",
+            funcs[i].name, shmem, dyn_shared_limit(i), dyn_limit[i] ? "set with cudaFuncAttributeMaxDynamicSharedMemorySize" : "48 KiB less its static shared memory; raise it with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)");
+    return cudaErrorInvalidValue;
+  }
   size_t nlen = strlen(funcs[i].name);
   size_t qlen = 48 + nlen + funcs[i].param_bytes;
   unsigned char *q = calloc(1, qlen);
@@ -750,10 +817,25 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func
   a->numRegs = 32;
   a->ptxVersion = 80;
   a->binaryVersion = 80;
-  a->maxDynamicSharedSizeBytes = 48 * 1024 - (int)funcs[i].static_shared;
+  a->maxDynamicSharedSizeBytes = (int)dyn_shared_limit(i);
   return cudaSuccess;
 }
-cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) { (void)func; (void)attr; (void)value; return cudaSuccess; }
+/* The maximum dynamic shared memory is kept per kernel; its sum with the static shared memory
+   may be up to the device's opt-in maximum (227 KiB on sm_80), else cudaErrorInvalidValue.
+   Other attributes are hints a CPU has no use for. */
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
+  int i = func_index(func);
+  /* "If the specified function does not exist, then it is assumed to be a cudaKernel_t" (ours: index + 1) */
+  if (i < 0 && (uintptr_t)func >= 1 && (uintptr_t)func <= (uintptr_t)nfuncs) i = (int)(uintptr_t)func - 1;
+  if (i < 0) return fail(cudaErrorInvalidDeviceFunction);
+  if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;
+  pthread_mutex_lock(&big);
+  cudaError_t e = kernel_info(i);
+  if (e == cudaSuccess && (value < 0 || (size_t)value + funcs[i].static_shared > 227 * 1024)) e = cudaErrorInvalidValue;
+  if (e == cudaSuccess) dyn_limit[i] = (long long)value + 1;
+  pthread_mutex_unlock(&big);
+  return fail(e);
+}
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache c) { (void)func; (void)c; return cudaSuccess; }
 cudaError_t cudaFuncGetName(const char **name, const void *func) {
   int i = func_index(func);
@@ -789,6 +871,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 
 cudaError_t cudaGetDeviceCount(int *n) {
   if (!n) return fail(cudaErrorInvalidValue);
+  if (forked) return fail(cudaErrorInitializationError);
   *n = fd >= 0 ? 1 : 0;
   return fd >= 0 ? cudaSuccess : fail(cudaErrorNoDevice);
 }
@@ -842,7 +925,7 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d) {
   if (!p || d != 0) return fail(cudaErrorInvalidDevice);
   memset(p, 0, sizeof *p);
   snprintf(p->name, sizeof p->name, "ptxdbg emulated GPU (sm_80)");
-  p->totalGlobalMem = (size_t)1 << 31;
+  if (mem_info(NULL, &p->totalGlobalMem) != cudaSuccess) p->totalGlobalMem = 0;
   p->sharedMemPerBlock = 48 * 1024;
   p->regsPerBlock = 65536;
   p->warpSize = 32;

@@ -15,6 +15,13 @@ export interface ElementInfo { name: string; elemSize: number; count: number }
  * (.global variables, malloc blocks) are described in bytes.
  */
 export function describeGlobalOffset(arena: GlobalArena, off: number, elements: ReadonlyMap<number, ElementInfo>): string | undefined {
+  // a stale pointer into freed memory still quarantined: a use after free of that allocation
+  const gone = arena.freedAt(off);
+  if (gone) {
+    const rel = off - gone.base;
+    const where = rel < gone.size ? `${rel} bytes into` : `${rel - gone.size} bytes past the end of`;
+    return `${where} \`${gone.name}\` (${gone.size} bytes), which was freed${gone.freedBy ? ` ${gone.freedBy}` : ''}: a use after free`;
+  }
   let below: Allocation | undefined;
   let above: Allocation | undefined;
   for (const a of arena.allocs) {

@@ -179,15 +179,44 @@ export class Bank {
     this.written = undefined;
   }
 
-  /** Grows in place (views replaced); contents kept. */
-  grow(newSize: number): void {
+  /**
+   * Zero bytes [idx, idx+len), writing only the pages that may hold non-zero bytes: a page never
+   * written is not touched, so it costs no host memory (a large allocation is committed lazily).
+   */
+  zero(idx: number, len: number): void {
+    const wr = this.written;
+    const last = Math.floor((idx + len - 1) / PAGE_SIZE);
+    for (let p = Math.floor(idx / PAGE_SIZE); p <= last && len > 0; p++) {
+      if (this.dirty[p] === 0 && (wr === undefined || wr[p] === 0)) continue;
+      this.u8.fill(0, Math.max(idx, p * PAGE_SIZE), Math.min(idx + len, (p + 1) * PAGE_SIZE));
+      this.dirty[p] = 1;
+    }
+  }
+
+  /**
+   * Grows in place (views replaced); contents kept, and every page counts as written, since the
+   * caller may move bytes into new pages without marks (Warp.ensureLocal re-strides lanes).
+   * `exact`: only the pages copied count as written (the global arena: nothing moves there, and
+   * an allocation later zeroes only pages ever written, so untouched ones are never committed).
+   */
+  grow(newSize: number, exact = false): void {
     if (newSize <= this.size) return;
     const old = this.u8;
     const b = new Bank(newSize);
-    b.u8.set(old);
+    if (!exact) b.u8.set(old);
+    else {
+      // only the pages that may be non-zero are copied (and count as written: their contents
+      // moved); the others stay untouched in the new buffer, costing no host memory
+      const wr = this.written;
+      for (let p = 0; p < this.dirty.length; p++) {
+        if (this.dirty[p] === 0 && (wr === undefined || wr[p] === 0)) continue;
+        b.u8.set(old.subarray(p * PAGE_SIZE, Math.min(old.length, (p + 1) * PAGE_SIZE)), p * PAGE_SIZE);
+        b.dirty[p] = 1;
+      }
+    }
     this.u8 = b.u8; this.i8 = b.i8; this.u16 = b.u16; this.i16 = b.i16;
     this.u32 = b.u32; this.i32 = b.i32; this.f32 = b.f32; this.f64 = b.f64;
-    this.dirty = b.dirty.fill(1); // contents moved: every page counts as written
+    this.dirty = exact ? b.dirty : b.dirty.fill(1);
     this.written = undefined; // covered by the dirty flags
     this.size = newSize;
   }
@@ -217,9 +246,13 @@ export interface Allocation {
   readonly name: string;
   readonly kind: 'buffer' | 'global' | 'const' | 'heap';
   freed: boolean;
+  /** A freed program allocation: where it was freed, in words ("by cudaFree after launch 2"). */
+  freedBy?: string;
 }
 
 const GRANULE_SHIFT = 8; // 256-byte granules, like cudaMalloc alignment
+/** Freed program memory kept unreusable (most recent first) up to this many bytes; see GlobalArena.quarantine. */
+const QUARANTINE_BYTES = 64 << 20;
 
 /**
  * The global arena: allocations at 256-byte aligned offsets with a granule → allocation map,
@@ -234,8 +267,15 @@ export class GlobalArena {
   private heapEnd = 0;
   private heapTop = 0;
   private readonly freeList: { base: number; size: number }[] = [];
-  /** Spans of released program allocations (allocateBlock reuses them). */
+  /** Reusable spans of released program allocations, by address, neighbours merged (allocateBlock reuses them). */
   private readonly released: { base: number; size: number }[] = [];
+  /**
+   * Released spans not yet reusable, oldest first: a stale pointer into one still faults and is
+   * named as the freed allocation (compute-sanitizer quarantines freed memory likewise). Past
+   * QUARANTINE_BYTES, or when an allocation finds no room, the oldest become reusable.
+   */
+  private readonly quarantine: { base: number; size: number; id: number }[] = [];
+  private quarantined = 0;
   /** Bumped by every allocation change, so checkpoints can share an unchanged allocator state. */
   version = 0;
 
@@ -281,18 +321,25 @@ export class GlobalArena {
   /**
    * A program's allocation (cudaMalloc): first fit among released spans, else bump; `align` is
    * a power of two ≥ 256 (host-visible memory is page-aligned so the program can map it).
-   * The arena grows as needed, up to `limit` bytes.
+   * The arena grows as needed, up to `limit` bytes; with no room the quarantine is emptied
+   * into the reusable spans first, so freed memory is always reusable before an allocation fails.
    */
   allocateBlock(size: number, name: string, kind: Allocation['kind'], align: number, limit: number): Allocation | undefined {
+    const a = this.fit(size, name, kind, align, limit);
+    if (a || this.quarantine.length === 0) return a;
+    while (this.quarantine.length > 0) this.unquarantine();
+    return this.fit(size, name, kind, align, limit);
+  }
+
+  private fit(size: number, name: string, kind: Allocation['kind'], align: number, limit: number): Allocation | undefined {
     const span = Math.ceil(Math.max(size, 1) / align) * align;
     for (let i = 0; i < this.released.length; i++) {
       const f = this.released[i]!;
       const base = Math.ceil(f.base / align) * align;
       if (base + span + 256 <= f.base + f.size) {
-        this.released.splice(i, 1);
-        if (base > f.base) this.released.push({ base: f.base, size: base - f.base });
         const rest = f.base + f.size - (base + span + 256);
-        if (rest >= 256) this.released.push({ base: base + span + 256, size: rest });
+        const pieces = [...(base > f.base ? [{ base: f.base, size: base - f.base }] : []), ...(rest >= 256 ? [{ base: base + span + 256, size: rest }] : [])];
+        this.released.splice(i, 1, ...pieces);
         return this.map(base, size, name, kind);
       }
     }
@@ -300,15 +347,56 @@ export class GlobalArena {
     const end = base + span + 256;
     if (end > limit) return undefined;
     if (end > this.bank.size) this.grow(Math.min(limit, Math.max(end, this.bank.size * 2)));
+    // the alignment gap below base stays reusable
+    if (base - this.top >= 256) this.reuse({ base: this.top, size: base - this.top });
     this.top = end;
     return this.map(base, size, name, kind);
   }
 
-  /** Release a program's allocation (cudaFree): its span is reused, stale pointers to it fault. */
+  /** Release a program's allocation (cudaFree): stale pointers to it fault; its span is reused after the quarantine. */
   release(a: Allocation): void {
     if (a.freed) return;
-    const span = this.unmap(a);
-    this.released.push({ base: a.base, size: span + 256 });
+    const span = this.unmap(a) + 256;
+    this.quarantine.push({ base: a.base, size: span, id: a.id });
+    this.quarantined += span;
+    while (this.quarantined > QUARANTINE_BYTES && this.quarantine.length > 1) this.unquarantine();
+  }
+
+  /** Bytes of device memory allocations can still get (quarantined spans count: they are handed out before an allocation fails). */
+  available(limit: number): number {
+    let n = Math.max(0, limit - this.top);
+    for (const f of this.released) n += f.size;
+    return n + this.quarantined;
+  }
+
+  /**
+   * The freed allocation whose quarantined span holds offset `off` (no live allocation can be
+   * there): what a stale pointer points into.
+   */
+  freedAt(off: number): Allocation | undefined {
+    for (let i = this.quarantine.length - 1; i >= 0; i--) {
+      const q = this.quarantine[i]!;
+      if (off >= q.base && off < q.base + q.size) return this.allocs[q.id];
+    }
+    return undefined;
+  }
+
+  private unquarantine(): void {
+    const q = this.quarantine.shift()!;
+    this.quarantined -= q.size;
+    this.reuse(q);
+  }
+
+  /** Make a span reusable: merged with its neighbours, or given back to the bump top when it ends there. */
+  private reuse(span: { base: number; size: number }): void {
+    const r = this.released;
+    let i = 0;
+    while (i < r.length && r[i]!.base < span.base) i++;
+    let { base, size } = span;
+    if (i > 0 && r[i - 1]!.base + r[i - 1]!.size === base) { i--; base = r[i]!.base; size += r[i]!.size; r.splice(i, 1); }
+    if (i < r.length && base + size === r[i]!.base) { size += r[i]!.size; r.splice(i, 1); }
+    if (base + size === this.top) this.top = base;
+    else r.splice(i, 0, { base, size });
   }
 
   /** Mark `a` freed and clear its granules; returns the bytes of granules it covered. */
@@ -324,7 +412,7 @@ export class GlobalArena {
   /** Grow the backing store (between launches only: views are replaced). */
   grow(capacity: number): void {
     if (capacity <= this.bank.size) return;
-    this.bank.grow(capacity);
+    this.bank.grow(capacity, true);
     const g = new Int32Array((this.bank.size >>> GRANULE_SHIFT) + 1).fill(-1);
     g.set(this.granules.subarray(0, Math.min(this.granules.length, g.length)));
     this.granules = g;

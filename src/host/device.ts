@@ -82,6 +82,13 @@ export interface ImageRequest {
 
 const ADDRESS_MODES: readonly AddressMode[] = ['wrap', 'clamp', 'mirror', 'border'];
 
+/**
+ * The device memory `exec` provides by default: all the emulator can address. A real sm_80 card
+ * (A100) has 40 or 80 GiB, but the interpreter indexes global memory with 31-bit offsets, so a
+ * larger device would be one the kernels cannot reach; the program is told the size it gets.
+ */
+export const DEFAULT_DEVICE_BYTES = MAX_DEVICE_BYTES;
+
 export class Device {
   readonly arena = new GlobalArena(1 << 20);
   /** Texture and surface objects the program created; their handles are valid in every launch. */
@@ -95,8 +102,11 @@ export class Device {
   readonly modules: DeviceModule[] = [];
   private readonly kinds = new Map<Allocation, AllocKind>();
   private nextName = 1;
+  /** Launches served so far, as the launch handler counts them (a freed allocation is named by when it was freed). */
+  launches = 0;
 
-  constructor() {
+  /** `capacity`: the device's memory in bytes, what totalGlobalMem and cudaMemGetInfo report (at most MAX_DEVICE_BYTES). */
+  constructor(readonly capacity = DEFAULT_DEVICE_BYTES) {
     this.arena.reserveHeapAt(this.arena.extent, DEVICE_HEAP_BYTES, 0);
   }
 
@@ -202,16 +212,26 @@ export class Device {
 
   // ---- memory ---------------------------------------------------------------------------------
 
-  malloc(size: number, kind: AllocKind): bigint {
-    if (!Number.isFinite(size) || size < 0 || size > MAX_DEVICE_BYTES) throw new CudaError(CUDA.memoryAllocation, `cannot allocate ${size} bytes`);
+  /**
+   * cudaMalloc and friends. A size of 0 gets the null pointer and no allocation (what
+   * cudaMalloc answers; cudaFree(NULL) is a no-op); a size the device cannot hold is
+   * cudaErrorMemoryAllocation, whatever its value (a size_t may be up to 2^64-1).
+   */
+  malloc(size: number | bigint, kind: AllocKind): bigint {
+    if (BigInt(size) < 0n) throw new CudaError(CUDA.invalidValue, `a size of ${size} bytes`);
+    if (BigInt(size) === 0n && kind === 'device') return 0n;
+    const free = this.arena.available(this.capacity);
+    if (BigInt(size) > BigInt(free)) throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes (the device has ${this.capacity} bytes, ${free} free)`);
+    const n = Number(size);
     const align = kind === 'device' ? 256 : HOST_VISIBLE_ALIGN;
-    const span = kind === 'device' ? size : Math.ceil(Math.max(size, 1) / HOST_VISIBLE_ALIGN) * HOST_VISIBLE_ALIGN;
-    const a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, MAX_DEVICE_BYTES);
-    if (!a) throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes (the emulated device has ${MAX_DEVICE_BYTES})`);
+    const span = kind === 'device' ? n : Math.ceil(Math.max(n, 1) / HOST_VISIBLE_ALIGN) * HOST_VISIBLE_ALIGN;
+    const a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, this.capacity);
+    // free bytes, but not in one piece (gaps between live allocations)
+    if (!a) throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes: ${free} bytes are free, but no ${size} of them in one piece`);
     // cudaMalloc memory is not zeroed on a GPU, but a reused span would leak old values into a
-    // new allocation and make runs depend on history; zero it (what a fresh GPU page holds)
-    this.arena.bank.u8.fill(0, a.base, a.base + span);
-    this.arena.bank.touch(a.base, span);
+    // new allocation and make runs depend on history; zero it (what a fresh GPU page holds),
+    // writing only pages that were ever written, so untouched memory costs the host nothing
+    this.arena.bank.zero(a.base, span);
     // managed and host memory is the program's own memory: it counts as written
     if (kind === 'device') this.initCheck?.uninitialized(a.base, span);
     else this.initCheck?.initialized(a.base, span);
@@ -219,12 +239,28 @@ export class Device {
     return WINDOW_BASE + BigInt(a.base);
   }
 
+  /** cudaMemGetInfo: free and total bytes of device memory. */
+  memInfo(): { free: number; total: number } {
+    return { free: Math.min(this.capacity, this.arena.available(this.capacity)), total: this.capacity };
+  }
+
   free(ptr: bigint): void {
     if (ptr === 0n) return;
     const a = this.allocationAt(ptr);
-    if (!a || WINDOW_BASE + BigInt(a.base) !== ptr) throw new CudaError(CUDA.invalidValue, `cudaFree of 0x${ptr.toString(16)}, which is not the start of a live allocation`);
+    if (!a || WINDOW_BASE + BigInt(a.base) !== ptr) {
+      const gone = this.freedAllocationAt(ptr);
+      const why = gone && WINDOW_BASE + BigInt(gone.base) === ptr ? `${gone.name}, which was freed already (${gone.freedBy})` : 'which is not the start of a live allocation';
+      throw new CudaError(CUDA.invalidValue, `cudaFree of 0x${ptr.toString(16)}, ${why}`);
+    }
     this.kinds.delete(a);
     this.arena.release(a);
+    a.freedBy = this.launches === 0 ? 'by cudaFree before the first launch' : `by cudaFree after launch ${this.launches}`;
+  }
+
+  /** The freed allocation that held `ptr`, while its span is quarantined (see GlobalArena.freedAt). */
+  freedAllocationAt(ptr: bigint): Allocation | undefined {
+    const off = ptr - WINDOW_BASE;
+    return off >= 0n && off < BigInt(this.arena.bank.size) ? this.arena.freedAt(Number(off)) : undefined;
   }
 
   kindOf(a: Allocation): AllocKind | undefined { return this.kinds.get(a); }
@@ -257,7 +293,9 @@ export class Device {
     const off = ptr - WINDOW_BASE;
     if (off < 0n || off + BigInt(n) > BigInt(this.arena.bank.size) || this.arena.check(Number(off), n) < 0) {
       const a = off >= 0n && off < BigInt(this.arena.bank.size) ? this.arena.allocationNear(Number(off)) : undefined;
-      const near = a && !a.freed ? `; the nearest allocation is ${a.name} at 0x${(WINDOW_BASE + BigInt(a.base)).toString(16)} (${a.size} bytes)` : '';
+      const gone = this.freedAllocationAt(ptr);
+      const near = gone ? `; they are in ${gone.name} (${gone.size} bytes), freed ${gone.freedBy ?? ''}`
+        : a && !a.freed ? `; the nearest allocation is ${a.name} at 0x${(WINDOW_BASE + BigInt(a.base)).toString(16)} (${a.size} bytes)` : '';
       throw new CudaError(CUDA.invalidValue, `${n} bytes at 0x${ptr.toString(16)} are not inside one device allocation${near}`);
     }
     const o = Number(off);

@@ -33,7 +33,8 @@ const FINDINGS_MAX = 10_000;
 export class InitCheck implements Probe {
   /** 1 for each byte of the device's global memory that has been written. */
   private global = new Uint8Array(0);
-  private readonly perBank = new WeakMap<Bank, Uint8Array>();
+  /** Shared and local banks' shadows; a local one laid out at its warp's lane stride. */
+  private readonly perBank = new WeakMap<Bank, { shadow: Uint8Array; stride: number }>();
   private machine: Machine | undefined;
   readonly findings: InitFinding[] = [];
   /** Reads found, kept or not. */
@@ -80,10 +81,12 @@ export class InitCheck implements Probe {
     if (space === Space.Global) {
       this.ensure(idx + size);
       sh = this.global;
-    } else if (space === Space.Shared || space === Space.Local) {
-      let s = this.perBank.get(bank);
-      if (!s || s.length < bank.size) { s = new Uint8Array(bank.size); this.perBank.set(bank, s); }
-      sh = s;
+    } else if (space === Space.Shared) {
+      sh = this.shadowOf(bank, 0);
+    } else if (space === Space.Local || (space === Space.Param && bank === w.local)) {
+      // a call's parameters in the caller's frame (st.param [param0]) are local stack bytes: the
+      // call reads them from there as local memory (calls.ts copyValue), so their writes count
+      sh = this.shadowOf(bank, w.localStride);
     } else return;
     if (acc !== Access.Write) {
       for (let k = idx; k < idx + size; k++) {
@@ -91,6 +94,22 @@ export class InitCheck implements Probe {
       }
     }
     if (acc !== Access.Read) sh.fill(1, idx, idx + size);
+  }
+
+  /**
+   * The shadow of a shared or local bank. A warp's local bank is re-strided when a call needs a
+   * deeper stack (Warp.ensureLocal moves each lane's bytes to lane * newStride): its shadow moves
+   * the same way, or the caller's written call parameters would read as never written.
+   */
+  private shadowOf(bank: Bank, stride: number): Uint8Array {
+    const s = this.perBank.get(bank);
+    if (s && s.stride === stride && s.shadow.length >= bank.size) return s.shadow;
+    const shadow = new Uint8Array(bank.size);
+    if (s && s.stride !== stride) {
+      for (let l = 0; l < 32; l++) shadow.set(s.shadow.subarray(l * s.stride, (l + 1) * s.stride), l * stride);
+    } else if (s) shadow.set(s.shadow);
+    this.perBank.set(bank, { shadow, stride });
+    return shadow;
   }
 
   private report(w: Warp, space: Space, size: number, lane: number, address: number): void {

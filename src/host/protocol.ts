@@ -9,6 +9,8 @@ export const enum Op {
   ApiError,
   /** Where an allocation was made (`ptxdbg sanitize`): u64 pointer, then the host frames. */
   AllocSite,
+  /** cudaMemGetInfo, totalGlobalMem: reply {u64 free, u64 total}. */
+  MemInfo,
 }
 export const PROTOCOL_VERSION = 1;
 /** A request larger than this is not one the runtime sends (a copy is at most the device). */

@@ -84,7 +84,8 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
           case Op.Hello: device.connected = true; return reply(0, u32s(PROTOCOL_VERSION));
           case Op.Module: return reply(0, u32s(device.addModule(payload, app)));
           case Op.Malloc: {
-            const size = f.size();
+            // any size_t: one the device cannot hold is cudaErrorMemoryAllocation, not a broken wire
+            const size = f.u64();
             const kind = f.u32();
             return reply(0, u64s(device.malloc(size, kind === 0 ? 'device' : kind === 1 ? 'managed' : 'host')));
           }
@@ -141,6 +142,7 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             hooks?.allocSite(ptr, readFrames(f));
             return reply(0);
           }
+          case Op.MemInfo: { const m = device.memInfo(); return reply(0, u64s(BigInt(m.free), BigInt(m.total))); }
           case Op.Image: {
             const base = f.u64();
             const [surface, kind, bits, channels, dims, width, height, depth, layers, cube, rowPitch, a0, a1, a2, filter, normalized, readMode] = Array.from({ length: 17 }, () => f.u32());

@@ -95,9 +95,9 @@ const ONE = new Int32Array(32);
 // the hot path but loads imported bindings on every use (measured: a quarter of the per-access cost).
 const CHUNK_SHIFT = S.CHUNK_SHIFT, CHUNK_BYTE_SHIFT = S.CHUNK_SHIFT + 2;
 const REC = S.REC, REC2 = S.REC2, R1 = S.R1, STEP = S.STEP, PCM = S.PCM, PC_SHIFT = S.PC_SHIFT;
-const M_BYTES = S.M_BYTES, M_ATOMIC = S.M_ATOMIC, M_CTA_SCOPE = S.M_CTA_SCOPE, M_VOLATILE = S.M_VOLATILE, M_CLASS = M_ATOMIC | M_CTA_SCOPE | M_VOLATILE;
+const M_BYTES = S.M_BYTES, M_ATOMIC = S.M_ATOMIC, M_CTA_SCOPE = S.M_CTA_SCOPE, M_LDST = S.M_LDST, M_CLASS = M_ATOMIC | M_CTA_SCOPE | M_LDST;
 const M_HAS_R2 = S.M_HAS_R2;
-const F_STRONG = I.F_STRONG, F_SCOPE_CTA = I.F_SCOPE_CTA, F_FENCE_WIDE = I.F_FENCE_WIDE, F_FENCE_CTA = I.F_FENCE_CTA, F_NOLOC = I.F_NOLOC, F_VOLATILE = I.F_VOLATILE;
+const F_STRONG = I.F_STRONG, F_SCOPE_CTA = I.F_SCOPE_CTA, F_FENCE_WIDE = I.F_FENCE_WIDE, F_FENCE_CTA = I.F_FENCE_CTA, F_NOLOC = I.F_NOLOC, F_LDST = I.F_LDST;
 
 export class RaceChecker implements Probe {
   readonly races = new Map<number, RawRace>();
@@ -272,7 +272,7 @@ export class RaceChecker implements Probe {
     const atomic = acc === Access.Atomic || (fl & F_STRONG) !== 0;
     const write = acc !== Access.Read;
     const stores = write && !atomic;
-    const cls = (atomic ? M_ATOMIC : 0) | ((fl & F_SCOPE_CTA) !== 0 ? M_CTA_SCOPE : 0) | ((fl & F_VOLATILE) !== 0 ? M_VOLATILE : 0);
+    const cls = (atomic ? M_ATOMIC : 0) | ((fl & F_SCOPE_CTA) !== 0 ? M_CTA_SCOPE : 0) | ((fl & F_LDST) !== 0 ? M_LDST : 0);
     const pcCls = gpc * (1 << PC_SHIFT) + cls;
     const first = 31 - Math.clz32(mask & -mask);
     const top = 31 - Math.clz32(mask);
@@ -321,7 +321,7 @@ export class RaceChecker implements Probe {
         // (fast path: a thread of this CTA before its last full barrier)
         if (wt !== 0 && wt !== me && !(wt >= ctaLo && wt < ctaHi && fullStep > (main[b + STEP]! >>> 0))) {
           const wm = main[b + PCM]!;
-          if ((wm & bytes) !== 0 && !(atomic && (wm & M_ATOMIC) !== 0 && this.atomicPair(wt, me, wm | cls))) {
+          if ((wm & bytes) !== 0 && !(atomic && (wm & M_ATOMIC) !== 0 && this.atomicPair(wt, me, wm | cls, wm & cls))) {
             this.checkWrite(cs, t, me, sp, bank, word, bytes, main, b, write, atomic, step, gpc);
           }
         }
@@ -429,20 +429,23 @@ export class RaceChecker implements Probe {
     pg: Int32Array, r: number, atomic: boolean, cls: number, step: number, gpc: number): void {
     const rt = pg[r]!;
     const rm = pg[r + PCM]!;
-    if (atomic && (rm & M_ATOMIC) !== 0 && this.atomicPair(rt, me, rm | cls)) return;
+    if (atomic && (rm & M_ATOMIC) !== 0 && this.atomicPair(rt, me, rm | cls, rm & cls)) return;
     const rs = pg[r + STEP]! >>> 0;
     if (this.ordered(cs, t, rt - 1, rs)) return;
     this.report(WAR, sp, word * 4 + lowestByte(rm & mask), rt - 1, rs, rm >>> PC_SHIFT, (rm & M_ATOMIC) !== 0 ? OP_ATOMIC : OP_READ,
       me - 1, step, gpc, atomic ? OP_ATOMIC : OP_WRITE, t);
   }
 
-  /** Two atomic-class accesses: atomic with respect to each other unless a .cta-scoped one crosses CTAs. */
-  private atomicPair(otherPlus1: number, mePlus1: number, metas: number): boolean {
-    if ((metas & (M_VOLATILE | M_CTA_SCOPE)) === 0) return true;
+  /**
+   * Two atomic-class accesses: atomic with respect to each other unless a .cta-scoped one crosses
+   * CTAs, or both are strong loads/stores by lanes of one warp (see M_LDST). `metas`: either
+   * side's flags; `both`: flags both sides have.
+   */
+  private atomicPair(otherPlus1: number, mePlus1: number, metas: number, both: number): boolean {
+    if ((both & M_LDST) === 0 && (metas & M_CTA_SCOPE) === 0) return true;
     const n = this.nthreads;
     const sameCta = Math.floor((otherPlus1 - 1) / n) === Math.floor((mePlus1 - 1) / n);
-    // volatile orders nothing between lanes of one warp (see M_VOLATILE)
-    if ((metas & M_VOLATILE) !== 0 && sameCta && Math.floor(((otherPlus1 - 1) % n) / 32) === Math.floor(((mePlus1 - 1) % n) / 32)) return false;
+    if ((both & M_LDST) !== 0 && sameCta && Math.floor(((otherPlus1 - 1) % n) / 32) === Math.floor(((mePlus1 - 1) % n) / 32)) return false;
     if ((metas & M_CTA_SCOPE) === 0) return true;
     return sameCta;
   }

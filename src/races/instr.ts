@@ -30,8 +30,8 @@ export const F_FENCE_CTA = 32;
  * intrinsics in header functions, and `atom` itself often sits in a `.func` without `.loc`).
  */
 export const F_NOLOC = 64;
-/** ld/st.volatile: relaxed.sys (strong), but not ordering lanes of one warp (see shadow.ts M_VOLATILE). */
-export const F_VOLATILE = 128;
+/** A strong ld/st (volatile = relaxed.sys, relaxed, acquire, release): not ordering lanes of one warp (see shadow.ts M_LDST). */
+export const F_LDST = 128;
 
 /** A CUDA toolkit or system header, as opposed to the user's own source. */
 export function isSystemPath(p: string): boolean {
@@ -64,9 +64,10 @@ function flagsOf(ins: RInstruction): number {
     else if (m === 'acq_rel') f |= F_STRONG | F_ACQUIRE | F_RELEASE;
     else if (m === 'cta') f |= F_SCOPE_CTA;
   }
-  // volatile is relaxed with system scope; a plain ld/st without a semantic qualifier is weak
-  if ((op === 'ld' || op === 'st') && mods.includes('volatile')) f |= F_STRONG | F_VOLATILE;
-  if (op === 'ld' || op === 'ldu' || op === 'st') return f & F_STRONG ? f : 0;
+  // "ld.volatile has the same memory synchronization semantics as ld.relaxed.sys" (PTX ISA, st
+  // likewise); a plain ld/st without a semantic qualifier is weak
+  if ((op === 'ld' || op === 'st') && mods.includes('volatile')) f |= F_STRONG;
+  if (op === 'ld' || op === 'ldu' || op === 'st') return f & F_STRONG ? f | F_LDST : 0;
   return f;
 }
 

@@ -37,12 +37,14 @@ export const M_CTA_SCOPE = 0x20;
  */
 export const M_HAS_R2 = 0x40;
 /**
- * A volatile access (relaxed, system scope in the PTX memory model): strong with respect to other
- * warps, so the `membar.gl` + volatile-flag idiom is no race. Between lanes of one warp, with
- * independent thread scheduling, nothing orders two such accesses but `__syncwarp` or a barrier: a
- * volatile-only warp reduction without `__syncwarp` is reported there.
+ * A strong load or store (ld/st .volatile, .relaxed, .acquire, .release; "ld.volatile has the same
+ * memory synchronization semantics as ld.relaxed.sys", PTX ISA), not a read-modify-write: strong
+ * with respect to other warps and to atomics, so the `membar.gl` + volatile-flag idiom and a CAS
+ * loop reading with ld.volatile are no race. Two of them by lanes of one warp are reported: with
+ * independent thread scheduling nothing orders them but `__syncwarp` or a barrier (the unrolled
+ * warp reduction without `__syncwarp` through a volatile pointer, or with ld/st.relaxed alike).
  */
-export const M_VOLATILE = 0x80;
+export const M_LDST = 0x80;
 
 /** Words per chunk: the unit of first-touch preparation and of cleaning for reuse. */
 export const CHUNK_SHIFT = 12;

@@ -4,11 +4,12 @@
  * run reproducing the outputs byte for byte, sanitize's findings, the debugger opened at a
  * launch while the program waits, and the program's exit code passed through.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingTool, ROOT, testIf } from '../helpers.js';
+import { nvccBuildAll } from './nvcc.js';
 
 // the installed command (the bundle in dist/bin): it finds dist/cudart from there too
 const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
@@ -27,23 +28,8 @@ function extraFlags(name: string): string[] {
   return m ? m[1]!.trim().split(/\s+/) : [];
 }
 
-/** nvcc, two at a time (the machine may have two cores). */
-async function buildAll(): Promise<Map<string, string>> {
-  const failures = new Map<string, string>();
-  const queue = [...names];
-  const worker = async (): Promise<void> => {
-    for (let n = queue.shift(); n !== undefined; n = queue.shift()) {
-      const name = n;
-      await new Promise<void>((done) => {
-        const p = spawn('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-o', join(bin, name), join(APPS, `${name}.cu`), ...extraFlags(name)], { stdio: ['ignore', 'ignore', 'pipe'] });
-        let err = '';
-        p.stderr.on('data', (b: Buffer) => { err += b.toString(); });
-        p.on('close', (code) => { if (code !== 0) failures.set(name, err); done(); });
-      });
-    }
-  };
-  await Promise.all([worker(), worker()]);
-  return failures;
+function buildAll(): Promise<Map<string, string>> {
+  return nvccBuildAll(names.map((name) => ({ name, source: join(APPS, `${name}.cu`), out: join(bin, name), flags: extraFlags(name) })));
 }
 
 beforeAll(async () => {

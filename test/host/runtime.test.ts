@@ -1,0 +1,283 @@
+/**
+ * The ptxdbg CUDA runtime answers as a GPU's does: small programs built with nvcc and run under
+ * `ptxdbg exec`, each printing what the runtime returned. Expected values come from the CUDA
+ * Runtime API documentation (cuda_runtime_api.h of CUDA 13), quoted beside each assertion, or
+ * from the arithmetic of the program itself.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { missingTool, ROOT, testIf } from '../helpers.js';
+import { nvccBuildAll } from './nvcc.js';
+
+const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
+const RUNTIME = join(ROOT, 'dist', 'cudart', 'libcudart.so.13');
+const why = missingTool('nvcc') ?? (existsSync(RUNTIME) ? null : `the ptxdbg runtime is not built (${RUNTIME})`);
+const run = testIf(why);
+
+// cudaError_t values (driver_types.h)
+const SUCCESS = 0, INVALID_VALUE = 1, MEMORY_ALLOCATION = 2, INITIALIZATION_ERROR = 3, ILLEGAL_ADDRESS = 700;
+
+const PROGRAMS: Record<string, string> = {
+  // cudaMalloc failures, size 0, reuse of freed memory, and what the device says it has
+  alloc: `#include <cstdio>
+__global__ void fill(int *p, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) p[i] = 3 * i; }
+int main(int argc, char **argv) {
+  void *p = 0;
+  printf("max %d\\n", (int)cudaMalloc(&p, (size_t)-1));
+  int l1 = (int)cudaGetLastError(), l2 = (int)cudaGetLastError();
+  printf("last %d then %d\\n", l1, l2);
+  printf("2^50 %d\\n", (int)cudaMalloc(&p, (size_t)1 << 50));
+  cudaGetLastError();
+  int *d = 0, h[100];
+  printf("small %d\\n", (int)cudaMalloc(&d, sizeof h));
+  fill<<<1, 128>>>(d, 100);
+  int l = (int)cudaGetLastError(), c = (int)cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("launch %d copy %d h[99]=%d\\n", l, c, h[99]);
+  void *z = (void *)1;
+  int zm = (int)cudaMalloc(&z, 0), zn = z == 0, zf = (int)cudaFree(z);
+  printf("zero %d null %d free %d\\n", zm, zn, zf);
+  cudaDeviceProp prop; size_t f0, t0, f1, t1;
+  cudaGetDeviceProperties(&prop, 0);
+  cudaMemGetInfo(&f0, &t0);
+  printf("total %zu prop %zu free<=total %d\\n", t0, prop.totalGlobalMem, f0 <= t0);
+  size_t sizes[] = { (size_t)256 << 20, (size_t)512 << 20, (size_t)1 << 30 };
+  for (size_t s : sizes) { void *q = 0; cudaError_t a = cudaMalloc(&q, s); cudaError_t f = cudaFree(q); printf("%zu MiB %d %d\\n", s >> 20, (int)a, (int)f); }
+  cudaMemGetInfo(&f1, &t1);
+  printf("free again %d\\n", f1 == f0);
+  size_t big = (size_t)atoi(argv[1]) << 20;
+  char *b = 0;
+  cudaError_t e = cudaMalloc(&b, big);
+  char last = 0;
+  if (e == cudaSuccess) { cudaMemset(b + big - 1, 7, 1); cudaMemcpy(&last, b + big - 1, 1, cudaMemcpyDeviceToHost); }
+  printf("%zu MiB %d last %d\\n", big >> 20, (int)e, (int)last);
+  return 0;
+}
+`,
+  // dynamic shared memory above the default 48 KiB, with and without the opt-in
+  shmem: `#include <cstdio>
+__global__ void k(int *out, int n) {
+  __shared__ int fixed[256];
+  extern __shared__ int dyn[];
+  fixed[threadIdx.x] = threadIdx.x;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) dyn[i] = i;
+  __syncthreads();
+  if (threadIdx.x == 0) *out = dyn[n - 1] + fixed[255];
+}
+int main() {
+  int *d, h = 0;
+  cudaMalloc(&d, 4);
+  size_t room = 48 * 1024 - 1024;
+  k<<<1, 256, room>>>(d, (int)(room / 4));
+  int e1 = (int)cudaGetLastError();
+  cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost);
+  printf("47KiB %d out %d\\n", e1, h);
+  k<<<1, 256, room + 4>>>(d, 1);
+  printf("47KiB+4 %d\\n", (int)cudaGetLastError());
+  k<<<1, 256, 64 * 1024>>>(d, 1);
+  printf("64KiB %d\\n", (int)cudaGetLastError());
+  k<<<1, 256, ((size_t)1 << 32) + 16>>>(d, 1);
+  printf("4GiB+16 %d\\n", (int)cudaGetLastError());
+  printf("set 227KiB %d\\n", (int)cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024));
+  cudaGetLastError();
+  printf("set 64KiB %d\\n", (int)cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 * 1024));
+  cudaFuncAttributes a; cudaFuncGetAttributes(&a, k);
+  printf("max %d static %zu\\n", a.maxDynamicSharedSizeBytes, a.sharedSizeBytes);
+  k<<<1, 256, 64 * 1024>>>(d, 16384);
+  int e2 = (int)cudaGetLastError();
+  cudaMemcpy(&h, d, 4, cudaMemcpyDeviceToHost);
+  printf("64KiB %d out %d\\n", e2, h);
+  k<<<1, 256, 64 * 1024 + 4>>>(d, 1);
+  printf("64KiB+4 %d\\n", (int)cudaGetLastError());
+  return 0;
+}
+`,
+  // a child forked after CUDA is initialised cannot use it; the parent goes on
+  fork: `#include <cstdio>
+#include <unistd.h>
+#include <sys/wait.h>
+__global__ void add(int *p, int v) { p[threadIdx.x] += v; }
+int main() {
+  int *d, h[32] = {0};
+  cudaMalloc(&d, sizeof h);
+  cudaMemset(d, 0, sizeof h);
+  add<<<1, 32>>>(d, 1);
+  cudaDeviceSynchronize();
+  fflush(stdout);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int *c = 0;
+    int m = (int)cudaMalloc(&c, 16);
+    add<<<1, 32>>>(d, 100);
+    int l = (int)cudaGetLastError();
+    int cp = (int)cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    printf("child %d %d %d\\n", m, l, cp);
+    fflush(stdout);
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  add<<<1, 32>>>(d, 10);
+  int cp = (int)cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("parent %d h[0]=%d h[31]=%d\\n", cp, h[0], h[31]);
+  return 0;
+}
+`,
+  // cudaMemcpy kinds that contradict their pointers
+  kinds: `#include <cstdio>
+int main() {
+  int *d, h[4] = {1, 2, 3, 4}, back[4] = {0};
+  cudaMalloc(&d, sizeof h);
+  int a = (int)cudaMemcpy(d, h, sizeof h, cudaMemcpyDeviceToHost);
+  int b = (int)cudaMemcpy(back, d, sizeof h, cudaMemcpyDefault);
+  int c = (int)cudaMemcpy(back, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d %d back %d %d\\n", a, b, c, back[0], back[3]);
+  return 0;
+}
+`,
+  // an access through a pointer whose memory was freed
+  uaf: `#include <cstdio>
+__global__ void put(int *p) { p[threadIdx.x] = 1; }
+int main() {
+  int *a, *b;
+  cudaMalloc(&a, 1024);
+  cudaMalloc(&b, 1024);
+  put<<<1, 4>>>(a);
+  cudaDeviceSynchronize();
+  cudaFree(a);
+  put<<<1, 4>>>(a);
+  printf("sync %d\\n", (int)cudaDeviceSynchronize());
+  return 0;
+}
+`,
+  // a histogram with atomicAdd, built with -G: its atomicAdd wrapper takes its arguments in .param memory
+  histG: `#include <cstdio>
+__global__ void count(const int *in, int *hist, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) atomicAdd(&hist[in[i] & 7], 1);
+}
+int main() {
+  const int n = 256; int h[n], out[8];
+  for (int i = 0; i < n; i++) h[i] = i;
+  int *d, *hist;
+  cudaMalloc(&d, sizeof h); cudaMalloc(&hist, sizeof out);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  cudaMemset(hist, 0, sizeof out);
+  count<<<2, 128>>>(d, hist, n);
+  cudaMemcpy(out, hist, sizeof out, cudaMemcpyDeviceToHost);
+  printf("%d %d\\n", out[0], out[7]);
+  return 0;
+}
+`,
+};
+const FLAGS: Record<string, string[]> = { histG: ['-G'] };
+
+let bin: string;
+
+beforeAll(async () => {
+  if (why) return;
+  bin = mkdtempSync(join(tmpdir(), 'ptxdbg-runtime-'));
+  const jobs = Object.entries(PROGRAMS).map(([name, text]) => {
+    writeFileSync(join(bin, `${name}.cu`), text);
+    return { name, source: join(bin, `${name}.cu`), out: join(bin, name), flags: FLAGS[name] ?? [] };
+  });
+  const failures = await nvccBuildAll(jobs);
+  if (failures.size) throw new Error(`nvcc failed: ${[...failures].map(([n, e]) => `${n}: ${e}`).join('\n')}`);
+}, 600_000);
+afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
+
+function exec(args: string[]): { code: number; out: string; err: string } {
+  const r = spawnSync(process.execPath, [CLI, 'exec', ...args], { encoding: 'utf8', cwd: bin, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+  return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+}
+
+run('cudaMalloc of an impossible size is cudaErrorMemoryAllocation and every later call works', () => {
+  // "cudaMalloc() returns cudaErrorMemoryAllocation in case of failure"; the error is not sticky:
+  // cudaGetLastError "resets it to cudaSuccess"
+  const r = exec(['--', './alloc', '1536']);
+  expect(r.code).toBe(0);
+  const lines = r.out.split('\n');
+  expect(lines.slice(0, 5)).toEqual([
+    `max ${MEMORY_ALLOCATION}`, `last ${MEMORY_ALLOCATION} then ${SUCCESS}`, `2^50 ${MEMORY_ALLOCATION}`, `small ${SUCCESS}`,
+    `launch ${SUCCESS} copy ${SUCCESS} h[99]=297`,
+  ]);
+  expect(r.err).toContain('ptxdbg: cudaMalloc: out of device memory allocating 18446744073709551615 bytes');
+  expect(r.err).not.toContain('connection');
+});
+
+run('cudaMalloc of 0 bytes succeeds with the null pointer, and cudaFree of it is a no-op', () => {
+  // cudaFree: "If devPtr is 0, no operation is performed"
+  const r = exec(['--', './alloc', '16']);
+  expect(r.out).toContain(`zero ${SUCCESS} null 1 free ${SUCCESS}\n`);
+});
+
+run('freed device memory is one block again: 256 MiB, 512 MiB, 1 GiB in turn, then 1.5 GiB; the device reports what it has', () => {
+  const r = exec(['--', './alloc', '1536']);
+  // totalGlobalMem and cudaMemGetInfo's total agree: the emulated device's 2 GiB
+  expect(r.out).toContain(`total ${2 ** 31} prop ${2 ** 31} free<=total 1\n`);
+  expect(r.out).toContain(`256 MiB ${SUCCESS} ${SUCCESS}\n512 MiB ${SUCCESS} ${SUCCESS}\n1024 MiB ${SUCCESS} ${SUCCESS}\nfree again 1\n`);
+  // its last byte is usable (cudaMemset 7 read back)
+  expect(r.out).toContain(`1536 MiB ${SUCCESS} last 7\n`);
+});
+
+run('--device-memory sets the device memory the program sees and gets', () => {
+  const r = exec(['--device-memory', '1G', '--', './alloc', '768']);
+  expect(r.out).toContain(`total ${2 ** 30} prop ${2 ** 30} free<=total 1\n`);
+  expect(r.out).toContain(`1024 MiB ${MEMORY_ALLOCATION} ${SUCCESS}\n`);
+  expect(r.out).toContain(`768 MiB ${SUCCESS} last 7\n`);
+  const bad = exec(['--device-memory', 'lots', '--', './alloc', '1']);
+  expect(bad.code).toBe(2);
+  expect(bad.err).toContain('--device-memory lots: expected a size');
+  const big = exec(['--device-memory', '40G', '--', './alloc', '1']);
+  expect(big.code).toBe(2);
+  expect(big.err).toContain('--device-memory 40G: more than the 2 GiB ptxdbg can emulate');
+});
+
+run('dynamic shared memory over 48 KiB needs cudaFuncAttributeMaxDynamicSharedMemorySize; sizes are not cut to 32 bits', () => {
+  // the kernel has 1 KiB of static shared memory; by default static + dynamic may be 48 KiB; the
+  // attribute plus sharedSizeBytes "cannot exceed ... cudaDevAttrMaxSharedMemoryPerBlockOptin"
+  // (227 KiB on sm_80), "if the value is incorrect, then cudaErrorInvalidValue is returned"
+  const r = exec(['--', './shmem']);
+  expect(r.code).toBe(0);
+  expect(r.out.split('\n')).toEqual([
+    `47KiB ${SUCCESS} out ${12031 + 255}`, `47KiB+4 ${INVALID_VALUE}`, `64KiB ${INVALID_VALUE}`, `4GiB+16 ${INVALID_VALUE}`,
+    `set 227KiB ${INVALID_VALUE}`, `set 64KiB ${SUCCESS}`, `max ${64 * 1024} static 1024`,
+    `64KiB ${SUCCESS} out ${16383 + 255}`, `64KiB+4 ${INVALID_VALUE}`, '',
+  ]);
+  expect(r.err).toContain('ptxdbg: a launch of _Z1kPii asks for 65536 bytes of dynamic shared memory, more than its limit of 48128 bytes');
+});
+
+run('a child forked after CUDA is initialised gets cudaErrorInitializationError; the parent is unaffected', () => {
+  const r = exec(['--', './fork']);
+  expect(r.code).toBe(0);
+  expect(r.out).toContain(`child ${INITIALIZATION_ERROR} ${INITIALIZATION_ERROR} ${INITIALIZATION_ERROR}\n`);
+  // the parent's elements: 1 from the first launch, 10 from the second; nothing from the child
+  expect(r.out).toContain(`parent ${SUCCESS} h[0]=11 h[31]=11\n`);
+});
+
+run('a copy kind that contradicts its pointers is reported; cudaMemcpyDefault and a right kind are not', () => {
+  // "Calling cudaMemcpy() with dst and src pointers that do not match the direction of the copy
+  // results in an undefined behavior": reported, and the copy goes by the pointers
+  const r = exec(['--', './kinds']);
+  expect(r.out).toBe(`${SUCCESS} ${SUCCESS} ${SUCCESS} back 1 4\n`);
+  const lines = r.err.split('\n').filter((l) => l.startsWith('ptxdbg: cudaMemcpy'));
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toMatch(/^ptxdbg: cudaMemcpy\(dst 0x7f[0-9a-f]+, src 0x[0-9a-f]+, 16 bytes, cudaMemcpyDeviceToHost\): the destination is device memory and the source host memory, which the kind contradicts/);
+});
+
+run('an access to freed memory names the freed allocation and when it was freed', () => {
+  const r = exec(['--', './uaf']);
+  expect(r.out).toBe(`sync ${ILLEGAL_ADDRESS}\n`);
+  // a is cudaMalloc #1, freed between launch 1 and launch 2; b (#2) is the nearest live one
+  expect(r.err).toMatch(/out-of-bounds global write of 4 bytes .*0 bytes into `cudaMalloc #1` \(1024 bytes\), which was freed by cudaFree after launch 1: a use after free/);
+  expect(r.err).not.toContain('cudaMalloc #2');
+});
+
+run('initcheck of a correct -G program using atomicAdd finds nothing (its wrapper\'s arguments pass through .param memory)', () => {
+  const r = spawnSync(process.execPath, [CLI, 'sanitize', '--tool', 'initcheck', '--', './histG'], { encoding: 'utf8', cwd: bin, timeout: 120_000 });
+  // 256 values i & 7: 32 in each of the 8 bins
+  expect(r.stdout).toBe('32 32\n');
+  expect(r.stderr).toContain('========= ERROR SUMMARY: 0 errors');
+  expect(r.status).toBe(0);
+});
