@@ -68,7 +68,7 @@ test('... also when the callee\'s 8 KiB stack re-strides every lane\'s local mem
   expect(findings(PTX('.local .align 4 .b8 deep[8192];'))).toEqual([]);
 });
 
-test('a read of a local never written is still found, once per instruction', () => {
+test('a read of a local never written is still found, one record per thread that reads it (as compute-sanitizer reports)', () => {
   // every one of the 64 threads reads mine[0..3] before anything wrote it
   expect(findings(PTX('.local .align 4 .b8 deep[8192];', 'ld.local.u32 %r2, [mine];'))).toEqual(Array.from({ length: 64 }, () => 'local 4 in k'));
 });
