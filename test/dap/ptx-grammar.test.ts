@@ -3,16 +3,14 @@
  * lines written from the PTX ISA's own examples: each asserted span must carry the scope, and the
  * characters on either side must not (so a token is neither cut short nor run on).
  *
- * VS Code runs TextMate grammars with vscode-textmate on Oniguruma. The grammar keeps to regexes
- * that mean the same in JavaScript, and the tests run on a small TextMate engine of this file's
- * (match / captures, begin / end, include; at each position the earliest match wins, ties to the
- * first rule, an open rule's end before its patterns), and again on vscode-textmate itself where
- * vscode-textmate and vscode-oniguruma can be imported (they are not dependencies of the project).
+ * The lines are tokenized as VS Code tokenizes them: vscode-textmate on Oniguruma (devDependencies).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { ROOT } from '../helpers.js';
+import tm from 'vscode-textmate';
+import onig from 'vscode-oniguruma';
 
 interface Capture { name?: string }
 interface Rule {
@@ -25,83 +23,9 @@ interface Grammar { scopeName: string; patterns: Rule[]; repository: Record<stri
 const GRAMMAR_PATH = join(ROOT, 'src', 'frontends', 'dap', 'vscode', 'syntaxes', 'ptx.tmLanguage.json');
 const grammar = JSON.parse(readFileSync(GRAMMAR_PATH, 'utf8')) as Grammar;
 
-/** The rules a pattern list stands for, includes expanded (a repository entry without a regex is its patterns). */
-function expand(rules: Rule[]): Rule[] {
-  return rules.flatMap((r) => {
-    if (r.include) {
-      const target = r.include === '$self' ? { patterns: grammar.patterns } : grammar.repository[r.include.slice(1)];
-      if (!target) throw new Error(`grammar: no repository entry ${r.include}`);
-      return target.match || target.begin ? [target] : expand(target.patterns ?? []);
-    }
-    return [r];
-  });
-}
-
-const regexes = new Map<string, RegExp>();
-function exec(source: string, line: string, pos: number): RegExpExecArray | null {
-  let re = regexes.get(source);
-  if (!re) regexes.set(source, (re = new RegExp(source, 'dg')));
-  re.lastIndex = pos;
-  return re.exec(line);
-}
-
 /** Per character of a line: the scopes on it, outermost first, and which token it belongs to. */
 interface Line { scopes: string[][]; token: number[] }
 type Tokenizer = (text: string) => Line[];
-
-function miniTokenize(text: string): Line[] {
-  const stack: Rule[] = [];
-  return text.split('\n').map((line) => {
-    const scopes: string[][] = [];
-    const token: number[] = [];
-    let tokens = 0;
-    const base = (): string[] => [grammar.scopeName, ...stack.flatMap((r) => (r.name ? [r.name] : []))];
-    const paint = (from: number, to: number, extra: (string | undefined)[]): void => {
-      tokens++;
-      for (let i = from; i < to; i++) { scopes[i] = [...base(), ...extra.filter((s): s is string => !!s)]; token[i] = tokens; }
-    };
-    const paintGroups = (m: RegExpExecArray, caps: Record<string, Capture> | undefined): void => {
-      for (const [k, c] of Object.entries(caps ?? {})) {
-        const span = m.indices?.[Number(k)];
-        if (!span || !c.name) continue;
-        tokens++;
-        for (let i = span[0]; i < span[1]; i++) { scopes[i]!.push(c.name); token[i] = tokens; }
-      }
-    };
-    let pos = 0;
-    while (pos <= line.length) {
-      const open = stack.at(-1);
-      let best: { m: RegExpExecArray; rule?: Rule } | undefined;
-      if (open) {
-        const m = exec(open.end!, line, pos);
-        if (m) best = { m };
-      }
-      for (const rule of expand(open ? open.patterns ?? [] : grammar.patterns)) {
-        const m = exec((rule.match ?? rule.begin)!, line, pos);
-        if (m && (!best || m.index < best.m.index)) best = { m, rule };
-      }
-      if (!best) break;
-      const { m, rule } = best;
-      paint(pos, m.index, []);
-      const end = m.index + m[0].length;
-      if (!rule) { // the open rule's end: painted with its name, then closed
-        paint(m.index, end, []);
-        paintGroups(m, open!.endCaptures ?? open!.captures);
-        stack.pop();
-      } else if (rule.begin) {
-        stack.push(rule);
-        paint(m.index, end, []);
-        paintGroups(m, rule.beginCaptures ?? rule.captures);
-      } else {
-        paint(m.index, end, [rule.name]);
-        paintGroups(m, rule.captures);
-      }
-      pos = end > pos ? end : pos + 1;
-    }
-    paint(pos, line.length, []);
-    return { scopes, token };
-  });
-}
 
 /**
  * Asserts `text` (its `nth` occurrence on the line) is one token with `scope`: every character has
@@ -137,34 +61,9 @@ function expectNoScope(line: string, text: string, prefix: string): void {
   expect({ line, text, found }).toEqual({ line, text, found: [] });
 }
 
-interface TmToken { startIndex: number; endIndex: number; scopes: string[] }
-interface TmGrammar { tokenizeLine(line: string, state: unknown): { tokens: TmToken[]; ruleStack: unknown } }
-interface TmModule {
-  Registry: new (o: { onigLib: Promise<unknown>; loadGrammar: (scope: string) => Promise<unknown> }) => { loadGrammar(scope: string): Promise<TmGrammar | null> };
-  parseRawGrammar(text: string, path: string): unknown;
-  INITIAL: unknown;
-}
-interface OnigModule {
-  loadWASM(data: ArrayBuffer): Promise<void>;
-  createOnigScanner(p: string[]): unknown;
-  createOnigString(s: string): unknown;
-}
-
-/** vscode-textmate's tokenizer, as VS Code runs it, or why it is not available here. */
-async function vscodeTextmate(): Promise<Tokenizer | string> {
-  // names in variables: the packages are optional, so TypeScript must not resolve them
-  const [tmName, onigName] = ['vscode-textmate', 'vscode-oniguruma'];
-  let tm: TmModule;
-  let onig: OnigModule;
-  try {
-    tm = (await import(tmName)) as TmModule;
-    onig = (await import(onigName)) as OnigModule;
-  } catch {
-    return 'vscode-textmate and vscode-oniguruma are not installed: the grammar ran on this file\'s engine only';
-  }
-  tm = (tm as unknown as { default?: TmModule }).default ?? tm;
-  onig = (onig as unknown as { default?: OnigModule }).default ?? onig;
-  const wasm = readFileSync(join(dirname(createRequire(import.meta.url).resolve(onigName)), 'onig.wasm'));
+/** vscode-textmate's tokenizer on Oniguruma, as VS Code runs a grammar. */
+async function vscodeTextmate(): Promise<Tokenizer> {
+  const wasm = readFileSync(join(dirname(createRequire(import.meta.url).resolve('vscode-oniguruma')), 'onig.wasm'));
   await onig.loadWASM(wasm.buffer.slice(wasm.byteOffset, wasm.byteOffset + wasm.byteLength));
   const registry = new tm.Registry({
     onigLib: Promise.resolve({ createOnigScanner: (p: string[]) => onig.createOnigScanner(p), createOnigString: (s: string) => onig.createOnigString(s) }),
@@ -186,11 +85,7 @@ async function vscodeTextmate(): Promise<Tokenizer | string> {
   };
 }
 
-const real = await vscodeTextmate();
-if (typeof real === 'string') process.stderr.write(`skipped: ${real}\n`);
-const engines: [string, Tokenizer][] = [['this file\'s TextMate engine', miniTokenize], ...(typeof real === 'string' ? [] : [['vscode-textmate', real] as [string, Tokenizer]])];
-/** The engine the helpers above use: each describe block below sets its own. */
-let tokenize: Tokenizer = miniTokenize;
+const tokenize: Tokenizer = await vscodeTextmate();
 
 const INS = 'keyword.instruction.ptx';
 const TYPE = 'storage.type.ptx';
@@ -207,8 +102,7 @@ test('the grammar is for .ptx files and every regex compiles', () => {
   for (const src of all([...grammar.patterns, ...Object.values(grammar.repository)])) expect(() => new RegExp(src, 'dg')).not.toThrow();
 });
 
-describe.each(engines)('on %s', (_, engine) => {
-  beforeAll(() => { tokenize = engine; });
+describe('on vscode-textmate', () => {
 
   test('opcodes with their modifiers and types: the opcode, each .modifier and each .type are separate tokens', () => {
     const l = '        ld.param.u32    %r2, [_Z5saxpyifPKfPf_param_0];';
