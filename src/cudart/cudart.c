@@ -52,9 +52,14 @@ static cudaError_t fail(cudaError_t e) {
   return e;
 }
 cudaError_t ptxdbg_fail(cudaError_t e) { return fail(e); }
-cudaError_t ptxdbg_sticky(void) { return fd < 0 ? cudaErrorNoDevice : sticky; }
+/* PTXDBG_FD was set: the program runs under ptxdbg, so a missing connection was lost (or refused
+   at hello), never a reason to suggest `ptxdbg exec`; every call then returns this. */
+static int under_ptxdbg;
+#define LOST_ERROR cudaErrorDevicesUnavailable
+cudaError_t ptxdbg_sticky(void) { return fd < 0 ? (under_ptxdbg ? LOST_ERROR : cudaErrorNoDevice) : sticky; }
 static cudaError_t no_device(void) {
   static int once;
+  if (under_ptxdbg) return fail(LOST_ERROR); /* lost() or the hello said why, once */
   if (!once) { once = 1; fprintf(stderr, "ptxdbg: this program uses the ptxdbg CUDA runtime; run it as `ptxdbg exec -- PROGRAM`\n"); }
   return fail(cudaErrorNoDevice);
 }
@@ -67,7 +72,9 @@ static cudaError_t no_device(void) {
 static int transfer(int out, void *p, size_t n) {
   char *c = p;
   while (n > 0) {
-    ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
+    /* a closed connection is an error here, not SIGPIPE killing the program */
+    ssize_t k = out ? send(fd, c, n, MSG_NOSIGNAL) : read(fd, c, n);
+    if (k < 0 && out && errno == ENOTSOCK) k = write(fd, c, n);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return -1;
     c += k; n -= (size_t)k;
@@ -79,7 +86,7 @@ static int read_all(void *p, size_t n) { return transfer(0, p, n); }
 
 static void lost(void) {
   static int once;
-  if (!once) { once = 1; fprintf(stderr, "ptxdbg: the connection to ptxdbg was lost; every CUDA call now fails\n"); }
+  if (!once) { once = 1; fprintf(stderr, "ptxdbg: the connection to ptxdbg was lost (ptxdbg ended or closed it; its messages above say why): this CUDA call and every later one return cudaErrorDevicesUnavailable (46), and device memory is gone\n"); }
   fd = -1;
 }
 
@@ -140,6 +147,7 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   const char *s = getenv("PTXDBG_FD");
   if (!s) return;
   fd = atoi(s);
+  under_ptxdbg = 1;
   /* large socket buffers: a memcpy of many megabytes crosses in few system calls */
   int big_buf = 8 << 20;
   setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big_buf, sizeof big_buf);
@@ -156,7 +164,7 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   }
   uint32_t v = PROTOCOL_VERSION, peer = 0;
   if (simple(OP_HELLO, &v, 4, &peer, 4) != cudaSuccess || peer != PROTOCOL_VERSION) {
-    fprintf(stderr, "ptxdbg: this CUDA runtime does not match the ptxdbg serving it (protocol %u, ptxdbg %u)\n", v, peer);
+    fprintf(stderr, "ptxdbg: this CUDA runtime does not match the ptxdbg serving it (protocol %u, ptxdbg %u): every CUDA call returns cudaErrorDevicesUnavailable (46)\n", v, peer);
     fd = -1;
   }
 }
@@ -776,7 +784,7 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *n, const void *fun
 cudaError_t cudaGetDeviceCount(int *n) {
   if (!n) return fail(cudaErrorInvalidValue);
   *n = fd >= 0 ? 1 : 0;
-  return fd >= 0 ? cudaSuccess : fail(cudaErrorNoDevice);
+  return fd >= 0 ? cudaSuccess : no_device();
 }
 cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
 cudaError_t cudaGetDevice(int *d) { if (d) *d = 0; return cudaSuccess; }

@@ -3,7 +3,7 @@
  * launches to the caller's handler (which may run the kernel, check it, or open the debugger on
  * it while the program waits). Requests are handled one at a time, in order.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readlinkSync, readSync, writeSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { type Device, type LaunchRequest } from './device.js';
 import { CUDA, CudaError } from './errors.js';
@@ -22,7 +22,43 @@ const OP_NAMES: Record<number, string> = {
   [Op.Module]: '__cudaRegisterFatBinary', [Op.Malloc]: 'cudaMalloc', [Op.Free]: 'cudaFree', [Op.Write]: 'cudaMemcpy (to the device)',
   [Op.Read]: 'cudaMemcpy (from the device)', [Op.Copy]: 'cudaMemcpy (device to device)', [Op.Set]: 'cudaMemset',
   [Op.Symbol]: 'a device symbol', [Op.Kernel]: 'a kernel', [Op.Launch]: 'a launch', [Op.Reset]: 'cudaDeviceReset', [Op.Image]: 'cudaCreateTextureObject',
+  [Op.Hello]: 'the runtime\'s hello', [Op.BulkWrite]: 'cudaMemcpy (to the device, through the bulk-copy file)', [Op.BulkRead]: 'cudaMemcpy (from the device, through the bulk-copy file)',
 };
+
+/** An I/O error of the bulk-copy file (its errno code), not a bug. */
+const isIoError = (e: unknown): boolean => typeof (e as NodeJS.ErrnoException).code === 'string';
+
+/**
+ * The runtime's bulk-copy file `fd` of process `pid`, opened through /proc: it must be a memory
+ * file (memfd_create), which is all the runtime sends; a pipe, a directory, a disk file or a
+ * closed descriptor is refused. Undefined when /proc cannot be used here (the runtime then copies
+ * through the socket).
+ */
+function openBulkFile(pid: number | undefined, fd: number): number | undefined {
+  if (pid === undefined) return undefined;
+  const path = `/proc/${pid}/fd/${fd}`;
+  let target: string;
+  try {
+    target = readlinkSync(path);
+  } catch (e) {
+    if (!isIoError(e)) throw e;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} is not open in the program`);
+    return undefined;
+  }
+  if (!target.startsWith('/memfd:')) throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} (${target}) is not the runtime's bulk-copy memory file`);
+  let file: number;
+  try {
+    file = openSync(path, 'r+');
+  } catch (e) {
+    if (!isIoError(e)) throw e;
+    return undefined;
+  }
+  if (!fstatSync(file).isFile()) {
+    closeSync(file);
+    throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} is not a memory file`);
+  }
+  return file;
+}
 
 const u32s = (...v: number[]): Uint8Array => new Uint8Array(Uint32Array.from(v).buffer);
 function u64s(...v: bigint[]): Uint8Array {
@@ -38,21 +74,23 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
   // the runtime's bulk-copy file, opened once through /proc (undefined when it cannot be)
   const bulkFds = new Map<number, number | undefined>();
   const bulkFile = (fd: number): number | undefined => {
-    if (!bulkFds.has(fd)) {
-      let file: number | undefined;
-      try { file = pid === undefined ? undefined : openSync(`/proc/${pid}/fd/${fd}`, 'r+'); } catch { file = undefined; }
-      bulkFds.set(fd, file);
-    }
+    if (!bulkFds.has(fd)) bulkFds.set(fd, openBulkFile(pid, fd));
     return bulkFds.get(fd);
+  };
+  const closeFiles = (): void => {
+    for (const file of bulkFds.values()) if (file !== undefined) closeSync(file);
+    bulkFds.clear();
   };
   let busy = false;
   let closed = false;
+  // a frame that cannot be right ended the connection: what the program still sends is dropped
+  let broken = false;
   return new Promise((done, fail) => {
     const pump = async (): Promise<void> => {
       if (busy) return;
       busy = true;
       try {
-        for (;;) {
+        while (!closed) {
           const f = reader.next();
           if (!f) break;
           const out = await handle(f.op, f.payload);
@@ -60,8 +98,11 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
         }
       } catch (e) {
         if (!(e instanceof ProtocolError)) throw e;
+        // the stream cannot be cut into frames any more: the program gets an error for this
+        // request, then finds the connection closed at its next call
         say(`ptxdbg: ${e.message}; closing the connection`);
-        socket.destroy();
+        broken = true;
+        if (!closed) socket.end(Buffer.concat(reply(CUDA.invalidValue)));
       } finally {
         busy = false;
       }
@@ -106,11 +147,17 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             const file = bulkFile(f.u32());
             if (file === undefined) return reply(CUDA.notSupported);
             const view = device.view(ptr, n);
+            if (op === Op.BulkWrite && fstatSync(file).size < n) throw new CudaError(CUDA.invalidValue, `the bulk-copy file holds ${fstatSync(file).size} bytes, not ${n}`);
             // the runtime's shared memory file holds the bytes at offset 0
-            for (let done = 0; done < n;) {
-              const k = op === Op.BulkWrite ? readSync(file, view, done, n - done, done) : writeSync(file, view, done, n - done, done);
-              if (k <= 0) return reply(CUDA.notSupported);
-              done += k;
+            try {
+              for (let done = 0; done < n;) {
+                const k = op === Op.BulkWrite ? readSync(file, view, done, n - done, done) : writeSync(file, view, done, n - done, done);
+                if (k <= 0) return reply(CUDA.notSupported);
+                done += k;
+              }
+            } catch (e) {
+              if (!isIoError(e)) throw e;
+              throw new CudaError(CUDA.invalidValue, `the bulk-copy file: ${(e as Error).message}`);
             }
             if (op === Op.BulkWrite) device.written(ptr, n);
             return reply(0);
@@ -125,23 +172,29 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
               layers: layers!, cube: cube !== 0, rowPitch: rowPitch!, address: [a0!, a1!, a2!], filter: filter!, normalized: normalized !== 0, readMode: readMode!, border,
             })));
           }
-          default: throw new ProtocolError(`unknown request ${op}`);
+          default: throw new CudaError(CUDA.notSupported, `unknown request ${op} (${payload.length} bytes): the program's runtime is not the one this ptxdbg serves`);
         }
       } catch (e) {
-        if (e instanceof CudaError) {
-          say(`ptxdbg: ${OP_NAMES[op] ?? `request ${op}`}: ${e.message}`);
-          return reply(e.code);
+        // a request this side refuses (its fields do not fit its payload, or the device says
+        // no): an error status for the program, one line for the user; the connection goes on
+        if (e instanceof CudaError || e instanceof ProtocolError) {
+          say(`ptxdbg: ${OP_NAMES[op] ?? `request ${op}`}: ${e instanceof ProtocolError ? `malformed request: ${e.message}` : e.message}`);
+          return reply(e instanceof CudaError ? e.code : CUDA.invalidValue);
         }
         throw e;
       }
     };
     socket.on('data', (b: Buffer) => {
+      if (broken) return;
       reader.push(b);
-      void pump().catch((e: unknown) => { closed = true; socket.destroy(); fail(e); });
+      void pump().catch((e: unknown) => { closed = true; closeFiles(); socket.destroy(); fail(e); });
     });
     const end = (): void => {
+      if (closed) return;
       closed = true;
-      for (const file of bulkFds.values()) if (file !== undefined) closeSync(file);
+      const part = broken ? undefined : reader.partial();
+      if (part) say(`ptxdbg: the program's connection closed in the middle of a request (${part.have} of ${part.want ?? 16} bytes); the request is dropped`);
+      closeFiles();
       done();
     };
     socket.on('close', end);
