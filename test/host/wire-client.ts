@@ -17,6 +17,26 @@ export const OP = {
 /** The largest request the server gathers (protocol.ts MAX_FRAME). */
 export const MAX_FRAME = 2 ** 31 + 64;
 
+/** A kernel doubling p[threadIdx.x] and a variable (the wire tests' and the wire fuzzer's module). */
+export const TWICE_PTX = `.version 8.0
+.target sm_80
+.address_size 64
+.global .align 4 .u32 counter = 5;
+.visible .entry twice(.param .u64 p)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [p];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  ld.global.u32 %r2, [%rd3];
+  add.u32 %r3, %r2, %r2;
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+`;
+
 /** A fatbinary holding one uncompressed PTX entry for compute_80 (nvcc's container layout). */
 export function fatbin(ptx: string): Uint8Array {
   const text = new TextEncoder().encode(ptx + '\0');

@@ -12,28 +12,11 @@ import { missingTool, testIf } from '../helpers.js';
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fatbin, fields, frame, OP, WireSession } from './wire-client.js';
+import { fatbin, fields, frame, OP, TWICE_PTX as PTX, WireSession } from './wire-client.js';
 
 const INVALID_VALUE = 1;
 const NOT_SUPPORTED = 801;
 
-const PTX = `.version 8.0
-.target sm_80
-.address_size 64
-.visible .entry twice(.param .u64 p)
-{
-  .reg .b32 %r<4>;
-  .reg .b64 %rd<4>;
-  ld.param.u64 %rd1, [p];
-  mov.u32 %r1, %tid.x;
-  mul.wide.u32 %rd2, %r1, 4;
-  add.s64 %rd3, %rd1, %rd2;
-  ld.global.u32 %r2, [%rd3];
-  add.u32 %r3, %r2, %r2;
-  st.global.u32 [%rd3], %r3;
-  ret;
-}
-`;
 
 const u64At = (b: Uint8Array, o = 0): bigint => new DataView(b.buffer, b.byteOffset).getBigUint64(o, true);
 const words = (b: Uint8Array): number[] => [...new Uint32Array(b.slice().buffer)];
