@@ -5,6 +5,8 @@
  */
 export const enum Op {
   Hello = 1, Module, Malloc, Free, Write, Read, Copy, Set, Symbol, Kernel, Launch, Reset, Image, BulkWrite, BulkRead,
+  /** Host-visible memory shared through a memory file (src/host/mapped.ts): map, pages in, pages out. */
+  Map, SyncIn, SyncOut,
 }
 export const PROTOCOL_VERSION = 1;
 /** A request larger than this is not one the runtime sends (a copy is at most the device). */

@@ -7,6 +7,7 @@ import { closeSync, fstatSync, openSync, readlinkSync, readSync, writeSync } fro
 import type { Duplex } from 'node:stream';
 import { type Device, type LaunchRequest } from './device.js';
 import { CUDA, CudaError } from './errors.js';
+import { MappedRanges } from './mapped.js';
 import { Fields, FrameReader, Op, PROTOCOL_VERSION, ProtocolError, reply } from './protocol.js';
 
 export interface LaunchOutcome {
@@ -22,7 +23,7 @@ const OP_NAMES: Record<number, string> = {
   [Op.Module]: '__cudaRegisterFatBinary', [Op.Malloc]: 'cudaMalloc', [Op.Free]: 'cudaFree', [Op.Write]: 'cudaMemcpy (to the device)',
   [Op.Read]: 'cudaMemcpy (from the device)', [Op.Copy]: 'cudaMemcpy (device to device)', [Op.Set]: 'cudaMemset',
   [Op.Symbol]: 'a device symbol', [Op.Kernel]: 'a kernel', [Op.Launch]: 'a launch', [Op.Reset]: 'cudaDeviceReset', [Op.Image]: 'cudaCreateTextureObject',
-  [Op.Hello]: 'the runtime\'s hello', [Op.BulkWrite]: 'cudaMemcpy (to the device, through the bulk-copy file)', [Op.BulkRead]: 'cudaMemcpy (from the device, through the bulk-copy file)',
+  [Op.Hello]: 'the runtime\'s hello', [Op.Map]: 'cudaMallocHost (sharing it)', [Op.SyncIn]: 'a launch (host-visible memory in)', [Op.SyncOut]: 'a launch (host-visible memory out)', [Op.BulkWrite]: 'cudaMemcpy (to the device, through the bulk-copy file)', [Op.BulkRead]: 'cudaMemcpy (from the device, through the bulk-copy file)',
 };
 
 /** An I/O error of the bulk-copy file (its errno code), not a bug. */
@@ -34,7 +35,7 @@ const isIoError = (e: unknown): boolean => typeof (e as NodeJS.ErrnoException).c
  * closed descriptor is refused. Undefined when /proc cannot be used here (the runtime then copies
  * through the socket).
  */
-function openBulkFile(pid: number | undefined, fd: number): number | undefined {
+function openMemoryFile(pid: number | undefined, fd: number): number | undefined {
   if (pid === undefined) return undefined;
   const path = `/proc/${pid}/fd/${fd}`;
   let target: string;
@@ -74,12 +75,15 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
   // the runtime's bulk-copy file, opened once through /proc (undefined when it cannot be)
   const bulkFds = new Map<number, number | undefined>();
   const bulkFile = (fd: number): number | undefined => {
-    if (!bulkFds.has(fd)) bulkFds.set(fd, openBulkFile(pid, fd));
+    if (!bulkFds.has(fd)) bulkFds.set(fd, openMemoryFile(pid, fd));
     return bulkFds.get(fd);
   };
+  // host-visible allocations shared through their own memory files
+  const mapped = new MappedRanges(device);
   const closeFiles = (): void => {
     for (const file of bulkFds.values()) if (file !== undefined) closeSync(file);
     bulkFds.clear();
+    mapped.clear();
   };
   let busy = false;
   let closed = false;
@@ -118,7 +122,7 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             const kind = f.u32();
             return reply(0, u64s(device.malloc(size, kind === 0 ? 'device' : kind === 1 ? 'managed' : 'host')));
           }
-          case Op.Free: device.free(f.u64()); return reply(0);
+          case Op.Free: { const ptr = f.u64(); device.free(ptr); mapped.unmap(ptr); return reply(0); }
           case Op.Write: { const dst = f.u64(); device.write(dst, f.rest()); return reply(0); }
           case Op.Read: { const src = f.u64(); return reply(0, device.read(src, f.size())); }
           case Op.Copy: { const dst = f.u64(); const src = f.u64(); device.copy(dst, src, f.size()); return reply(0); }
@@ -162,7 +166,20 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             if (op === Op.BulkWrite) device.written(ptr, n);
             return reply(0);
           }
-          case Op.Reset: device.reset(); return reply(0);
+          case Op.Reset: device.reset(); mapped.clear(); return reply(0);
+          case Op.Map: {
+            const ptr = f.u64();
+            const size = f.size();
+            const file = openMemoryFile(pid, f.u32());
+            if (file === undefined) return reply(CUDA.notSupported);
+            mapped.map(ptr, size, file);
+            return reply(0);
+          }
+          case Op.SyncIn: {
+            for (let n = f.u32(); n > 0; n--) { const ptr = f.u64(); mapped.syncIn(ptr, f.size()); }
+            return reply(0);
+          }
+          case Op.SyncOut: return reply(0, u64s(BigInt(mapped.syncOut())));
           case Op.Image: {
             const base = f.u64();
             const [surface, kind, bits, channels, dims, width, height, depth, layers, cube, rowPitch, a0, a1, a2, filter, normalized, readMode] = Array.from({ length: 17 }, () => f.u32());
