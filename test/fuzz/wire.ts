@@ -86,13 +86,14 @@ const SCRIPT: { op: number; payload: (c: Ctx) => Uint8Array; keep?: (c: Ctx, r: 
   { op: OP.hello, payload: () => fields([1, 'u32']) },
 ];
 
-const looksInternal = (text: string): boolean => /internal error|Maximum call stack size exceeded|is not a function|Cannot read properties|undefined/.test(text);
+const looksInternal = (text: string): boolean => /internal error|Maximum call stack size exceeded|is not a function|Cannot read properties|is not defined|\bNaN\b/.test(text);
 
 /** Apply the frame-level edits (byte, length, op, field, append, truncate) to one built frame. */
 function edit(bytes: Uint8Array, ops: readonly WireOp[], index: number): { bytes: Uint8Array; truncated: boolean } {
   let b = bytes;
   let truncated = false;
-  for (const o of ops) {
+  // a cut comes last: the other edits address the whole frame (its header included)
+  for (const o of [...ops.filter((x) => x.k !== 'truncate'), ...ops.filter((x) => x.k === 'truncate')]) {
     if (!('frame' in o) || o.frame % SCRIPT.length !== index % SCRIPT.length || o.k === 'dup' || o.k === 'drop') continue;
     const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
     switch (o.k) {
@@ -119,7 +120,24 @@ function edit(bytes: Uint8Array, ops: readonly WireOp[], index: number): { bytes
       case 'truncate': b = b.slice(0, o.at % b.length); truncated = true; break;
     }
   }
-  return { bytes: b, truncated };
+  return { bytes: tame(b), truncated };
+}
+
+/** Allocations the fuzzer keeps small (see tame). */
+const MAX_FUZZ_ALLOC = 64n << 20n;
+
+/**
+ * A cudaMalloc up to the device's 2 GiB is a request ptxdbg must honour, and one costs seconds
+ * (the arena grows and is zeroed): not a protocol edge, so the fuzzer keeps its allocations under
+ * 64 MiB (a larger size that the device would refuse anyway stays as it is).
+ */
+function tame(b: Uint8Array): Uint8Array {
+  if (b.length < 24) return b;
+  const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
+  if (dv.getUint32(0, true) !== OP.malloc) return b;
+  const size = dv.getBigUint64(16, true);
+  if (size > MAX_FUZZ_ALLOC && size <= 2n ** 31n) dv.setBigUint64(16, size % MAX_FUZZ_ALLOC, true);
+  return b;
 }
 
 export async function runWire(input: WireInput): Promise<Outcome> {
