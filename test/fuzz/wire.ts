@@ -3,7 +3,7 @@
  * in-memory stream pair, test/host/wire-client.ts) with frames a hostile or broken program could
  * send: bytes and fields replaced by extreme values, lengths that lie, unknown ops, truncated
  * streams, frames dropped, repeated and reordered, bulk copies naming descriptors that are not
- * memory files. The server must answer every complete frame in order (or refuse a frame whose
+ * memory files, shared ranges that are not. The server must answer every complete frame in order (or refuse a frame whose
  * length cannot be right and end the connection), never throw, and end when the client does.
  */
 import fc from 'fast-check';
@@ -79,12 +79,18 @@ const SCRIPT: { op: number; payload: (c: Ctx) => Uint8Array; keep?: (c: Ctx, r: 
     op: OP.image, payload: (c) => fields([c.a, 'u64'], ...[0, 2, 32, 1, 2, 4, 4, 1, 1, 0, 0, 1, 1, 1, 0, 0, 0].map((v) => [v, 'u32'] as [number, 'u32']),
       ...[0, 0, 0, 0].map((v) => [v, 'f32'] as [number, 'f32'])),
   },
+  { op: OP.map, payload: (c) => fields([c.managed, 'u64'], [4096, 'u64'], [c.fd ?? 0, 'u32']) },
+  { op: OP.syncIn, payload: (c) => fields([1, 'u32'], [c.managed, 'u64'], [4096, 'u64']) },
   { op: OP.free, payload: (c) => fields([c.b, 'u64']) },
   { op: OP.launch, payload: (c) => launchOf(c.managed) },
+  { op: OP.syncOut, payload: () => new Uint8Array(0) },
   { op: OP.read, payload: (c) => fields([c.managed, 'u64'], [4, 'u64']) },
   { op: OP.reset, payload: () => new Uint8Array(0) },
   { op: OP.hello, payload: () => fields([1, 'u32']) },
 ];
+
+/** The steps that name a descriptor (left out when the input has none). */
+const NAMES_FD: readonly number[] = [OP.bulkWrite, OP.bulkRead, OP.map, OP.syncIn];
 
 const looksInternal = (text: string): boolean => /internal error|Maximum call stack size exceeded|is not a function|Cannot read properties|is not defined|\bNaN\b/.test(text);
 
@@ -142,7 +148,7 @@ function tame(b: Uint8Array): Uint8Array {
 
 export async function runWire(input: WireInput): Promise<Outcome> {
   // the order of the script's steps after drops, repeats and swaps
-  const order = SCRIPT.map((_, i) => i).filter((i) => input.fd !== null || (SCRIPT[i]!.op !== OP.bulkWrite && SCRIPT[i]!.op !== OP.bulkRead));
+  const order = SCRIPT.map((_, i) => i).filter((i) => input.fd !== null || !NAMES_FD.includes(SCRIPT[i]!.op));
   for (const o of input.ops) {
     if (o.k === 'swap') {
       const a = o.a % order.length;

@@ -60,6 +60,9 @@ test('malformed requests get an error status and one line each, and the connecti
     ['a launch header cut short', OP.launch, new Uint8Array(20), INVALID_VALUE, /a launch: malformed request/],
     ['a bulk copy naming no descriptor', OP.bulkWrite, fields([ptr, 'u64'], [16, 'u64']), INVALID_VALUE, /malformed request/],
     ['a symbol of module 7', OP.symbol, fields([7, 'u32'], 'x'), 400, /no module 7/],
+    ['host memory in from a range that is not shared', OP.syncIn, fields([1, 'u32'], [ptr, 'u64'], [16, 'u64']), INVALID_VALUE, /16 bytes at 0x[0-9a-f]+ are not inside one shared host allocation/],
+    ['a sync-in list cut short', OP.syncIn, fields([1, 'u32'], [ptr, 'u64']), INVALID_VALUE, /malformed request/],
+    ['sharing without a descriptor', OP.map, fields([ptr, 'u64'], [4096, 'u64']), INVALID_VALUE, /malformed request/],
   ];
   for (const [what, op, payload, status, line] of cases) {
     const before = s.lines.length;
@@ -67,6 +70,9 @@ test('malformed requests get an error status and one line each, and the connecti
     expect({ what, status: r?.status }).toEqual({ what, status });
     expect({ what, lines: s.lines.slice(before) }).toEqual({ what, lines: [expect.stringMatching(line)] });
   }
+  // nothing shared: nothing written back
+  const out = await s.call(OP.syncOut, new Uint8Array(0));
+  expect([out?.status, u64At(out!.payload)]).toEqual([0, 0n]);
   // still serving: the memory is as it was
   expect(words((await s.call(OP.read, fields([ptr, 'u64'], [16, 'u64'])))!.payload)).toEqual([1, 2, 3, 4]);
   await s.close();
@@ -81,7 +87,7 @@ test('a launch request longer than today\'s (fields appended after the parameter
 });
 
 const withBash = testIf(missingTool('bash') ?? missingTool('cat'));
-describe('a bulk copy naming a descriptor that is not the runtime\'s memory file', () => {
+describe('a bulk copy or a shared range naming a descriptor that is not a memory file', () => {
   let child: ChildProcess;
   let dir: string;
   beforeAll(async () => {
@@ -111,6 +117,11 @@ describe('a bulk copy naming a descriptor that is not the runtime\'s memory file
       expect((await s.call(op, fields([ptr, 'u64'], [16, 'u64'], [fd, 'u32'])))?.status).toBe(INVALID_VALUE);
       expect(s.lines.slice(before)).toEqual([expect.stringMatching(line)]);
     }
+    // nor as the memory file of a pinned allocation
+    const pinned = u64At((await s.call(OP.malloc, fields([4096, 'u64'], [2, 'u32'])))!.payload);
+    const before = s.lines.length;
+    expect((await s.call(OP.map, fields([pinned, 'u64'], [4096, 'u64'], [fd, 'u32'])))?.status).toBe(INVALID_VALUE);
+    expect(s.lines.slice(before)).toEqual([expect.stringMatching(line)]);
     expect(words((await s.call(OP.read, fields([ptr, 'u64'], [16, 'u64'])))!.payload)).toEqual([1, 2, 3, 4]);
     await s.close();
   });
