@@ -26,14 +26,14 @@ const OP_NAMES: Record<number, string> = {
   [Op.Hello]: 'the runtime\'s hello', [Op.Map]: 'cudaMallocHost (sharing it)', [Op.SyncIn]: 'a launch (host-visible memory in)', [Op.SyncOut]: 'a launch (host-visible memory out)', [Op.BulkWrite]: 'cudaMemcpy (to the device, through the bulk-copy file)', [Op.BulkRead]: 'cudaMemcpy (from the device, through the bulk-copy file)',
 };
 
-/** An I/O error of the bulk-copy file (its errno code), not a bug. */
+/** An error of a file operation (it has an errno code), not a bug. */
 const isIoError = (e: unknown): boolean => typeof (e as NodeJS.ErrnoException).code === 'string';
 
 /**
- * The runtime's bulk-copy file `fd` of process `pid`, opened through /proc: it must be a memory
- * file (memfd_create), which is all the runtime sends; a pipe, a directory, a disk file or a
- * closed descriptor is refused. Undefined when /proc cannot be used here (the runtime then copies
- * through the socket).
+ * A memory file of the runtime's (its bulk-copy file, or a shared host allocation's), descriptor
+ * `fd` of process `pid`, opened through /proc: it must be a memfd, which is all the runtime sends;
+ * a pipe, a socket, a directory, a disk file or a closed descriptor is refused. Undefined when
+ * /proc cannot be used here (the runtime then copies through the socket).
  */
 function openMemoryFile(pid: number | undefined, fd: number): number | undefined {
   if (pid === undefined) return undefined;
@@ -46,7 +46,7 @@ function openMemoryFile(pid: number | undefined, fd: number): number | undefined
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} is not open in the program`);
     return undefined;
   }
-  if (!target.startsWith('/memfd:')) throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} (${target}) is not the runtime's bulk-copy memory file`);
+  if (!target.startsWith('/memfd:')) throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} (${target}) is not one of the runtime's memory files`);
   let file: number;
   try {
     file = openSync(path, 'r+');
@@ -151,7 +151,8 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             const file = bulkFile(f.u32());
             if (file === undefined) return reply(CUDA.notSupported);
             const view = device.view(ptr, n);
-            if (op === Op.BulkWrite && fstatSync(file).size < n) throw new CudaError(CUDA.invalidValue, `the bulk-copy file holds ${fstatSync(file).size} bytes, not ${n}`);
+            const held = fstatSync(file).size;
+            if (op === Op.BulkWrite && held < n) throw new CudaError(CUDA.invalidValue, `the bulk-copy file holds ${held} bytes, not ${n}`);
             // the runtime's shared memory file holds the bytes at offset 0
             try {
               for (let done = 0; done < n;) {

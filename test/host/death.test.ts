@@ -3,13 +3,15 @@
  * from another thread, a segfault in another thread) ends its launch: ptxdbg stops the kernel
  * (which would otherwise spin to the step limit, minutes of CPU), says so, exits with the
  * program's status as a shell reports it (128 + the signal's number), and leaves no process and
- * no temporary file behind. No timed assertion: the kernel spins forever, so ptxdbg ending at
+ * no temporary file behind; a program whose ptxdbg goes away is told so, and what its calls
+ * return. No timed assertion: the kernel spins forever, so ptxdbg ending at
  * all (inside jest's timeout) is the check.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import type { Duplex } from 'node:stream';
 import { missingTool, ROOT, testIf } from '../helpers.js';
 
 const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
@@ -80,4 +82,33 @@ run('a segfault in another thread mid-launch: the launch stops, ptxdbg reports S
   expect(r.code).toBe(128 + constants.signals.SIGSEGV);
   expect(existsSync(`/proc/${r.pid}`)).toBe(false);
   expect(r.temp).toEqual([]);
+}, 120_000);
+
+run('ptxdbg gone after the hello: the runtime says the connection was lost and what every call returns, without suggesting ptxdbg exec', async () => {
+  // this test plays ptxdbg: it answers the runtime's hello (protocol 1), then closes the socket
+  const p = spawn(join(bin, 'dies'), ['wait'], {
+    cwd: bin, stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+    env: { ...process.env, PTXDBG_FD: '3', LD_LIBRARY_PATH: [dirname(RUNTIME), process.env['LD_LIBRARY_PATH']].filter(Boolean).join(':') },
+  });
+  const socket = p.stdio[3] as Duplex;
+  let got = 0;
+  socket.on('data', (b: Buffer) => {
+    got += b.length;
+    if (got < 20) return; // the hello: a 16-byte header and the runtime's version
+    const hello = Buffer.alloc(20);
+    hello.writeBigUInt64LE(4n, 8);
+    hello.writeUInt32LE(1, 16);
+    socket.end(hello, () => socket.destroy());
+  });
+  socket.on('error', () => { /* the program may write after the close */ });
+  let out = '';
+  let err = '';
+  p.stdout!.on('data', (b: Buffer) => { out += b.toString(); });
+  p.stderr!.on('data', (b: Buffer) => { err += b.toString(); });
+  const code = await new Promise<number | null>((done) => p.on('close', done));
+  expect(code).toBe(0);
+  expect(out).toContain('the launch returned cudaErrorDevicesUnavailable');
+  expect(err.match(/the connection to ptxdbg was lost/g)).toHaveLength(1);
+  expect(err).toContain('every later one return cudaErrorDevicesUnavailable (46)');
+  expect(err).not.toContain('ptxdbg exec');
 }, 120_000);

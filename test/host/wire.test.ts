@@ -104,7 +104,7 @@ describe('a bulk copy or a shared range naming a descriptor that is not a memory
   afterAll(() => { child.stdin?.end(); child.kill(); rmSync(dir, { recursive: true, force: true }); });
 
   withBash.each([
-    ['a pipe', 7, /file descriptor 7 \(pipe:\[\d+\]\) is not the runtime's bulk-copy memory file/],
+    ['a pipe', 7, /file descriptor 7 \(pipe:\[\d+\]\) is not one of the runtime's memory files/],
     ['a socket', 0, /file descriptor 0 \(socket:\[\d+\]\) is not/],
     ['a character device', 1, /file descriptor 1 \(\/dev\/null\) is not/],
     ['a disk file', 3, /file descriptor 3 \(.*\/f\) is not/],
