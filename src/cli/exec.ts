@@ -6,7 +6,7 @@
  * The program's exit code is ptxdbg's.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { constants, tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -245,6 +245,8 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
       done(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : 1));
     });
   });
+  // a launch stops once the program is gone (its exit event waits for the launch to return)
+  if (child.pid !== undefined) device.programGone = processGone(child.pid);
   const socket = child.stdio[3] as Duplex | null;
   // an internal error while serving ends the connection (the program sees it lost) and is
   // rethrown once the program has exited
@@ -342,6 +344,26 @@ function raceFindings(report: RaceReport, mode: 'hazard' | 'analysis' | 'all'): 
     if (mode !== 'hazard') out.push({ lines: racecheckAnalysis(r), level, kind: 'hazard' });
   }
   return out;
+}
+
+/**
+ * Whether process `pid` (our child, not yet reaped while a launch holds the event loop) has
+ * ended: a zombie or gone in /proc. Undefined where there is no /proc to ask.
+ */
+function processGone(pid: number): (() => boolean) | undefined {
+  if (!existsSync('/proc/self/stat')) return undefined;
+  return () => {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      return code === 'ENOENT' || code === 'ESRCH';
+    }
+    // "pid (comm) S ...": the state follows the last parenthesis (comm may hold any)
+    const state = stat.charAt(stat.lastIndexOf(')') + 2);
+    return state === 'Z' || state === 'X';
+  };
 }
 
 /** Why a file operation failed, in words (the message without the syscall). */

@@ -22,12 +22,16 @@
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/socket.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
 #include <time.h>
 #include <unistd.h>
 #include "internal.h"
 
 enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ,
-       OP_API_ERROR, OP_ALLOC_SITE, OP_MEMINFO };
+       OP_API_ERROR, OP_ALLOC_SITE, OP_MEMINFO, OP_MAP, OP_SYNC_IN, OP_SYNC_OUT };
 enum { PROTOCOL_VERSION = 1 };
 /* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
 #define WINDOW_BASE 0x7f0000000000ULL
@@ -62,10 +66,15 @@ static cudaError_t fail(cudaError_t e) {
   return e;
 }
 cudaError_t ptxdbg_fail(cudaError_t e) { return fail(e); }
-cudaError_t ptxdbg_sticky(void) { return forked ? cudaErrorInitializationError : fd < 0 ? cudaErrorNoDevice : sticky; }
+/* PTXDBG_FD was set: the program runs under ptxdbg, so a missing connection was lost (or refused
+   at hello), never a reason to suggest `ptxdbg exec`; every call then returns this. */
+static int under_ptxdbg;
+#define LOST_ERROR cudaErrorDevicesUnavailable
+cudaError_t ptxdbg_sticky(void) { return forked ? cudaErrorInitializationError : fd < 0 ? (under_ptxdbg ? LOST_ERROR : cudaErrorNoDevice) : sticky; }
 static cudaError_t no_device(void) {
   static int once;
   if (forked) return fail(cudaErrorInitializationError);
+  if (under_ptxdbg) return fail(LOST_ERROR); /* lost() or the hello said why, once */
   if (!once) { once = 1; fprintf(stderr, "ptxdbg: this program uses the ptxdbg CUDA runtime; run it as `ptxdbg exec -- PROGRAM`\n"); }
   return fail(cudaErrorNoDevice);
 }
@@ -78,7 +87,9 @@ static cudaError_t no_device(void) {
 static int transfer(int out, void *p, size_t n) {
   char *c = p;
   while (n > 0) {
-    ssize_t k = out ? write(fd, c, n) : read(fd, c, n);
+    /* a closed connection is an error here, not SIGPIPE killing the program */
+    ssize_t k = out ? send(fd, c, n, MSG_NOSIGNAL) : read(fd, c, n);
+    if (k < 0 && out && errno == ENOTSOCK) k = write(fd, c, n);
     if (k < 0 && errno == EINTR) continue;
     if (k <= 0) return -1;
     c += k; n -= (size_t)k;
@@ -90,7 +101,7 @@ static int read_all(void *p, size_t n) { return transfer(0, p, n); }
 
 static void lost(void) {
   static int once;
-  if (!once) { once = 1; fprintf(stderr, "ptxdbg: the connection to ptxdbg was lost; every CUDA call now fails\n"); }
+  if (!once) { once = 1; fprintf(stderr, "ptxdbg: the connection to ptxdbg was lost (ptxdbg ended or closed it; its messages above say why): this CUDA call and every later one return cudaErrorDevicesUnavailable (46), and device memory is gone\n"); }
   fd = -1;
 }
 
@@ -165,6 +176,7 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   if (!s) return;
   fd = atoi(s);
   sanitizing = getenv("PTXDBG_SANITIZE") != NULL;
+  under_ptxdbg = 1;
   /* large socket buffers: a memcpy of many megabytes crosses in few system calls */
   int big_buf = 8 << 20;
   setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big_buf, sizeof big_buf);
@@ -181,7 +193,7 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   }
   uint32_t v = PROTOCOL_VERSION, peer = 0;
   if (simple(OP_HELLO, &v, 4, &peer, 4) != cudaSuccess || peer != PROTOCOL_VERSION) {
-    fprintf(stderr, "ptxdbg: this CUDA runtime does not match the ptxdbg serving it (protocol %u, ptxdbg %u)\n", v, peer);
+    fprintf(stderr, "ptxdbg: this CUDA runtime does not match the ptxdbg serving it (protocol %u, ptxdbg %u): every CUDA call returns cudaErrorDevicesUnavailable (46)\n", v, peer);
     fd = -1;
   }
   pthread_atfork(fork_prepare, fork_parent, fork_child);
@@ -204,7 +216,7 @@ static int nvars;
 
 /* Host-visible device memory (managed, mapped host): coherent at launch boundaries. */
 #define MAX_SHARED 65536
-static struct { uint64_t ptr; size_t size; } visible[MAX_SHARED];
+static struct { uint64_t ptr; size_t size; int shared, tracked; } visible[MAX_SHARED];
 static int nvisible;
 
 /* Bytes of a fatbinary container: header (magic 0xba55ed50, u16 version, u16 header size,
@@ -267,7 +279,7 @@ void __cudaRegisterFatBinaryEnd(void **handle) {
     simple(OP_READ, rq, 16, (void *)(uintptr_t)r[0], r[1]);
     vars[i].dev = r[0];
     *vars[i].managed_ptr = (void *)(uintptr_t)r[0];
-    if (nvisible < MAX_SHARED) { visible[nvisible].ptr = r[0]; visible[nvisible].size = r[1]; nvisible++; }
+    if (nvisible < MAX_SHARED) { visible[nvisible].ptr = r[0]; visible[nvisible].size = r[1]; visible[nvisible].shared = visible[nvisible].tracked = 0; nvisible++; }
   }
 }
 void __cudaUnregisterFatBinary(void **handle) { free(handle); }
@@ -349,6 +361,70 @@ static int is_device(const void *p) {
   return a >= WINDOW_BASE && a < WINDOW_BASE + WINDOW_SIZE && visible_index(a) < 0;
 }
 
+/*
+ * Host-visible allocations are shared with ptxdbg through a memory file each (src/host/mapped.ts):
+ * mapped here at the device address, held by ptxdbg, so a launch moves only the pages either side
+ * wrote. The pages the host writes are tracked by userfaultfd's asynchronous write protection
+ * and collected with PAGEMAP_SCAN (Linux 6.7; no handler thread, no signal, system calls writing
+ * the memory are tracked too); without them every page of a shared range counts as written.
+ */
+#ifndef UFFD_USER_MODE_ONLY
+#define UFFD_USER_MODE_ONLY 1
+#endif
+#ifndef UFFD_FEATURE_WP_HUGETLBFS_SHMEM
+#define UFFD_FEATURE_WP_HUGETLBFS_SHMEM (1 << 12)
+#endif
+#ifndef UFFD_FEATURE_WP_UNPOPULATED
+#define UFFD_FEATURE_WP_UNPOPULATED (1 << 13)
+#endif
+#ifndef UFFD_FEATURE_WP_ASYNC
+#define UFFD_FEATURE_WP_ASYNC (1 << 15)
+#endif
+#ifndef PAGEMAP_SCAN
+#define PAGE_IS_WRITTEN (1 << 1)
+#define PM_SCAN_WP_MATCHING (1 << 0)
+#define PM_SCAN_CHECK_WPASYNC (1 << 1)
+struct page_region { uint64_t start, end, categories; };
+struct pm_scan_arg { uint64_t size, flags, start, end, walk_end, vec, vec_len, max_pages, category_inverted, category_mask, category_anyof_mask, return_mask; };
+#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#endif
+static int shared_ok = 1, uffd = -2, pagemap = -1;
+
+/* Pages of [ptr, ptr+span) written since the last scan, write-protected again; -1 when unknown. */
+static long written_pages(uint64_t ptr, size_t span, struct page_region *out, size_t cap, uint64_t *walk_end) {
+  struct pm_scan_arg a = { sizeof a, PM_SCAN_WP_MATCHING | PM_SCAN_CHECK_WPASYNC, ptr, ptr + span, 0, (uintptr_t)out, cap, 0, 0,
+                           PAGE_IS_WRITTEN, 0, PAGE_IS_WRITTEN };
+  long k = ioctl(pagemap, PAGEMAP_SCAN, &a);
+  *walk_end = a.walk_end;
+  return k;
+}
+static int track(uint64_t ptr, size_t span) {
+  if (uffd == -2) {
+    uffd = (int)syscall(SYS_userfaultfd, O_CLOEXEC | O_NONBLOCK | UFFD_USER_MODE_ONLY);
+    struct uffdio_api api = { .api = UFFD_API, .features = UFFD_FEATURE_WP_ASYNC | UFFD_FEATURE_WP_HUGETLBFS_SHMEM | UFFD_FEATURE_WP_UNPOPULATED };
+    if (uffd >= 0 && (ioctl(uffd, UFFDIO_API, &api) != 0 || (pagemap = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC)) < 0)) { close(uffd); uffd = -1; }
+  }
+  if (uffd < 0) return 0;
+  struct uffdio_register reg = { .range = { ptr, span }, .mode = UFFDIO_REGISTER_MODE_WP };
+  struct uffdio_writeprotect wp = { .range = { ptr, span }, .mode = UFFDIO_WRITEPROTECT_MODE_WP };
+  struct page_region r[1];
+  uint64_t end;
+  return ioctl(uffd, UFFDIO_REGISTER, &reg) == 0 && ioctl(uffd, UFFDIO_WRITEPROTECT, &wp) == 0 && written_pages(ptr, span, r, 1, &end) >= 0;
+}
+/* Map [ptr, ptr+span) as a memory file ptxdbg holds too; 0 when it cannot be (then it is copied). */
+static int map_shared(uint64_t ptr, size_t span) {
+  if (!shared_ok) return 0;
+  int mfd = memfd_create("ptxdbg-mapped", MFD_CLOEXEC);
+  if (mfd < 0) { shared_ok = 0; return 0; }
+  int ok = ftruncate(mfd, (off_t)span) == 0 && mmap((void *)(uintptr_t)ptr, span, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, mfd, 0) != MAP_FAILED;
+  if (ok) {
+    struct { uint64_t ptr, span; uint32_t fd; } __attribute__((packed)) q = { ptr, span, (uint32_t)mfd };
+    cudaError_t e = simple(OP_MAP, &q, sizeof q, NULL, 0);
+    if (e != cudaSuccess) { ok = 0; if (e == cudaErrorNotSupported) shared_ok = 0; }
+  }
+  close(mfd); /* the mapping and ptxdbg's descriptor keep the file */
+  return ok;
+}
 static cudaError_t dev_alloc_locked(void **p, size_t n, uint32_t kind) {
   CHECK_STICKY();
   if (!p) return fail(cudaErrorInvalidValue);
@@ -358,14 +434,18 @@ static cudaError_t dev_alloc_locked(void **p, size_t n, uint32_t kind) {
   if (e != cudaSuccess) { *p = NULL; return fail(e); }
   if (kind != 0) {
     size_t span = (n + 4095) & ~(size_t)4095;
-    if (!window_ok || mmap((void *)(uintptr_t)ptr, span ? span : 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED) {
+    if (!span) span = 4096;
+    int shared = window_ok && map_shared(ptr, span);
+    if (!shared && (!window_ok || mmap((void *)(uintptr_t)ptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) == MAP_FAILED)) {
       uint64_t f = ptr;
       simple(OP_FREE, &f, 8, NULL, 0);
       *p = NULL;
       return fail(cudaErrorMemoryAllocation);
     }
     if (nvisible >= MAX_SHARED) return fail(cudaErrorMemoryAllocation);
-    visible[nvisible].ptr = ptr; visible[nvisible].size = span ? span : 4096; nvisible++;
+    visible[nvisible].ptr = ptr; visible[nvisible].size = span;
+    visible[nvisible].shared = shared; visible[nvisible].tracked = shared && track(ptr, span);
+    nvisible++;
   }
   *p = (void *)(uintptr_t)ptr;
   if (sanitizing) report_alloc_site(ptr);
@@ -699,22 +779,53 @@ cudaError_t __cudaGetKernel(void **kernel, const void *hostFun) {
   return cudaSuccess;
 }
 
-/* Managed memory goes to the device before a launch and comes back after it. */
+/* Managed memory goes to the device before a launch and comes back after it: a shared range by
+   the pages the host wrote (all of them when untracked) and the pages the kernel wrote; others
+   (managed variables, or where sharing failed) whole, through the socket. */
 static cudaError_t push_visible(void) {
-  for (int i = 0; i < nvisible; i++) {
+  /* OP_SYNC_IN: u32 count, then (u64 ptr, u64 bytes) per run of written pages */
+  unsigned char *q = NULL;
+  uint32_t nruns = 0;
+  size_t cap = 0;
+  cudaError_t e = cudaSuccess;
+  for (int i = 0; i < nvisible && e == cudaSuccess; i++) {
     uint64_t d = visible[i].ptr;
-    cudaError_t e = call(OP_WRITE, &d, 8, (void *)(uintptr_t)visible[i].ptr, visible[i].size, NULL, 0, NULL, NULL);
-    if (e != cudaSuccess) return e;
+    if (!visible[i].shared) { e = call(OP_WRITE, &d, 8, (void *)(uintptr_t)visible[i].ptr, visible[i].size, NULL, 0, NULL, NULL); continue; }
+    struct page_region r[256];
+    for (uint64_t at = d, end = d + visible[i].size; at < end && e == cudaSuccess;) {
+      uint64_t from = at;
+      long k = visible[i].tracked ? written_pages(at, end - at, r, 256, &at) : -1;
+      if (k >= 0 && at <= from) k = -1; /* a scan that does not advance: take the whole range */
+      if (k < 0) { visible[i].tracked = 0; r[0].start = d; r[0].end = end; k = 1; at = end; }
+      size_t need = 4 + 16 * ((size_t)nruns + (size_t)k);
+      if (need > cap) {
+        unsigned char *grown = realloc(q, need * 2);
+        if (!grown) { e = cudaErrorMemoryAllocation; break; }
+        q = grown; cap = need * 2;
+      }
+      for (long j = 0; j < k; j++, nruns++) {
+        uint64_t run[2] = { r[j].start, r[j].end - r[j].start };
+        memcpy(q + 4 + 16 * (size_t)nruns, run, 16);
+      }
+    }
   }
-  return cudaSuccess;
+  if (e == cudaSuccess && nruns) {
+    memcpy(q, &nruns, 4);
+    e = simple(OP_SYNC_IN, q, 4 + 16 * (size_t)nruns, NULL, 0);
+  }
+  free(q);
+  return e;
 }
 static cudaError_t pull_visible(void) {
+  int any_shared = 0;
   for (int i = 0; i < nvisible; i++) {
+    if (visible[i].shared) { any_shared = 1; continue; }
     uint64_t q[2] = { visible[i].ptr, visible[i].size };
     cudaError_t e = call(OP_READ, q, 16, NULL, 0, (void *)(uintptr_t)visible[i].ptr, visible[i].size, NULL, NULL);
     if (e != cudaSuccess) return e;
   }
-  return cudaSuccess;
+  uint64_t written = 0;
+  return any_shared ? simple(OP_SYNC_OUT, NULL, 0, &written, 8) : cudaSuccess;
 }
 
 /* The dynamic shared memory kernel i may be launched with (its info known): what
@@ -873,7 +984,7 @@ cudaError_t cudaGetDeviceCount(int *n) {
   if (!n) return fail(cudaErrorInvalidValue);
   if (forked) return fail(cudaErrorInitializationError);
   *n = fd >= 0 ? 1 : 0;
-  return fd >= 0 ? cudaSuccess : fail(cudaErrorNoDevice);
+  return fd >= 0 ? cudaSuccess : no_device();
 }
 cudaError_t cudaSetDevice(int d) { return d == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
 cudaError_t cudaGetDevice(int *d) { if (d) *d = 0; return cudaSuccess; }

@@ -158,6 +158,19 @@ export class Bank {
     }
   }
 
+  /**
+   * Pages [first, last] are saved elsewhere (ptxdbg exec's shared host memory, src/host/mapped.ts):
+   * clear their dirty flags, remembering them as written, as clearDirty does for all pages.
+   */
+  clearDirtyPages(first: number, last: number): void {
+    const d = this.dirty;
+    for (let p = first; p <= last && p < d.length; p++) {
+      if (d[p] === 0) continue;
+      (this.written ??= new Uint8Array(d.length))[p] = 1;
+      d[p] = 0;
+    }
+  }
+
   /** The bytes were set without dirty marks (a checkpoint restore): any page may be non-zero. */
   markAllWritten(): void {
     this.written = new Uint8Array(this.dirty.length).fill(1);

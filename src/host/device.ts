@@ -13,7 +13,7 @@ import { CONST_HI, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory 
 import { constLayout } from '../exec/machine/layout.js';
 import { MAX_DEVICE_BYTES, type Launch } from '../exec/launch.js';
 import { checkLaunchLimits } from '../exec/limits.js';
-import { runObservingSpins } from '../exec/spin.js';
+import { runObservingSpins, SPIN_WINDOW } from '../exec/spin.js';
 import { sharedUsedBy } from '../exec/reach.js';
 import { loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.js';
 import { runOnThreads, type ParallelRun } from '../exec/parallel/pool.js';
@@ -30,6 +30,8 @@ export const WINDOW_BASE = BigInt(GLOBAL_HI) << 32n;
 const CONST_BASE = BigInt(CONST_HI) << 32n;
 /** Host-visible memory (managed, mapped host) is page-aligned so the program can map it there. */
 const HOST_VISIBLE_ALIGN = 4096;
+/** Warp-steps between checks that the program still waits for its launch (well under a second). */
+const WATCH_SLICE = 1 << 16;
 /** CUDA's default device heap for malloc() in kernels. */
 const DEVICE_HEAP_BYTES = 8 << 20;
 
@@ -95,6 +97,11 @@ export class Device {
   readonly images = new ImageTable();
   /** The program's runtime has said hello (it loaded the ptxdbg runtime). */
   connected = false;
+  /**
+   * True once the program is gone (killed, or exited from another thread): a launch checks it
+   * between slices of its run and stops, since no one waits for its result. Unset: never checked.
+   */
+  programGone: (() => boolean) | undefined;
   /** `sanitize --tool initcheck`: which device bytes have been written (set before the program runs). */
   initCheck: InitCheck | undefined;
   /** Called when the program resets the device, before its memory goes (leak checking). */
@@ -394,6 +401,20 @@ export class Device {
   }
 
   /**
+   * Advance `m` in slices up to its spin-observing window (runObservingSpins runs the rest) while
+   * the program still waits for it; a CudaError when the program has gone.
+   */
+  private runWhileWaitedFor(m: Machine): void {
+    const gone = this.programGone;
+    if (!gone) return;
+    const end = m.opts.maxSteps + 1 - SPIN_WINDOW;
+    while (!m.finished && m.warpSteps < end) {
+      m.advance(Math.min(end, m.warpSteps + WATCH_SLICE));
+      if (!m.finished && gone()) throw new CudaError(CUDA.launchFailure, `stopped after ${m.warpSteps} warp-steps: the program has ended, no one waits for this launch`);
+    }
+  }
+
+  /**
    * Run a launch to the end in this device's memory; on `threads` threads when it may
    * (src/exec/parallel/: not under initcheck, which observes every access).
    */
@@ -414,7 +435,10 @@ export class Device {
         // stopped by a fault or the step limit: memory is as it was; the report comes from one thread
         if (parallel.kind === 'rerun') machine = new Machine(program, launch, opts);
       }
-      if (parallel?.kind !== 'parallel') runObservingSpins(machine);
+      if (parallel?.kind !== 'parallel') {
+        this.runWhileWaitedFor(machine);
+        runObservingSpins(machine);
+      }
       // each as its warp was then: its frames at the fault over the warp (block, thread ids)
       if (faultSink) laneFaults = faultSink.map((l) => machine.report(Object.assign(l.fault, { pc: l.pc }), Object.create(l.warp, { frame: { value: l.frames[l.frames.length - 1] }, frames: { value: l.frames } }) as Warp));
     } finally {

@@ -11,6 +11,8 @@ export const enum Op {
   AllocSite,
   /** cudaMemGetInfo, totalGlobalMem: reply {u64 free, u64 total}. */
   MemInfo,
+  /** Host-visible memory shared through a memory file (src/host/mapped.ts): map, pages in, pages out. */
+  Map, SyncIn, SyncOut,
 }
 export const PROTOCOL_VERSION = 1;
 /** A request larger than this is not one the runtime sends (a copy is at most the device). */
@@ -20,6 +22,12 @@ const BIG_FRAME = 1 << 20;
 
 export interface Frame { op: number; payload: Uint8Array }
 
+/**
+ * A request that does not follow the protocol: a payload shorter than its op's fields, an
+ * unknown op (the program gets an error status and the connection goes on), or a frame whose
+ * length cannot be right (the program gets an error status and the connection ends: the stream
+ * cannot be cut into frames after it).
+ */
 export class ProtocolError extends Error {}
 
 /**
@@ -55,11 +63,17 @@ export class FrameReader {
     if (this.have < 16) return undefined;
     const head = this.peek(16);
     const len = Number(head.readBigUInt64LE(8));
-    if (len > MAX_FRAME) throw new ProtocolError(`a request of ${len} bytes: the program is not speaking the ptxdbg runtime protocol`);
+    if (len > MAX_FRAME) throw new ProtocolError(`a request of ${len} bytes (at most ${MAX_FRAME}): the program is not speaking the ptxdbg runtime protocol`);
     if (this.have < 16 + len) {
       if (len >= BIG_FRAME) {
         // gather the rest in place instead of holding thousands of chunks
-        const buf = Buffer.allocUnsafe(16 + len);
+        let buf: Buffer;
+        try {
+          buf = Buffer.allocUnsafe(16 + len);
+        } catch (e) {
+          if (e instanceof RangeError) throw new ProtocolError(`a request of ${len} bytes does not fit in ptxdbg's memory`);
+          throw e;
+        }
         const got = Buffer.concat(this.chunks, this.have);
         got.copy(buf, 0);
         this.big = { buf, filled: got.length };
@@ -75,6 +89,13 @@ export class FrameReader {
     this.chunks = rest.length ? [rest] : [];
     this.have = rest.length;
     return { op, payload };
+  }
+
+  /** A request begun but not complete: bytes received and the frame's size (when its header is in). */
+  partial(): { have: number; want: number | undefined } | undefined {
+    if (this.big) return { have: this.big.filled, want: this.big.buf.length };
+    if (this.have === 0) return undefined;
+    return { have: this.have, want: this.have >= 16 ? 16 + Number(this.peek(16).readBigUInt64LE(8)) : undefined };
   }
 
   private peek(n: number): Buffer {

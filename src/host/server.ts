@@ -3,10 +3,11 @@
  * launches to the caller's handler (which may run the kernel, check it, or open the debugger on
  * it while the program waits). Requests are handled one at a time, in order.
  */
-import { closeSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readlinkSync, readSync, writeSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import { type Device, type LaunchRequest } from './device.js';
 import { CUDA, CudaError } from './errors.js';
+import { MappedRanges } from './mapped.js';
 import { Fields, FrameReader, Op, PROTOCOL_VERSION, ProtocolError, reply } from './protocol.js';
 import { readFrames, type RawFrame } from './backtrace.js';
 
@@ -32,7 +33,43 @@ const OP_NAMES: Record<number, string> = {
   [Op.Module]: '__cudaRegisterFatBinary', [Op.Malloc]: 'cudaMalloc', [Op.Free]: 'cudaFree', [Op.Write]: 'cudaMemcpy (to the device)',
   [Op.Read]: 'cudaMemcpy (from the device)', [Op.Copy]: 'cudaMemcpy (device to device)', [Op.Set]: 'cudaMemset',
   [Op.Symbol]: 'a device symbol', [Op.Kernel]: 'a kernel', [Op.Launch]: 'a launch', [Op.Reset]: 'cudaDeviceReset', [Op.Image]: 'cudaCreateTextureObject',
+  [Op.Hello]: 'the runtime\'s hello', [Op.Map]: 'cudaMallocHost (sharing it)', [Op.SyncIn]: 'a launch (host-visible memory in)', [Op.SyncOut]: 'a launch (host-visible memory out)', [Op.BulkWrite]: 'cudaMemcpy (to the device, through the bulk-copy file)', [Op.BulkRead]: 'cudaMemcpy (from the device, through the bulk-copy file)',
 };
+
+/** An error of a file operation (it has an errno code), not a bug. */
+const isIoError = (e: unknown): boolean => typeof (e as NodeJS.ErrnoException).code === 'string';
+
+/**
+ * A memory file of the runtime's (its bulk-copy file, or a shared host allocation's), descriptor
+ * `fd` of process `pid`, opened through /proc: it must be a memfd, which is all the runtime sends;
+ * a pipe, a socket, a directory, a disk file or a closed descriptor is refused. Undefined when
+ * /proc cannot be used here (the runtime then copies through the socket).
+ */
+function openMemoryFile(pid: number | undefined, fd: number): number | undefined {
+  if (pid === undefined) return undefined;
+  const path = `/proc/${pid}/fd/${fd}`;
+  let target: string;
+  try {
+    target = readlinkSync(path);
+  } catch (e) {
+    if (!isIoError(e)) throw e;
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} is not open in the program`);
+    return undefined;
+  }
+  if (!target.startsWith('/memfd:')) throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} (${target}) is not one of the runtime's memory files`);
+  let file: number;
+  try {
+    file = openSync(path, 'r+');
+  } catch (e) {
+    if (!isIoError(e)) throw e;
+    return undefined;
+  }
+  if (!fstatSync(file).isFile()) {
+    closeSync(file);
+    throw new CudaError(CUDA.invalidValue, `file descriptor ${fd} is not a memory file`);
+  }
+  return file;
+}
 
 const u32s = (...v: number[]): Uint8Array => new Uint8Array(Uint32Array.from(v).buffer);
 function u64s(...v: bigint[]): Uint8Array {
@@ -49,21 +86,26 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
   // the runtime's bulk-copy file, opened once through /proc (undefined when it cannot be)
   const bulkFds = new Map<number, number | undefined>();
   const bulkFile = (fd: number): number | undefined => {
-    if (!bulkFds.has(fd)) {
-      let file: number | undefined;
-      try { file = pid === undefined ? undefined : openSync(`/proc/${pid}/fd/${fd}`, 'r+'); } catch { file = undefined; }
-      bulkFds.set(fd, file);
-    }
+    if (!bulkFds.has(fd)) bulkFds.set(fd, openMemoryFile(pid, fd));
     return bulkFds.get(fd);
+  };
+  // host-visible allocations shared through their own memory files
+  const mapped = new MappedRanges(device);
+  const closeFiles = (): void => {
+    for (const file of bulkFds.values()) if (file !== undefined) closeSync(file);
+    bulkFds.clear();
+    mapped.clear();
   };
   let busy = false;
   let closed = false;
+  // a frame that cannot be right ended the connection: what the program still sends is dropped
+  let broken = false;
   return new Promise((done, fail) => {
     const pump = async (): Promise<void> => {
       if (busy) return;
       busy = true;
       try {
-        for (;;) {
+        while (!closed) {
           const f = reader.next();
           if (!f) break;
           const out = await handle(f.op, f.payload);
@@ -71,8 +113,11 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
         }
       } catch (e) {
         if (!(e instanceof ProtocolError)) throw e;
+        // the stream cannot be cut into frames any more: the program gets an error for this
+        // request, then finds the connection closed at its next call
         say(`ptxdbg: ${e.message}; closing the connection`);
-        socket.destroy();
+        broken = true;
+        if (!closed) socket.end(Buffer.concat(reply(CUDA.invalidValue)));
       } finally {
         busy = false;
       }
@@ -89,7 +134,7 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             const kind = f.u32();
             return reply(0, u64s(device.malloc(size, kind === 0 ? 'device' : kind === 1 ? 'managed' : 'host')));
           }
-          case Op.Free: device.free(f.u64()); return reply(0);
+          case Op.Free: { const ptr = f.u64(); device.free(ptr); mapped.unmap(ptr); return reply(0); }
           case Op.Write: { const dst = f.u64(); device.write(dst, f.rest()); return reply(0); }
           case Op.Read: { const src = f.u64(); return reply(0, device.read(src, f.size())); }
           case Op.Copy: { const dst = f.u64(); const src = f.u64(); device.copy(dst, src, f.size()); return reply(0); }
@@ -120,16 +165,23 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             const file = bulkFile(f.u32());
             if (file === undefined) return reply(CUDA.notSupported);
             const view = device.view(ptr, n);
+            const held = fstatSync(file).size;
+            if (op === Op.BulkWrite && held < n) throw new CudaError(CUDA.invalidValue, `the bulk-copy file holds ${held} bytes, not ${n}`);
             // the runtime's shared memory file holds the bytes at offset 0
-            for (let done = 0; done < n;) {
-              const k = op === Op.BulkWrite ? readSync(file, view, done, n - done, done) : writeSync(file, view, done, n - done, done);
-              if (k <= 0) return reply(CUDA.notSupported);
-              done += k;
+            try {
+              for (let done = 0; done < n;) {
+                const k = op === Op.BulkWrite ? readSync(file, view, done, n - done, done) : writeSync(file, view, done, n - done, done);
+                if (k <= 0) return reply(CUDA.notSupported);
+                done += k;
+              }
+            } catch (e) {
+              if (!isIoError(e)) throw e;
+              throw new CudaError(CUDA.invalidValue, `the bulk-copy file: ${(e as Error).message}`);
             }
             if (op === Op.BulkWrite) device.written(ptr, n);
             return reply(0);
           }
-          case Op.Reset: device.reset(); return reply(0);
+          case Op.Reset: device.reset(); mapped.clear(); return reply(0);
           case Op.ApiError: {
             const code = f.u32();
             const frames = readFrames(f);
@@ -143,6 +195,19 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             return reply(0);
           }
           case Op.MemInfo: { const m = device.memInfo(); return reply(0, u64s(BigInt(m.free), BigInt(m.total))); }
+          case Op.Map: {
+            const ptr = f.u64();
+            const size = f.size();
+            const file = openMemoryFile(pid, f.u32());
+            if (file === undefined) return reply(CUDA.notSupported);
+            mapped.map(ptr, size, file);
+            return reply(0);
+          }
+          case Op.SyncIn: {
+            for (let n = f.u32(); n > 0; n--) { const ptr = f.u64(); mapped.syncIn(ptr, f.size()); }
+            return reply(0);
+          }
+          case Op.SyncOut: return reply(0, u64s(BigInt(mapped.syncOut())));
           case Op.Image: {
             const base = f.u64();
             const [surface, kind, bits, channels, dims, width, height, depth, layers, cube, rowPitch, a0, a1, a2, filter, normalized, readMode] = Array.from({ length: 17 }, () => f.u32());
@@ -152,23 +217,29 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
               layers: layers!, cube: cube !== 0, rowPitch: rowPitch!, address: [a0!, a1!, a2!], filter: filter!, normalized: normalized !== 0, readMode: readMode!, border,
             })));
           }
-          default: throw new ProtocolError(`unknown request ${op}`);
+          default: throw new CudaError(CUDA.notSupported, `unknown request ${op} (${payload.length} bytes): the program's runtime is not the one this ptxdbg serves`);
         }
       } catch (e) {
-        if (e instanceof CudaError) {
-          say(`ptxdbg: ${OP_NAMES[op] ?? `request ${op}`}: ${e.message}`);
-          return reply(e.code);
+        // a request this side refuses (its fields do not fit its payload, or the device says
+        // no): an error status for the program, one line for the user; the connection goes on
+        if (e instanceof CudaError || e instanceof ProtocolError) {
+          say(`ptxdbg: ${OP_NAMES[op] ?? `request ${op}`}: ${e instanceof ProtocolError ? `malformed request: ${e.message}` : e.message}`);
+          return reply(e instanceof CudaError ? e.code : CUDA.invalidValue);
         }
         throw e;
       }
     };
     socket.on('data', (b: Buffer) => {
+      if (broken) return;
       reader.push(b);
-      void pump().catch((e: unknown) => { closed = true; socket.destroy(); fail(e); });
+      void pump().catch((e: unknown) => { closed = true; closeFiles(); socket.destroy(); fail(e); });
     });
     const end = (): void => {
+      if (closed) return;
       closed = true;
-      for (const file of bulkFds.values()) if (file !== undefined) closeSync(file);
+      const part = broken ? undefined : reader.partial();
+      if (part) say(`ptxdbg: the program's connection closed in the middle of a request (${part.have} of ${part.want ?? 16} bytes); the request is dropped`);
+      closeFiles();
       done();
     };
     socket.on('close', end);

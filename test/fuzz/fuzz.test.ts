@@ -10,20 +10,20 @@ const SEED = 7;
 const PER_KIND = 150;
 
 describe.each(KINDS)('fuzz %s', (kind) => {
-  test(`${PER_KIND} mutated inputs: no internal error, no silently different trace`, () => {
+  test(`${PER_KIND} mutated inputs: no internal error, no silently different trace`, async () => {
     const inputs = fc.sample(arbitraryFor(kind), { seed: SEED, numRuns: PER_KIND });
     const findings: string[] = [];
     const seen = { accepted: 0, rejected: 0 };
-    inputs.forEach((input, i) => {
-      const o = runInput(kind, input);
-      if (o.kind === 'internal' || o.kind === 'differs') findings.push(`input ${i} ${JSON.stringify(input).slice(0, 300)}: ${o.kind}: ${o.detail.slice(0, 500)}`);
+    for (const [i, input] of inputs.entries()) {
+      const o = await runInput(kind, input);
+      if (o.kind === 'internal' || o.kind === 'differs') findings.push(`input ${i} ${JSON.stringify(input, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)).slice(0, 300)}: ${o.kind}: ${o.detail.slice(0, 500)}`);
       else seen[o.kind]++;
-    });
+    }
     expect(findings).toEqual([]);
     // the inputs reach past the first check: some are refused and (except for trace files,
     // whose checksum refuses nearly every mutation) some get all the way through
     expect(seen.accepted + seen.rejected).toBe(PER_KIND);
-    if (kind === 'ptx' || kind === 'launch') {
+    if (kind === 'ptx' || kind === 'launch' || kind === 'wire') {
       expect(seen.accepted).toBeGreaterThan(PER_KIND / 10);
       expect(seen.rejected).toBeGreaterThan(PER_KIND / 10);
     }

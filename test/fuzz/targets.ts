@@ -27,10 +27,11 @@ import { ROOT } from '../helpers.js';
 import {
   applyByteOps, applyDwarfPlan, applyTextPlan, bytePlan, type BytePlan, dwarfPlan, type DwarfPlan, textPlan, type TextPlan,
 } from './mutate.js';
+import { runWire, type WireInput, wireInputs } from './wire.js';
 
 export type Outcome = { kind: 'accepted' | 'rejected' } | { kind: 'internal' | 'differs'; detail: string };
 
-export const KINDS = ['ptx', 'dwarf', 'launch', 'trace', 'commands'] as const;
+export const KINDS = ['ptx', 'dwarf', 'launch', 'trace', 'commands', 'wire'] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** Small warp-step budget: the fuzzer looks for crashes and hangs, not for long runs. */
@@ -357,15 +358,18 @@ export function arbitraryFor(kind: Kind): fc.Arbitrary<unknown> {
     case 'launch': return launchInputs();
     case 'trace': return traceInputs();
     case 'commands': return commandInputs();
+    case 'wire': return wireInputs();
   }
 }
 
-export function runInput(kind: Kind, input: unknown): Outcome {
+/** An input's outcome (the wire kind's comes asynchronously: its server is a stream). */
+export function runInput(kind: Kind, input: unknown): Outcome | Promise<Outcome> {
   switch (kind) {
     case 'ptx': return runPtx(input as TextPlan);
     case 'dwarf': return runDwarf(input as DwarfPlan);
     case 'launch': return runLaunch(input as LaunchInput);
     case 'trace': return runTrace(input as BytePlan);
     case 'commands': return runCommands(input as string[]);
+    case 'wire': return runWire(input as WireInput);
   }
 }

@@ -16,9 +16,9 @@ const port = parentPort!;
 const inputs = fc.sample(arbitraryFor(job.kind), { seed: job.seed, numRuns: job.count });
 for (let i = job.start; i < inputs.length; i++) {
   port.postMessage({ t: 'start', i } satisfies WorkerMessage);
-  const o = runInput(job.kind, inputs[i]);
+  const o = await runInput(job.kind, inputs[i]);
   const msg: WorkerMessage = o.kind === 'internal' || o.kind === 'differs'
-    ? { t: 'done', i, outcome: o.kind, detail: o.detail.slice(0, 2000), input: JSON.stringify(inputs[i]).slice(0, 4000) }
+    ? { t: 'done', i, outcome: o.kind, detail: o.detail.slice(0, 2000), input: JSON.stringify(inputs[i], (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)).slice(0, 4000) }
     : { t: 'done', i, outcome: o.kind };
   port.postMessage(msg);
 }
