@@ -99,7 +99,7 @@ const execOptions = {
 const sanitizeOptions = {
   'print-limit': { type: 'number', default: 100, describe: 'print at most N error records (0: all); the summary counts every one' },
   'error-exitcode': { type: 'number', default: 0, describe: 'exit with N when the program exits 0 but errors were found' },
-  'kernel-name': { type: 'string', array: true, describe: 'check only kernels matching kne=MANGLED,kns=SUBSTRING,regex=RE (repeatable: any)' },
+  'kernel-name': { type: 'string', array: true, describe: 'check only kernels matching a filter: kne=MANGLED, kns=SUBSTRING or regex=RE (repeatable: any)' },
   'kernel-name-exclude': { type: 'string', array: true, describe: 'do not check kernels matching this filter (repeatable)' },
   'launch-skip': { alias: 's', type: 'number', default: 0, describe: 'skip the first N launches that pass the filters' },
   'launch-count': { alias: 'c', type: 'number', default: 0, describe: 'check N launches after the skipped ones (0: all)' },

@@ -2,9 +2,10 @@
  * `--help` wraps at word boundaries to the terminal's width, for the command and every subcommand.
  * yargs's ES module build cut lines every N characters ("lin" / "ked" at 80 columns); the installed
  * command (dist/bin/ptxdbg.js) is bundled with cliui's word-wrapping build (scripts/bundle.mjs).
- * Output to a pipe has no terminal, so the width comes from COLUMNS. 50 columns is the narrowest
- * where the longest word ("compute-sanitizer") fits the description column beside the longest
- * command; narrower, a word longer than its column is cut (cliui wraps hard).
+ * Output to a pipe has no terminal, so the width comes from COLUMNS. 64 columns is the narrowest
+ * where the longest option names (sanitize's compute-sanitizer names, `--check-api-memory-access`)
+ * and the longest words fit their columns; narrower, a word longer than its column is cut (cliui
+ * wraps hard).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -45,7 +46,7 @@ testIf(built)('the help of the command and of every subcommand wraps whole words
   const vocab = vocabulary();
   for (const sub of [[], ...subs.map((s) => [s])]) {
     const wide = help(1000, ...sub);
-    for (const columns of [80, 50]) {
+    for (const columns of [80, 64]) {
       const text = help(columns, ...sub);
       const long = text.split('\n').filter((l) => l.length > columns);
       expect({ sub, columns, long }).toEqual({ sub, columns, long: [] });
