@@ -314,7 +314,7 @@ interface Ran {
 function runLaunch(device: Device, r: LaunchRequest, opts: RunOptions, o: ExecOptions, tool: SanitizeTool | undefined): Ran {
   if (o.races || tool === 'racecheck' || tool === 'synccheck') {
     const { program, launch } = device.launchOf(r);
-    const { result, report, machine } = checkRun(program, launch, opts);
+    const { result, report, machine } = checkRun(program, launch, opts, (m) => device.runWhileWaitedFor(m));
     machine.release();
     const findings = tool === 'racecheck' ? raceFindings(report, o.sanitize!.racecheckReport)
       : tool === 'synccheck' ? report.barrierErrors.map((e): Finding => ({ lines: synccheckError(e), level: 'error', kind: 'error' })) : [];

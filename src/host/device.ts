@@ -402,9 +402,10 @@ export class Device {
 
   /**
    * Advance `m` in slices up to its spin-observing window (runObservingSpins runs the rest) while
-   * the program still waits for it; a CudaError when the program has gone.
+   * the program still waits for it; a CudaError when the program has gone. Public for the launches
+   * that build their own machine (the race checker's, exec --races, racecheck, synccheck).
    */
-  private runWhileWaitedFor(m: Machine): void {
+  runWhileWaitedFor(m: Machine): void {
     const gone = this.programGone;
     if (!gone) return;
     const end = m.opts.maxSteps + 1 - SPIN_WINDOW;

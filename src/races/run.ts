@@ -23,7 +23,7 @@ export interface CheckedRun {
 export class LaunchSetupError extends Error {}
 
 /** One run of the launch with the checker attached. */
-export function checkRun(program: Program, launch: Launch, opts: RunOptions): CheckedRun {
+export function checkRun(program: Program, launch: Launch, opts: RunOptions, advance?: (m: Machine) => void): CheckedRun {
   let machine: Machine;
   let checker: RaceChecker;
   try {
@@ -36,6 +36,8 @@ export function checkRun(program: Program, launch: Launch, opts: RunOptions): Ch
   let result: RunResult;
   try {
     const t0 = performance.now();
+    // a whole program's launch first runs in slices while the program waits for it (exec)
+    advance?.(machine);
     runObservingSpins(machine);
     result = machine.result(performance.now() - t0);
   } finally {

@@ -30,9 +30,9 @@ afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
 interface Ended { code: number | null; out: string; err: string; pid: number; temp: string[] }
 
 /** ptxdbg exec -- ./dies HOW with a temporary directory of its own; `kill` the program once it has started its launch. */
-function execDies(how: string, kill?: NodeJS.Signals): Promise<Ended> {
+function execDies(how: string, kill?: NodeJS.Signals, flags: string[] = []): Promise<Ended> {
   const temp = mkdtempSync(join(tmpdir(), 'ptxdbg-dies-tmp-'));
-  const p = spawn(process.execPath, [CLI, 'exec', '--', './dies', how], { cwd: bin, env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [CLI, 'exec', ...flags, '--', './dies', how], { cwd: bin, env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   let pid = 0;
@@ -63,6 +63,14 @@ run('killed from outside mid-launch: the launch stops, ptxdbg reports SIGKILL an
   expect(r.err).toContain('ptxdbg: ./dies was killed by SIGKILL');
   expect(r.code).toBe(128 + constants.signals.SIGKILL);
   expect(r.out).not.toContain('the launch returned');
+  expect(existsSync(`/proc/${r.pid}`)).toBe(false);
+  expect(r.temp).toEqual([]);
+}, 120_000);
+
+run('killed mid-launch under the race checker (exec --races): the checked launch stops too', async () => {
+  const r = await execDies('wait', 'SIGKILL', ['--races']);
+  expect(r.err).toMatch(launchStopped);
+  expect(r.code).toBe(128 + constants.signals.SIGKILL);
   expect(existsSync(`/proc/${r.pid}`)).toBe(false);
   expect(r.temp).toEqual([]);
 }, 120_000);

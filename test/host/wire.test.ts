@@ -81,7 +81,7 @@ test('malformed requests get an error status and one line each, and the connecti
 test('a launch request with its host frames appended after the parameters (sanitize\'s backtrace) is accepted', async () => {
   const { s, ptr } = await ready();
   // one frame: u32 count, then u64 offset, u32 path length, u32 symbol length, path, symbol
-  const frames = fields([1, 'u32'], [0x1460, 'u64'], [5, 'u32'], [4, 'u32'], './app', 'main');
+  const frames = new Uint8Array(fields([1, 'u32'], [0x1460, 'u64'], [5, 'u32'], [4, 'u32'], './app', 'main'));
   expect((await s.call(OP.launch, launch('twice', fields([ptr, 'u64']), frames)))?.status).toBe(0);
   expect(words((await s.call(OP.read, fields([ptr, 'u64'], [16, 'u64'])))!.payload)).toEqual([2, 4, 6, 8]);
   await s.close();
