@@ -138,3 +138,12 @@ export function seq(pre: Exec[], main: Exec): Exec {
   }
   return (w, m) => { for (const p of pre) p(w, m); main(w, m); };
 }
+
+/** The module's compute capability from `.target sm_XY...`, or undefined when it names none. */
+export function targetSm(ctx: Ctx): number | undefined {
+  for (const t of ctx.fc.layout.target ?? []) {
+    const m = /^sm_(\d+)/.exec(t);
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
