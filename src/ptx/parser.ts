@@ -958,6 +958,12 @@ class Parser {
         const addend = this.parseAddend();
         return new SymOperand(t.text, addend, start, this.endFrom(start));
       }
+      // `%r + 1` as a plain source operand (ptxas accepts `+ constant` after a register, not `-`):
+      // a name with an addend, which resolution turns into a register plus a constant
+      if (isReg && this.isPunct('+')) {
+        const addend = this.parseAddend();
+        return new SymOperand(t.text, addend, start, this.endFrom(start));
+      }
       return isReg ? new RegOperand(t.text, t.start, t.end) : new SymOperand(t.text, 0n, t.start, t.end);
     }
     const value = this.parseConstExpr();

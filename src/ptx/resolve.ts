@@ -50,6 +50,8 @@ export type ROperand =
   | { readonly kind: 'list'; readonly items: readonly ROperand[]; readonly span: Span }
   | { readonly kind: 'not'; readonly inner: ROperand; readonly span: Span }
   | { readonly kind: 'neg'; readonly inner: ROperand; readonly span: Span }
+  /** A register plus a constant as a source operand (`st.u64 [x], %rd1 + 1;`, which ptxas accepts). */
+  | { readonly kind: 'regplus'; readonly reg: RegInfo; readonly addend: bigint; readonly span: Span }
   | { readonly kind: 'pair'; readonly a: ROperand; readonly b: ROperand; readonly span: Span }
   | { readonly kind: 'sink'; readonly span: Span }
   | { readonly kind: 'proto'; readonly name: string; readonly span: Span }
@@ -623,9 +625,12 @@ function resolveFunction(
       case 'sym': {
         const sym = scope.lookup(o.name);
         if (sym?.kind === 'reg') {
+          const vector = asVector(sym.reg, o.span);
+          if (o.addend !== 0n && !isAddr && vector === undefined) return { kind: 'regplus', reg: sym.reg, addend: o.addend, span: o.span };
           if (o.addend !== 0n) err(`register '${o.name}' cannot take an offset here`, o.span);
-          return asVector(sym.reg, o.span) ?? { kind: 'reg', reg: sym.reg, span: o.span };
+          return vector ?? { kind: 'reg', reg: sym.reg, span: o.span };
         }
+        if (o.addend !== 0n && specialOf(o.name) !== undefined) err(`special register '${o.name}' cannot take an offset here`, o.span);
         if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: o.addend, span: o.span };
         if (sym?.kind === 'proto') return { kind: 'proto', name: o.name, span: o.span };
         const member = structMember(o.name, scope, structs);

@@ -8,6 +8,7 @@ import type { RInstruction, ROperand, VarInfo } from '../../ptx/resolve.js';
 import { lanes, tryLaneLoop } from '../codegen.js';
 import type { Exec } from '../compiled.js';
 import * as i64 from '../int64.js';
+import { typeSize } from '../../ptx/types.js';
 import { FRAME_PARAM_BASE } from '../memory.js';
 import type { Warp } from '../state.js';
 import { FUNC_HI } from '../syscalls.js';
@@ -98,6 +99,7 @@ export function src(ctx: Ctx, op: ROperand | undefined, type: string): number {
       ctx.pre.push(e);
       return dst;
     }
+    case 'regplus': return regPlus(ctx, op.reg.slot * 64, op.addend, type, op.reg.name);
     case 'not': {
       const inner = src(ctx, op.inner, 'pred');
       const dst = fc.freshScratch();
@@ -106,6 +108,32 @@ export function src(ctx: Ctx, op: ROperand | undefined, type: string): number {
     }
     default: return fail(ctx, `unsupported operand for ${ctx.ins.opcode}`);
   }
+}
+
+/**
+ * `%r + c` as a source (ptxas accepts it; the ISA does not describe it): the register's value
+ * plus the constant, wrapping at the operand type's width, computed into a scratch slot. Only
+ * integer types: what ptxas makes of it on a float or predicate operand is not known here.
+ */
+function regPlus(ctx: Ctx, R: number, addend: bigint, type: string, name: string): number {
+  const bits = typeSize(type) * 8;
+  const integer = /^[bsu]\d+$/.test(type) && bits >= 8 && bits <= 64;
+  if (!integer) fail(ctx, `'${name} + ${addend}' as a .${type} operand: ptxas accepts a register plus a constant, but what it means on a non-integer operand is not documented`);
+  const c = BigInt.asUintN(64, addend);
+  const clo = Number(c & 0xffffffffn), chi = Number(c >> 32n);
+  const D = ctx.fc.freshScratch();
+  const wide = bits === 64;
+  const mask = bits < 32 ? (1 << bits) - 1 : 0;
+  ctx.pre.push((w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const s = u[R + 2 * l]! + clo;
+      u[D + 2 * l] = bits < 32 ? s & mask : s >>> 0;
+      u[D + 2 * l + 1] = wide ? (u[R + 2 * l + 1]! + chi + (s > 0xffffffff ? 1 : 0)) >>> 0 : 0;
+    }
+  });
+  return D;
 }
 
 export function dst(ctx: Ctx, op: ROperand | undefined): number {
