@@ -166,6 +166,11 @@ export class Machine implements Layout {
     return this.program.module.target;
   }
 
+  /** The module's `.version` (Layout). */
+  get version(): string | undefined {
+    return this.program.module.version;
+  }
+
   fn(name: string): CFunction | undefined {
     let c = this.compiled.get(name);
     if (c) return c;

@@ -8,7 +8,7 @@ import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
 import { type Ctx, dst, fail, src, targetSm, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
-import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, windowOf } from './memory.js';
+import { Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, LOCAL_HI, PAGE_SHIFT, PARAM_HI, SHARED_HI, Space, spaceOfWindow, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
 
@@ -44,12 +44,33 @@ export function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
   if (b.kind === 'var') {
     const a = varAddress(b.v, ctx.fc.layout);
     const lo = a.lo + off + Number(b.addend);
-    return { reg: -1, reg32: false, lo: lo >>> 0, hi: a.hi, frame: a.frame };
+    return { reg: -1, reg32: false, lo: lo >>> 0, hi: genericWindow(ctx, b.v.space, a.hi), frame: a.frame };
   }
   if (b.kind === 'special') {
     return { reg: ctx.fc.special(b.name, b.comp), reg32: true, lo: off >>> 0, hi: 0, frame: false };
   }
   return fail(ctx, `unsupported address operand in ${ctx.ins.opcode}`);
+}
+
+/**
+ * The high word of a variable's address in an access: a generic access (no state space on the
+ * instruction) that names a .shared/.local/.const/.param variable means the variable's generic
+ * address, in its space's window (PTX ISA, generic addressing), not its offset in the space.
+ */
+function genericWindow(ctx: Ctx, space: string, hi: number): number {
+  if (hi !== 0 || spaceMod(ctx.ins.mods) !== Space.Generic) return hi;
+  switch (space) {
+    case 'shared': return SHARED_HI;
+    case 'local': return LOCAL_HI;
+    case 'const': case 'param': {
+      // ISA 1.x has no generic addressing: a load without a space names the variable's space;
+      // from 2.0 on ptxas refuses a .const or .param variable in a generic access
+      const v = ctx.fc.layout.version;
+      if (v !== undefined && !v.startsWith('1.')) fail(ctx, `state space mismatch: a generic ${ctx.ins.opcode} cannot name a .${space} variable (write ${ctx.ins.opcode}.${space})`);
+      return space === 'const' ? CONST_HI : PARAM_HI;
+    }
+    default: return hi;
+  }
 }
 
 /** Shared scratch for address computation (one instruction runs at a time). */

@@ -26,6 +26,8 @@ export interface Layout {
   functionAddress(name: string): number;
   /** The module's `.target` list (sm_80, ...): instructions newer than it are refused; absent, none are. */
   readonly target?: readonly string[];
+  /** The module's `.version` (ISA 1.x has no generic addressing: an access without a space uses the variable's). */
+  readonly version?: string;
 }
 
 export class CompileError extends Error {
