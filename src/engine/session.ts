@@ -817,6 +817,14 @@ export class Session implements DebugSession {
       wt.wp.hits++;
       return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}`, hit: { kind: 'watchpoint', id: wt.wp.id, access: isRead ? 'read' : 'write' } };
     }
+    if (bp && bp.bp.id === 0) {
+      // a brkpt instruction: gdb reports the trap it raises as SIGTRAP
+      this.focusKeyLane(bp.key, bp.lane);
+      this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
+      const s = this.moveTo(bp.step, 'breakpoint', '');
+      const w = this.where();
+      return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+    }
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);
       bp.bp.hits++;
