@@ -39,7 +39,10 @@ export function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
   if (!op || op.kind !== 'addr') return fail(ctx, `${ctx.ins.opcode} needs an address operand [..]`);
   const off = Number(op.offset);
   const b = op.base;
-  if (!b) return { reg: -1, reg32: false, lo: off >>> 0, hi: off < 0 ? 0xffffffff : 0, frame: false };
+  if (!b) {
+    checkImmediateAddress(ctx);
+    return { reg: -1, reg32: false, lo: off >>> 0, hi: off < 0 ? 0xffffffff : 0, frame: false };
+  }
   if (b.kind === 'reg') return { reg: b.reg.slot * 64, reg32: typeSize(b.reg.type) <= 4, lo: off >>> 0, hi: off < 0 ? 0xffffffff : 0, frame: false };
   if (b.kind === 'var') {
     const a = varAddress(b.v, ctx.fc.layout);
@@ -50,6 +53,18 @@ export function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
     return { reg: ctx.fc.special(b.name, b.comp), reg32: true, lo: off >>> 0, hi: 0, frame: false };
   }
   return fail(ctx, `unsupported address operand in ${ctx.ins.opcode}`);
+}
+
+/**
+ * An immediate absolute address (`st.shared.s32 [100], r7`): every space in ISA 1.x (the ISA 1.1
+ * ld/st text and examples); from 2.0 on ptxas takes it only for .local.
+ */
+function checkImmediateAddress(ctx: Ctx): void {
+  const v = ctx.fc.layout.version;
+  if (v === undefined || v.startsWith('1.')) return;
+  const op = ctx.ins.opcode;
+  if (op !== 'ld' && op !== 'st' && op !== 'ldu' && op !== 'atom' && op !== 'red') return;
+  if (spaceMod(ctx.ins.mods) !== Space.Local) fail(ctx, `an immediate address is allowed only in the .local space (ptxas; ISA 1.x modules allowed it in every space)`);
 }
 
 /**

@@ -94,6 +94,12 @@ export interface ProgFunction {
   readonly locCol: Int32Array;
   /** Labels preceding each instruction, for DWARF pc mapping. */
   readonly labelOf: Map<string, number>;
+  /**
+   * Register slots [0, n) hold the module-scope `.reg` variables (ISA 1.x), the same in every
+   * function: a call copies them into the callee's frame and its return copies them back, so every
+   * function of a thread sees one register.
+   */
+  readonly moduleRegSlots: number;
 }
 
 export interface Program {
@@ -318,8 +324,8 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
     if (item.kind === 'file') files.set(item.index, item.path);
     else if (item.kind === 'struct') structs.set(item.name, item);
     else if (item.kind === 'var' && item.space === 'reg') {
-      // ISA 1.1 module-scope `.reg`: a per-thread register every function sees (each frame gets
-      // its own copy here, which is exact for kernels that make no calls)
+      // ISA 1.1 module-scope `.reg`: a per-thread register every function sees (the first slots of
+      // every frame, carried across calls and returns: ProgFunction.moduleRegSlots)
       moduleRegs.push(item);
     } else if (item.kind === 'var') {
       if (item.space === 'shared' && item.init !== undefined) err('.shared variables cannot have an initializer', item.span);
@@ -562,6 +568,7 @@ function resolveFunction(
     regOut.push(undefined);
   };
   for (const d of moduleRegs) declareVar(fnScope, d);
+  const moduleRegSlots = regs.length;
   for (const r of decl.rets) bindParam(r, rets, retRegs);
   for (const p of decl.params) bindParam(p, params, paramRegs);
   if (decl.isEntry) {
@@ -708,7 +715,7 @@ function resolveFunction(
   }
   return {
     name: decl.name, decl, isEntry: decl.isEntry, instrs, regs, params, rets, paramRegs, retRegs, frameVars,
-    frameSize: alignUp(frameSize, 16), labels, locFile, locLine, locCol, labelOf,
+    frameSize: alignUp(frameSize, 16), labels, locFile, locLine, locCol, labelOf, moduleRegSlots,
   };
 }
 

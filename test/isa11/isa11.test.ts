@@ -214,3 +214,78 @@ test('without .address_size an ISA 1.x module is 32-bit: .u32 pointers work end 
   expect(loadPtx('.version 2.3\n.target sm_20\n.address_size 64\n', 'x.ptx').module.addressSize).toBe(64);
   expect(loadPtx('.version 8.0\n.target sm_80\n', 'x.ptx').module.addressSize).toBe(64);
 });
+
+/** Runs entry `k` of an ISA 1.x module on `threads` threads with one u32[n] buffer `out`; returns it. */
+function run1x(src: string, threads: number, n: number): number[] {
+  const program = load(src);
+  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [threads, 1, 1], args: [{ name: 'out', type: 'u32', count: n }] }, program, '.', 'L');
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  const r = m.run();
+  expect(r.fault).toBeUndefined();
+  const base = m.buffers[0]!.alloc.base;
+  return Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 4 * n).buffer));
+}
+
+test('a module-scope .reg is one register every function of a thread sees, across call and return', () => {
+  // the kernel sets g, init() (ISA 1.1's `call init;`) reads and changes it, the kernel reads it back
+  const out = run1x(`.version 1.1
+.target sm_10
+.reg .u32 g;
+.func init
+{
+  .reg .u32 t;
+  mul.lo.u32 t, g, 10;
+  add.u32 g, t, 1;
+  ret;
+}
+.entry k
+{
+  .param .u32 out;
+  .reg .u32 a, o;
+  cvt.u32.u16 g, %tid.x;
+  call init;
+  ld.param.u32 a, [out];
+  cvt.u32.u16 o, %tid.x;
+  shl.b32 o, o, 2;
+  add.u32 a, a, o;
+  st.global.u32 [a], g;
+  exit;
+}
+`, 4, 4);
+  // g = tid, then tid * 10 + 1 in init
+  expect(out).toEqual([1, 11, 21, 31]);
+});
+
+test('an immediate absolute address in a space (st.shared.s32 [100], r7) is that byte of the space', () => {
+  // the ISA 1.1 st example `st.shared.s32 [100],r7;` and ld example `ld.local.b64 x,[240];`, with no
+  // variable declared: the kernel's shared memory covers byte 100..103
+  const out = run1x(`.version 1.1
+.target sm_10
+.entry k
+{
+  .param .u32 out;
+  .reg .s32 r7, r8;
+  .reg .b64 x;
+  .reg .u32 a, o;
+  .reg .pred p;
+  cvt.s32.u16 r7, %tid.x;
+  add.s32 r7, r7, 40;
+  cvt.u32.u16 o, %tid.x;
+  setp.eq.u32 p, o, 1;
+  @p st.shared.s32 [100], r7;
+  bar.sync 0;
+  ld.shared.s32 r8, [100];
+  cvt.s64.s32 x, r8;
+  st.local.b64 [240], x;
+  ld.local.b64 x, [240];
+  cvt.u32.u64 r8, x;
+  ld.param.u32 a, [out];
+  shl.b32 o, o, 2;
+  add.u32 a, a, o;
+  st.global.u32 [a], r8;
+  exit;
+}
+`, 2, 2);
+  // thread 1 stored 41 at shared byte 100; both read it back through local byte 240
+  expect(out).toEqual([41, 41]);
+});
