@@ -6,7 +6,7 @@
 import type { ROperand } from '../ptx/resolve.js';
 import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
-import { type Ctx, dst, fail, src, targetSm, varAddress } from './compile/operands.js';
+import { type Ctx, dst, fail, scaledIndex, src, targetSm, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
 import { Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, LOCAL_HI, PAGE_SHIFT, PARAM_HI, SHARED_HI, Space, spaceOfWindow, windowOf } from './memory.js';
 import { Access } from './probe.js';
@@ -51,6 +51,12 @@ export function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
   }
   if (b.kind === 'special') {
     return { reg: ctx.fc.special(b.name, b.comp), reg32: true, lo: off >>> 0, hi: 0, frame: false };
+  }
+  if (b.kind === 'varidx') {
+    // array[reg]: the scaled index into a scratch slot (a prologue), the array's address as the constant
+    const a = varAddress(b.v, ctx.fc.layout);
+    const lo = a.lo + off + Number(b.addend);
+    return { reg: scaledIndex(ctx, b.reg, b.scale), reg32: false, lo: lo >>> 0, hi: genericWindow(ctx, b.v.space, a.hi), frame: a.frame };
   }
   return fail(ctx, `unsupported address operand in ${ctx.ins.opcode}`);
 }

@@ -34,6 +34,7 @@ export function eachOperand(o: ROperand | undefined, f: (o: ROperand) => void): 
     case 'vec': case 'list': for (const i of o.items) eachOperand(i, f); return;
     case 'not': case 'neg': eachOperand(o.inner, f); return;
     case 'regplus': f({ kind: 'reg', reg: o.reg, span: o.span }); return;
+    case 'varidx': f({ kind: 'var', v: o.v, addend: o.addend, span: o.span }); f({ kind: 'reg', reg: o.reg, span: o.span }); return;
     case 'pair': eachOperand(o.a, f); eachOperand(o.b, f); return;
     default: return;
   }

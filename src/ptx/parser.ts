@@ -944,15 +944,16 @@ class Parser {
         return { kind: 'pair', a, b, span: this.spanFrom(start) };
       }
       if (!isReg && this.isPunct('[')) {
-        // sym[imm]
+        // array[imm], array[reg], array[reg+imm], array[reg-imm]: an element of the array
         this.next();
+        let reg: string | undefined;
+        let idx = 0n;
         if (this.tok.kind === Tok.Word) {
-          // ISA 1.1 `array[reg]` (address array + reg) has no form in this AST yet
-          this.fail(`register indexing '${t.text}[${this.tok.text}]' (PTX ISA 1.1) is not supported; form the address with add (e.g. add.u32 a, ${t.text}, ${this.tok.text}) and use [a]`, this.tok);
-        }
-        const idx = this.parseConstExpr();
+          reg = this.next().text;
+          if (this.isPunct('+') || this.isPunct('-')) idx = this.parseAddend();
+        } else idx = this.parseConstExpr();
         this.expectPunct(']');
-        return new SymOperand(t.text, idx, start, this.endFrom(start));
+        return { kind: 'index', name: t.text, reg, index: idx, span: this.spanFrom(start) };
       }
       if (!isReg && (this.isPunct('+') || (this.isPunct('-') && this.peek().kind === Tok.Int))) {
         const addend = this.parseAddend();

@@ -50,6 +50,8 @@ export type ROperand =
   | { readonly kind: 'list'; readonly items: readonly ROperand[]; readonly span: Span }
   | { readonly kind: 'not'; readonly inner: ROperand; readonly span: Span }
   | { readonly kind: 'neg'; readonly inner: ROperand; readonly span: Span }
+  /** Element `reg + addend/scale` of an array variable (`array[r]`, `array[r+1]`): v + reg*scale + addend. */
+  | { readonly kind: 'varidx'; readonly v: VarInfo; readonly reg: RegInfo; readonly scale: number; readonly addend: bigint; readonly span: Span }
   /** A register plus a constant as a source operand (`st.u64 [x], %rd1 + 1;`, which ptxas accepts). */
   | { readonly kind: 'regplus'; readonly reg: RegInfo; readonly addend: bigint; readonly span: Span }
   | { readonly kind: 'pair'; readonly a: ROperand; readonly b: ROperand; readonly span: Span }
@@ -665,6 +667,28 @@ function resolveFunction(
         const base = o.base ? resolveOperand(o.base, scope, opcode, true) : undefined;
         return { kind: 'addr', base, offset: o.offset, span: o.span };
       }
+      case 'index': {
+        // ptxas scales the index by the element size (a[3] of .u32 is byte 12; a[r] is a + 4r)
+        const sym = scope.lookup(o.name);
+        if (sym?.kind !== 'var') {
+          err(`'${o.name}' is not an array variable, so '${o.name}[..]' has no element to name`, o.span);
+          return { kind: 'unresolved', name: o.name, span: o.span };
+        }
+        const v = sym.v;
+        const scale = elementSize(v);
+        const addend = o.index * BigInt(scale);
+        let r: ROperand = { kind: 'var', v, addend, span: o.span };
+        if (o.reg !== undefined) {
+          const rs = scope.lookup(o.reg);
+          if (rs?.kind !== 'reg') {
+            err(`undeclared register '${o.reg}' as the index of '${o.name}'`, o.span);
+            return { kind: 'unresolved', name: o.name, span: o.span };
+          }
+          r = { kind: 'varidx', v, reg: rs.reg, scale, addend, span: o.span };
+        }
+        // in a memory instruction the element is the operand's location, as [array+offset] would be
+        return MEMORY_OPCODES.has(opcode) ? { kind: 'addr', base: r, offset: 0n, span: o.span } : r;
+      }
       case 'addrList': return { kind: 'list', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
       case 'vec': return { kind: 'vec', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
       case 'list': return { kind: 'list', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
@@ -717,6 +741,17 @@ function resolveFunction(
     name: decl.name, decl, isEntry: decl.isEntry, instrs, regs, params, rets, paramRegs, retRegs, frameVars,
     frameSize: alignUp(frameSize, 16), labels, locFile, locLine, locCol, labelOf, moduleRegSlots,
   };
+}
+
+/** Instructions whose `array[i]` operand is a location (the element), not an address value. */
+const MEMORY_OPCODES = new Set(['ld', 'ldu', 'st', 'atom', 'red', 'prefetch', 'prefetchu']);
+
+/** The size of one element of an array variable (its type times its vector width; a struct's whole size). */
+function elementSize(v: VarInfo): number {
+  const t = typeSize(v.decl.type) * Math.max(1, v.decl.vector);
+  if (t > 0) return t;
+  const count = v.decl.dims.reduce<number>((a, d) => a * (d ?? 1), 1);
+  return Math.max(1, Math.floor(v.size / Math.max(1, count)));
 }
 
 /** Can control reach the end of the instruction list (fall through the last one, or a trailing label)? */

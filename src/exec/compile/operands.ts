@@ -4,7 +4,7 @@
  * Every instruction compiler (here and in memops, warpops, tensor/, async/, ...) builds on these.
  */
 import * as fp from '../float/index.js';
-import type { RInstruction, ROperand, VarInfo } from '../../ptx/resolve.js';
+import type { RegInfo, RInstruction, ROperand, VarInfo } from '../../ptx/resolve.js';
 import { lanes, tryLaneLoop } from '../codegen.js';
 import type { Exec } from '../compiled.js';
 import * as i64 from '../int64.js';
@@ -102,6 +102,26 @@ export function src(ctx: Ctx, op: ROperand | undefined, type: string): number {
       return dst;
     }
     case 'regplus': return regPlus(ctx, op.reg.slot * 64, op.addend, type, op.reg.name);
+    case 'varidx': {
+      // the address of array[reg]: the array's address plus the scaled index
+      const a = varAddress(op.v, fc.layout);
+      const I = scaledIndex(ctx, op.reg, op.scale);
+      const add = a.lo + Number(op.addend);
+      const clo = add >>> 0, chi = (a.hi + Math.floor(add / 0x100000000)) >>> 0;
+      const D = fc.freshScratch();
+      const frame = a.frame;
+      ctx.pre.push((w: Warp, m: number) => {
+        const u = w.u32;
+        const base = frame ? w.frame.localBase : 0;
+        for (let l = 0; l < 32; l++) {
+          if (((m >>> l) & 1) === 0) continue;
+          const s = u[I + 2 * l]! + clo + base;
+          u[D + 2 * l] = s >>> 0;
+          u[D + 2 * l + 1] = (u[I + 2 * l + 1]! + chi + Math.floor(s / 0x100000000)) >>> 0;
+        }
+      });
+      return D;
+    }
     case 'not': {
       const inner = src(ctx, op.inner, 'pred');
       const dst = fc.freshScratch();
@@ -176,4 +196,27 @@ export function targetSm(ctx: Ctx): number | undefined {
     if (m) return Number(m[1]);
   }
   return undefined;
+}
+
+/**
+ * A register index times an element size, as a 64-bit value in a scratch slot computed before the
+ * instruction (the register sign-extended when its type is signed).
+ */
+export function scaledIndex(ctx: Ctx, reg: RegInfo, scale: number): number {
+  const R = reg.slot * 64;
+  const wide = typeSize(reg.type) === 8;
+  const signed = reg.type.startsWith('s');
+  const D = ctx.fc.freshScratch();
+  ctx.pre.push((w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const lo = u[R + 2 * l]!;
+      const hi = wide ? u[R + 2 * l + 1]! : signed && lo >= 0x80000000 ? 0xffffffff : 0;
+      const v = BigInt.asUintN(64, ((BigInt(hi) << 32n) | BigInt(lo)) * BigInt(scale));
+      u[D + 2 * l] = Number(v & 0xffffffffn);
+      u[D + 2 * l + 1] = Number(v >> 32n);
+    }
+  });
+  return D;
 }
