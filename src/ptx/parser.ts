@@ -57,6 +57,8 @@ class Parser {
   private eof: Token | undefined;
   private pos = 0;
   private diags: Diagnostic[] = [];
+  /** The module's .version is 1.x (set when .version is read). */
+  private isa1x = false;
   /** Bodies may be deferred: asked for, and the module's version is 2.0 or later (ISA 1.x bodies carry module state). */
   private deferring = false;
   private readonly structs = new Set<string>();
@@ -94,7 +96,8 @@ class Parser {
    * position is scanned yet; stops at the first statement that needs the token parser.
    */
   private fastStatements(body: Statement[]): void {
-    if (this.eof) return;
+    // ISA 1.x modules are small and have rules of their own (div.u64 unimplemented): tokens only
+    if (this.eof || this.isa1x) return;
     for (;;) {
       let from = this.scanner.offset;
       const ahead = this.base + this.toks.length - this.pos;
@@ -211,6 +214,7 @@ class Parser {
           const v = this.next();
           if (v.kind !== Tok.Float && v.kind !== Tok.Int) this.fail('expected a version number after .version', v);
           version = v.text;
+          this.isa1x = versionBefore(version, 2, 0);
           this.deferring = this.defer && !versionBefore(version, 2, 0);
         } else if (this.isDir('target')) {
           this.next();
@@ -861,9 +865,10 @@ class Parser {
       }
       mods = more;
     }
-    if ((opcode === 'div' || opcode === 'rem') && mods.includes('wide')) {
-      // PTX ISA 1.1 release notes: "div.wide and rem.wide are unimplemented"; no later ISA has them
-      this.fail(`'${opcode}.wide' is not implemented by any PTX ISA (documented as unimplemented in ISA 1.1)`, opTok);
+    if ((opcode === 'div' || opcode === 'rem') && (mods.includes('wide') || (this.isa1x && (mods.includes('u64') || mods.includes('s64'))))) {
+      // the ISA 1.1 release notes of div and rem; no later ISA has .wide (64-bit div/rem came with 2.0)
+      const form = mods.includes('wide') ? `${opcode}.wide` : `${opcode}.${mods.includes('u64') ? 'u64' : 's64'}`;
+      this.fail(`'${form}' is unimplemented: "${opcode}.wide and ${opcode}.{u64,s64} are unimplemented" (PTX ISA 1.1, ${opcode} release notes)${mods.includes('wide') ? '; no later ISA defines .wide' : ''}`, opTok);
     }
     // gathered in a scratch list and copied at their exact length: an array grown by push keeps
     // room for 16, which was the largest part of a big module's AST

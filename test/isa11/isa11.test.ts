@@ -88,10 +88,15 @@ test('div.wide and rem.wide (documented as unimplemented) are located errors', (
   expect(l.program).toBeUndefined();
   const errs = l.diagnostics.map((d) => d.message);
   expect(errs).toHaveLength(2);
-  expect(errs[0]).toContain("'div.wide' is not implemented");
-  expect(errs[1]).toContain("'rem.wide' is not implemented");
+  // in the words of the ISA 1.1 release notes of div and rem
+  expect(errs[0]).toContain("'div.wide' is unimplemented: \"div.wide and div.{u64,s64} are unimplemented\" (PTX ISA 1.1, div release notes)");
+  expect(errs[1]).toContain("'rem.wide' is unimplemented: \"rem.wide and rem.{u64,s64} are unimplemented\"");
   // located at the opcodes, lines 7 and 8
   expect(l.diagnostics.map((d) => src.slice(0, d.span.start).split('\n').length)).toEqual([7, 8]);
+  // the same notes make div/rem on 64-bit types unimplemented in an ISA 1.x module, not in 2.0+
+  const d64 = (v: string): string[] => loadPtx(src.replace('1.1', v).replace('div.wide.s32 d,a,b;\n  rem.wide.s32 d,a,b;', 'div.s64 a,a,a;\n  rem.u64 a,a,a;').replace('sm_10', v === '1.1' ? 'sm_10' : 'sm_20'), 'd.ptx').diagnostics.map((x) => x.message);
+  expect(d64('1.1')).toEqual([expect.stringContaining("'div.s64' is unimplemented"), expect.stringContaining("'rem.u64' is unimplemented")]);
+  expect(d64('2.0')).toEqual([]);
 });
 
 test('module-scope .reg, .const[0] and % in a constant expression run as ISA 1.1 describes', () => {
