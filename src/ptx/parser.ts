@@ -8,7 +8,7 @@ import type {
   Operand, PtxModule, Section, Span, Statement, StateSpace, StructDecl, TopLevel, VarDecl,
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
-import { isKnownModifier, OPCODES, TYPE_NAMES } from './opcodes.js';
+import { isKnownModifier, OPCODES, TYPE_NAMES, VECTOR_ALU } from './opcodes.js';
 import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
 import { FastStatements } from './fast-statement.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
@@ -864,6 +864,12 @@ class Parser {
         }
       }
       mods = more;
+    }
+    if (VECTOR_ALU.has(opcode) && mods.some((m) => m === 'v2' || m === 'v3' || m === 'v4')) {
+      // element-by-element vector arithmetic (ISA 1.1 6.4.3 `add.v4.s32 v3, v2, v1`)
+      this.fail(this.isa1x
+        ? `vector arithmetic ('${opcode}.${mods.join('.')}') is unimplemented: "Vector operands are not generally supported. The LD, ST, and TEX instructions do support limited use of vector operands written using the tuple notation." (PTX ISA 1.1, 10.5.3)`
+        : `'${opcode}' takes no vector modifier (.v2/.v3/.v4 are for ld, st, tex and the like)`, opTok);
     }
     if ((opcode === 'div' || opcode === 'rem') && (mods.includes('wide') || (this.isa1x && (mods.includes('u64') || mods.includes('s64'))))) {
       // the ISA 1.1 release notes of div and rem; no later ISA has .wide (64-bit div/rem came with 2.0)

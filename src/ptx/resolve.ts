@@ -651,7 +651,10 @@ function resolveFunction(
         if (o.name === 'WARP_SZ' && o.addend === 0n) return { kind: 'int', value: 32n, span: o.span };
         const sp = !isAddr ? specialOf(o.name) : undefined;
         if (sp && opcode !== 'call') return { kind: 'special', name: sp.name, comp: sp.comp, span: o.span };
-        err(`undefined symbol '${o.name}'`, o.span);
+        const swz = /^(.+)\.([xyzw]{2,4}|[rgba]{2,4}|[0-3]{2,4})$/.exec(o.name);
+        const vreg = swz ? scope.lookup(`${swz[1]}.x`) : undefined;
+        if (swz && vreg?.kind === 'reg') err(`swizzle '${o.name}' is unimplemented: "Vector operands are not generally supported. The LD, ST, and TEX instructions do support limited use of vector operands written using the tuple notation." (PTX ISA 1.1, 10.5.3); name the components (${swz[1]}.x ...) one by one`, o.span);
+        else err(`undefined symbol '${o.name}'`, o.span);
         return { kind: 'unresolved', name: o.name, span: o.span };
       }
       case 'int': return o;

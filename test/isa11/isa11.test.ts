@@ -335,3 +335,40 @@ test('an immediate absolute address in a space (st.shared.s32 [100], r7) is that
   // thread 1 stored 41 at shared byte 100; both read it back through local byte 240
   expect(out).toEqual([41, 41]);
 });
+
+test('vector arithmetic and swizzles are refused in the ISA 1.1 words (10.5.3); mov of a whole vector moves its components', () => {
+  const body = (line: string, version = '1.1'): string[] => loadPtx(`.version ${version}
+.target ${version === '1.1' ? 'sm_10' : 'sm_80'}
+.entry k
+{
+  .reg .v4 .u32 V1, V2, V3;
+  .reg .v3 .f32 W;
+  .reg .f32 a, b, c;
+  ${line}
+  exit;
+}
+`, 'v.ptx').diagnostics.map((d) => d.message);
+  const WORDS = '"Vector operands are not generally supported. The LD, ST, and TEX instructions do support limited use of vector operands written using the tuple notation." (PTX ISA 1.1, 10.5.3)';
+  // the ISA 1.1 6.4.3 examples
+  expect(body('add.v4.s32 V3, V2, V1;')).toEqual([`vector arithmetic ('add.v4.s32') is unimplemented: ${WORDS}`]);
+  expect(body('mov.v4.u32 V2, V1.wzyx;')).toEqual([expect.stringContaining(`swizzle 'V1.wzyx' is unimplemented: ${WORDS}`)]);
+  // ptxas 13: "Vector qualifier is not allowed for instruction 'add'"
+  expect(body('add.v4.u32 V3, V2, V1;', '7.0')).toEqual([expect.stringContaining("'add' takes no vector modifier")]);
+  const out = run1x(`.version 1.1
+.target sm_10
+.entry k
+{
+  .param .u32 out;
+  .reg .v3 .f32 W;
+  .reg .f32 a, b, c;
+  .reg .u32 o;
+  mov.f32 W.x, 1.5; mov.f32 W.y, 2.5; mov.f32 W.z, 3.5;
+  mov.v3.f32 {a,b,c}, W;
+  ld.param.u32 o, [out];
+  st.global.v2.f32 [o], {c, a};
+  st.global.f32 [o+8], b;
+  exit;
+}
+`, 1, 3);
+  expect(out.map((x) => new Float32Array(new Uint32Array([x]).buffer)[0])).toEqual([3.5, 1.5, 2.5]);
+});
