@@ -372,3 +372,30 @@ test('vector arithmetic and swizzles are refused in the ISA 1.1 words (10.5.3); 
 `, 1, 3);
   expect(out.map((x) => new Float32Array(new Uint32Array([x]).buffer)[0])).toEqual([3.5, 1.5, 2.5]);
 });
+
+test('slct on an sm_1x target flushes a subnormal .f32 c (so a is selected) and an .f32 result, as .ftz does later', () => {
+  // ISA 1.1 slct: "if operand c is a denorm, it is flushed to zero, resulting in selection of
+  // operand a"; "For .f32 data selections, denorm results are flushed to zero". c = -2^-149
+  const kernel = (version: string, target: string, ftz: string): string => `.version ${version}
+.target ${target}
+.entry k
+{
+  .param .u32 out;
+  .reg .u32 x, o;
+  .reg .f32 c, s, y;
+  mov.b32 c, 0x80000001;
+  slct${ftz}.u32.f32 x, 7, 9, c;
+  mov.b32 s, 0x00000003;
+  slct${ftz}.f32.f32 y, s, 1.0, c;
+  ld.param.u32 o, [out];
+  st.global.u32 [o], x;
+  st.global.f32 [o+4], y;
+  exit;
+}
+`;
+  // sm_10: a selected (7), and the selected subnormal 3 * 2^-149 flushed to +0
+  expect(run1x(kernel('1.1', 'sm_10', ''), 1, 2)).toEqual([7, 0]);
+  // sm_20 and later without .ftz: c < 0 selects b (9, 1.0); with .ftz a, the subnormal result kept
+  expect(run1x(kernel('2.0', 'sm_20', ''), 1, 2)).toEqual([9, 0x3f800000]);
+  expect(run1x(kernel('2.0', 'sm_20', '.ftz'), 1, 2)).toEqual([7, 3]);
+});
