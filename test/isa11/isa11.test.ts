@@ -399,3 +399,32 @@ test('slct on an sm_1x target flushes a subnormal .f32 c (so a is selected) and 
   expect(run1x(kernel('2.0', 'sm_20', ''), 1, 2)).toEqual([9, 0x3f800000]);
   expect(run1x(kernel('2.0', 'sm_20', '.ftz'), 1, 2)).toEqual([7, 3]);
 });
+
+test('the ISA 1.1 tex form with the texture and coordinates as separate operands reads the texel', () => {
+  // `tex.1d.v4.s32.f32 {r1,r2,r3,r4},tex_a,{f1};` (the 1.1 TEX example); unnormalized point sampling
+  // at x = 2.5 reads texel 2 (floor), its four int channels
+  const program = load(`.version 1.1
+.target sm_10
+.tex .u32 tex_a;
+.entry k
+{
+  .param .u32 out;
+  .reg .s32 r1, r2, r3, r4;
+  .reg .f32 f1;
+  .reg .u32 o;
+  mov.f32 f1, 2.5;
+  tex.1d.v4.s32.f32 {r1,r2,r3,r4},tex_a,{f1};
+  ld.param.u32 o, [out];
+  st.global.v4.s32 [o], {r1,r2,r3,r4};
+  exit;
+}
+`);
+  const launch = parseLaunch({
+    kernel: 'k', grid: [1, 1, 1], block: [1, 1, 1], args: [{ name: 'out', type: 's32', count: 4 }],
+    textures: { tex_a: { type: 'texture', format: 'int4', extent: [4], value: [0, 1, 2, 3, 10, 11, 12, 13, 20, -21, 22, 23, 30, 31, 32, 33] } },
+  }, program, '.', 'L');
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  expect(m.run().fault).toBeUndefined();
+  const base = m.buffers[0]!.alloc.base;
+  expect(Array.from(new Int32Array(m.arena.bank.u8.slice(base, base + 16).buffer))).toEqual([20, -21, 22, 23]);
+});
