@@ -8,7 +8,7 @@ import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
 import { type Ctx, dst, fail, scaledIndex, src, targetSm, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
-import { Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, LOCAL_HI, PAGE_SHIFT, PARAM_HI, SHARED_HI, Space, spaceOfWindow, windowOf } from './memory.js';
+import { Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, LOCAL_HI, PAGE_SHIFT, PARAM_HI, SHARED_HI, Space, spaceOfWindow, spaceOfWindow32, window32Of, WINDOW32_SHIFT, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
 
@@ -170,16 +170,20 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
             }
           };
         }
+        // 32-bit generic addresses (.address_size 32) keep the window in the top byte
+        const keep32 = size32 && window32Of(space) !== 0 ? (1 << WINDOW32_SHIFT) - 1 : 0xffffffff;
         return (w: Warp, m: number) => {
           const u = w.u32;
+          const keep = w.mem.addr32 === true ? keep32 : 0xffffffff;
           for (let l = 0; l < 32; l++) {
             if (((m >>> l) & 1) === 0) continue;
             const o = l << 1;
-            u[D + o] = u[S + o]!;
+            u[D + o] = (u[S + o]! & keep) >>> 0;
             u[D + o + 1] = 0;
           }
         };
       }
+      const top32 = size32 ? window32Of(space) << WINDOW32_SHIFT : 0;
       return (w: Warp, m: number) => {
         const u = w.u32;
         for (let l = 0; l < 32; l++) {
@@ -189,7 +193,7 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
           const hi = size32 ? 0 : u[S + o + 1]!;
           // a null state-space pointer stays null in the generic space
           const isNull = lo === 0 && (space === Space.Global ? hi === 0 : true) && space === Space.Global;
-          u[D + o] = lo;
+          u[D + o] = top32 !== 0 && w.mem.addr32 === true ? (lo | top32) >>> 0 : lo;
           u[D + o + 1] = isNull ? 0 : space === Space.Global ? (hi === 0 ? GLOBAL_HI : hi) : win;
         }
       };
@@ -198,13 +202,16 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
       const space = spaceMod(mods);
       const D = dst(ctx, ops[0]);
       const S = src(ctx, ops[1], 'u64');
+      const narrow = typeSize(ctx.ins.operands[1]?.kind === 'reg' ? ctx.ins.operands[1].reg.type : 'u64') <= 4;
       return (w: Warp, m: number) => {
         const u = w.u32;
         const i = w.i32;
+        // a 32-bit generic address (.address_size 32) has its window in the top byte
+        const a32 = narrow && w.mem.addr32 === true;
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
-          const hi = u[S + 2 * l + 1]!;
-          i[D + 2 * l] = spaceOfWindow(hi) === space ? 1 : 0;
+          const sp = a32 ? spaceOfWindow32(u[S + 2 * l]!) : spaceOfWindow(u[S + 2 * l + 1]!);
+          i[D + 2 * l] = sp === space ? 1 : 0;
         }
       };
     }

@@ -428,3 +428,62 @@ test('the ISA 1.1 tex form with the texture and coordinates as separate operands
   const base = m.buffers[0]!.alloc.base;
   expect(Array.from(new Int32Array(m.arena.bank.u8.slice(base, base + 16).buffer))).toEqual([20, -21, 22, 23]);
 });
+
+test('.address_size 32: vprintf, a 32-bit argument buffer and generic pointers to local and shared memory', () => {
+  // the interop guide's vprintf(fmt, args) with 32-bit pointers: args packed at their natural
+  // alignment, so "%d %s %ld" reads an int at 0, a 4-byte char* at 4 and a 4-byte long at 8
+  const program = load(`.version 4.0
+.target sm_20
+.address_size 32
+.extern .func (.param .b32 func_retval0) vprintf (.param .b32 vprintf_param_0, .param .b32 vprintf_param_1);
+.global .align 1 .b8 fmt[12] = {37, 100, 32, 37, 115, 32, 37, 108, 100, 124, 10, 0};
+.global .align 1 .b8 word[3] = {104, 105, 0};
+.shared .align 4 .u32 sh;
+.visible .entry k(.param .u32 out)
+{
+  .local .align 8 .b8 depot[12];
+  .reg .b32 %r<16>;
+  .reg .pred %p<3>;
+  mov.u32 %r1, depot;
+  cvta.local.u32 %r2, %r1;
+  mov.u32 %r3, %tid.x;
+  st.u32 [%r2], %r3;
+  mov.u32 %r4, word;
+  cvta.global.u32 %r4, %r4;
+  st.u32 [%r2+4], %r4;
+  mov.u32 %r5, 70000;
+  st.u32 [%r2+8], %r5;
+  mov.u32 %r6, fmt;
+  cvta.global.u32 %r6, %r6;
+  {
+  .param .b32 param0;
+  st.param.b32 [param0+0], %r6;
+  .param .b32 param1;
+  st.param.b32 [param1+0], %r2;
+  .param .b32 retval0;
+  call.uni (retval0), vprintf, (param0, param1);
+  }
+  mov.u32 %r7, sh;
+  cvta.shared.u32 %r8, %r7;
+  add.u32 %r9, %r3, 5;
+  st.u32 [%r8], %r9;
+  ld.shared.u32 %r10, [sh];
+  isspacep.shared %p1, %r8;
+  isspacep.local %p2, %r2;
+  selp.u32 %r11, 1, 0, %p1;
+  selp.u32 %r12, 1, 0, %p2;
+  cvta.to.shared.u32 %r13, %r8;
+  ld.param.u32 %r14, [out];
+  st.global.v4.u32 [%r14], {%r10, %r11, %r12, %r13};
+  ret;
+}
+`);
+  const launch = parseLaunch({ kernel: 'k', grid: [1, 1, 1], block: [1, 1, 1], args: [{ name: 'out', type: 'u32', count: 4 }] }, program, '.', 'L');
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  const r = m.run();
+  expect(r.fault).toBeUndefined();
+  expect(r.stdout).toBe('0 hi 70000|\n');
+  const base = m.buffers[0]!.alloc.base;
+  // the generic store reached sh (0 + 5); isspacep sees both windows; cvta.to.shared gives back sh's offset 0
+  expect(Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 16).buffer))).toEqual([5, 1, 1, 0]);
+});
