@@ -297,8 +297,10 @@ export class Session implements DebugSession {
     const lane = this.focusLane;
     const frames: FrameInfo[] = w ? laneFrames(this.machine, w, lane).frames : [];
     // the selected frame (`frame N`, `up`, `down`) is what the header and the panes show
-    const top = frames[Math.min(this.frameLevel, Math.max(0, frames.length - 1))];
-    const fn = top?.function ?? this.machine.kernel.name;
+    const sel = Math.min(this.frameLevel, Math.max(0, frames.length - 1));
+    const top = frames[sel];
+    // the PTX function whose code runs there (an inlined function's frame is in its caller's code)
+    const fn = frames.slice(sel).find((f) => !f.inlined)?.function ?? this.machine.kernel.name;
     const pc = top?.pc ?? 0;
     const prog = this.program.functions.get(fn);
     const ins = prog?.instrs[pc];
