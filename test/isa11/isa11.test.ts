@@ -487,3 +487,30 @@ test('.address_size 32: vprintf, a 32-bit argument buffer and generic pointers t
   // the generic store reached sh (0 + 5); isspacep sees both windows; cvta.to.shared gives back sh's offset 0
   expect(Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 16).buffer))).toEqual([5, 1, 1, 0]);
 });
+
+test('a load or store with no state space on a variable uses the variable\'s space (ISA 1.x has no generic addressing)', () => {
+  const out = run1x(`.version 1.1
+.target sm_10
+.const .u32 c = 30;
+.shared .u32 s;
+.entry k
+{
+  .param .u32 out;
+  .local .u32 l;
+  .reg .u32 a, b, o;
+  ld.u32 a, [c];
+  add.u32 b, a, 4;
+  st.u32 [s], b;
+  ld.u32 b, [s];
+  add.u32 b, b, 5;
+  st.u32 [l], b;
+  ld.u32 b, [l];
+  ld.param.u32 o, [out];
+  st.global.u32 [o], a;
+  st.global.u32 [o+4], b;
+  exit;
+}
+`, 1, 2);
+  // c = 30 from the constant bank; 30 + 4 through shared s; + 5 through local l
+  expect(out).toEqual([30, 39]);
+});
