@@ -118,6 +118,10 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     if (par) process.stderr.write(`${threadsLine(par)}\n`);
     process.stderr.write(`warp-steps: ${s.warpSteps}\nthread-instructions: ${s.threadInstructions}\nwall time: ${s.wallMs.toFixed(1)} ms\nthread-instructions/s: ${(rate / 1e6).toFixed(1)} M\n`);
   }
+  if (machine.firstBrkpt) {
+    const n = machine.brkptCount;
+    process.stderr.write(`${formatFault(machine.firstBrkpt)}\n  (executed ${n} time${n === 1 ? '' : 's'}; a debugger stops at brkpt and continue passes it: ptxdbg FILE. Without a debugger the PTX ISA says only "suspends execution"; run goes on past it)\n`);
+  }
   if (result.fault) {
     process.stderr.write(formatFault(result.fault) + '\n');
     return 3;

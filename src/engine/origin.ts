@@ -170,6 +170,7 @@ function describeHop(trace: Trace, prog: ProgFunction, step: number, key: number
       case 'addr': if (o.base) visit(o.base); break;
       case 'vec': case 'list': for (const x of o.items) visit(x); break;
       case 'not': case 'neg': visit(o.inner); break;
+      case 'regplus': case 'varidx': addReg(o.reg.name); break;
       case 'pair': visit(o.a); visit(o.b); break;
       default: break;
     }

@@ -297,8 +297,10 @@ export class Session implements DebugSession {
     const lane = this.focusLane;
     const frames: FrameInfo[] = w ? laneFrames(this.machine, w, lane).frames : [];
     // the selected frame (`frame N`, `up`, `down`) is what the header and the panes show
-    const top = frames[Math.min(this.frameLevel, Math.max(0, frames.length - 1))];
-    const fn = top?.function ?? this.machine.kernel.name;
+    const sel = Math.min(this.frameLevel, Math.max(0, frames.length - 1));
+    const top = frames[sel];
+    // the PTX function whose code runs there (an inlined function's frame is in its caller's code)
+    const fn = frames.slice(sel).find((f) => !f.inlined)?.function ?? this.machine.kernel.name;
     const pc = top?.pc ?? 0;
     const prog = this.program.functions.get(fn);
     const ins = prog?.instrs[pc];
@@ -816,6 +818,14 @@ export class Session implements DebugSession {
       const verb = isRead ? (reverse ? 'read by' : 'after the read by') : reverse ? 'written by' : 'after the write by';
       wt.wp.hits++;
       return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}`, hit: { kind: 'watchpoint', id: wt.wp.id, access: isRead ? 'read' : 'write' } };
+    }
+    if (bp && bp.bp.id === 0) {
+      // a brkpt instruction: gdb reports the trap it raises as SIGTRAP
+      this.focusKeyLane(bp.key, bp.lane);
+      this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
+      const s = this.moveTo(bp.step, 'breakpoint', '');
+      const w = this.where();
+      return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);

@@ -46,7 +46,27 @@ export class StopPoints {
    */
   conditionAt: ((expr: string, step: number, key: number, lane: number) => boolean) | undefined;
 
-  constructor(private readonly trace: Trace, private readonly code: CodeIndex, private readonly ptxText: string, private readonly launch: Launch) {}
+  /**
+   * The program's brkpt instructions, each an implicit breakpoint (id 0, not listed or deletable):
+   * continue stops where a thread executes one, as cuda-gdb does, and continue again passes it.
+   * A guarded `@%p brkpt` holds for the lanes whose guard does (an expression condition).
+   */
+  readonly brkpts: Bp[] = [];
+
+  constructor(private readonly trace: Trace, private readonly code: CodeIndex, private readonly ptxText: string, private readonly launch: Launch) {
+    code.functions.forEach((prog, fi) => {
+      prog.instrs.forEach((ins, pc) => {
+        if (ins.opcode !== 'brkpt') return;
+        const g = code.bases[fi]! + pc;
+        const cond = ins.guard ? { tid: [], bid: [], expr: `${ins.guard.negate ? '!' : ''}${ins.guard.reg.name}` } : undefined;
+        this.brkpts.push({
+          id: 0, spec: 'brkpt', enabled: true, condition: undefined, hits: 0, globals: new Set([g]), cond, temporary: false,
+          hitCond: undefined, allHits: undefined, ignore: 0,
+          locations: [{ function: prog.name, pc, file: code.fileName(g), line: code.line[g]! }],
+        });
+      });
+    });
+  }
 
   /** The next breakpoint/watchpoint number (shared with the session's value watchpoints). */
   newId(): number {
@@ -137,7 +157,7 @@ export class StopPoints {
 
   /** First (forward) or last (reverse) breakpoint hit strictly after / before position p. */
   findBreakpoint(p: number, reverse: boolean, limit: number, inclusive = false): BreakpointHit | undefined {
-    const active = this.bps.filter((b) => b.enabled);
+    const active = this.bps.filter((b) => b.enabled).concat(this.brkpts);
     if (!active.length) return undefined;
     const log = this.trace.log;
     const any = new Uint8Array(this.code.line.length);

@@ -3,6 +3,7 @@
  * side effects (no dirty marks, no probe calls, faults turned into `undefined`).
  */
 import type { ProgFunction } from '../ptx/resolve.js';
+import { inlineChain } from './inlined.js';
 import { typeSize } from '../ptx/types.js';
 import type { Machine } from '../exec/machine.js';
 import { FRAME_PARAM_BASE, GLOBAL_HI, Space } from '../exec/memory.js';
@@ -44,12 +45,19 @@ export function laneFrames(m: Machine, w: Warp, lane: number): { frames: FrameIn
   const frames: FrameInfo[] = [];
   const raw: Frame[] = [];
   if (top < 0) return { frames, raw };
-  for (let i = top, level = 0; i >= 0; i--, level++) {
+  const fileName = (fi: number): string | undefined => (fi >= 0 ? m.program.files.get(fi) : undefined);
+  for (let i = top; i >= 0; i--) {
     const f = w.frames[i]!;
     const pc = i === top ? lanePc(w, lane, i) : w.frames[i + 1]!.callPc;
     const prog = f.fn.prog;
-    const fi = prog.locFile[pc] ?? -1;
-    frames.push({ level, function: f.fn.name, pc, file: fi >= 0 ? m.program.files.get(fi) : undefined, line: prog.locLine[pc] ?? 0 });
+    // functions inlined at pc (optimized -lineinfo code) are frames too, sharing the real one's registers
+    const chain = inlineChain(m.program, prog, pc);
+    for (const c of chain?.frames ?? []) {
+      frames.push({ level: frames.length, function: c.function, pc, file: fileName(c.file), line: c.line, inlined: true });
+      raw.push(f);
+    }
+    const file = chain ? chain.outer.file : prog.locFile[pc] ?? -1;
+    frames.push({ level: frames.length, function: f.fn.name, pc, file: fileName(file), line: chain ? chain.outer.line : prog.locLine[pc] ?? 0 });
     raw.push(f);
   }
   return { frames, raw };

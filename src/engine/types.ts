@@ -15,6 +15,8 @@ export interface FrameInfo {
   readonly pc: number;
   readonly file: string | undefined;
   readonly line: number;
+  /** A function inlined into the frame's code (-lineinfo `.loc ... inlined_at`): no frame of its own in memory. */
+  readonly inlined?: boolean;
 }
 
 /** What a thread is doing at the current position. */

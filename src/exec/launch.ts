@@ -195,7 +195,8 @@ function parseRefs(json: unknown, program: Program, baseDir: string, where: stri
   for (const [name, spec] of Object.entries(json as Record<string, unknown>)) {
     const at = `${where}: "textures"."${name}"`;
     const v = program.globals.find((g) => g.name === name);
-    const refType = v?.decl.type;
+    // ISA 1.x declares a texture reference as a variable of the .tex space (`.tex .u32 tex_a;`)
+    const refType = v?.decl.space === 'tex' ? 'texref' : v?.decl.type;
     if (!v || (refType !== 'texref' && refType !== 'surfref' && refType !== 'samplerref')) throw new LaunchError(`${at}: the module declares no .texref, .surfref or .samplerref named ${name}`);
     if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) throw new LaunchError(`${at}: expected an object`);
     const r = spec as Record<string, unknown>;

@@ -166,6 +166,11 @@ export class Machine implements Layout {
     return this.program.module.target;
   }
 
+  /** The module's `.version` (Layout). */
+  get version(): string | undefined {
+    return this.program.module.version;
+  }
+
   fn(name: string): CFunction | undefined {
     let c = this.compiled.get(name);
     if (c) return c;
@@ -219,6 +224,12 @@ export class Machine implements Layout {
   /** The run ended: every CTA finished or a fault stopped it. */
   finished = false;
   fault: FaultReport | undefined = undefined;
+  /**
+   * brkpt instructions executed with active lanes, and where the first was (as a fault report
+   * locates it): the debugger stops there; a run without one goes on and says so (cli run).
+   */
+  brkptCount = 0;
+  firstBrkpt: FaultReport | undefined = undefined;
   /** Step index of the instruction that faulted (-1 when the fault is not an instruction's). */
   faultStep = -1;
   /** When set, every issued warp-step is appended to this log (see src/trace/). */

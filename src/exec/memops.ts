@@ -6,9 +6,9 @@
 import type { ROperand } from '../ptx/resolve.js';
 import { typeSize } from '../ptx/types.js';
 import type { CInstr, Exec } from './compiled.js';
-import { type Ctx, dst, fail, src, varAddress } from './compile/operands.js';
+import { type Ctx, dst, fail, scaledIndex, src, targetSm, varAddress } from './compile/operands.js';
 import * as fp from './float/index.js';
-import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, windowOf } from './memory.js';
+import { Bank, CONST_HI, FRAME_PARAM_BASE, GLOBAL_HI, LOCAL_HI, PAGE_SHIFT, PARAM_HI, SHARED_HI, Space, spaceOfWindow, spaceOfWindow32, window32Of, WINDOW32_SHIFT, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
 
@@ -39,17 +39,59 @@ export function addrGen(ctx: Ctx, op: ROperand | undefined): AddrGen {
   if (!op || op.kind !== 'addr') return fail(ctx, `${ctx.ins.opcode} needs an address operand [..]`);
   const off = Number(op.offset);
   const b = op.base;
-  if (!b) return { reg: -1, reg32: false, lo: off >>> 0, hi: off < 0 ? 0xffffffff : 0, frame: false };
+  if (!b) {
+    checkImmediateAddress(ctx);
+    return { reg: -1, reg32: false, lo: off >>> 0, hi: off < 0 ? 0xffffffff : 0, frame: false };
+  }
   if (b.kind === 'reg') return { reg: b.reg.slot * 64, reg32: typeSize(b.reg.type) <= 4, lo: off >>> 0, hi: off < 0 ? 0xffffffff : 0, frame: false };
   if (b.kind === 'var') {
     const a = varAddress(b.v, ctx.fc.layout);
     const lo = a.lo + off + Number(b.addend);
-    return { reg: -1, reg32: false, lo: lo >>> 0, hi: a.hi, frame: a.frame };
+    return { reg: -1, reg32: false, lo: lo >>> 0, hi: genericWindow(ctx, b.v.space, a.hi), frame: a.frame };
   }
   if (b.kind === 'special') {
     return { reg: ctx.fc.special(b.name, b.comp), reg32: true, lo: off >>> 0, hi: 0, frame: false };
   }
+  if (b.kind === 'varidx') {
+    // array[reg]: the scaled index into a scratch slot (a prologue), the array's address as the constant
+    const a = varAddress(b.v, ctx.fc.layout);
+    const lo = a.lo + off + Number(b.addend);
+    return { reg: scaledIndex(ctx, b.reg, b.scale), reg32: false, lo: lo >>> 0, hi: genericWindow(ctx, b.v.space, a.hi), frame: a.frame };
+  }
   return fail(ctx, `unsupported address operand in ${ctx.ins.opcode}`);
+}
+
+/**
+ * An immediate absolute address (`st.shared.s32 [100], r7`): every space in ISA 1.x (the ISA 1.1
+ * ld/st text and examples); from 2.0 on ptxas takes it only for .local.
+ */
+function checkImmediateAddress(ctx: Ctx): void {
+  const v = ctx.fc.layout.version;
+  if (v === undefined || v.startsWith('1.')) return;
+  const op = ctx.ins.opcode;
+  if (op !== 'ld' && op !== 'st' && op !== 'ldu' && op !== 'atom' && op !== 'red') return;
+  if (spaceMod(ctx.ins.mods) !== Space.Local) fail(ctx, `an immediate address is allowed only in the .local space (ptxas; ISA 1.x modules allowed it in every space)`);
+}
+
+/**
+ * The high word of a variable's address in an access: a generic access (no state space on the
+ * instruction) that names a .shared/.local/.const/.param variable means the variable's generic
+ * address, in its space's window (PTX ISA, generic addressing), not its offset in the space.
+ */
+function genericWindow(ctx: Ctx, space: string, hi: number): number {
+  if (hi !== 0 || spaceMod(ctx.ins.mods) !== Space.Generic) return hi;
+  switch (space) {
+    case 'shared': return SHARED_HI;
+    case 'local': return LOCAL_HI;
+    case 'const': case 'param': {
+      // ISA 1.x has no generic addressing: a load without a space names the variable's space;
+      // from 2.0 on ptxas refuses a .const or .param variable in a generic access
+      const v = ctx.fc.layout.version;
+      if (v !== undefined && !v.startsWith('1.')) fail(ctx, `state space mismatch: a generic ${ctx.ins.opcode} cannot name a .${space} variable (write ${ctx.ins.opcode}.${space})`);
+      return space === 'const' ? CONST_HI : PARAM_HI;
+    }
+    default: return hi;
+  }
 }
 
 /** Shared scratch for address computation (one instruction runs at a time). */
@@ -128,16 +170,20 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
             }
           };
         }
+        // 32-bit generic addresses (.address_size 32) keep the window in the top byte
+        const keep32 = size32 && window32Of(space) !== 0 ? (1 << WINDOW32_SHIFT) - 1 : 0xffffffff;
         return (w: Warp, m: number) => {
           const u = w.u32;
+          const keep = w.mem.addr32 === true ? keep32 : 0xffffffff;
           for (let l = 0; l < 32; l++) {
             if (((m >>> l) & 1) === 0) continue;
             const o = l << 1;
-            u[D + o] = u[S + o]!;
+            u[D + o] = (u[S + o]! & keep) >>> 0;
             u[D + o + 1] = 0;
           }
         };
       }
+      const top32 = size32 ? window32Of(space) << WINDOW32_SHIFT : 0;
       return (w: Warp, m: number) => {
         const u = w.u32;
         for (let l = 0; l < 32; l++) {
@@ -147,7 +193,7 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
           const hi = size32 ? 0 : u[S + o + 1]!;
           // a null state-space pointer stays null in the generic space
           const isNull = lo === 0 && (space === Space.Global ? hi === 0 : true) && space === Space.Global;
-          u[D + o] = lo;
+          u[D + o] = top32 !== 0 && w.mem.addr32 === true ? (lo | top32) >>> 0 : lo;
           u[D + o + 1] = isNull ? 0 : space === Space.Global ? (hi === 0 ? GLOBAL_HI : hi) : win;
         }
       };
@@ -156,13 +202,16 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
       const space = spaceMod(mods);
       const D = dst(ctx, ops[0]);
       const S = src(ctx, ops[1], 'u64');
+      const narrow = typeSize(ctx.ins.operands[1]?.kind === 'reg' ? ctx.ins.operands[1].reg.type : 'u64') <= 4;
       return (w: Warp, m: number) => {
         const u = w.u32;
         const i = w.i32;
+        // a 32-bit generic address (.address_size 32) has its window in the top byte
+        const a32 = narrow && w.mem.addr32 === true;
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
-          const hi = u[S + 2 * l + 1]!;
-          i[D + 2 * l] = spaceOfWindow(hi) === space ? 1 : 0;
+          const sp = a32 ? spaceOfWindow32(u[S + 2 * l]!) : spaceOfWindow(u[S + 2 * l + 1]!);
+          i[D + 2 * l] = sp === space ? 1 : 0;
         }
       };
     }
@@ -411,56 +460,129 @@ function compileSt(ctx: Ctx): Exec {
 const ATOM_OPS = ['add', 'min', 'max', 'inc', 'dec', 'and', 'or', 'xor', 'exch', 'cas'] as const;
 type AtomOp = (typeof ATOM_OPS)[number];
 
+const HALF_TYPES = new Set(['f16', 'bf16', 'f16x2', 'bf16x2']);
+
+/**
+ * The forms of atom/red with a 16-bit float or a vector type, as the ISA and ptxas define them
+ * (PTX ISA, atom and red): .add on f16/bf16/f16x2/bf16x2 needs .noftz; .min/.max on them only
+ * in the vector forms; vectors only in the global (or generic) space, .v2/.v4 of f32 (.add
+ * only) and of f16x2/bf16x2, .v2/.v4/.v8 of f16/bf16; bf16 adds and vectors need sm_90.
+ */
+function checkAtomForm(ctx: Ctx, op: AtomOp, type: string, vec: number, space: Space): void {
+  const mods = ctx.ins.mods;
+  const name = `${ctx.ins.opcode}.${op}.${type}`;
+  const sm = targetSm(ctx);
+  if (vec > 1) {
+    const v = `${ctx.ins.opcode}.v${vec}.${type}`;
+    if (type === 'f32' ? op !== 'add' : !HALF_TYPES.has(type) || (op !== 'add' && op !== 'min' && op !== 'max')) fail(ctx, `${v}.${op} is not a form of ${ctx.ins.opcode} (vectors take .add on .f32, .add/.min/.max on .f16/.bf16/.f16x2/.bf16x2)`);
+    if (vec === 8 && type !== 'f16' && type !== 'bf16') fail(ctx, `${v}: .v8 is for a lone .f16/.bf16 (a vector is at most 128 bits)`);
+    if (space !== Space.Global && space !== Space.Generic) fail(ctx, `${v}: vector atomics are only in the .global space`);
+    if (sm !== undefined && sm < 90) fail(ctx, `${v}: vector atomics need sm_90 or higher; the module's .target is sm_${sm}`);
+  } else if (HALF_TYPES.has(type) && (op === 'min' || op === 'max')) {
+    fail(ctx, `${name}: .min/.max on 16-bit floats are only in the vector forms (.v2/.v4/.v8)`);
+  }
+  if (HALF_TYPES.has(type) && op === 'add') {
+    if (!mods.includes('noftz')) fail(ctx, `${name} needs .noftz`);
+    if (type.startsWith('bf16') && sm !== undefined && sm < 90) fail(ctx, `${name}: bf16 atomics need sm_90 or higher; the module's .target is sm_${sm}`);
+  }
+}
+
+/**
+ * The new bits of one 16- or 32-bit float element of an atomic .add/.min/.max, old value and
+ * operand as bits. .add rounds to nearest even; f32 .add on global memory flushes subnormal
+ * inputs and results to sign-preserving zero (`flush`; shared memory keeps them), 16-bit ones
+ * never flush (.noftz). Min/max as min/max.f16: a NaN operand yields the other, -0 < +0.
+ */
+function floatRmw(ctx: Ctx, op: AtomOp, type: string): (old: number, b: number, flush: boolean) => number {
+  const add = op === 'add', min = op === 'min';
+  switch (type) {
+    case 'f32': return (o, b, flush) => {
+      if (!flush) return fp.f32ToBits(Math.fround(fp.bitsToF32(o) + fp.bitsToF32(b)));
+      return fp.f32ToBits(fp.ftz32(Math.fround(fp.ftz32(fp.bitsToF32(o)) + fp.ftz32(fp.bitsToF32(b)))));
+    };
+    case 'f16': return (o, b) => (add ? fp.f16Add(o & 0xffff, b & 0xffff, fp.RN) : min ? fp.f16Min(o & 0xffff, b & 0xffff) : fp.f16Max(o & 0xffff, b & 0xffff));
+    case 'bf16': return (o, b) => (add ? fp.bf16Add(o & 0xffff, b & 0xffff, fp.RN) : min ? fp.bf16Min(o & 0xffff, b & 0xffff) : fp.bf16Max(o & 0xffff, b & 0xffff));
+    case 'f16x2': return (o, b) => (add ? fp.f16x2Add(o, b, fp.RN) : min ? fp.f16x2Min(o, b) : fp.f16x2Max(o, b));
+    case 'bf16x2': return (o, b) => (add ? fp.bf16x2Add(o, b, fp.RN) : min ? fp.bf16x2Min(o, b) : fp.bf16x2Max(o, b));
+    default: return fail(ctx, `atom.${op}.${type} is not valid`);
+  }
+}
+
 function compileAtom(ctx: Ctx): Exec {
   const ins = ctx.ins;
   const ops = ins.operands;
   const mods = ins.mods;
   const isRed = ins.opcode === 'red';
   const op = (mods.find((m) => (ATOM_OPS as readonly string[]).includes(m)) ?? fail(ctx, 'atomic operation missing')) as AtomOp;
-  const { type, size } = elemInfo(mods.filter((m) => m !== 'v2' && m !== 'v4'));
-  if (mods.includes('v2') || mods.includes('v4') || mods.includes('v8')) fail(ctx, 'vector atomics are not supported yet');
+  const { type, size, vec } = elemInfo(mods);
   const space = spaceMod(mods);
+  const isFloat = type === 'f32' || type === 'f64' || HALF_TYPES.has(type);
+  if (isFloat && !['add', 'min', 'max', 'exch', 'cas'].includes(op)) fail(ctx, `atom.${op} on ${type} is not valid`);
+  if ((type === 'f32' || type === 'f64') && (op === 'min' || op === 'max')) fail(ctx, `${ins.opcode}.${op}.${type} is not valid (.min/.max take integer and 16-bit float types)`);
+  checkAtomForm(ctx, op, type, vec, space);
   let k = 0;
-  const D = isRed ? ctx.fc.scratch() : dst(ctx, ops[k++]);
+  const Ds = isRed ? Array.from({ length: vec }, () => ctx.fc.scratch()) : regList(ctx, ops[k++], true, type);
   const g = addrGen(ctx, ops[k++]);
-  const B = src(ctx, ops[k++], type);
+  const Bs = regList(ctx, ops[k++], false, type);
+  if (Ds.length !== vec || Bs.length !== vec) fail(ctx, `${ins.opcode}${vec > 1 ? `.v${vec}` : ''} takes ${vec > 1 ? `{..} lists of ${vec} registers` : 'scalar operands'}`);
   const C = op === 'cas' ? src(ctx, ops[k++], type) : -1;
   const signed = type.startsWith('s');
-  const isFloat = type === 'f32' || type === 'f64' || type === 'f16' || type === 'bf16' || type === 'f16x2' || type === 'bf16x2';
-  if (isFloat && !['add', 'min', 'max', 'exch', 'cas'].includes(op)) fail(ctx, `atom.${op} on ${type} is not valid`);
-  if ((type === 'f16x2' || type === 'bf16x2' || type === 'bf16') && op !== 'exch' && op !== 'cas') fail(ctx, `atom.${op}.${type} is not supported yet`);
-  const noftz = mods.includes('noftz');
-  if (size === 4 && !isFloat && g.reg >= 0 && !g.frame) return atom32(g, space, ATOM_OPS.indexOf(op), signed, D, B, C);
+  const D = Ds[0]!, B = Bs[0]!;
+  if (size === 4 && !isFloat && vec === 1 && g.reg >= 0 && !g.frame) return atom32(g, space, ATOM_OPS.indexOf(op), signed, D, B, C);
+  // 16- and 32-bit floats' add/min/max; their exch/cas compare and move bits like integers
+  const frmw = isFloat && size <= 4 && (op === 'add' || op === 'min' || op === 'max') ? floatRmw(ctx, op, type) : undefined;
+  const total = size * vec;
   const TMP = new Uint32Array(2);
   return (w: Warp, m: number) => {
     computeAddrs(w, m, g);
     const u = w.u32;
     const locks = w.mem.atomicLocks;
-    // lanes perform their read-modify-write one after another, in lane order
+    // lanes perform their read-modify-writes one after another, in lane order; a vector's
+    // elements each atomically (the ISA guarantees no more), in element order
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
       const o = l << 1;
-      const idx = w.translate(space, AL[l]!, AH[l]!, size, l, Access.Atomic);
+      const base = w.translate(space, AL[l]!, AH[l]!, total, l, Access.Atomic);
       const bank = w.xbank;
-      const held = locks === undefined ? -1 : lockWord(locks, idx);
-      readValue(bank, idx, size, false, TMP, 0);
-      const oldLo = TMP[0]!, oldHi = size === 8 ? TMP[1]! : 0;
-      const bLo = u[B + o]!, bHi = u[B + o + 1]!;
-      let nLo = oldLo, nHi = oldHi;
-      if (size === 8) {
-        const ov = signed ? BigInt.asIntN(64, big(oldLo, oldHi)) : big(oldLo, oldHi);
-        const bv = signed ? BigInt.asIntN(64, big(bLo, bHi)) : big(bLo, bHi);
-        let r: bigint = ov;
-        if (type === 'f64') {
-          const of = fp.f64FromWords(oldLo, oldHi), bf = fp.f64FromWords(bLo, bHi);
-          let rf = of;
-          if (op === 'add') rf = of + bf;
-          else if (op === 'min') rf = fp.fmin(of, bf);
-          else if (op === 'max') rf = fp.fmax(of, bf);
-          else if (op === 'exch') rf = bf;
-          else if (op === 'cas') rf = oldLo === bLo && oldHi === bHi ? fp.f64FromWords(u[C + o]!, u[C + o + 1]!) : of;
-          nLo = fp.f64LoWord(rf); nHi = fp.f64HiWord(rf);
+      const flush = bank === w.mem.global.bank;
+      for (let e = 0; e < vec; e++) {
+        const idx = base + e * size;
+        const Be = Bs[e]!;
+        const held = locks === undefined ? -1 : lockWord(locks, idx);
+        readValue(bank, idx, size, false, TMP, 0);
+        const oldLo = TMP[0]!, oldHi = size === 8 ? TMP[1]! : 0;
+        const bLo = u[Be + o]!, bHi = u[Be + o + 1]!;
+        let nLo = oldLo, nHi = oldHi;
+        if (frmw !== undefined) nLo = frmw(oldLo, bLo, flush);
+        else if (size === 8) {
+          const ov = signed ? BigInt.asIntN(64, big(oldLo, oldHi)) : big(oldLo, oldHi);
+          const bv = signed ? BigInt.asIntN(64, big(bLo, bHi)) : big(bLo, bHi);
+          let r: bigint = ov;
+          if (type === 'f64' && op === 'add') {
+            const rf = fp.f64FromWords(oldLo, oldHi) + fp.f64FromWords(bLo, bHi);
+            r = big(fp.f64LoWord(rf), fp.f64HiWord(rf));
+          } else {
+            switch (op) {
+              case 'add': r = ov + bv; break;
+              case 'min': r = ov < bv ? ov : bv; break;
+              case 'max': r = ov > bv ? ov : bv; break;
+              case 'and': r = ov & bv; break;
+              case 'or': r = ov | bv; break;
+              case 'xor': r = ov ^ bv; break;
+              case 'exch': r = bv; break;
+              case 'cas': r = ov === bv ? big(u[C + o]!, u[C + o + 1]!) : ov; break;
+              case 'inc': r = ov >= bv ? 0n : ov + 1n; break;
+              case 'dec': r = ov === 0n || ov > bv ? bv : ov - 1n; break;
+            }
+          }
+          r = BigInt.asUintN(64, r);
+          nLo = Number(r & 0xffffffffn); nHi = Number(r >> 32n);
         } else {
+          const bits = size * 8;
+          const mask = bits === 32 ? 0xffffffff : (1 << bits) - 1;
+          const ext = (x: number): number => (signed ? (bits === 32 ? x | 0 : (x << (32 - bits)) >> (32 - bits)) : (x & mask) >>> 0);
+          const ov = ext(oldLo), bv = ext(bLo);
+          let r = ov;
           switch (op) {
             case 'add': r = ov + bv; break;
             case 'min': r = ov < bv ? ov : bv; break;
@@ -469,52 +591,19 @@ function compileAtom(ctx: Ctx): Exec {
             case 'or': r = ov | bv; break;
             case 'xor': r = ov ^ bv; break;
             case 'exch': r = bv; break;
-            case 'cas': r = ov === bv ? big(u[C + o]!, u[C + o + 1]!) : ov; break;
-            case 'inc': r = ov >= bv ? 0n : ov + 1n; break;
-            case 'dec': r = ov === 0n || ov > bv ? bv : ov - 1n; break;
+            case 'cas': r = ov === bv ? ext(u[C + o]!) : ov; break;
+            case 'inc': r = (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; break;
+            case 'dec': r = ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; break;
           }
-          r = BigInt.asUintN(64, r);
-          nLo = Number(r & 0xffffffffn); nHi = Number(r >> 32n);
+          nLo = (r & mask) >>> 0;
         }
-      } else if (type === 'f32') {
-        const of = fp.bitsToF32(oldLo), bf = fp.bitsToF32(bLo);
-        let rf = of;
-        if (op === 'add') rf = fp.ftz32(Math.fround(fp.ftz32(of) + fp.ftz32(bf)));
-        else if (op === 'min') rf = fp.fmin(of, bf);
-        else if (op === 'max') rf = fp.fmax(of, bf);
-        if (op === 'exch') nLo = bLo;
-        else if (op === 'cas') nLo = oldLo === bLo ? u[C + o]! : oldLo;
-        else nLo = fp.f32ToBits(rf);
-      } else if (type === 'f16') {
-        if (op === 'add') nLo = fp.f16Add(oldLo & 0xffff, bLo & 0xffff, fp.RN);
-        else if (op === 'exch') nLo = bLo & 0xffff;
-        else if (op === 'cas') nLo = (oldLo & 0xffff) === (bLo & 0xffff) ? u[C + o]! & 0xffff : oldLo;
-        void noftz;
-      } else {
-        const bits = size * 8;
-        const mask = bits === 32 ? 0xffffffff : (1 << bits) - 1;
-        const ext = (x: number): number => (signed ? (bits === 32 ? x | 0 : (x << (32 - bits)) >> (32 - bits)) : (x & mask) >>> 0);
-        const ov = ext(oldLo), bv = ext(bLo);
-        let r = ov;
-        switch (op) {
-          case 'add': r = ov + bv; break;
-          case 'min': r = ov < bv ? ov : bv; break;
-          case 'max': r = ov > bv ? ov : bv; break;
-          case 'and': r = ov & bv; break;
-          case 'or': r = ov | bv; break;
-          case 'xor': r = ov ^ bv; break;
-          case 'exch': r = bv; break;
-          case 'cas': r = ov === bv ? ext(u[C + o]!) : ov; break;
-          case 'inc': r = (ov >>> 0) >= (bv >>> 0) ? 0 : ov + 1; break;
-          case 'dec': r = ov === 0 || (ov >>> 0) > (bv >>> 0) ? bv : ov - 1; break;
-        }
-        nLo = (r & mask) >>> 0;
+        TMP[0] = nLo; TMP[1] = nHi;
+        writeValue(bank, idx, size, TMP, 0);
+        if (held >= 0) Atomics.store(locks!, held, 0);
+        const De = Ds[e]!;
+        u[De + o] = oldLo;
+        u[De + o + 1] = oldHi;
       }
-      TMP[0] = nLo; TMP[1] = nHi;
-      writeValue(bank, idx, size, TMP, 0);
-      if (held >= 0) Atomics.store(locks!, held, 0);
-      u[D + o] = oldLo;
-      u[D + o + 1] = oldHi;
     }
   };
 }

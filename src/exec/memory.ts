@@ -62,6 +62,29 @@ export function spaceOfWindow(hi: number): Space | -1 {
   }
 }
 
+/**
+ * 32-bit generic addressing (.address_size 32, ISA 1.x): a generic address has no high word, so
+ * the shared, local and const windows are the top byte of the 32-bit address (16 MiB each, past
+ * any global arena address); everything else is global.
+ */
+export const WINDOW32_SHIFT = 24;
+export function window32Of(space: Space): number {
+  switch (space) {
+    case Space.Shared: return 0xfe;
+    case Space.Local: return 0xfd;
+    case Space.Const: return 0xfc;
+    default: return 0;
+  }
+}
+export function spaceOfWindow32(lo: number): Space {
+  switch (lo >>> WINDOW32_SHIFT) {
+    case 0xfe: return Space.Shared;
+    case 0xfd: return Space.Local;
+    case 0xfc: return Space.Const;
+    default: return Space.Global;
+  }
+}
+
 export type SpaceName = (typeof SPACE_NAMES)[number];
 
 /** The window of a state space by name (generic: 0). */

@@ -13,7 +13,7 @@ import { Fault } from './fault.js';
 import { Access, type Probe } from './probe.js';
 import type { ImageTable } from './texture/image.js';
 import {
-  Bank, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow,
+  Bank, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, spaceOfWindow32, WINDOW32_SHIFT,
 } from './memory.js';
 
 export const enum WarpState {
@@ -301,9 +301,10 @@ export class Warp implements Regs {
       const win = spaceOfWindow(hi);
       if (win !== -1) sp = win;
       else {
-        // 32-bit addressing (.address_size 32, ISA 1.x): a bare 32-bit pointer is a global one
+        // 32-bit addressing (.address_size 32, ISA 1.x): a 32-bit pointer, in a window of its top byte
         if (hi !== 0 || this.mem.addr32 !== true) return this.denied(Fault.access('invalid', space, lo, hi, size, lane, write));
-        sp = Space.Global;
+        sp = spaceOfWindow32(lo);
+        if (sp !== Space.Global) lo = (lo & ((1 << WINDOW32_SHIFT) - 1)) >>> 0;
       }
     } else if (sp === Space.Global && hi !== GLOBAL_HI) {
       if (hi !== 0 || this.mem.addr32 !== true) return this.denied(Fault.access('invalid', space, lo, hi, size, lane, write));

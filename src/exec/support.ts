@@ -12,7 +12,7 @@ export function unsupportedInstructions(program: Program): Diagnostic[] {
   // every function a launch can take the address of: bodies, then prototypes (the machine's ids)
   const ids = new Map([...program.bodies.map((d) => d.name), ...program.prototypes.keys()].map((name, i) => [name, i] as const));
   // Addresses do not change what can be selected; any value will do.
-  const layout: Layout = { addressOf: () => ({ lo: 0, hi: 0 }), functionAddress: (name) => ids.get(name) ?? -1, target: program.module.target };
+  const layout: Layout = { addressOf: () => ({ lo: 0, hi: 0 }), functionAddress: (name) => ids.get(name) ?? -1, target: program.module.target, version: program.module.version };
   const out: Diagnostic[] = [];
   for (const fn of program.functions.values()) {
     for (const c of compileFunction(fn, layout).code) {

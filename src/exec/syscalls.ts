@@ -115,6 +115,8 @@ function safe(f: () => string): string {
 /** C printf over CUDA's packed argument buffer (each argument at its natural alignment). */
 export function formatPrintf(w: Warp, lane: number, fmt: string, alo: number, ahi: number): string {
   let off = 0;
+  // .address_size 32: pointers, long, size_t and ptrdiff_t are 4 bytes (the 32-bit ABI)
+  const word = w.mem.addr32 === true ? 4 : 8;
   const next = (size: number): [number, number] => {
     off = Math.ceil(off / size) * size;
     const lo = readWord(w, alo + off, ahi, lane);
@@ -137,7 +139,7 @@ export function formatPrintf(w: Warp, lane: number, fmt: string, alo: number, ah
     let signed = '';
     switch (conv) {
       case 'd': case 'i': {
-        const big = len === 'll' || len === 'l' || len === 'j' || len === 'z' || len === 't';
+        const big = len === 'll' || len === 'j' || ((len === 'l' || len === 'z' || len === 't') && word === 8);
         const [lo, hi] = next(big ? 8 : 4);
         let v = big ? BigInt.asIntN(64, (BigInt(hi) << 32n) | BigInt(lo)) : BigInt(lo | 0);
         if (len === 'h') v = BigInt((lo << 16) >> 16);
@@ -149,7 +151,7 @@ export function formatPrintf(w: Warp, lane: number, fmt: string, alo: number, ah
         break;
       }
       case 'u': case 'x': case 'X': case 'o': {
-        const big = len === 'll' || len === 'l' || len === 'j' || len === 'z' || len === 't';
+        const big = len === 'll' || len === 'j' || ((len === 'l' || len === 'z' || len === 't') && word === 8);
         const [lo, hi] = next(big ? 8 : 4);
         let v = big ? (BigInt(hi) << 32n) | BigInt(lo) : BigInt(lo >>> 0);
         if (len === 'h') v = BigInt(lo & 0xffff);
@@ -162,13 +164,13 @@ export function formatPrintf(w: Warp, lane: number, fmt: string, alo: number, ah
       }
       case 'c': body = String.fromCharCode(next(4)[0] & 255); break;
       case 's': {
-        const [lo, hi] = next(8);
+        const [lo, hi] = next(word);
         body = lo === 0 && hi === 0 ? '(null)' : readCString(w, lo, hi, lane);
         if (prec !== undefined) body = body.slice(0, prec);
         break;
       }
       case 'p': {
-        const [lo, hi] = next(8);
+        const [lo, hi] = next(word);
         body = '0x' + ((BigInt(hi) << 32n) | BigInt(lo)).toString(16);
         break;
       }

@@ -97,6 +97,8 @@ export type Operand =
   /** A label, variable or function name, optionally indexed `sym[imm]` or `sym+imm`. */
   | { readonly kind: 'sym'; readonly name: string; readonly addend: bigint; readonly span: Span }
   | { readonly kind: 'addr'; readonly base: Operand | undefined; readonly offset: bigint; readonly span: Span }
+  /** `array[3]`, `array[r]`, `array[r+1]`: element `reg + index` of an array variable (scaled by its element size). */
+  | { readonly kind: 'index'; readonly name: string; readonly reg: string | undefined; readonly index: bigint; readonly span: Span }
   /** `[tex, {coords}]` style bracket lists. */
   | { readonly kind: 'addrList'; readonly items: readonly Operand[]; readonly span: Span }
   | { readonly kind: 'vec'; readonly items: readonly Operand[]; readonly span: Span }

@@ -8,6 +8,7 @@
 import type { Guard, LocDirective, Operand, Statement, VarDecl } from './ast.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
 import { hexDigit } from './scanner.js';
+import { VECTOR_ALU } from './opcodes.js';
 
 /** What the parser knows about an opcode spelling (`ld.global.u32`), or undefined if it is not valid. */
 export type OpcodeLookup = (text: string) => { readonly opcode: string; readonly mods: readonly string[] } | undefined;
@@ -70,6 +71,8 @@ export class FastStatements {
     const known = this.opcode(this.word(opStart, opEnd));
     if (known === undefined) return undefined;
     if ((known.opcode === 'div' || known.opcode === 'rem') && known.mods.includes('wide')) return undefined;
+    // a vector modifier on arithmetic: the token parser reports it
+    if (VECTOR_ALU.has(known.opcode) && known.mods.some((m) => m === 'v2' || m === 'v3' || m === 'v4')) return undefined;
     const operands: Operand[] = [];
     if (next !== 59) {
       for (;;) {

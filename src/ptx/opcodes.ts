@@ -81,3 +81,9 @@ export function isKnownModifier(mod: string): boolean {
   if (/^v\d+$/.test(mod)) return true;
   return false;
 }
+
+/** Arithmetic, logic and conversion opcodes: none takes a .v2/.v3/.v4 modifier in any ISA that was implemented. */
+export const VECTOR_ALU: ReadonlySet<string> = new Set([
+  'add', 'sub', 'mul', 'mad', 'div', 'rem', 'abs', 'neg', 'min', 'max', 'and', 'or', 'xor', 'not', 'cnot', 'shl', 'shr',
+  'cvt', 'set', 'setp', 'selp', 'slct', 'fma', 'rcp', 'sqrt', 'rsqrt', 'sin', 'cos', 'lg2', 'ex2', 'mul24', 'mad24', 'sad', 'frc',
+]);

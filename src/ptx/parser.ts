@@ -8,7 +8,7 @@ import type {
   Operand, PtxModule, Section, Span, Statement, StateSpace, StructDecl, TopLevel, VarDecl,
 } from './ast.js';
 import type { Diagnostic } from './diagnostics.js';
-import { isKnownModifier, OPCODES, TYPE_NAMES } from './opcodes.js';
+import { isKnownModifier, OPCODES, TYPE_NAMES, VECTOR_ALU } from './opcodes.js';
 import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
 import { FastStatements } from './fast-statement.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
@@ -57,6 +57,8 @@ class Parser {
   private eof: Token | undefined;
   private pos = 0;
   private diags: Diagnostic[] = [];
+  /** The module's .version is 1.x (set when .version is read). */
+  private isa1x = false;
   /** Bodies may be deferred: asked for, and the module's version is 2.0 or later (ISA 1.x bodies carry module state). */
   private deferring = false;
   private readonly structs = new Set<string>();
@@ -94,7 +96,8 @@ class Parser {
    * position is scanned yet; stops at the first statement that needs the token parser.
    */
   private fastStatements(body: Statement[]): void {
-    if (this.eof) return;
+    // ISA 1.x modules are small and have rules of their own (div.u64 unimplemented): tokens only
+    if (this.eof || this.isa1x) return;
     for (;;) {
       let from = this.scanner.offset;
       const ahead = this.base + this.toks.length - this.pos;
@@ -211,6 +214,7 @@ class Parser {
           const v = this.next();
           if (v.kind !== Tok.Float && v.kind !== Tok.Int) this.fail('expected a version number after .version', v);
           version = v.text;
+          this.isa1x = versionBefore(version, 2, 0);
           this.deferring = this.defer && !versionBefore(version, 2, 0);
         } else if (this.isDir('target')) {
           this.next();
@@ -861,9 +865,16 @@ class Parser {
       }
       mods = more;
     }
-    if ((opcode === 'div' || opcode === 'rem') && mods.includes('wide')) {
-      // PTX ISA 1.1 release notes: "div.wide and rem.wide are unimplemented"; no later ISA has them
-      this.fail(`'${opcode}.wide' is not implemented by any PTX ISA (documented as unimplemented in ISA 1.1)`, opTok);
+    if (VECTOR_ALU.has(opcode) && mods.some((m) => m === 'v2' || m === 'v3' || m === 'v4')) {
+      // element-by-element vector arithmetic (ISA 1.1 6.4.3 `add.v4.s32 v3, v2, v1`)
+      this.fail(this.isa1x
+        ? `vector arithmetic ('${opcode}.${mods.join('.')}') is unimplemented: "Vector operands are not generally supported. The LD, ST, and TEX instructions do support limited use of vector operands written using the tuple notation." (PTX ISA 1.1, 10.5.3)`
+        : `'${opcode}' takes no vector modifier (.v2/.v3/.v4 are for ld, st, tex and the like)`, opTok);
+    }
+    if ((opcode === 'div' || opcode === 'rem') && (mods.includes('wide') || (this.isa1x && (mods.includes('u64') || mods.includes('s64'))))) {
+      // the ISA 1.1 release notes of div and rem; no later ISA has .wide (64-bit div/rem came with 2.0)
+      const form = mods.includes('wide') ? `${opcode}.wide` : `${opcode}.${mods.includes('u64') ? 'u64' : 's64'}`;
+      this.fail(`'${form}' is unimplemented: "${opcode}.wide and ${opcode}.{u64,s64} are unimplemented" (PTX ISA 1.1, ${opcode} release notes)${mods.includes('wide') ? '; no later ISA defines .wide' : ''}`, opTok);
     }
     // gathered in a scratch list and copied at their exact length: an array grown by push keeps
     // room for 16, which was the largest part of a big module's AST
@@ -944,17 +955,24 @@ class Parser {
         return { kind: 'pair', a, b, span: this.spanFrom(start) };
       }
       if (!isReg && this.isPunct('[')) {
-        // sym[imm]
+        // array[imm], array[reg], array[reg+imm], array[reg-imm]: an element of the array
         this.next();
+        let reg: string | undefined;
+        let idx = 0n;
         if (this.tok.kind === Tok.Word) {
-          // ISA 1.1 `array[reg]` (address array + reg) has no form in this AST yet
-          this.fail(`register indexing '${t.text}[${this.tok.text}]' (PTX ISA 1.1) is not supported; form the address with add (e.g. add.u32 a, ${t.text}, ${this.tok.text}) and use [a]`, this.tok);
-        }
-        const idx = this.parseConstExpr();
+          reg = this.next().text;
+          if (this.isPunct('+') || this.isPunct('-')) idx = this.parseAddend();
+        } else idx = this.parseConstExpr();
         this.expectPunct(']');
-        return new SymOperand(t.text, idx, start, this.endFrom(start));
+        return { kind: 'index', name: t.text, reg, index: idx, span: this.spanFrom(start) };
       }
       if (!isReg && (this.isPunct('+') || (this.isPunct('-') && this.peek().kind === Tok.Int))) {
+        const addend = this.parseAddend();
+        return new SymOperand(t.text, addend, start, this.endFrom(start));
+      }
+      // `%r + 1` as a plain source operand (ptxas accepts `+ constant` after a register, not `-`):
+      // a name with an addend, which resolution turns into a register plus a constant
+      if (isReg && this.isPunct('+')) {
         const addend = this.parseAddend();
         return new SymOperand(t.text, addend, start, this.endFrom(start));
       }

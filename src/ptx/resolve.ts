@@ -50,6 +50,10 @@ export type ROperand =
   | { readonly kind: 'list'; readonly items: readonly ROperand[]; readonly span: Span }
   | { readonly kind: 'not'; readonly inner: ROperand; readonly span: Span }
   | { readonly kind: 'neg'; readonly inner: ROperand; readonly span: Span }
+  /** Element `reg + addend/scale` of an array variable (`array[r]`, `array[r+1]`): v + reg*scale + addend. */
+  | { readonly kind: 'varidx'; readonly v: VarInfo; readonly reg: RegInfo; readonly scale: number; readonly addend: bigint; readonly span: Span }
+  /** A register plus a constant as a source operand (`st.u64 [x], %rd1 + 1;`, which ptxas accepts). */
+  | { readonly kind: 'regplus'; readonly reg: RegInfo; readonly addend: bigint; readonly span: Span }
   | { readonly kind: 'pair'; readonly a: ROperand; readonly b: ROperand; readonly span: Span }
   | { readonly kind: 'sink'; readonly span: Span }
   | { readonly kind: 'proto'; readonly name: string; readonly span: Span }
@@ -92,6 +96,12 @@ export interface ProgFunction {
   readonly locCol: Int32Array;
   /** Labels preceding each instruction, for DWARF pc mapping. */
   readonly labelOf: Map<string, number>;
+  /**
+   * Register slots [0, n) hold the module-scope `.reg` variables (ISA 1.x), the same in every
+   * function: a call copies them into the callee's frame and its return copies them back, so every
+   * function of a thread sees one register.
+   */
+  readonly moduleRegSlots: number;
 }
 
 export interface Program {
@@ -316,8 +326,8 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
     if (item.kind === 'file') files.set(item.index, item.path);
     else if (item.kind === 'struct') structs.set(item.name, item);
     else if (item.kind === 'var' && item.space === 'reg') {
-      // ISA 1.1 module-scope `.reg`: a per-thread register every function sees (each frame gets
-      // its own copy here, which is exact for kernels that make no calls)
+      // ISA 1.1 module-scope `.reg`: a per-thread register every function sees (the first slots of
+      // every frame, carried across calls and returns: ProgFunction.moduleRegSlots)
       moduleRegs.push(item);
     } else if (item.kind === 'var') {
       if (item.space === 'shared' && item.init !== undefined) err('.shared variables cannot have an initializer', item.span);
@@ -560,6 +570,7 @@ function resolveFunction(
     regOut.push(undefined);
   };
   for (const d of moduleRegs) declareVar(fnScope, d);
+  const moduleRegSlots = regs.length;
   for (const r of decl.rets) bindParam(r, rets, retRegs);
   for (const p of decl.params) bindParam(p, params, paramRegs);
   if (decl.isEntry) {
@@ -623,9 +634,12 @@ function resolveFunction(
       case 'sym': {
         const sym = scope.lookup(o.name);
         if (sym?.kind === 'reg') {
+          const vector = asVector(sym.reg, o.span);
+          if (o.addend !== 0n && !isAddr && vector === undefined) return { kind: 'regplus', reg: sym.reg, addend: o.addend, span: o.span };
           if (o.addend !== 0n) err(`register '${o.name}' cannot take an offset here`, o.span);
-          return asVector(sym.reg, o.span) ?? { kind: 'reg', reg: sym.reg, span: o.span };
+          return vector ?? { kind: 'reg', reg: sym.reg, span: o.span };
         }
+        if (o.addend !== 0n && specialOf(o.name) !== undefined) err(`special register '${o.name}' cannot take an offset here`, o.span);
         if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: o.addend, span: o.span };
         if (sym?.kind === 'proto') return { kind: 'proto', name: o.name, span: o.span };
         const member = structMember(o.name, scope, structs);
@@ -637,7 +651,10 @@ function resolveFunction(
         if (o.name === 'WARP_SZ' && o.addend === 0n) return { kind: 'int', value: 32n, span: o.span };
         const sp = !isAddr ? specialOf(o.name) : undefined;
         if (sp && opcode !== 'call') return { kind: 'special', name: sp.name, comp: sp.comp, span: o.span };
-        err(`undefined symbol '${o.name}'`, o.span);
+        const swz = /^(.+)\.([xyzw]{2,4}|[rgba]{2,4}|[0-3]{2,4})$/.exec(o.name);
+        const vreg = swz ? scope.lookup(`${swz[1]}.x`) : undefined;
+        if (swz && vreg?.kind === 'reg') err(`swizzle '${o.name}' is unimplemented: "Vector operands are not generally supported. The LD, ST, and TEX instructions do support limited use of vector operands written using the tuple notation." (PTX ISA 1.1, 10.5.3); name the components (${swz[1]}.x ...) one by one`, o.span);
+        else err(`undefined symbol '${o.name}'`, o.span);
         return { kind: 'unresolved', name: o.name, span: o.span };
       }
       case 'int': return o;
@@ -652,6 +669,28 @@ function resolveFunction(
         }
         const base = o.base ? resolveOperand(o.base, scope, opcode, true) : undefined;
         return { kind: 'addr', base, offset: o.offset, span: o.span };
+      }
+      case 'index': {
+        // ptxas scales the index by the element size (a[3] of .u32 is byte 12; a[r] is a + 4r)
+        const sym = scope.lookup(o.name);
+        if (sym?.kind !== 'var') {
+          err(`'${o.name}' is not an array variable, so '${o.name}[..]' has no element to name`, o.span);
+          return { kind: 'unresolved', name: o.name, span: o.span };
+        }
+        const v = sym.v;
+        const scale = elementSize(v);
+        const addend = o.index * BigInt(scale);
+        let r: ROperand = { kind: 'var', v, addend, span: o.span };
+        if (o.reg !== undefined) {
+          const rs = scope.lookup(o.reg);
+          if (rs?.kind !== 'reg') {
+            err(`undeclared register '${o.reg}' as the index of '${o.name}'`, o.span);
+            return { kind: 'unresolved', name: o.name, span: o.span };
+          }
+          r = { kind: 'varidx', v, reg: rs.reg, scale, addend, span: o.span };
+        }
+        // in a memory instruction the element is the operand's location, as [array+offset] would be
+        return MEMORY_OPCODES.has(opcode) ? { kind: 'addr', base: r, offset: 0n, span: o.span } : r;
       }
       case 'addrList': return { kind: 'list', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
       case 'vec': return { kind: 'vec', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
@@ -703,8 +742,19 @@ function resolveFunction(
   }
   return {
     name: decl.name, decl, isEntry: decl.isEntry, instrs, regs, params, rets, paramRegs, retRegs, frameVars,
-    frameSize: alignUp(frameSize, 16), labels, locFile, locLine, locCol, labelOf,
+    frameSize: alignUp(frameSize, 16), labels, locFile, locLine, locCol, labelOf, moduleRegSlots,
   };
+}
+
+/** Instructions whose `array[i]` operand is a location (the element), not an address value. */
+const MEMORY_OPCODES = new Set(['ld', 'ldu', 'st', 'atom', 'red', 'prefetch', 'prefetchu']);
+
+/** The size of one element of an array variable (its type times its vector width; a struct's whole size). */
+function elementSize(v: VarInfo): number {
+  const t = typeSize(v.decl.type) * Math.max(1, v.decl.vector);
+  if (t > 0) return t;
+  const count = v.decl.dims.reduce<number>((a, d) => a * (d ?? 1), 1);
+  return Math.max(1, Math.floor(v.size / Math.max(1, count)));
 }
 
 /** Can control reach the end of the instruction list (fall through the last one, or a trailing label)? */

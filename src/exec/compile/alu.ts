@@ -6,7 +6,7 @@ import { typeSize } from '../../ptx/types.js';
 import { lanes } from '../codegen.js';
 import type { Exec } from '../compiled.js';
 
-import { type Ctx, bind, dst, fail, src } from './operands.js';
+import { type Ctx, bind, dst, fail, src, targetSm } from './operands.js';
 import { SIGNED, norm, viewOf, roundMod } from './modifiers.js';
 import { compileMulInt, compileCarry } from './int.js';
 import { compileSetp } from './compare.js';
@@ -184,10 +184,17 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
       return bind(lanes('u', ['u', 'u', 'p'], 'd = c ? a : b;'), D(), A(), B(), Cs);
     }
     case 'slct': {
-      const ct = mods.includes('f32') && mods.indexOf('f32') === mods.length - 1 ? 'f32' : 's32';
+      const tys = mods.filter((m) => m !== 'ftz');
+      const dt = tys[0] ?? 'b32';
+      const ct = tys[tys.length - 1] === 'f32' ? 'f32' : 's32';
       const Cs = C(ct);
-      if (typeSize(mods[0] ?? 'b32') === 8 || mods[0] === 'f64') return bind(lanes('l', ['l', 'l', ct === 'f32' ? 'f' : 'i'], 'if (c >= 0) { dlo = alo; dhi = ahi; } else { dlo = blo; dhi = bhi; }'), D(), src(ctx, ops[1], mods[0]!), src(ctx, ops[2], mods[0]!), Cs);
-      return bind(lanes('u', ['u', 'u', ct === 'f32' ? 'f' : 'i'], 'd = c >= 0 ? a : b;'), D(), src(ctx, ops[1], mods[0] ?? 'b32'), src(ctx, ops[2], mods[0] ?? 'b32'), Cs);
+      // .ftz flushes a subnormal c to sign-preserving zero (so a is selected); on sm_1x targets it
+      // is implied, and an .f32 result is flushed too (PTX ISA 1.1 slct notes)
+      const sm1x = (targetSm(ctx) ?? 20) < 20;
+      const cTest = ct === 'f32' && (has('ftz') || sm1x) ? 'K.fp.ftz32(c) >= 0' : 'c >= 0';
+      if (typeSize(dt) === 8 || dt === 'f64') return bind(lanes('l', ['l', 'l', ct === 'f32' ? 'f' : 'i'], `if (${cTest}) { dlo = alo; dhi = ahi; } else { dlo = blo; dhi = bhi; }`), D(), src(ctx, ops[1], dt), src(ctx, ops[2], dt), Cs);
+      if (dt === 'f32' && sm1x) return bind(lanes('f', ['f', 'f', ct === 'f32' ? 'f' : 'i'], `d = K.fp.ftz32(${cTest} ? a : b);`), D(), src(ctx, ops[1], dt), src(ctx, ops[2], dt), Cs);
+      return bind(lanes('u', ['u', 'u', ct === 'f32' ? 'f' : 'i'], `d = ${cTest} ? a : b;`), D(), src(ctx, ops[1], dt), src(ctx, ops[2], dt), Cs);
     }
     case 'cvt': return compileCvt(ctx);
     case 'rcp': case 'sqrt': case 'rsqrt': case 'sin': case 'cos': case 'lg2': case 'ex2': case 'tanh': {

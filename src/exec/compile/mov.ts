@@ -14,7 +14,7 @@ export function compileMov(ctx: Ctx, t: string): Exec {
   const d = ops[0];
   const s = ops[1];
   const mods = ctx.ins.mods;
-  if (d?.kind === 'vec' && s?.kind === 'vec' && (mods.includes('v2') || mods.includes('v4') || mods.includes('v8'))) {
+  if (d?.kind === 'vec' && s?.kind === 'vec' && (mods.includes('v2') || mods.includes('v3') || mods.includes('v4') || mods.includes('v8'))) {
     // mov.v4.u16 {a, b, c, d}, {d, a, b, c}: component by component, every source read before any
     // destination is written (the lists may overlap)
     if (d.items.length !== s.items.length) fail(ctx, `mov of ${s.items.length} components into ${d.items.length}`);

@@ -4,10 +4,11 @@
  * Every instruction compiler (here and in memops, warpops, tensor/, async/, ...) builds on these.
  */
 import * as fp from '../float/index.js';
-import type { RInstruction, ROperand, VarInfo } from '../../ptx/resolve.js';
+import type { RegInfo, RInstruction, ROperand, VarInfo } from '../../ptx/resolve.js';
 import { lanes, tryLaneLoop } from '../codegen.js';
 import type { Exec } from '../compiled.js';
 import * as i64 from '../int64.js';
+import { typeSize } from '../../ptx/types.js';
 import { FRAME_PARAM_BASE } from '../memory.js';
 import type { Warp } from '../state.js';
 import { FUNC_HI } from '../syscalls.js';
@@ -25,6 +26,8 @@ export interface Layout {
   functionAddress(name: string): number;
   /** The module's `.target` list (sm_80, ...): instructions newer than it are refused; absent, none are. */
   readonly target?: readonly string[];
+  /** The module's `.version` (ISA 1.x has no generic addressing: an access without a space uses the variable's). */
+  readonly version?: string;
 }
 
 export class CompileError extends Error {
@@ -98,6 +101,27 @@ export function src(ctx: Ctx, op: ROperand | undefined, type: string): number {
       ctx.pre.push(e);
       return dst;
     }
+    case 'regplus': return regPlus(ctx, op.reg.slot * 64, op.addend, type, op.reg.name);
+    case 'varidx': {
+      // the address of array[reg]: the array's address plus the scaled index
+      const a = varAddress(op.v, fc.layout);
+      const I = scaledIndex(ctx, op.reg, op.scale);
+      const add = a.lo + Number(op.addend);
+      const clo = add >>> 0, chi = (a.hi + Math.floor(add / 0x100000000)) >>> 0;
+      const D = fc.freshScratch();
+      const frame = a.frame;
+      ctx.pre.push((w: Warp, m: number) => {
+        const u = w.u32;
+        const base = frame ? w.frame.localBase : 0;
+        for (let l = 0; l < 32; l++) {
+          if (((m >>> l) & 1) === 0) continue;
+          const s = u[I + 2 * l]! + clo + base;
+          u[D + 2 * l] = s >>> 0;
+          u[D + 2 * l + 1] = (u[I + 2 * l + 1]! + chi + Math.floor(s / 0x100000000)) >>> 0;
+        }
+      });
+      return D;
+    }
     case 'not': {
       const inner = src(ctx, op.inner, 'pred');
       const dst = fc.freshScratch();
@@ -106,6 +130,32 @@ export function src(ctx: Ctx, op: ROperand | undefined, type: string): number {
     }
     default: return fail(ctx, `unsupported operand for ${ctx.ins.opcode}`);
   }
+}
+
+/**
+ * `%r + c` as a source (ptxas accepts it; the ISA does not describe it): the register's value
+ * plus the constant, wrapping at the operand type's width, computed into a scratch slot. Only
+ * integer types: what ptxas makes of it on a float or predicate operand is not known here.
+ */
+function regPlus(ctx: Ctx, R: number, addend: bigint, type: string, name: string): number {
+  const bits = typeSize(type) * 8;
+  const integer = /^[bsu]\d+$/.test(type) && bits >= 8 && bits <= 64;
+  if (!integer) fail(ctx, `'${name} + ${addend}' as a .${type} operand: ptxas accepts a register plus a constant, but what it means on a non-integer operand is not documented`);
+  const c = BigInt.asUintN(64, addend);
+  const clo = Number(c & 0xffffffffn), chi = Number(c >> 32n);
+  const D = ctx.fc.freshScratch();
+  const wide = bits === 64;
+  const mask = bits < 32 ? (1 << bits) - 1 : 0;
+  ctx.pre.push((w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const s = u[R + 2 * l]! + clo;
+      u[D + 2 * l] = bits < 32 ? s & mask : s >>> 0;
+      u[D + 2 * l + 1] = wide ? (u[R + 2 * l + 1]! + chi + (s > 0xffffffff ? 1 : 0)) >>> 0 : 0;
+    }
+  });
+  return D;
 }
 
 export function dst(ctx: Ctx, op: ROperand | undefined): number {
@@ -137,4 +187,36 @@ export function seq(pre: Exec[], main: Exec): Exec {
     return (w, m) => { p0(w, m); main(w, m); };
   }
   return (w, m) => { for (const p of pre) p(w, m); main(w, m); };
+}
+
+/** The module's compute capability from `.target sm_XY...`, or undefined when it names none. */
+export function targetSm(ctx: Ctx): number | undefined {
+  for (const t of ctx.fc.layout.target ?? []) {
+    const m = /^sm_(\d+)/.exec(t);
+    if (m) return Number(m[1]);
+  }
+  return undefined;
+}
+
+/**
+ * A register index times an element size, as a 64-bit value in a scratch slot computed before the
+ * instruction (the register sign-extended when its type is signed).
+ */
+export function scaledIndex(ctx: Ctx, reg: RegInfo, scale: number): number {
+  const R = reg.slot * 64;
+  const wide = typeSize(reg.type) === 8;
+  const signed = reg.type.startsWith('s');
+  const D = ctx.fc.freshScratch();
+  ctx.pre.push((w: Warp, m: number) => {
+    const u = w.u32;
+    for (let l = 0; l < 32; l++) {
+      if (((m >>> l) & 1) === 0) continue;
+      const lo = u[R + 2 * l]!;
+      const hi = wide ? u[R + 2 * l + 1]! : signed && lo >= 0x80000000 ? 0xffffffff : 0;
+      const v = BigInt.asUintN(64, ((BigInt(hi) << 32n) | BigInt(lo)) * BigInt(scale));
+      u[D + 2 * l] = Number(v & 0xffffffffn);
+      u[D + 2 * l + 1] = Number(v >> 32n);
+    }
+  });
+  return D;
 }

@@ -29,6 +29,9 @@ export function returnFrom(w: Warp): void {
     copyValue(w, lanes, rreg ? { kind: 'reg', base: rreg.slot * 64, size: ref.size, frame: callee } : { kind: 'mem', off: callee.localBase + rv.frameOffset, size: rv.size },
       ref.kind === 'reg' ? { kind: 'reg', base: ref.base, size: ref.size, frame: caller } : { kind: 'mem', off: caller.localBase + ref.offset, size: ref.size });
   });
+  // module-scope registers (ISA 1.x) as the callee left them
+  const k = prog.moduleRegSlots * 64;
+  if (k > 0) caller.u32.set(callee.u32.subarray(0, k));
   w.sp = callee.localBase;
   w.pool.get(callee.fn)!.push(callee);
   w.setFrame(caller);
@@ -107,6 +110,9 @@ export function call(mach: Machine, w: Warp, ins: CInstr, m: number): boolean {
     localWritten(w, l, nf.localBase, w.sp - nf.localBase);
   }
   const prog = callee.prog;
+  // module-scope registers (ISA 1.x): one per thread, whichever function runs
+  const k = prog.moduleRegSlots * 64;
+  if (k > 0) nf.u32.set(caller.u32.subarray(0, k));
   info.args.forEach((ref, i) => {
     const p = prog.params[i];
     if (!p) return;

@@ -10,7 +10,7 @@ import { mergeParked, runnableSibling, syncMembers } from '../simt/converge.js';
 import { barrier } from './barriers.js';
 import { call } from './calls.js';
 import { diverge, exitLanes, normalize, reconverge, yieldPath } from './divergence.js';
-import { firstLane, laneFault } from './faults.js';
+import { firstLane, laneFault, report } from './faults.js';
 import { nextRandom, SPIN_QUANTUM } from './scheduler.js';
 
 /** Returns true when the warp can no longer issue in this quantum (barrier, exit). */
@@ -85,8 +85,12 @@ export function control(mach: Machine, w: Warp, ins: CInstr, m: number): boolean
       throw laneFault(new Fault('trap', 'trap instruction executed (__trap())'), firstLane(m));
     }
     case Ctl.Brkpt: {
-      if (m === 0) { w.pc++; reconverge(w); return false; }
-      throw laneFault(new Fault('brkpt', 'brkpt instruction executed'), firstLane(m));
+      // "suspends execution" (PTX ISA): a debugger stops here and continue passes it (the
+      // engine finds these steps in the log); without one the machine goes on and counts it
+      if (m !== 0 && mach.brkptCount++ === 0) mach.firstBrkpt = report(mach, laneFault(new Fault('brkpt', 'brkpt instruction executed'), firstLane(m)), w);
+      w.pc++;
+      reconverge(w);
+      return false;
     }
     default: {
       if (m === 0) { w.pc++; reconverge(w); return false; }

@@ -10,7 +10,7 @@ import { typeSize } from '../../ptx/types.js';
 import { type Allocation, Bank, GLOBAL_HI, GlobalArena, windowOfName } from '../memory.js';
 import type { MemoryContext } from '../state.js';
 import { LaunchError, MAX_DEVICE_BYTES } from '../launch.js';
-import { sharedUsedBy, usesReservedSmem } from '../reach.js';
+import { sharedImmediateEnd, sharedUsedBy, usesReservedSmem } from '../reach.js';
 import { initializerSlots } from '../initializer.js';
 import { ImageTable, texelBytes, texelCount } from '../texture/image.js';
 import type { ImageSpec } from '../texture/spec.js';
@@ -178,7 +178,8 @@ export function layoutMemory(m: Machine): MemoryLayout {
     m.sharedOff.set(v, sh);
     sh += v.size;
   }
-  sh = Math.ceil(sh / 16) * 16;
+  // ISA 1.x immediate shared addresses (st.shared.s32 [100], r) are storage too
+  sh = Math.ceil(Math.max(sh, sharedImmediateEnd(program, launch.kernel)) / 16) * 16;
   for (const v of dynamic) m.sharedOff.set(v, sh);
   let sharedSize = sh + launch.sharedBytes;
   const sharedUser = sharedSize;

@@ -49,6 +49,8 @@ function instructionReason(opcode: string, mods: readonly string[]): string | un
   if (CROSS_CTA_OPCODES.has(opcode)) return `it uses ${opcode}`;
   if (UNLOCKED_REDUCTIONS.has(opcode)) return `it uses ${opcode}`;
   if (opcode === 'cp' && mods.includes('reduce')) return 'it uses cp.reduce';
+  // run reports the first brkpt a thread executes, which is the one-thread order's first
+  if (opcode === 'brkpt') return 'it uses brkpt';
   if (mods.some((m) => m.includes('cluster'))) return `it uses ${opcode} on a cluster`;
   return undefined;
 }

@@ -13,7 +13,7 @@
  */
 import type { ROperand } from '../../ptx/resolve.js';
 import type { CInstr, Exec } from '../compiled.js';
-import { type Ctx, dst, fail, src } from '../compile/operands.js';
+import { type Ctx, dst, fail, src, targetSm } from '../compile/operands.js';
 import { bitsToF32 } from '../float/bits.js';
 import { bf16ToF32, f16ToF32, toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';
@@ -48,15 +48,6 @@ export function decoder(type: string): (bits: number) => number {
     case 'b1': return (b) => b & 1;
     default: return (b) => b & 0xff;
   }
-}
-
-/** The module's compute capability from `.target sm_XY...`, or undefined when it names none. */
-function targetSm(ctx: Ctx): number | undefined {
-  for (const t of ctx.fc.layout.target ?? []) {
-    const m = /^sm_(\d+)/.exec(t);
-    if (m) return Number(m[1]);
-  }
-  return undefined;
 }
 
 /** .e4m3/.e5m2 operands need sm_89 (PTX ISA, mma "Target ISA Notes"); a module without a target is taken as allowed. */

@@ -109,7 +109,8 @@ function compileTex(ctx: Ctx, isGather: boolean): Exec {
   if (dest.length !== want) return fail(ctx, `${what}: expected a ${want}-register destination vector`);
   const D = dest.map((d) => (d.kind === 'sink' ? -1 : dst(ctx, d)));
   const pred = ops[0]?.kind === 'pair' ? dst(ctx, ops[0].b) : -1;
-  const br = bracket(ctx, ops[1]);
+  // ISA 1.x writes the texture and the coordinates as two operands: tex.1d.v4.s32.f32 d, tex_a, {f1}
+  const br = ops.length === 3 && ops[1]?.kind !== 'list' ? { image: unwrap(ops[1]), sampler: undefined, coords: items(ops[2]) } : bracket(ctx, ops[1]);
   const image = imageOperand(ctx, br.image, 'texture');
   const sampler = samplerOperand(ctx, br.sampler);
   const layered = geom === 'a1d' || geom === 'a2d' || geom === 'acube';

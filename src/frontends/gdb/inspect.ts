@@ -162,7 +162,8 @@ export function backtrace(s: Session, c: InspectContext): string {
   const warp = s.focusedWarp();
   return w.frames.map((f) => {
     let args = '';
-    if (warp) {
+    // an inlined function's arguments have no location in -lineinfo code
+    if (warp && !f.inlined) {
       try {
         const view = new MachineThreadView(s.machine, warp, w.lane, f.level);
         args = variableTree(c.info, view, 0).args.map((a) => `${a.name}=${a.value}`).join(', ');
