@@ -432,7 +432,7 @@ export class Device {
     try {
       if (threads > 1) {
         const m = this.modules[r.module]!;
-        parallel = runOnThreads(machine, { text: m.ptx, label: m.label }, threads);
+        parallel = runOnThreads(machine, { text: m.ptx, label: m.label }, threads, this.programGone);
         // stopped by a fault or the step limit: memory is as it was; the report comes from one thread
         if (parallel.kind === 'rerun') machine = new Machine(program, launch, opts);
       }

@@ -30,9 +30,9 @@ afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
 interface Ended { code: number | null; out: string; err: string; pid: number; temp: string[] }
 
 /** ptxdbg exec -- ./dies HOW with a temporary directory of its own; `kill` the program once it has started its launch. */
-function execDies(how: string, kill?: NodeJS.Signals, flags: string[] = []): Promise<Ended> {
+function execDies(how: string, kill?: NodeJS.Signals, flags: string[] = [], blocks?: number): Promise<Ended> {
   const temp = mkdtempSync(join(tmpdir(), 'ptxdbg-dies-tmp-'));
-  const p = spawn(process.execPath, [CLI, 'exec', ...flags, '--', './dies', how], { cwd: bin, env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const p = spawn(process.execPath, [CLI, 'exec', ...flags, '--', './dies', how, ...(blocks ? [String(blocks)] : [])], { cwd: bin, env: { ...process.env, TMPDIR: temp }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   let pid = 0;
@@ -70,6 +70,14 @@ run('killed from outside mid-launch: the launch stops, ptxdbg reports SIGKILL an
 run('killed mid-launch under the race checker (exec --races): the checked launch stops too', async () => {
   const r = await execDies('wait', 'SIGKILL', ['--races']);
   expect(r.err).toMatch(launchStopped);
+  expect(r.code).toBe(128 + constants.signals.SIGKILL);
+  expect(existsSync(`/proc/${r.pid}`)).toBe(false);
+  expect(r.temp).toEqual([]);
+}, 120_000);
+
+run('killed mid-launch on worker threads (exec --workers 2, 4 spinning blocks): every thread stops', async () => {
+  const r = await execDies('wait', 'SIGKILL', ['--workers', '2'], 4);
+  expect(r.err).toMatch(/ptxdbg: launch 1 spin<<<\(4,1,1\),\(32,1,1\)>>>: stopped after \d+ warp-steps: the program has ended, no one waits for this launch/);
   expect(r.code).toBe(128 + constants.signals.SIGKILL);
   expect(existsSync(`/proc/${r.pid}`)).toBe(false);
   expect(r.temp).toEqual([]);

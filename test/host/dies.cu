@@ -2,8 +2,10 @@
 // id, then launches a kernel that spins on device memory nothing writes, while
 //   ./dies wait   waits to be killed from outside;
 //   ./dies exit   calls _exit(3) from another thread after half a second;
-//   ./dies segv   dereferences a null pointer in another thread after half a second.
+//   ./dies segv   dereferences a null pointer in another thread after half a second;
+// a second argument is the number of blocks (default 1), for runs on several threads.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <pthread.h>
 #include <unistd.h>
@@ -29,7 +31,7 @@ int main(int argc, char **argv) {
   fflush(stdout);
   pthread_t t;
   if (strcmp(how, "wait") != 0) pthread_create(&t, nullptr, die, (void *)how);
-  spin<<<1, 32>>>(flag);
+  spin<<<argc > 2 ? atoi(argv[2]) : 1, 32>>>(flag);
   cudaError_t e = cudaDeviceSynchronize();
   printf("the launch returned %s\n", cudaGetErrorName(e));
   return 0;

@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import type { Machine } from '../machine.js';
 import { captureImage } from './image.js';
 import { sequentialReason } from './eligible.js';
-import { Claim, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
+import { Claim, runUnless, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
 import type { Program } from '../../ptx/resolve.js';
 
 /** How a launch ran. */
@@ -77,7 +77,11 @@ function helper(i: number): Helper {
  * leave it to the caller. `source` is the PTX text `m.program` was loaded from, which a worker
  * parses at its first launch of the module.
  */
-export function runOnThreads(m: Machine, source: PtxSource, threads: number): ParallelRun {
+/**
+ * `gone`, when given, says whether the launch's program has ended: then every thread stops between
+ * slices and the launch comes back as a rerun (whose sequential run stops the same way).
+ */
+export function runOnThreads(m: Machine, source: PtxSource, threads: number, gone?: () => boolean): ParallelRun {
   const [gx, gy, gz] = m.launch.grid;
   const total = gx * gy * gz;
   const why = threads <= 1 ? 'one thread asked for'
@@ -95,7 +99,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
   // a launch's own arena is made afresh by the caller's rerun
   const before = m.launch.resident ? m.arena.bank.u8.slice() : undefined;
   const image = captureImage(m);
-  const claims = new Int32Array(new SharedArrayBuffer(8));
+  const claims = new Int32Array(new SharedArrayBuffer(12));
   const used: Helper[] = [];
   for (let i = 0; i < n - 1; i++) {
     const h = helper(i);
@@ -105,11 +109,13 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
     used.push(h);
   }
   m.ctaClaims = claims;
-  m.advance(Infinity);
+  const stopAll = (): true => { Atomics.store(claims, Claim.Stop, 1); Atomics.store(claims, Claim.NextCta, total); return true; };
+  const ended = gone === undefined ? (m.advance(Infinity), false) : !runUnless(m, () => gone() && stopAll());
   // a fault here stops the workers' claims; they finish the CTAs they hold
   if (m.fault) Atomics.store(claims, Claim.NextCta, total);
   for (let done = Atomics.load(claims, Claim.Finished); done < n - 1; done = Atomics.load(claims, Claim.Finished)) {
-    Atomics.wait(claims, Claim.Finished, done, 1000);
+    // workers that spin on: told to stop once the program has gone
+    if (Atomics.wait(claims, Claim.Finished, done, gone ? 250 : 1000) === 'timed-out' && gone?.()) stopAll();
   }
   const outs = used.map((h) => receive(h.port));
   m.ctaClaims = undefined;
@@ -118,7 +124,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number): Pa
   let steps = m.warpSteps;
   let thr = m.threadInstructions;
   for (const o of outs) if (o.ok) { steps += o.warpSteps; thr += o.threadInstructions; }
-  const stop = m.fault ? `a fault (${m.fault.kind})` : failed ? failed.why
+  const stop = m.fault ? `a fault (${m.fault.kind})` : ended ? 'the program has ended' : failed ? failed.why
     : steps > m.opts.maxSteps ? 'the step limit' : undefined;
   if (stop !== undefined) {
     if (before) {

@@ -24,7 +24,7 @@ export interface LaunchJob {
    */
   readonly resolved: readonly (readonly string[])[] | undefined;
   readonly image: LaunchImage;
-  /** Int32 [0] next CTA id to claim, [1] workers finished with this launch (see Claim). */
+  /** Int32 [0] next CTA id to claim, [1] workers finished with this launch, [2] stop (see Claim). */
   readonly claims: SharedArrayBuffer;
 }
 
@@ -32,6 +32,24 @@ export interface LaunchJob {
 export const enum Claim {
   NextCta = 0,
   Finished = 1,
+  /** Nonzero: stop between slices, no one waits for the launch (its program has ended). */
+  Stop = 2,
+}
+
+/** Warp-steps a thread runs between looks at Claim.Stop (as the device's sliced run). */
+export const STOP_SLICE = 1 << 16;
+
+/**
+ * Run `m` to its end in slices of STOP_SLICE warp-steps, calling `stop` between them: true ends the
+ * run early and is answered with false. advance() returning short of its limit means the run is over.
+ */
+export function runUnless(m: { advance(limit: number): void; warpSteps: number; finished: boolean }, stop: () => boolean): boolean {
+  for (;;) {
+    const limit = m.warpSteps + STOP_SLICE;
+    m.advance(limit);
+    if (m.finished || m.warpSteps < limit) return true;
+    if (stop()) return false;
+  }
 }
 
 /** What a worker reports when its CTAs of a launch are done (or why it could not run them). */

@@ -10,7 +10,7 @@ import { loadPtx } from '../../ptx/index.js';
 import type { Program } from '../../ptx/resolve.js';
 import { Machine } from '../machine.js';
 import { imageLaunch, layoutFromImage } from './image.js';
-import { Claim, type LaunchJob, type WorkerInput, type WorkerOutput } from './protocol.js';
+import { Claim, runUnless, type LaunchJob, type WorkerInput, type WorkerOutput } from './protocol.js';
 
 const { port } = workerData as WorkerInput;
 const programs = new Map<number, Program>();
@@ -35,7 +35,7 @@ function run(job: LaunchJob): WorkerOutput {
     const prog = program(job);
     const m = new Machine(prog, imageLaunch(job.image), job.image.opts, layoutFromImage(job.image, prog));
     m.ctaClaims = claims;
-    m.run();
+    if (!runUnless(m, () => Atomics.load(claims, Claim.Stop) !== 0)) throw new Error('the program has ended');
     if (m.fault) throw new Error(`a fault (${m.fault.kind})`);
     return { ok: true, warpSteps: m.warpSteps, threadInstructions: m.threadInstructions, ctas: m.ctasClaimed, dirty: m.arena.bank.dirty };
   } catch (e) {
