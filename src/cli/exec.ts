@@ -131,7 +131,8 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
     san = o.sanitize ? new SanitizeSession(o.sanitize) : undefined;
   } catch (e) {
     if (typeof (e as NodeJS.ErrnoException).code !== 'string') throw e;
-    throw new UsageError(`cannot write the report file: ${fsReason(e)}`);
+    const file = (e as NodeJS.ErrnoException).path ?? 'the report file';
+    throw new UsageError(`cannot write ${file}: ${fsReason(e)}`);
   }
   san?.banner();
   const symbols = new Symbolizer();
@@ -371,7 +372,9 @@ function fsReason(e: unknown): string {
   const err = e as NodeJS.ErrnoException;
   return err.code === 'ENOTDIR' || err.code === 'EEXIST' ? 'a file of that name is in the way'
     : err.code === 'EACCES' || err.code === 'EPERM' ? 'permission denied'
-    : err.code === 'ENOSPC' ? 'no space left on the device' : err.message;
+    : err.code === 'ENOSPC' ? 'no space left on the device'
+    : err.code === 'ENOENT' ? 'its folder does not exist'
+    : err.code === 'EISDIR' ? 'it is a directory' : err.message;
 }
 
 /**
