@@ -35,6 +35,13 @@ async function guard(fn: () => number | Promise<number>): Promise<void> {
   }
 }
 
+// A reader that stops early (`| head`) ends ptxdbg as SIGPIPE ends a C tool (compute-sanitizer's
+// records, a program's output): quietly, with 128 + SIGPIPE, instead of an unhandled EPIPE trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(128 + 13);
+});
+
 const debugOptions = {
   batch: { type: 'boolean', default: false, describe: 'no UI: run the -x/--ex commands and print their output (like gdb -batch)' },
   x: { type: 'string', array: true, describe: 'read debugger commands from this file (repeatable)' },

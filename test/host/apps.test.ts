@@ -202,6 +202,14 @@ run('sanitize memcheck: the out-of-bounds write, then the API error of each call
   expect(report(clean.out)).toEqual(['========= COMPUTE-SANITIZER', '========= ERROR SUMMARY: 0 errors']);
 });
 
+run('sanitize into a reader that stops after one line (| head -1) ends as a C tool does on SIGPIPE: exit 141, no trace', () => {
+  // PIPESTATUS[0] is ptxdbg's own status; head takes the banner and closes the pipe
+  const r = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" sanitize -- ./memcheck_demo | head -1; exit \${PIPESTATUS[0]}`], { encoding: 'utf8', cwd: bin, timeout: 300_000 });
+  expect(r.stdout).toBe('========= COMPUTE-SANITIZER\n');
+  expect(r.stderr).not.toMatch(/EPIPE|internal error|node:events/);
+  expect(r.status).toBe(128 + 13);
+});
+
 run('sanitize on memcheck_demo.cu: the documentation\'s debug-build transcript with --destroy-on-device-error kernel and --leak-check full', () => {
   const r = ptxdbg(['sanitize', '--destroy-on-device-error', 'kernel', '--leak-check', 'full', '--', './memcheck_demo']);
   expect(r.code).toBe(0);
