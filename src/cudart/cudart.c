@@ -31,7 +31,7 @@
 #include "internal.h"
 
 enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ,
-       OP_API_ERROR, OP_ALLOC_SITE, OP_MEMINFO, OP_MAP, OP_SYNC_IN, OP_SYNC_OUT };
+       OP_API_ERROR, OP_ALLOC_SITE, OP_MEMINFO, OP_MAP, OP_SYNC_IN, OP_SYNC_OUT, OP_SITE };
 enum { PROTOCOL_VERSION = 1 };
 /* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
 #define WINDOW_BASE 0x7f0000000000ULL
@@ -51,6 +51,9 @@ static void note(const char *fmt, const char *what) { fprintf(stderr, fmt, what)
 /* `ptxdbg sanitize`: launches carry the host backtrace and failed calls are reported (PTXDBG_SANITIZE). */
 static int sanitizing;
 static unsigned long requests;  /* requests sent so far */
+/* Whole-program recording (PTXDBG_SITES): each request that changes device memory or launches is
+   preceded by OP_SITE, the program's frames of the API call that made it (src/host/program.ts). */
+static int sites;
 static void report_api_error(cudaError_t e);
 static void report_alloc_site(uint64_t ptr);
 
@@ -116,6 +119,11 @@ static pthread_mutex_t big = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
 static cudaError_t call_unlocked(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
                         void *out, size_t cap, size_t *got, char **dyn);
+/* The requests a recording names the host call site of: memory changes and launches. */
+static int site_op(uint32_t op) {
+  return op == OP_MALLOC || op == OP_FREE || op == OP_WRITE || op == OP_READ || op == OP_COPY || op == OP_SET || op == OP_LAUNCH
+      || op == OP_RESET || op == OP_BULK_WRITE || op == OP_BULK_READ || op == OP_SYNC_IN;
+}
 static cudaError_t call(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
                         void *out, size_t cap, size_t *got, char **dyn) {
   LOCKED(call_unlocked(op, a, alen, b, blen, out, cap, got, dyn));
@@ -123,6 +131,17 @@ static cudaError_t call(uint32_t op, const void *a, size_t alen, const void *b, 
 static cudaError_t call_unlocked(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
                         void *out, size_t cap, size_t *got, char **dyn) {
   if (fd < 0) return no_device();
+  if (sites && site_op(op)) {
+    /* OP_SITE: the frames (backtrace.c's encoding), then the API function's name */
+    unsigned char q[4096];
+    const char *api = NULL;
+    size_t n = ptxdbg_frames(q, sizeof q - 64, &api, NULL);
+    size_t al = api ? strlen(api) : 0;
+    if (al > 63) al = 63;
+    if (api) memcpy(q + n, api, al);
+    cudaError_t e = call_unlocked(OP_SITE, q, n + al, NULL, 0, NULL, 0, NULL, NULL);
+    if (e == cudaErrorDevicesUnavailable) return e;
+  }
   requests++;
   uint32_t head[4] = { op, 0, 0, 0 };
   uint64_t len = alen + blen;
@@ -176,6 +195,7 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   if (!s) return;
   fd = atoi(s);
   sanitizing = getenv("PTXDBG_SANITIZE") != NULL;
+  sites = getenv("PTXDBG_SITES") != NULL;
   under_ptxdbg = 1;
   /* large socket buffers: a memcpy of many megabytes crosses in few system calls */
   int big_buf = 8 << 20;

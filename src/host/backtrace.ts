@@ -54,6 +54,12 @@ export class Symbolizer {
     return this.files.get(path);
   }
 
+  /** The frame's return address in its file's own (link-time) addresses; undefined when the file cannot be read. */
+  linkAddress(r: RawFrame): bigint | undefined {
+    const s = this.symbols(r.path);
+    return s ? BigInt(s.base) + r.offset : undefined;
+  }
+
   frame(r: RawFrame): HostFrame {
     let symbol: string | undefined = r.symbol || undefined;
     const s = this.symbols(r.path);

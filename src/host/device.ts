@@ -104,6 +104,12 @@ export class Device {
   programGone: (() => boolean) | undefined;
   /** `sanitize --tool initcheck`: which device bytes have been written (set before the program runs). */
   initCheck: InitCheck | undefined;
+  /**
+   * Pages [first, last] of device memory had their dirty flags cleared by host-visible memory's
+   * syncing (mapped.ts): a whole-program recording (recording.ts ImageTaker) still counts them
+   * as changed.
+   */
+  onDirtyTaken: ((first: number, last: number) => void) | undefined;
   /** Called when the program resets the device, before its memory goes (leak checking). */
   beforeReset: (() => void) | undefined;
   readonly modules: DeviceModule[] = [];

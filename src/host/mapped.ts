@@ -113,6 +113,8 @@ export class MappedRanges {
    * them as written, so a page known non-zero is never taken for a zero page).
    */
   private takeDirty(base: number, n: number): void {
-    this.device.arena.bank.clearDirtyPages(base >>> PAGE_SHIFT, (base + Math.max(n, 1) - 1) >>> PAGE_SHIFT);
+    const first = base >>> PAGE_SHIFT, last = (base + Math.max(n, 1) - 1) >>> PAGE_SHIFT;
+    this.device.onDirtyTaken?.(first, last);
+    this.device.arena.bank.clearDirtyPages(first, last);
   }
 }

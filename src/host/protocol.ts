@@ -13,6 +13,11 @@ export const enum Op {
   MemInfo,
   /** Host-visible memory shared through a memory file (src/host/mapped.ts): map, pages in, pages out. */
   Map, SyncIn, SyncOut,
+  /**
+   * Whole-program recording (PTXDBG_SITES): the host call site of the request that follows,
+   * {frames (backtrace.ts readFrames), then the API function's name}; reply empty.
+   */
+  Site,
 }
 export const PROTOCOL_VERSION = 1;
 /** A request larger than this is not one the runtime sends (a copy is at most the device). */

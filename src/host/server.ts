@@ -27,13 +27,33 @@ export interface ApiErrorReport { code: number; api: string; name: string; text:
 export interface SanitizeHooks {
   apiError(e: ApiErrorReport): void;
   allocSite(ptr: bigint, frames: RawFrame[]): void;
+  /** Whole-program recording: the host frames and API function of the request that follows (Op.Site). */
+  site?(frames: RawFrame[], api: string): void;
+  /** Whole-program recording: a request that changed device memory, after it succeeded (before its reply). */
+  hostEvent?(e: HostOp): void;
 }
+
+/**
+ * A host request that changed device memory, as served: `dst` a device address (the window's, or
+ * a module's constant bank), `n` its bytes. `write`: bytes from the host (cudaMemcpy to the device,
+ * through the socket or the bulk-copy file, or host-visible pages synced in); `copy`: device to
+ * device from `src`; `set`: `value` in every byte; `malloc`/`free`: an allocation made (zeroed) or
+ * released; `read`: device to host (no change, kept so the timeline shows the copy back); `reset`.
+ */
+export type HostOp =
+  | { op: 'write' | 'sync-in'; dst: bigint; n: number }
+  | { op: 'read'; src: bigint; n: number }
+  | { op: 'copy'; dst: bigint; src: bigint; n: number }
+  | { op: 'set'; dst: bigint; n: number; value: number }
+  | { op: 'malloc'; dst: bigint; n: number; kind: 'device' | 'managed' | 'host' }
+  | { op: 'free'; dst: bigint }
+  | { op: 'reset' };
 
 const OP_NAMES: Record<number, string> = {
   [Op.Module]: '__cudaRegisterFatBinary', [Op.Malloc]: 'cudaMalloc', [Op.Free]: 'cudaFree', [Op.Write]: 'cudaMemcpy (to the device)',
   [Op.Read]: 'cudaMemcpy (from the device)', [Op.Copy]: 'cudaMemcpy (device to device)', [Op.Set]: 'cudaMemset',
   [Op.Symbol]: 'a device symbol', [Op.Kernel]: 'a kernel', [Op.Launch]: 'a launch', [Op.Reset]: 'cudaDeviceReset', [Op.Image]: 'cudaCreateTextureObject',
-  [Op.Hello]: 'the runtime\'s hello', [Op.Map]: 'cudaMallocHost (sharing it)', [Op.SyncIn]: 'a launch (host-visible memory in)', [Op.SyncOut]: 'a launch (host-visible memory out)', [Op.BulkWrite]: 'cudaMemcpy (to the device, through the bulk-copy file)', [Op.BulkRead]: 'cudaMemcpy (from the device, through the bulk-copy file)',
+  [Op.Hello]: 'the runtime\'s hello', [Op.Map]: 'cudaMallocHost (sharing it)', [Op.SyncIn]: 'a launch (host-visible memory in)', [Op.SyncOut]: 'a launch (host-visible memory out)', [Op.BulkWrite]: 'cudaMemcpy (to the device, through the bulk-copy file)', [Op.BulkRead]: 'cudaMemcpy (from the device, through the bulk-copy file)', [Op.Site]: 'a call site',
 };
 
 /** An error of a file operation (it has an errno code), not a bug. */
@@ -132,13 +152,16 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             // any size_t: one the device cannot hold is cudaErrorMemoryAllocation, not a broken wire
             const size = f.u64();
             const kind = f.u32();
-            return reply(0, u64s(device.malloc(size, kind === 0 ? 'device' : kind === 1 ? 'managed' : 'host')));
+            const k = kind === 0 ? 'device' : kind === 1 ? 'managed' : 'host';
+            const ptr = device.malloc(size, k);
+            hooks?.hostEvent?.({ op: 'malloc', dst: ptr, n: Number(size), kind: k });
+            return reply(0, u64s(ptr));
           }
-          case Op.Free: { const ptr = f.u64(); device.free(ptr); mapped.unmap(ptr); return reply(0); }
-          case Op.Write: { const dst = f.u64(); device.write(dst, f.rest()); return reply(0); }
-          case Op.Read: { const src = f.u64(); return reply(0, device.read(src, f.size())); }
-          case Op.Copy: { const dst = f.u64(); const src = f.u64(); device.copy(dst, src, f.size()); return reply(0); }
-          case Op.Set: { const dst = f.u64(); const n = f.size(); device.set(dst, f.u32(), n); return reply(0); }
+          case Op.Free: { const ptr = f.u64(); device.free(ptr); mapped.unmap(ptr); hooks?.hostEvent?.({ op: 'free', dst: ptr }); return reply(0); }
+          case Op.Write: { const dst = f.u64(); const bytes = f.rest(); device.write(dst, bytes); hooks?.hostEvent?.({ op: 'write', dst, n: bytes.length }); return reply(0); }
+          case Op.Read: { const src = f.u64(); const n = f.size(); const out = device.read(src, n); hooks?.hostEvent?.({ op: 'read', src, n }); return reply(0, out); }
+          case Op.Copy: { const dst = f.u64(); const src = f.u64(); const n = f.size(); device.copy(dst, src, n); hooks?.hostEvent?.({ op: 'copy', dst, src, n }); return reply(0); }
+          case Op.Set: { const dst = f.u64(); const n = f.size(); const value = f.u32(); device.set(dst, value, n); hooks?.hostEvent?.({ op: 'set', dst, n, value: value & 255 }); return reply(0); }
           case Op.Symbol: {
             const module = f.u32();
             const s = device.symbol(module, f.text());
@@ -179,9 +202,11 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
               throw new CudaError(CUDA.invalidValue, `the bulk-copy file: ${(e as Error).message}`);
             }
             if (op === Op.BulkWrite) device.written(ptr, n);
+            hooks?.hostEvent?.(op === Op.BulkWrite ? { op: 'write', dst: ptr, n } : { op: 'read', src: ptr, n });
             return reply(0);
           }
-          case Op.Reset: device.reset(); mapped.clear(); return reply(0);
+          case Op.Reset: device.reset(); mapped.clear(); hooks?.hostEvent?.({ op: 'reset' }); return reply(0);
+          case Op.Site: { const frames = readFrames(f); hooks?.site?.(frames, f.text()); return reply(0); }
           case Op.ApiError: {
             const code = f.u32();
             const frames = readFrames(f);
@@ -204,7 +229,12 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             return reply(0);
           }
           case Op.SyncIn: {
-            for (let n = f.u32(); n > 0; n--) { const ptr = f.u64(); mapped.syncIn(ptr, f.size()); }
+            for (let n = f.u32(); n > 0; n--) {
+              const ptr = f.u64();
+              const size = f.size();
+              mapped.syncIn(ptr, size);
+              hooks?.hostEvent?.({ op: 'sync-in', dst: ptr, n: size });
+            }
             return reply(0);
           }
           case Op.SyncOut: return reply(0, u64s(BigInt(mapped.syncOut())));
