@@ -51,6 +51,11 @@ export interface RecordOptions {
   lines?: HostLineLookup | undefined;
 }
 
+/** The progress line of a recording (`\r`-rewritten on a terminal by the caller). */
+export function recordingProgressLine(p: { launches: number; recorded: number; bytes: number }): string {
+  return `ptxdbg: recording: ${p.launches} launch${p.launches === 1 ? '' : 'es'}, ${p.recorded} recorded, ${(p.bytes / 2 ** 20).toFixed(1)} MiB`;
+}
+
 /** How the program's launches are handled (the CLI fills it from its options). */
 export interface LaunchPolicy {
   readonly opts: RunOptions;
@@ -113,7 +118,7 @@ export class ProgramLaunches {
     const san = p.sanitize;
     if (san && san.o.tool === 'memcheck' && san.o.leakCheck) device.beforeReset = () => this.reportLeaks();
     if (p.record) {
-      this.recording = { app, args, events: [], launches: [], modules: [], bytes: 0, stopped: undefined, exitCode: undefined };
+      this.recording = { app, args, events: [], launches: [], modules: [], bytes: 0, stopped: undefined, stoppedAt: undefined, exitCode: undefined };
       this.images = new ImageTaker(device);
     }
   }
@@ -140,6 +145,7 @@ export class ProgramLaunches {
   stopRecording(why: RecordingStop): void {
     if (this.recording && !this.recording.stopped) {
       this.recording.stopped = why;
+      this.recording.stoppedAt = this.recording.events.length;
       this.images?.detach();
     }
   }
@@ -168,13 +174,14 @@ export class ProgramLaunches {
   private hostEvent(op: HostOp): void {
     const rec = this.recording;
     const site = this.takeSite();
-    if (!rec || !this.recordingOn()) return;
+    if (!rec) return;
     const writes: HostWrite[] = [];
     const offsetOf = (a: bigint): number | undefined => {
       const off = a - WINDOW_BASE;
       return off >= 0n && off < BigInt(this.device.arena.bank.size) ? Number(off) : undefined;
     };
-    if (op.op === 'write' || op.op === 'sync-in' || op.op === 'copy') {
+    if (!this.recordingOn()) { /* after a stop: the event without its bytes */ }
+    else if (op.op === 'write' || op.op === 'sync-in' || op.op === 'copy') {
       const off = offsetOf(op.dst);
       if (off !== undefined && op.n > 0) writes.push({ offset: off, bytes: this.device.arena.bank.u8.slice(off, off + op.n) });
     } else if (op.op === 'set' || op.op === 'malloc') {
@@ -197,7 +204,7 @@ export class ProgramLaunches {
   /** Record a launch about to run; its event (undefined when not recording). */
   private recordLaunch(index: number, r: LaunchRequest, site: CallSite | undefined): LaunchEvent | undefined {
     const rec = this.recording;
-    if (!rec || !this.recordingOn()) return undefined;
+    if (!rec) return undefined;
     for (const m of this.device.modules.slice(rec.modules.length)) rec.modules.push({ ptx: m.ptx, label: m.label });
     const wanted = this.p.record!.kernels === undefined || this.p.record!.kernels.some((k) => kernelMatches(k, r.kernel));
     let params: LaunchEvent['params'];
@@ -210,7 +217,7 @@ export class ProgramLaunches {
       params = undefined;
     }
     // an unrecorded launch's start is the previous image plus host writes: not kept
-    const start = wanted && params ? this.images!.take() : undefined;
+    const start = wanted && params && this.recordingOn() ? this.images!.take() : undefined;
     if (start) { rec.bytes += start.bytes; this.recordedLaunches++; }
     const e: LaunchEvent = {
       kind: 'launch', index: rec.events.length, launch: index, kernel: r.kernel, module: r.module, grid: r.grid, block: r.block, site,

@@ -78,7 +78,9 @@ export interface CallSite {
  */
 export function callSiteOf(api: string, frames: readonly RawFrame[], symbols: Symbolizer, lines?: HostLineLookup, kernel?: string): CallSite {
   const shown = symbols.backtrace(frames, kernel);
-  const frame = shown[0];
+  // the runtime header's inline templates (cudaMalloc<int>(int**, ...) in cuda_runtime.h) are
+  // the API's, not the program's: the call site is their caller
+  const frame = shown.find((f) => !f.symbol || !/^cuda[A-Z]\w*</.test(displayName(f.symbol))) ?? shown[0];
   const raw = frame ? frames.find((r) => r.offset === frame.offset && r.path.endsWith(frame.module)) : undefined;
   const at = raw ? symbols.linkAddress(raw) : undefined;
   const line = raw && at !== undefined && lines ? lines(raw.path, at - 1n) : undefined;
@@ -277,8 +279,13 @@ export interface ProgramRecording {
   readonly modules: { ptx: string; label: string }[];
   /** Bytes held: images' pages and host events' bytes (the budget counts these). */
   bytes: number;
-  /** Set when recording stopped before the program's end; events after it have no memory. */
+  /** Set when recording stopped before the program's end. */
   stopped: RecordingStop | undefined;
+  /**
+   * The index of the first event recorded after the stop: the events go on (launches with no
+   * images, host events with no bytes), so the timeline is whole, but memory is known only before it.
+   */
+  stoppedAt: number | undefined;
   /** The program's exit code, once it has ended. */
   exitCode: number | undefined;
 }
@@ -294,6 +301,7 @@ export function launchAt(rec: ProgramRecording, n: number): LaunchEvent | undefi
  * there (after recording stopped). Constant memory: the module's bank of the image before it.
  */
 export function memoryAt(rec: ProgramRecording, index: number, address: bigint, n: number): Uint8Array | undefined {
+  if (rec.stoppedAt !== undefined && index > rec.stoppedAt) return undefined;
   const offset = Number(address - WINDOW_BASE);
   // the last image at or before the position: a launch's end (it precedes the launch's
   // successors) or start (the position is the launch itself)

@@ -13,7 +13,7 @@ import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 /** Request ops as the runtime numbers them (src/cudart/cudart.c enum OP_*). */
 export const OP = {
   hello: 1, module: 2, malloc: 3, free: 4, write: 5, read: 6, copy: 7, set: 8, symbol: 9, kernel: 10, launch: 11, reset: 12, image: 13, bulkWrite: 14, bulkRead: 15,
-  apiError: 16, allocSite: 17, memInfo: 18, map: 19, syncIn: 20, syncOut: 21,
+  apiError: 16, allocSite: 17, memInfo: 18, map: 19, syncIn: 20, syncOut: 21, site: 22,
 } as const;
 /** The largest request the server gathers (protocol.ts MAX_FRAME). */
 export const MAX_FRAME = 2 ** 31 + 64;
