@@ -80,16 +80,30 @@ export function callSiteOf(api: string, frames: readonly RawFrame[], symbols: Sy
   const shown = symbols.backtrace(frames, kernel);
   // the runtime header's inline templates (cudaMalloc<int>(int**, ...) in cuda_runtime.h) are
   // the API's, not the program's: the call site is their caller
-  const frame = shown.find((f) => !f.symbol || !/^cuda[A-Z]\w*</.test(displayName(f.symbol))) ?? shown[0];
+  const frame = shown.find((f) => !f.symbol || !/(^|\s)cuda[A-Z]\w*</.test(displayName(f.symbol))) ?? shown[0];
   const raw = frame ? frames.find((r) => r.offset === frame.offset && r.path.endsWith(frame.module)) : undefined;
   const at = raw ? symbols.linkAddress(raw) : undefined;
   const line = raw && at !== undefined && lines ? lines(raw.path, at - 1n) : undefined;
-  const fn = frame?.symbol ? displayName(frame.symbol).replace(/\(.*$/, '') : undefined;
+  const fn = frame?.symbol ? functionName(displayName(frame.symbol)) : undefined;
   const text = !frame ? api
     : line ? `${line.file}:${line.line}${fn ? ` in ${fn}` : ''}`
     : fn ? `${fn} [0x${frame.offset.toString(16)}] in ${frame.module}`
     : `0x${frame.offset.toString(16)} in ${frame.module}`;
   return { api, frame, line, text };
+}
+
+/** A demangled name without its parameters and (for a template) its return type: `main`, `ns::f<int>`. */
+function functionName(shown: string): string {
+  const head = shown.replace(/\(.*$/, '');
+  // a template function's name follows its return type: the last space outside <...>
+  let depth = 0;
+  for (let i = head.length - 1; i >= 0; i--) {
+    const c = head[i];
+    if (c === '>') depth++;
+    else if (c === '<') depth--;
+    else if (c === ' ' && depth === 0) return head.slice(i + 1);
+  }
+  return head;
 }
 
 // ---- memory images ------------------------------------------------------------------------------
