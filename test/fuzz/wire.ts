@@ -33,7 +33,7 @@ const step = fc.nat({ max: 63 });
 const wireOp: fc.Arbitrary<WireOp> = fc.oneof(
   fc.record({ k: fc.constant('byte' as const), frame: step, at, value: fc.nat({ max: 255 }) }),
   fc.record({ k: fc.constant('length' as const), frame: step, value: fc.oneof(extreme, fc.constantFrom(2n ** 31n + 65n, 2n ** 40n)) }),
-  fc.record({ k: fc.constant('op' as const), frame: step, value: fc.oneof(fc.constantFrom(0, 22, 99, 2 ** 32 - 1), fc.integer({ min: 1, max: 21 })) }),
+  fc.record({ k: fc.constant('op' as const), frame: step, value: fc.oneof(fc.constantFrom(0, 23, 99, 2 ** 32 - 1), fc.integer({ min: 1, max: 22 })) }),
   fc.record({ k: fc.constant('field' as const), frame: step, at, value: extreme, wide: fc.boolean() }),
   fc.record({ k: fc.constant('append' as const), frame: step, n: fc.nat({ max: 300 }), counted: fc.boolean() }),
   fc.record({ k: fc.constant('truncate' as const), frame: step, at }),
