@@ -156,3 +156,13 @@ run('-rdc: kernels of two translation units, each launch at its line', async () 
   expect(ints(memoryAt(rec, launchAt(rec, 2)!.index, v.op === 'malloc' ? v.dst : 0n, 16))).toEqual([0, 1, 2, 3]);
   expect(ints(memoryAt(rec, rec.events.length, v.op === 'malloc' ? v.dst : 0n, 16))).toEqual([1, 4, 7, 10]);
 }, 120_000);
+
+run('the same program recorded twice gives the same recording (events, steps, memory at every launch)', async () => {
+  const a = (await record('offbyone')).rec;
+  const b = (await record('offbyone')).rec;
+  const shape = (rec: ProgramRecording): unknown => rec.events.map((e) => (e.kind === 'launch'
+    ? { kernel: e.kernel, steps: e.steps, site: e.site?.text, start: e.start?.regions.map((g) => [g.name, [...memoryAt(rec, e.index, 0x7f0000000000n + BigInt(g.offset), g.size)!]]) }
+    : e.kind === 'host' ? { op: e.op, site: e.site?.text, writes: e.writes.map((w) => ('bytes' in w ? [w.offset, [...w.bytes]] : [w.offset, w.n, w.fill])) }
+    : { stream: e.stream, text: e.text }));
+  expect(shape(b)).toEqual(shape(a));
+}, 120_000);

@@ -88,6 +88,19 @@ test('a launch request with its host frames appended after the parameters (sanit
   expect(s.lines).toEqual([]);
 });
 
+test('a call site (whole-program recording) is accepted; one whose frames run past its payload is refused and serving goes on', async () => {
+  const { s, ptr } = await ready();
+  // backtrace.c's frames, then the API function's name
+  const site = new Uint8Array(fields([1, 'u32'], [0x1460, 'u64'], [5, 'u32'], [4, 'u32'], './app', 'main', 'cudaMemcpy'));
+  expect((await s.call(OP.site, site))?.status).toBe(0);
+  expect(s.lines).toEqual([]);
+  const r = await s.call(OP.site, site.slice(0, 20));
+  expect(r?.status).toBe(INVALID_VALUE);
+  expect(s.lines).toEqual([expect.stringMatching(/^ptxdbg: a call site: malformed request/)]);
+  expect(words((await s.call(OP.read, fields([ptr, 'u64'], [16, 'u64'])))!.payload)).toEqual([1, 2, 3, 4]);
+  await s.close();
+});
+
 const withBash = testIf(missingTool('bash') ?? missingTool('cat'));
 describe('a bulk copy or a shared range naming a descriptor that is not a memory file', () => {
   let child: ChildProcess;
