@@ -17,6 +17,7 @@ import { ProgramLaunches, runProgram, type RecordOptions } from '../../src/host/
 import { launchAt, launchSnapshotAt, memoryAt, type HostEvent, type HostLineLookup, type ProgramRecording } from '../../src/host/recording.js';
 import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import { plainName } from '../../src/ptx/names.js';
+import { writeBundle } from '../../src/host/bundle.js';
 
 const DIR = join(ROOT, 'samples', 'apps', 'timeline');
 const LIB = join(ROOT, 'dist', 'cudart');
@@ -165,4 +166,20 @@ run('the same program recorded twice gives the same recording (events, steps, me
     : e.kind === 'host' ? { op: e.op, site: e.site?.text, writes: e.writes.map((w) => ('bytes' in w ? [w.offset, [...w.bytes]] : [w.offset, w.n, w.fill])) }
     : { stream: e.stream, text: e.text }));
   expect(shape(b)).toEqual(shape(a));
+}, 120_000);
+
+run('launch 2 reopens from the recording: its bundle runs to what the program saw (b = 2a)', async () => {
+  const { rec } = await record('offbyone');
+  const snap = launchSnapshotAt(rec, 2)!;
+  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-reopen-'));
+  try {
+    writeBundle(join(dir, 'bundle'), snap);
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'run', join(dir, 'bundle'), '--out', join(dir, 'out')], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    // d_b is the third cudaMalloc: scale wrote 2 * (i(i+1)/2) = i(i+1)
+    const b = new Uint8Array(readFileSync(join(dir, 'out', 'cudaMalloc_3.bin')));
+    expect(ints(b)).toEqual([0, 2, 6, 12, 20, 30, 42, 56]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }, 120_000);
