@@ -3,8 +3,8 @@
  * synthetic types an expression needs (literals, casts, `&x`, registers, CUDA built-ins) are
  * plain `DwarfType` objects without a DIE, so printing and sizing work the same for both.
  */
-import { ADDR_CLASS, addressClassKey, DW_ATE } from '../../dwarf/constants.js';
-import { resolveType, sizeOf, typeName, type AggregateType, type DwarfType, type Member, type PointerType } from '../../dwarf/types.js';
+import { ADDR_CLASS, addressClassKey, DW_ATE } from '../../../dwarf/src/index.js';
+import { resolveType, sizeOf, typeName, type AggregateType, type DwarfType, type Member, type PointerType } from '../../../dwarf/src/index.js';
 import type { SpaceName } from '../types.js';
 import type { Declarator } from './parser.js';
 
