@@ -41,6 +41,6 @@ export {
   type AggregateType, type DwarfType, type EnumType, type Enumerator, type Member, type PointerType, type TypeNameStyle,
 } from './types.js';
 export {
-  DW_LNCT, DW_LNE, DW_LNS, lineFilePath, LineTable, readLinePrograms, readLineProgram,
+  DW_LNCT, DW_LNE, DW_LNS, lineFilePath, LineTable, lineTableOf, readLinePrograms, readLineProgram,
   type LineFileEntry, type LineLocation, type LineProgram, type LineProgramHeader, type LineProgramOptions, type LineRow,
 } from './line.js';

@@ -8,7 +8,9 @@
  * do); an error inside the opcodes ends that program with the rows decoded so far and a warning.
  * `LineTable` answers "which file:line is this address" over every program of a section (addr2line).
  */
-import { DW_FORM } from './constants.js';
+import { DW_AT, DW_FORM } from './constants.js';
+import type { Dwarf } from './dwarf.js';
+import type { Unit } from './info.js';
 import { Reader, Warnings, type SectionData } from './reader.js';
 
 export const DW_LNS = {
@@ -325,8 +327,11 @@ export interface LineLocation {
 export class LineTable {
   /** [start, end) of each row's range, sorted by start. */
   private readonly ranges: { start: bigint; end: bigint; program: LineProgram; row: LineRow }[] = [];
+  private readonly compDir: (p: LineProgram) => string | undefined;
 
-  constructor(programs: readonly LineProgram[], private readonly compDir?: string) {
+  /** `compDir`: directory 0 of DWARF 2–4 programs (their unit's DW_AT_comp_dir), one or per program. */
+  constructor(programs: readonly LineProgram[], compDir?: string | ((p: LineProgram) => string | undefined)) {
+    this.compDir = typeof compDir === 'function' ? compDir : () => compDir;
     for (const p of programs) {
       for (let i = 0; i + 1 < p.rows.length; i++) {
         const row = p.rows[i]!;
@@ -349,6 +354,36 @@ export class LineTable {
     }
     const r = hit >= 0 ? this.ranges[hit] : undefined;
     if (!r || address >= r.end) return undefined;
-    return { file: lineFilePath(r.program.header, r.row.file, this.compDir), line: r.row.line, column: r.row.column };
+    return { file: lineFilePath(r.program.header, r.row.file, this.compDir(r.program)), line: r.row.line, column: r.row.column };
   }
+}
+
+/**
+ * The line table of a whole section set: each unit's program (DW_AT_stmt_list) with its
+ * DW_AT_comp_dir; without `.debug_info`, every program of `.debug_line` in order. Never throws:
+ * problems go to `dwarf.warnings`.
+ */
+export function lineTableOf(dwarf: Dwarf): LineTable {
+  const section = dwarf.section(SECTION);
+  if (!section) return new LineTable([]);
+  const o: LineProgramOptions = { strings: dwarf.section('.debug_str'), lineStrings: dwarf.section('.debug_line_str'), warnings: dwarf.warnings };
+  const programs = new Map<number, { program: LineProgram; compDir: string | undefined }>();
+  let units: readonly Unit[] = [];
+  try { units = dwarf.units(); } catch (e) { dwarf.warnings.error(e, '.debug_info'); }
+  for (const u of units) {
+    try {
+      const die = u.root()?.die;
+      if (!die) continue;
+      const raw = die.raw(DW_AT.stmt_list);
+      const offset = raw?.kind === 'secOffset' ? raw.offset : die.udata(DW_AT.stmt_list);
+      if (offset === undefined || programs.has(offset)) continue;
+      const program = readLineProgram(section, offset, { ...o, addressSize: u.header.addressSize });
+      programs.set(offset, { program, compDir: die.string(DW_AT.comp_dir) });
+    } catch (e) {
+      dwarf.warnings.error(e, SECTION);
+    }
+  }
+  if (programs.size === 0) return new LineTable(readLinePrograms(dwarf.sections, dwarf.warnings));
+  const byProgram = new Map([...programs.values()].map((p) => [p.program, p.compDir]));
+  return new LineTable([...byProgram.keys()], (p) => byProgram.get(p));
 }
