@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  DwarfError, lineFilePath, LineTable, readLineProgram, readLinePrograms, sectionFromBytes, Warnings, type LineRow,
+  Dwarf, DwarfError, lineFilePath, LineTable, lineTableOf, readLineProgram, readLinePrograms, sectionFromBytes, Warnings, type LineRow,
 } from '../src/index.js';
 import { sleb, uleb } from './builder.js';
 
@@ -68,6 +68,15 @@ describe('.debug_line from gcc, against llvm-dwarfdump', () => {
     expect(table.find(0x1010n)).toEqual({ file: `${dir}/lines.c`, line: 5, column: 14 });
     expect(table.find(0x1029n)).toBeUndefined();
     expect(table.find(0xfffn)).toBeUndefined();
+  });
+
+  it('lineTableOf: the unit\'s DW_AT_stmt_list program with its DW_AT_comp_dir (the same answers through .debug_info)', () => {
+    const sections = new Map(['info', 'abbrev', 'str', 'line', 'line_str', 'loclists', 'rnglists']
+      .map((n) => [`.debug_${n}`, section(`.debug_${n}`, `lines.v5.debug_${n}`)] as const));
+    const dwarf = new Dwarf(sections);
+    const dir = /^include_directories\[\s*0\] = "([^"]+)"/m.exec(readFileSync(join(FIX, 'lines.v5.dwarfdump.txt'), 'utf8'))![1];
+    expect(lineTableOf(dwarf).find(0x1013n)).toEqual({ file: `${dir}/lines.c`, line: 12, column: 24 });
+    expect(dwarf.warnings.list).toEqual([]);
   });
 });
 
