@@ -1,5 +1,5 @@
 /**
- * C types for expression evaluation, on top of the DWARF type model (src/dwarf/types.ts): the
+ * C types for expression evaluation, on top of the DWARF type model (dwarf/src/types.ts): the
  * synthetic types an expression needs (literals, casts, `&x`, registers, CUDA built-ins) are
  * plain `DwarfType` objects without a DIE, so printing and sizing work the same for both.
  */
