@@ -250,7 +250,7 @@ await yargs(hideBin(process.argv))
   .command('dwarf <file>', 'print the DWARF DIE tree of a -G PTX file (llvm-dwarfdump style)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('arch', debugOptions.arch),
     (a) => guard(async () => {
       const path = ptxInput(a.file, a.arch, {}).ptxPath;
-      const { dwarfDump } = await import('./dwarf/index.js');
+      const { dwarfDump } = await import('./cli/dwarf.js');
       const r = dwarfDump(readPtxText(path), path);
       process.stdout.write(r.text.endsWith('\n') ? r.text : r.text + '\n');
       for (const w of r.warnings) process.stderr.write(`warning: ${w}\n`);

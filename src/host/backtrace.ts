@@ -3,12 +3,14 @@
  * launch or at a failed CUDA call, named from each file's own ELF symbols as compute-sanitizer
  * names them (`Host Frame: run_unaligned() [0xacd4] in memcheck_demo`). Names come from .symtab
  * (nvcc keeps it unless the program is stripped), else from the dynamic symbol the runtime
- * found. No source lines: ptxdbg reads no host DWARF, so a frame is `name [offset] in module`,
- * compute-sanitizer's form for a program built without -g.
+ * found. Where the file has a DWARF line table (built with -g), the frame names the call's source
+ * line as compute-sanitizer does (`Host Frame: main in /src/app.cu:42 [0x1465] in app`, read by
+ * hostlines.ts); without one it is `name [offset] in module`, its form for a program without -g.
  */
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { elfFunctions, type ElfFunction } from './elf.js';
+import { HostLines } from './hostlines.js';
 import { displayName } from './demangle.js';
 import type { Fields } from './protocol.js';
 
@@ -20,6 +22,9 @@ export interface HostFrame {
   symbol: string | undefined;
   offset: bigint;
   module: string;
+  /** The call's source line, where the file has a line table for it. */
+  file?: string;
+  line?: number;
 }
 
 /** The frames at the end of a request (u32 count, then the frames); none when nothing follows. */
@@ -44,6 +49,7 @@ function launchGlue(symbol: string): boolean {
 
 export class Symbolizer {
   private readonly files = new Map<string, { base: number; functions: ElfFunction[] } | undefined>();
+  private readonly lines = new HostLines();
 
   private symbols(path: string): { base: number; functions: ElfFunction[] } | undefined {
     if (!this.files.has(path)) {
@@ -74,7 +80,12 @@ export class Symbolizer {
       const f = best >= 0 ? s.functions[best]! : undefined;
       if (f && (f.size === 0 || at < f.value + f.size)) symbol = f.name;
     }
-    return { symbol, offset: r.offset, module: basename(r.path) };
+    const frame: HostFrame = { symbol, offset: r.offset, module: basename(r.path) };
+    if (s) {
+      const at = this.lines.callSiteAtOffset(r.path, r.offset);
+      if (at.file !== undefined && at.line !== undefined) { frame.file = at.file; frame.line = at.line; }
+    }
+    return frame;
   }
 
   /**
@@ -99,6 +110,10 @@ export function hostFrameLines(frames: readonly HostFrame[], when: string): stri
   if (frames.length === 0) return [];
   return [
     `    Saved host backtrace up to driver entry point at ${when}`,
-    ...frames.map((f) => `        Host Frame: ${f.symbol ? `${displayName(f.symbol)} ` : ''}[0x${f.offset.toString(16)}] in ${f.module}`),
+    ...frames.map((f) => {
+      const name = f.symbol ? `${displayName(f.symbol)} ` : '';
+      const source = f.file !== undefined && f.line !== undefined ? `in ${f.file}:${f.line} ` : '';
+      return `        Host Frame: ${name}${source}[0x${f.offset.toString(16)}] in ${f.module}`;
+    }),
   ];
 }

@@ -28,9 +28,7 @@
  * warnings naming section and offset; the datum then holds its addend (or the truncated value).
  */
 import type { FunctionDecl, PtxModule, Section, Statement, VarDecl } from './ast.js';
-import { ADDR_CLASS } from '../dwarf/constants.js';
-import type { Relocation, RelocTarget, SectionData } from '../dwarf/reader.js';
-import { Warnings } from '../dwarf/reader.js';
+import { ADDR_CLASS, Warnings, type Relocation, type RelocTarget, type SectionData } from '../../dwarf/src/index.js';
 
 export interface InstructionRef {
   readonly function: string;

@@ -4,10 +4,11 @@
  * the DWARF type: `tile[3][17]`, `cells[2].count`. Launch buffers have no DWARF variable and are
  * named by the launch (`total[0]`). Built lazily: only a run that reports something pays for DWARF.
  */
-import { Dwarf, resolveType, ScopeIndex, sizeOf, type DwarfType, type Scope, type VariableInfo } from '../dwarf/index.js';
+import { Dwarf, resolveType, ScopeIndex, sizeOf, type DwarfType, type Scope, type VariableInfo } from '../../dwarf/src/index.js';
 import { type ElemType, elemSize } from '../exec/launch.js';
 import type { Machine } from '../exec/machine.js';
 import type { VarInfo } from '../ptx/resolve.js';
+import { moduleDwarf } from '../ptx/dwarf.js';
 
 export interface AddressName {
   variable: string | null;
@@ -62,7 +63,7 @@ export class AddressNamer {
     if (this.bySymbol) return this.bySymbol;
     const map = new Map<string, VariableInfo>();
     try {
-      const dwarf = Dwarf.of(this.machine.program.module);
+      const dwarf = moduleDwarf(this.machine.program.module);
       const scopes = new ScopeIndex(dwarf);
       const add = (v: VariableInfo): void => {
         const loc = v.location;

@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parsePtx } from '../../src/ptx/parser.js';
 import { assembleSections, splitDefaultAddress, SymbolTable, type SymbolResolver } from '../../src/ptx/dwarf-sections.js';
-import { dwarfCommand } from '../../src/dwarf/dump.js';
-import { Dwarf } from '../../src/dwarf/dwarf.js';
-import { Warnings } from '../../src/dwarf/reader.js';
+import { Warnings } from '../../dwarf/src/index.js';
 import { ROOT } from '../helpers.js';
 import { join } from 'node:path';
+import { dwarfFromPtx } from '../../src/ptx/dwarf.js';
+import { dwarfCommand } from '../../src/cli/dwarf.js';
 
 const CONF = join(ROOT, 'test', 'fixtures');
 const VEC = `${CONF}/vec_add/kernel.G.ptx`;
@@ -66,7 +66,7 @@ describe('section assembly', () => {
     expect(r.text).toContain('                    DW_AT_location\t(DW_OP_regx %r1)');
     expect(r.text).toContain('                DW_AT_type\t(0x000000f7 "const float")');
     expect(r.text).toContain('0x00000115:   NULL');
-    const d = Dwarf.fromPtx(readFileSync(VEC, 'utf8'));
+    const d = dwarfFromPtx(readFileSync(VEC, 'utf8'));
     expect(d.units()[0]!.header).toMatchObject({ version: 2, addressSize: 8, format: 4, end: 0x116 });
   });
 });

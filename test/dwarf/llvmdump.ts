@@ -23,11 +23,11 @@
  *    both to names (%r1).
  */
 import type { FunctionDecl, PtxModule, VarDecl } from '../../src/ptx/ast.js';
-import { ADDR_CLASS, attrName, DW_AT, DW_OP, tagName } from '../../src/dwarf/constants.js';
-import type { AttrValue, Dwarf } from '../../src/dwarf/dwarf.js';
-import { ptxRegisterName, type Operation } from '../../src/dwarf/expr.js';
-import type { Die, DieNode } from '../../src/dwarf/info.js';
-import { typeName, TypeTable } from '../../src/dwarf/types.js';
+import { ADDR_CLASS, attrName, DW_AT, DW_OP, tagName } from '../../dwarf/src/index.js';
+import type { AttrValue, Dwarf } from '../../dwarf/src/index.js';
+import { ptxRegisterName, type Operation } from '../../dwarf/src/index.js';
+import type { Die, DieNode } from '../../dwarf/src/index.js';
+import { typeName, TypeTable } from '../../dwarf/src/index.js';
 
 export interface CanonDie {
   readonly offset: number;

@@ -3,13 +3,15 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { writeFileSync, mkdtempSync } from 'node:fs';
 import { parsePtx } from '../../src/ptx/parser.js';
-import { DW_AT, DW_FORM, DW_TAG } from '../../src/dwarf/constants.js';
-import { dumpDebugInfo, dwarfCommand } from '../../src/dwarf/dump.js';
-import { Dwarf } from '../../src/dwarf/dwarf.js';
-import { sectionFromBytes, type SectionData } from '../../src/dwarf/reader.js';
-import { ScopeIndex } from '../../src/dwarf/scope.js';
-import { abbrevBytes, dwarfFrom, InfoBuilder } from './builder.js';
+import { DW_AT, DW_FORM, DW_TAG } from '../../dwarf/src/index.js';
+import { dumpDebugInfo } from '../../dwarf/src/index.js';
+import { Dwarf } from '../../dwarf/src/index.js';
+import { sectionFromBytes, type SectionData } from '../../dwarf/src/index.js';
+import { ScopeIndex } from '../../dwarf/src/index.js';
+import { abbrevBytes, dwarfFrom, InfoBuilder } from '../../dwarf/test/builder.js';
 import { ROOT } from '../helpers.js';
+import { dwarfFromModule, dwarfFromPtx } from '../../src/ptx/dwarf.js';
+import { dwarfCommand } from '../../src/cli/dwarf.js';
 
 const CONF = join(ROOT, 'test', 'fixtures');
 const vecAdd = readFileSync(`${CONF}/vec_add/kernel.G.ptx`, 'utf8');
@@ -26,7 +28,7 @@ function exercise(d: Dwarf): string {
 }
 
 function sectionsOf(src: string): Map<string, SectionData> {
-  const d = Dwarf.fromModule(parsePtx(src).module);
+  const d = dwarfFromModule(parsePtx(src).module);
   return new Map(d.sections);
 }
 
@@ -97,12 +99,12 @@ describe('malformed DWARF', () => {
 
   it('reports bad relocations and bad list offsets in PTX sections', () => {
     const src = vecAdd.replace('.b64 $L__tmp0', '.b64 $L__nosuch');
-    const d = Dwarf.fromPtx(src);
+    const d = dwarfFromPtx(src);
     exercise(d);
     expect(d.warnings.list).toEqual([
       `.debug_info at offset 0x000000c6: bad relocation '$L__nosuch': no label, variable, function or section of that name`,
     ]);
-    const d2 = Dwarf.fromPtx(localArrays.replace(/\.b32 \.debug_loc\b/, '.b32 .debug_loc+9999'));
+    const d2 = dwarfFromPtx(localArrays.replace(/\.b32 \.debug_loc\b/, '.b32 .debug_loc+9999'));
     exercise(d2);
     expect(d2.warnings.list).toEqual(['.debug_loc at offset 0x0000270f: unexpected end of data (needed 1 byte, 0 left)']);
   });

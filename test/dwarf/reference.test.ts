@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONFORMANCE, ROOT } from '../helpers.js';
 import { parsePtx } from '../../src/ptx/parser.js';
-import { Dwarf } from '../../src/dwarf/dwarf.js';
 import { countDies, diffTrees, ourTrees, parseLlvmDump } from './llvmdump.js';
+import { dwarfFromModule } from '../../src/ptx/dwarf.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
@@ -32,7 +32,7 @@ describe('DIE trees match llvm-dwarfdump of the cubin', () => {
     const refPath = join(HERE, 'reference', `${c.name}.txt`);
     it(`${c.name}`, () => {
       const { module } = parsePtx(readFileSync(c.ptx, 'utf8'), c.ptx);
-      const dwarf = Dwarf.fromModule(module);
+      const dwarf = dwarfFromModule(module);
       const ours = ourTrees(dwarf, module);
       expect(dwarf.warnings.list).toEqual([]);
       expect(ours.problems).toEqual([]);

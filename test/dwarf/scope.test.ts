@@ -1,16 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { parsePtx } from '../../src/ptx/parser.js';
 import { defaultResolver, type SymbolResolver } from '../../src/ptx/dwarf-sections.js';
-import { Dwarf } from '../../src/dwarf/dwarf.js';
-import { formatOperations } from '../../src/dwarf/expr.js';
-import { ScopeIndex } from '../../src/dwarf/scope.js';
+import { formatOperations } from '../../dwarf/src/index.js';
+import { ScopeIndex } from '../../dwarf/src/index.js';
 import { ROOT } from '../helpers.js';
 import { join } from 'node:path';
+import { dwarfFromModule } from '../../src/ptx/dwarf.js';
 
 const CONF = join(ROOT, 'test', 'fixtures');
 const load = (name: string, resolver?: SymbolResolver): ScopeIndex => {
   const { module } = parsePtx(readFileSync(`${CONF}/${name}/kernel.G.ptx`, 'utf8'));
-  return new ScopeIndex(Dwarf.fromModule(module, resolver ? { resolver } : {}));
+  return new ScopeIndex(dwarfFromModule(module, resolver ? { resolver } : {}));
 };
 const KERNEL = '_Z11localArraysPKiPiS1_S1_ii';
 

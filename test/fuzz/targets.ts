@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
-import { Dwarf } from '../../src/dwarf/dwarf.js';
-import { dumpDebugInfo } from '../../src/dwarf/dump.js';
+import { Dwarf } from '../../dwarf/src/index.js';
+import { dumpDebugInfo } from '../../dwarf/src/index.js';
 import { openReplay } from '../../src/cli/debug.js';
 import { formatFault } from '../../src/cli/run.js';
 import { COMMAND_NAMES, executeCommand } from '../../src/frontends/gdb/commands.js';
@@ -28,6 +28,7 @@ import {
   applyByteOps, applyDwarfPlan, applyTextPlan, bytePlan, type BytePlan, dwarfPlan, type DwarfPlan, textPlan, type TextPlan,
 } from './mutate.js';
 import { runWire, type WireInput, wireInputs } from './wire.js';
+import { dwarfFromModule } from '../../src/ptx/dwarf.js';
 
 export type Outcome = { kind: 'accepted' | 'rejected' } | { kind: 'internal' | 'differs'; detail: string };
 
@@ -135,7 +136,7 @@ export function runDwarf(p: DwarfPlan): Outcome {
   try {
     const loaded = loadPtx(text, 'fuzz.ptx');
     if (!loaded.program) return { kind: 'rejected' };
-    dumpDebugInfo(Dwarf.fromModule(loaded.module));
+    dumpDebugInfo(dwarfFromModule(loaded.module));
     let s: Session;
     try {
       s = openSession({ ptxPath: join(base.dir, 'kernel.G.ptx'), ptxText: text, launch: join(base.dir, 'launch.json'), maxSteps: MAX_STEPS });

@@ -4,7 +4,7 @@
  * over several random schedules.
  */
 import { join } from 'node:path';
-import type { DwarfType } from '../../src/dwarf/index.js';
+import type { DwarfType } from '../../dwarf/src/index.js';
 import { readLaunchFile } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';

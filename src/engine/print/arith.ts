@@ -2,7 +2,7 @@
  * C arithmetic for the evaluator: literal typing, integer promotions, the usual arithmetic
  * conversions, comparisons, and constructors of computed values.
  */
-import { sizeOf, type DwarfType } from '../../dwarf/types.js';
+import { sizeOf, type DwarfType } from '../../../dwarf/src/index.js';
 import { category, isSigned, T } from './ctypes.js';
 import { PrintError } from './errors.js';
 import { bigintBytes, bytesValue, floatBytes, type Value } from './value.js';

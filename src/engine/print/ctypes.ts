@@ -1,10 +1,10 @@
 /**
- * C types for expression evaluation, on top of the DWARF type model (src/dwarf/types.ts): the
+ * C types for expression evaluation, on top of the DWARF type model (dwarf/src/types.ts): the
  * synthetic types an expression needs (literals, casts, `&x`, registers, CUDA built-ins) are
  * plain `DwarfType` objects without a DIE, so printing and sizing work the same for both.
  */
-import { ADDR_CLASS, addressClassKey, DW_ATE } from '../../dwarf/constants.js';
-import { resolveType, sizeOf, typeName, type AggregateType, type DwarfType, type Member, type PointerType } from '../../dwarf/types.js';
+import { ADDR_CLASS, addressClassKey, DW_ATE } from '../../../dwarf/src/index.js';
+import { resolveType, sizeOf, typeName, type AggregateType, type DwarfType, type Member, type PointerType } from '../../../dwarf/src/index.js';
 import type { SpaceName } from '../types.js';
 import type { Declarator } from './parser.js';
 

@@ -4,12 +4,13 @@
  * never throws: a module without DWARF (an -O3 build) or with damaged DWARF gives a DebugInfo
  * that knows fewer names, and the problems are in `warnings`.
  */
-import { DW_TAG } from '../../dwarf/constants.js';
-import { Dwarf } from '../../dwarf/dwarf.js';
-import { ScopeIndex, type Scope, type VariableInfo, type VisibleVariable } from '../../dwarf/scope.js';
-import type { DwarfType, EnumType } from '../../dwarf/types.js';
+import { DW_TAG } from '../../../dwarf/src/index.js';
+import { Dwarf } from '../../../dwarf/src/index.js';
+import { ScopeIndex, type Scope, type VariableInfo, type VisibleVariable } from '../../../dwarf/src/index.js';
+import type { DwarfType, EnumType } from '../../../dwarf/src/index.js';
 import type { Program } from '../../ptx/resolve.js';
 import { RegisterDefs } from './regdefs.js';
+import { moduleDwarf } from '../../ptx/dwarf.js';
 
 /** A variable with static storage declared inside a function (a `__shared__` array in a kernel). */
 export interface StaticVariable {
@@ -37,7 +38,7 @@ export class DebugInfo {
   static fromProgram(program: Program): DebugInfo {
     let d = built.get(program);
     if (!d) {
-      const dwarf = Dwarf.of(program.module);
+      const dwarf = moduleDwarf(program.module);
       d = new DebugInfo(program, dwarf, new ScopeIndex(dwarf));
       built.set(program, d);
     }

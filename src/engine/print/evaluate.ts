@@ -8,8 +8,8 @@
  * variables, CUDA built-ins (threadIdx, blockIdx, blockDim, gridDim, warpSize), enumerators,
  * and finally PTX symbols without debug info (`'x' has unknown type; cast it to its declared type`).
  */
-import type { VisibleVariable } from '../../dwarf/scope.js';
-import { resolveType, sizeOf, typeName, type DwarfType, type PointerType } from '../../dwarf/types.js';
+import type { VisibleVariable } from '../../../dwarf/src/index.js';
+import { resolveType, sizeOf, typeName, type DwarfType, type PointerType } from '../../../dwarf/src/index.js';
 import type { SpaceName, ThreadView } from '../types.js';
 import { compare, floatResult, floatValue, intLiteral, intResult, intValue, pointerValue, promote } from './arith.js';
 import {

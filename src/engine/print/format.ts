@@ -10,7 +10,7 @@
  * the high word telling the space; both get gdb's `<symbol+offset>` when they point into a
  * variable.
  */
-import { resolveType, sizeOf, type AggregateType, type DwarfType, type EnumType } from '../../dwarf/types.js';
+import { resolveType, sizeOf, type AggregateType, type DwarfType, type EnumType } from '../../../dwarf/src/index.js';
 import type { SpaceName, ThreadView } from '../types.js';
 import { arrayParts, category, displayType, isSigned, pointeeSpace } from './ctypes.js';
 import { PrintError } from './errors.js';

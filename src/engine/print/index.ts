@@ -9,7 +9,7 @@
  *
  * Public functions throw only PrintError (gdb's message: `No symbol "x" in current context.`).
  */
-import { resolveType, sizeOf, type DwarfType } from '../../dwarf/types.js';
+import { resolveType, sizeOf, type DwarfType } from '../../../dwarf/src/index.js';
 import type { ThreadView } from '../types.js';
 import { displayType } from './ctypes.js';
 import { DebugInfo } from './debuginfo.js';

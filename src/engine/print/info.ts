@@ -5,8 +5,8 @@
  * whose location does not cover the pc shows `<optimized out>`; one whose location cannot be
  * used (damaged DWARF) shows `<error: ...>`; DWARF warnings are mentioned once at the end.
  */
-import type { VariableInfo } from '../../dwarf/scope.js';
-import { resolveType, sizeOf } from '../../dwarf/types.js';
+import type { VariableInfo } from '../../../dwarf/src/index.js';
+import { resolveType, sizeOf } from '../../../dwarf/src/index.js';
 import type { ThreadView } from '../types.js';
 import { arrayParts, category, displayType, pointeeSpace, spaceOfClass } from './ctypes.js';
 import type { DebugInfo } from './debuginfo.js';

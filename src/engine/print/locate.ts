@@ -5,10 +5,10 @@
  * `symbolAddress`, in the symbol's state space. Anything that cannot be placed becomes an
  * unavailable value with a reason (never bytes from the wrong place).
  */
-import { DW_OP } from '../../dwarf/constants.js';
-import { evaluate, type EvalContext, type Expression, type Location, type Operation } from '../../dwarf/expr.js';
-import type { VariableInfo, VisibleVariable } from '../../dwarf/scope.js';
-import { sizeOf, type DwarfType } from '../../dwarf/types.js';
+import { DW_OP } from '../../../dwarf/src/index.js';
+import { evaluate, type EvalContext, type Expression, type Location, type Operation } from '../../../dwarf/src/index.js';
+import type { VariableInfo, VisibleVariable } from '../../../dwarf/src/index.js';
+import { sizeOf, type DwarfType } from '../../../dwarf/src/index.js';
 import type { SpaceName, ThreadView } from '../types.js';
 import { spaceOfClass } from './ctypes.js';
 import type { DebugInfo } from './debuginfo.js';

@@ -5,7 +5,7 @@
  */
 import { GLOBAL_HI } from '../../exec/memory.js';
 import { spaceOfWindow, windowOf } from '../spaces.js';
-import { sizeOf } from '../../dwarf/types.js';
+import { sizeOf } from '../../../dwarf/src/index.js';
 import { genericOf } from '../threadview.js';
 import type { SpaceName, ThreadView } from '../types.js';
 import type { DebugInfo } from './debuginfo.js';

@@ -3,7 +3,7 @@
  * nowhere for computed values), and its bytes when known. Memory is read lazily and only as far
  * as needed, so `print bigArray` reads what is shown and `&x`, `sizeof x` read nothing.
  */
-import { sizeOf, type DwarfType } from '../../dwarf/types.js';
+import { sizeOf, type DwarfType } from '../../../dwarf/src/index.js';
 import type { SpaceName, ThreadView } from '../types.js';
 import { isSigned } from './ctypes.js';
 import { PrintError } from './errors.js';

@@ -1,11 +1,13 @@
 /**
- * The DWARF object of one PTX module: its assembled sections, units, and normalised attribute
- * values (gimli's `Dwarf` + `Unit::attr_value`). Never throws to the caller: every problem is a
- * warning in `dwarf.warnings` naming section and offset, and decoding continues where possible.
+ * The DWARF object of one section set: its sections, units, and normalised attribute values
+ * (gimli's `Dwarf` + `Unit::attr_value`). Never throws to the caller: every problem is a warning in
+ * `dwarf.warnings` naming section and offset, and decoding continues where possible.
+ *
+ * As in gimli, the caller owns the object file: it hands over the section bytes (already
+ * relocated, relocations attached for symbolic printing) and, optionally, `DwarfSymbols` for what
+ * only the object file knows (file names, instruction addresses). PTX modules are turned into
+ * sections on the PTX side (`src/ptx/dwarf-sections.ts`); this package imports nothing of ptxdbg.
  */
-import type { PtxModule } from '../ptx/ast.js';
-import { parsePtx } from '../ptx/parser.js';
-import { assembleSections, defaultResolver, SymbolTable, type SymbolResolver } from '../ptx/dwarf-sections.js';
 import {
   accessibilityName, addressClassName, attrName, DW_AT, encodingName, inlineName, languageName,
 } from './constants.js';
@@ -53,14 +55,16 @@ const REFERENCE_ATTRS: ReadonlySet<number> = new Set([
   DW_AT.import, DW_AT.common_reference, DW_AT.object_pointer, DW_AT.call_origin, DW_AT.signature,
 ]);
 
-export interface DwarfOptions {
-  /** Addresses for labels and variables; default: `defaultResolver` (see assemble.ts). */
-  readonly resolver?: SymbolResolver;
-  /** Warning list to append to (default: a new one). */
-  readonly warnings?: Warnings;
+/**
+ * What the object file the sections came from knows and the sections do not (the caller's side of
+ * relocation, as gimli leaves relocation to its caller).
+ */
+export interface DwarfSymbols {
+  /** Path of file index N (DW_AT_decl_file / DW_AT_call_file); PTX: `.file N`. */
+  fileName(index: number): string | undefined;
+  /** Address of the `index`-th instruction of function `fn` as the relocations placed it, if known. */
+  instructionAddress(fn: string, index: number): bigint | undefined;
 }
-
-const decoded = new WeakMap<PtxModule, Dwarf>();
 
 export class Dwarf {
   readonly warnings: Warnings;
@@ -69,43 +73,11 @@ export class Dwarf {
 
   constructor(
     readonly sections: ReadonlyMap<string, SectionData>,
-    /** The module's symbols (labels, variables, `.file` names), when decoding a PTX module. */
-    readonly symbols: SymbolTable | undefined,
-    readonly resolver: SymbolResolver = defaultResolver,
+    /** The object file's symbols (PTX: labels, functions, `.file` names), when known. */
+    readonly symbols: DwarfSymbols | undefined = undefined,
     warnings?: Warnings,
   ) {
     this.warnings = warnings ?? new Warnings();
-  }
-
-  /** Assemble and wrap the DWARF sections of a parsed module. Never throws. */
-  /**
-   * The module's DWARF with default options, decoded once per module: the debugger, the race
-   * checker's variable names and every front end share this one decode.
-   */
-  static of(module: PtxModule): Dwarf {
-    let d = decoded.get(module);
-    if (!d) { d = Dwarf.fromModule(module); decoded.set(module, d); }
-    return d;
-  }
-
-  static fromModule(module: PtxModule, options: DwarfOptions = {}): Dwarf {
-    const warnings = options.warnings ?? new Warnings();
-    const resolver = options.resolver ?? defaultResolver;
-    let symbols: SymbolTable | undefined;
-    let sections: ReadonlyMap<string, SectionData> = new Map();
-    try {
-      symbols = new SymbolTable(module);
-      sections = assembleSections(module, resolver, warnings, symbols).sections;
-    } catch (e) {
-      warnings.error(e, '.section');
-    }
-    return new Dwarf(sections, symbols, resolver, warnings);
-  }
-
-  /** Parse PTX text and decode its DWARF. Never throws. */
-  static fromPtx(source: string, fileName = '<input>', options: DwarfOptions = {}): Dwarf {
-    const { module } = parsePtx(source, fileName);
-    return Dwarf.fromModule(module, options);
   }
 
   section(name: string): SectionData | undefined {
@@ -177,7 +149,7 @@ export class Dwarf {
 
   /** Path of `.file N` (DW_AT_decl_file / call_file index N; ptxas builds the line table from `.file`). */
   fileName(index: number): string | undefined {
-    return this.symbols?.files.get(index);
+    return this.symbols?.fileName(index);
   }
 
   /** Encoding for list sections, with the unit's base address. */

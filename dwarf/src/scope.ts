@@ -177,9 +177,7 @@ export class ScopeIndex {
    * when the function is unknown (or the Dwarf was not built from a module).
    */
   instructionAddress(fn: string, index: number): bigint | undefined {
-    const f = this.dwarf.symbols?.functions.get(fn);
-    if (!f) return undefined;
-    return this.dwarf.resolver.instructionAddress({ function: f.function, functionIndex: f.functionIndex, instruction: index });
+    return this.dwarf.symbols?.instructionAddress(fn, index);
   }
 
   /** Variables visible at instruction `index` (counting instructions only) of PTX function `fn`. */

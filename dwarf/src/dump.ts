@@ -3,13 +3,10 @@
  * specifics decoded: PTX register names (`DW_OP_regx %r1`), relocated symbols
  * (`DW_OP_addr _Z6vecAddPKfS0_Pfi_param_0`, `DW_AT_low_pc (0x0000000000000000 "$L__func_begin0")`),
  * address classes (`DW_AT_address_class (0x07 ADDR_param_space)`), and file names.
- *
- * `dwarfCommand(ptxPath)` is the implementation of `ptxdbg dwarf kernel.ptx`.
+ * (`ptxdbg dwarf kernel.ptx`, which reads PTX, is the CLI's: src/cli/dwarf.ts.)
  */
-import { readFileSync } from 'node:fs';
-import { parsePtx } from '../ptx/parser.js';
 import { attrName, DW_AT, tagName } from './constants.js';
-import { Dwarf, type AttrValue, type DwarfOptions } from './dwarf.js';
+import type { AttrValue, Dwarf } from './dwarf.js';
 import { formatOperations } from './expr.js';
 import type { Attribute, Die, DieNode, Unit } from './info.js';
 import type { Bound } from './lists.js';
@@ -114,39 +111,4 @@ export function dumpDebugInfo(dwarf: Dwarf): string {
     }
   }
   return out.join('\n').replace(/\n+$/, '') + '\n';
-}
-
-export interface DwarfCommandResult {
-  /** The dump (empty-ish when the file has no DWARF). */
-  readonly text: string;
-  /** PTX parse diagnostics (as "line:col: message") and DWARF warnings (naming section and offset). */
-  readonly warnings: string[];
-}
-
-/**
- * `ptxdbg dwarf kernel.ptx`: read, parse and dump. Never throws (an unreadable file is a warning).
- */
-export function dwarfCommand(ptxPath: string, options: DwarfOptions = {}): DwarfCommandResult {
-  let source: string;
-  try {
-    source = readFileSync(ptxPath, 'utf8');
-  } catch (e) {
-    return { text: '', warnings: [`${ptxPath}: cannot read: ${e instanceof Error ? e.message : String(e)}`] };
-  }
-  return dwarfDump(source, ptxPath, options);
-}
-
-/** The DIE tree of PTX text already read (the CLI reads files with a size bound). */
-export function dwarfDump(source: string, ptxPath: string, options: DwarfOptions = {}): DwarfCommandResult {
-  const { module, diagnostics } = parsePtx(source, ptxPath);
-  const warnings: string[] = diagnostics.map((d) => `${ptxPath}: ${d.severity}: ${d.message}`);
-  const dwarf = Dwarf.fromModule(module, options);
-  let text: string;
-  try {
-    text = dwarf.section('.debug_info') ? dumpDebugInfo(dwarf) : `${ptxPath}: no .debug_info section (compile with nvcc -G)\n`;
-  } catch (e) {
-    text = '';
-    dwarf.warnings.error(e, '.debug_info');
-  }
-  return { text, warnings: [...warnings, ...dwarf.warnings.list] };
 }

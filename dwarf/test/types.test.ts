@@ -1,7 +1,7 @@
-import { DW_AT, DW_ATE, DW_FORM, DW_TAG } from '../../src/dwarf/constants.js';
-import type { Dwarf } from '../../src/dwarf/dwarf.js';
-import { sizeOf, typeName, TypeTable, type DwarfType } from '../../src/dwarf/types.js';
-import { unitOffset } from '../../src/dwarf/reader.js';
+import { DW_AT, DW_ATE, DW_FORM, DW_TAG } from '../src/index.js';
+import type { Dwarf } from '../src/index.js';
+import { sizeOf, typeName, TypeTable, type DwarfType } from '../src/index.js';
+import { unitOffset } from '../src/index.js';
 import { abbrevBytes, dwarfFrom, InfoBuilder, type AbbrevDecl } from './builder.js';
 
 const A: AbbrevDecl[] = [

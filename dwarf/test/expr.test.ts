@@ -1,5 +1,5 @@
-import { DW_OP } from '../../src/dwarf/constants.js';
-import { decodeExpression, evaluate, expressionFromBytes, formatOperations, type Operation } from '../../src/dwarf/expr.js';
+import { DW_OP } from '../src/index.js';
+import { decodeExpression, evaluate, expressionFromBytes, formatOperations, type Operation } from '../src/index.js';
 import { sleb, uleb } from './builder.js';
 
 const enc = { addressSize: 8, format: 4 as const, version: 2 };

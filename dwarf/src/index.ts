@@ -1,20 +1,18 @@
 /**
- * ptxdbg's DWARF decoder: public API.
+ * @ptxdbg/dwarf: a DWARF decoder over section bytes (public API). Imports nothing outside this
+ * package; see README.md.
  *
- *   const dwarf = Dwarf.fromModule(module, { resolver });       // never throws
+ *   const dwarf = new Dwarf(sections, symbols);                 // never throws
  *   const scopes = new ScopeIndex(dwarf);
- *   for (const v of scopes.variablesAtInstruction('_Z6vecAddPKfS0_Pfi', 12)) {
+ *   for (const v of scopes.variablesAt(pc)) {
  *     const r = scopes.evaluateVariable(v, { readRegister, readMemory, callFrameCfa });
  *   }
  *   dumpDebugInfo(dwarf); dwarf.warnings.list;
+ *   readLineProgram(sections.get('.debug_line')!, 0, { sections }).rows;
  */
-export {
-  assembleSections, defaultResolver, splitDefaultAddress, SymbolTable,
-  type AssembledSections, type InstructionRef, type SymbolResolver, type VariableRef,
-} from '../ptx/dwarf-sections.js';
 export * from './constants.js';
-export { dumpDebugInfo, dwarfCommand, dwarfDump, formatAttributeValue, type DwarfCommandResult } from './dump.js';
-export { Dwarf, type AttrValue, type DwarfOptions, type LocationDescription } from './dwarf.js';
+export { dumpDebugInfo, formatAttributeValue } from './dump.js';
+export { Dwarf, type AttrValue, type DwarfSymbols, type LocationDescription } from './dwarf.js';
 export {
   decodeExpression, evaluate, expressionFromBytes, formatOperation, formatOperations, ptxRegisterName, ptxRegisterValue,
   type EvalContext, type EvalResult, type Expression, type ExprEncoding, type Location, type Operation, type Piece,
@@ -40,5 +38,9 @@ export {
 } from './scope.js';
 export {
   pointerSpace, resolveType, sizeOf, typeName, TypeTable, VOID,
-  type AggregateType, type DwarfType, type EnumType, type Enumerator, type Member, type TypeNameStyle,
+  type AggregateType, type DwarfType, type EnumType, type Enumerator, type Member, type PointerType, type TypeNameStyle,
 } from './types.js';
+export {
+  DW_LNCT, DW_LNE, DW_LNS, lineFilePath, LineTable, lineTableOf, readLinePrograms, readLineProgram,
+  type LineFileEntry, type LineLocation, type LineProgram, type LineProgramHeader, type LineProgramOptions, type LineRow,
+} from './line.js';

@@ -1,6 +1,6 @@
 /** Test helper: build small DWARF sections by hand. */
-import { Dwarf } from '../../src/dwarf/dwarf.js';
-import { sectionFromBytes, type SectionData } from '../../src/dwarf/reader.js';
+import { Dwarf } from '../src/index.js';
+import { sectionFromBytes, type SectionData } from '../src/index.js';
 
 export function uleb(n: number | bigint): number[] {
   let v = BigInt(n);

@@ -1,7 +1,7 @@
-import { DW_FORM } from '../../src/dwarf/constants.js';
-import { fixedFormSize, readForm, skipForm, type Encoding } from '../../src/dwarf/info.js';
-import { DwarfError, Reader, sectionFromBytes } from '../../src/dwarf/reader.js';
-import { ptxRegisterName, ptxRegisterValue } from '../../src/dwarf/expr.js';
+import { DW_FORM } from '../src/index.js';
+import { fixedFormSize, readForm, skipForm, type Encoding } from '../src/index.js';
+import { DwarfError, Reader, sectionFromBytes } from '../src/index.js';
+import { ptxRegisterName, ptxRegisterValue } from '../src/index.js';
 import { sleb, uleb } from './builder.js';
 
 const rd = (bytes: number[], name = '.debug_info'): Reader => new Reader(sectionFromBytes(name, bytes));

@@ -69,7 +69,8 @@ export type DwarfErrorKind =
   | { readonly kind: 'TooManyIterations'; readonly limit: number }
   | { readonly kind: 'BadEntryKind'; readonly entryKind: number }
   | { readonly kind: 'TrailingDies'; readonly bytes: number }
-  | { readonly kind: 'TooDeep'; readonly depth: number };
+  | { readonly kind: 'TooDeep'; readonly depth: number }
+  | { readonly kind: 'BadLineHeader'; readonly why: string };
 
 function hex(n: number): string {
   return '0x' + n.toString(16).padStart(8, '0');
@@ -101,6 +102,7 @@ export function describeErrorKind(k: DwarfErrorKind): string {
     case 'BadEntryKind': return `unknown list entry kind 0x${k.entryKind.toString(16)}`;
     case 'TrailingDies': return `${k.bytes} byte(s) after the last DIE of the unit`;
     case 'TooDeep': return `DIE nesting deeper than ${k.depth}`;
+    case 'BadLineHeader': return `bad line program header: ${k.why}`;
   }
 }
 
