@@ -120,11 +120,7 @@ export function boundLoopOf(loop: unknown): BoundLoop | undefined {
   return typeof loop === 'function' ? boundLoops.get(loop as LaneLoop) : undefined;
 }
 
-/** The statements that read source `i` (view `v`) into a/b/c, and write d/e: shared with the block compiler. */
-export function laneReads(srcs: readonly View[]): string {
-  return srcs.map((v, i) => readCode(v, NAMES[i]!, 'ABC'[i]!)).join('\n');
-}
-
+/** The statements that write d (and e) to their slots, as a lane loop does: shared with the block compiler. */
 export function laneWrites(dst: View, dst2: View): string {
   return `${writeCode(dst, 'd', 'D')}\n${writeCode(dst2, 'e', 'E')}`;
 }

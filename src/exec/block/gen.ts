@@ -12,7 +12,7 @@
  * The step log's entries ((global pc, warp mask) per warp-step) are written inline, before the
  * instructions they describe, the same words the per-instruction path writes.
  */
-import { boundLoopOf, type BoundLoop, laneReads, laneWrites } from '../codegen.js';
+import { boundLoopOf, type BoundLoop, laneWrites, type View } from '../codegen.js';
 import type { CInstr, Exec } from '../compiled.js';
 import type { Warp } from '../state.js';
 
@@ -46,30 +46,100 @@ function constant(v: unknown, xs: unknown[]): string {
   return `$XS[${xs.length - 1}]`;
 }
 
+/**
+ * Registers held in locals across the instructions of a fused segment, per lane: each register
+ * word an unguarded instruction wrote (as the int32 the word now holds), and each float value
+ * (f32 or f64, as read back). Stores still go to the register file; only reloads are saved. A
+ * float local is used only when it is not NaN (a NaN's payload is read back from memory, where
+ * the typed array put it).
+ */
+class LaneCache {
+  private readonly words = new Map<number, string>();
+  private readonly floats = new Map<number, { view: 'f' | 'd'; v: string }>();
+  private n = 0;
+  readonly decls: string[] = [];
+
+  private fresh(): string {
+    const v = `$r${this.n++}`;
+    this.decls.push(v);
+    return v;
+  }
+
+  read(v: View, name: string, base: number): string {
+    const w = this.words.get(base), h = this.words.get(base + 1), fl = this.floats.get(base);
+    switch (v) {
+      case 'i': return w !== undefined ? `const ${name} = ${w};` : `const ${name} = I[${base} + o];`;
+      case 'u': return w !== undefined ? `const ${name} = ${w} >>> 0;` : `const ${name} = U[${base} + o];`;
+      case 'p': return w !== undefined ? `const ${name} = ${w} !== 0;` : `const ${name} = I[${base} + o] !== 0;`;
+      case 'l': return w !== undefined && h !== undefined ? `const ${name}lo = ${w} >>> 0, ${name}hi = ${h} >>> 0;` : `const ${name}lo = U[${base} + o], ${name}hi = U[${base} + o + 1];`;
+      case 'f': return fl?.view === 'f' ? `const ${name} = ${fl.v} === ${fl.v} ? ${fl.v} : F[${base} + o];` : `const ${name} = F[${base} + o];`;
+      case 'd': return fl?.view === 'd' ? `const ${name} = ${fl.v} === ${fl.v} ? ${fl.v} : G[(${base} >> 1) + l];` : `const ${name} = G[(${base} >> 1) + l];`;
+      default: return '';
+    }
+  }
+
+  /** Forget what a write of view `v` at `base` changes. */
+  private clobber(v: View, base: number): void {
+    if (v === 'n') return;
+    const wide = v === 'd' || v === 'l';
+    for (const b of wide ? [base, base + 1] : [base]) {
+      this.words.delete(b);
+      this.floats.delete(b);
+      this.floats.delete(b - 1); // an f64 value held at b - 1 covers word b
+    }
+  }
+
+  /** After a write of `name` (view `v`) at `base`: statements keeping the new value, when `keep`. */
+  wrote(v: View, name: string, base: number, keep: boolean): string {
+    this.clobber(v, base);
+    if (!keep || v === 'n') return '';
+    const x = this.fresh();
+    switch (v) {
+      case 'i': case 'u': this.words.set(base, x); return `${x} = ${name} | 0;`;
+      case 'p': this.words.set(base, x); return `${x} = ${name} ? 1 : 0;`;
+      case 'l': {
+        const y = this.fresh();
+        this.words.set(base, x); this.words.set(base + 1, y);
+        return `${x} = ${name}lo | 0; ${y} = ${name}hi | 0;`;
+      }
+      case 'f': this.floats.set(base, { view: 'f', v: x }); return `${x} = Math.fround(${name});`;
+      case 'd': this.floats.set(base, { view: 'd', v: x }); return `${x} = +${name};`;
+      default: return '';
+    }
+  }
+}
+
 /** One fused lane-loop segment: instructions [from, to) of the block, all generated ALU loops. */
 function fusedSegment(code: readonly CInstr[], p: number, from: number, to: number, loops: readonly BoundLoop[], xs: unknown[], rec: boolean): string {
   const out: string[] = [];
   if (rec) for (let k = from; k < to; k++) out.push(`$log[$lp + ${2 * k}] = $g + ${k}; $log[$lp + ${2 * k + 1}] = $mask;`);
   let plain = 0;
   const body: string[] = [];
+  const cache = new LaneCache();
   for (let k = from; k < to; k++) {
     const ins = code[p + k]!;
     const b = loops[k - from]!;
     const s = b.spec;
+    const guarded = ins.guard >= 0;
+    const reads = s.srcs.map((v, i) => cache.read(v, 'abc'[i]!, [b.A, b.B, b.C][i]!)).join('\n');
+    // the write of d first, then e (laneWrites' order), so a shared slot ends with e
+    const keep = cache.wrote(s.dst, 'd', b.D, !guarded) + cache.wrote(s.dst2, 'e', b.E, !guarded);
     const inner = `{
       const D = ${b.D}, A = ${b.A}, B = ${b.B}, C = ${b.C}, E = ${b.E}, X0 = ${constant(b.X[0], xs)}, X1 = ${constant(b.X[1], xs)}, X2 = ${constant(b.X[2], xs)};
-      ${laneReads(s.srcs)}
+      ${reads}
       let d = 0, dlo = 0, dhi = 0, e = 0;
-      ${s.body}
+      { ${s.body} }
       ${laneWrites(s.dst, s.dst2)}
+      ${keep}
     }`;
-    if (ins.guard >= 0) body.push(`if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${inner} $t++; }`);
+    if (guarded) body.push(`if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${inner} $t++; }`);
     else { body.push(inner); plain++; }
   }
   if (plain > 0) out.push(`$t += ${plain} * $POPC(m);`);
   out.push(`for (let l = 0; l < 32; l++) {
     if (((m >>> l) & 1) === 0) continue;
     const o = l << 1;
+    ${cache.decls.length ? `let ${cache.decls.map((v) => `${v} = 0`).join(', ')};` : ''}
     ${body.join('\n')}
   }`);
   return out.join('\n');
