@@ -15,6 +15,7 @@
 import { boundLoopOf, type BoundLoop, laneWrites, type View } from '../codegen.js';
 import type { CInstr, Exec } from '../compiled.js';
 import type { Warp } from '../state.js';
+import { constantRead, type Constants } from './constants.js';
 
 /** A compiled block: runs all its instructions for the active lanes `m`; returns the thread-instructions. */
 export type BlockRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: number, mask: number) => number;
@@ -59,6 +60,8 @@ class LaneCache {
   private n = 0;
   readonly decls: string[] = [];
 
+  constructor(private readonly consts: Constants) {}
+
   private fresh(): string {
     const v = `$r${this.n++}`;
     this.decls.push(v);
@@ -66,6 +69,8 @@ class LaneCache {
   }
 
   read(v: View, name: string, base: number): string {
+    const k = constantRead(this.consts, v, name, base);
+    if (k !== undefined) return k;
     const w = this.words.get(base), h = this.words.get(base + 1), fl = this.floats.get(base);
     switch (v) {
       case 'i': return w !== undefined ? `const ${name} = ${w};` : `const ${name} = I[${base} + o];`;
@@ -110,12 +115,12 @@ class LaneCache {
 }
 
 /** One fused lane-loop segment: instructions [from, to) of the block, all generated ALU loops. */
-function fusedSegment(code: readonly CInstr[], p: number, from: number, to: number, loops: readonly BoundLoop[], xs: unknown[], rec: boolean): string {
+function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, loops: readonly BoundLoop[], xs: unknown[], rec: boolean): string {
   const out: string[] = [];
   if (rec) for (let k = from; k < to; k++) out.push(`$log[$lp + ${2 * k}] = $g + ${k}; $log[$lp + ${2 * k + 1}] = $mask;`);
   let plain = 0;
   const body: string[] = [];
-  const cache = new LaneCache();
+  const cache = new LaneCache(consts);
   for (let k = from; k < to; k++) {
     const ins = code[p + k]!;
     const b = loops[k - from]!;
@@ -160,7 +165,7 @@ function singleStep(ins: CInstr, k: number, rec: boolean): string {
  * recording on (`rec`) or off. Throws when the generated text does not compile (the caller then
  * generates it again without fused segments).
  */
-export function generateBlock(code: readonly CInstr[], p: number, len: number, rec: boolean, fuse = true): BlockRun {
+export function generateBlock(code: readonly CInstr[], consts: Constants, p: number, len: number, rec: boolean, fuse = true): BlockRun {
   const xs: unknown[] = [];
   const ex: Exec[] = [];
   const parts: string[] = [];
@@ -175,7 +180,7 @@ export function generateBlock(code: readonly CInstr[], p: number, len: number, r
       K = b.K;
       loops.push(b);
     }
-    if (j > k) { parts.push(fusedSegment(code, p, k, j, loops, xs, rec)); k = j; continue; }
+    if (j > k) { parts.push(fusedSegment(code, consts, p, k, j, loops, xs, rec)); k = j; continue; }
     const ins = code[p + k]!;
     ex[k] = ins.exec!;
     parts.push(singleStep(ins, k, rec));

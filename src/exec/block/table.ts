@@ -11,6 +11,7 @@
  * (machine.ts sameLayoutCache): blocks compiled by one launch serve the next.
  */
 import { type CFunction, Ctl, type CInstr } from '../compiled.js';
+import { constantSlots, type Constants } from './constants.js';
 import { type BlockRun, generateBlock } from './gen.js';
 
 /** Blocks on unless the environment says PTXDBG_BLOCKS=0 (the per-instruction path, for comparison). */
@@ -23,7 +24,7 @@ export class Block {
   private plain: BlockRun | undefined = undefined;
   private recorded: BlockRun | undefined = undefined;
 
-  constructor(private readonly code: readonly CInstr[], readonly pc: number, readonly len: number) {}
+  constructor(private readonly code: readonly CInstr[], private readonly consts: Constants, readonly pc: number, readonly len: number) {}
 
   /** The generated function, recording on or off (each made on first use). */
   run(rec: boolean): BlockRun {
@@ -33,11 +34,11 @@ export class Block {
 
   private generate(rec: boolean): BlockRun {
     try {
-      return generateBlock(this.code, this.pc, this.len, rec);
+      return generateBlock(this.code, this.consts, this.pc, this.len, rec);
     } catch (e) {
       // a fused text that does not compile (each loop alone did): the instructions one by one
       if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
-      return generateBlock(this.code, this.pc, this.len, rec, false);
+      return generateBlock(this.code, this.consts, this.pc, this.len, rec, false);
     }
   }
 }
@@ -48,6 +49,8 @@ export interface BlockTable {
   readonly at: (Block | null | undefined)[];
   /** Instructions at which control may enter other than by falling through: blocks end before them. */
   readonly entries: Uint8Array;
+  /** The function's constant slots (their values inlined into generated code). */
+  readonly consts: Constants;
 }
 
 const tables = new WeakMap<CFunction, BlockTable>();
@@ -63,7 +66,7 @@ export function blockTable(fn: CFunction): BlockTable {
       if (c.rpc >= 0 && c.rpc <= code.length) entries[c.rpc] = 1;
       for (const b of c.brxTargets) if (b >= 0 && b <= code.length) entries[b] = 1;
     }
-    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries };
+    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn) };
     tables.set(fn, t);
   }
   return t;
@@ -82,7 +85,7 @@ export function blockAt(t: BlockTable, pc: number): Block | null {
   while (pc + len < code.length && plain(code[pc + len]!) && (len === 0 || t.entries[pc + len] === 0)) len++;
   let b: Block | null = null;
   if (len >= MIN_LEN) {
-    b = new Block(code, pc, len);
+    b = new Block(code, t.consts, pc, len);
   }
   t.at[pc] = b;
   return b;
