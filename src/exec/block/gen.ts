@@ -180,7 +180,12 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
       K = b.K;
       loops.push(b);
     }
-    if (j > k) { parts.push(fusedSegment(code, consts, p, k, j, loops, xs, rec)); k = j; continue; }
+    if (j > k) {
+      // a fused loop cannot fault; should a helper throw all the same, the block's report names the segment's first instruction
+      parts.push(`$ST.k = ${k}; $ST.t = $t;`, fusedSegment(code, consts, p, k, j, loops, xs, rec));
+      k = j;
+      continue;
+    }
     const ins = code[p + k]!;
     ex[k] = ins.exec!;
     parts.push(singleStep(ins, k, rec));
