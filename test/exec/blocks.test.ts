@@ -85,3 +85,15 @@ test('a fault inside a block stops at the faulting instruction, as one instructi
   const blocks = blockTable(m.fn(launch.kernel)!).at.filter((b) => b !== undefined && b !== null);
   expect(blocks.some((b) => b!.pc < pc && pc < b!.pc + b!.len)).toBe(true);
 });
+
+test('a second launch of the same program runs the blocks the first compiled', () => {
+  const sdir = join(ROOT, 'samples', 'saxpy');
+  const program = loadPtx(readFileSync(join(sdir, 'kernel.O3.ptx'), 'utf8'), 'saxpy.ptx').program!;
+  const launch = readLaunchFile(join(sdir, 'launch.json'), program);
+  const first = new Machine(program, launch, { ...DEFAULT_RUN_OPTIONS, blocks: true });
+  first.run();
+  const second = new Machine(program, launch, { ...DEFAULT_RUN_OPTIONS, blocks: true });
+  const t = blockTable(second.fn(launch.kernel)!);
+  expect(t).toBe(blockTable(first.fn(launch.kernel)!));
+  expect(t.at.some((b) => b !== undefined && b !== null)).toBe(true);
+});
