@@ -75,13 +75,54 @@ export function lanes(dst: View, srcs: readonly View[], body: string, dst2: View
         ${writeCode(dst2, 'e', 'E')}
       }
     };`;
+  let raw: Factory;
   try {
-    f = new Function('K', 'D', 'A', 'B', 'C', 'E', 'X0', 'X1', 'X2', src) as Factory;
+    raw = new Function('K', 'D', 'A', 'B', 'C', 'E', 'X0', 'X1', 'X2', src) as Factory;
   } catch (e) {
     throw new GeneratedCodeError(`lane loop does not compile: ${(e as Error).message}`);
   }
-  cache.set(key, f);
-  return f;
+  // each loop it makes remembers its text and constants, so the block compiler (src/exec/block/)
+  // can fuse it with its neighbours into one lane loop
+  const spec: LaneSpec = { dst, srcs, body, dst2 };
+  const made: Factory = (K, D, A, B, C, E, X0, X1, X2) => {
+    const loop = raw(K, D, A, B, C, E, X0, X1, X2);
+    boundLoops.set(loop, { spec, K, D, A, B, C, E, X: [X0, X1, X2] });
+    return loop;
+  };
+  cache.set(key, made);
+  return made;
+}
+
+/** The text of a generated lane loop: what `lanes` was given. */
+export interface LaneSpec {
+  readonly dst: View;
+  readonly srcs: readonly View[];
+  readonly body: string;
+  readonly dst2: View;
+}
+
+/** A generated lane loop's text and the constants it was bound to (slot bases, X0..X2). */
+export interface BoundLoop {
+  readonly spec: LaneSpec;
+  readonly K: unknown;
+  readonly D: number;
+  readonly A: number;
+  readonly B: number;
+  readonly C: number;
+  readonly E: number;
+  readonly X: readonly unknown[];
+}
+
+const boundLoops = new WeakMap<LaneLoop, BoundLoop>();
+
+/** How `loop` was generated, when `lanes` made it (undefined for a hand-written loop). */
+export function boundLoopOf(loop: unknown): BoundLoop | undefined {
+  return typeof loop === 'function' ? boundLoops.get(loop as LaneLoop) : undefined;
+}
+
+/** The statements that write d (and e) to their slots, as a lane loop does: shared with the block compiler. */
+export function laneWrites(dst: View, dst2: View): string {
+  return `${writeCode(dst, 'd', 'D')}\n${writeCode(dst2, 'e', 'E')}`;
 }
 
 /**

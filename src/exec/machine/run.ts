@@ -9,6 +9,8 @@ import { popc32 } from '../int64.js';
 import { type Warp, WarpState } from '../state.js';
 import { control } from './control.js';
 import { reconverge } from './divergence.js';
+import { BLOCK_PROGRESS } from '../block/gen.js';
+import { blockAt, BLOCKS_DEFAULT, blockTable, type BlockTable } from '../block/table.js';
 
 const NO_LOG = new Uint32Array(0);
 
@@ -34,8 +36,36 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
   const probing = mach.mem.probe !== undefined;
   const step0 = mach.warpSteps;
   const issued0 = w.issued;
+  // blocks (src/exec/block/): one dispatch per straight-line run, unless a probe must see every step
+  const blocks = !probing && (mach.opts.blocks ?? BLOCKS_DEFAULT);
+  let table: BlockTable | undefined = blocks ? blockTable(f.fn) : undefined;
   try {
     while (budget-- > 0) {
+      if (table !== undefined) {
+        const b = blockAt(table, pc);
+        if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) {
+          try {
+            thr += b.run(rec !== undefined)(w, mask, log, lp, gbase + pc, mask);
+          } catch (e) {
+            // as the per-instruction path leaves it: the faulting instruction issued and counted
+            steps += BLOCK_PROGRESS.k + 1;
+            thr += BLOCK_PROGRESS.t;
+            pc += BLOCK_PROGRESS.k;
+            throw e;
+          }
+          budget -= b.len - 1;
+          steps += b.len;
+          lp += 2 * b.len;
+          pc += b.len;
+          if (pc === rpc) {
+            w.pc = pc;
+            reconverge(w);
+            pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!;
+            if (w.state !== WarpState.Ready) { blocked = true; break; }
+          }
+          continue;
+        }
+      }
       const ins = code[pc]!;
       if (rec !== undefined) { log[lp] = gbase + pc; log[lp + 1] = mask; lp += 2; }
       // observers (race checker, watchpoints) read the step and the executing instruction
@@ -68,6 +98,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
       mask = w.mask;
       rpc = f.depth > 0 ? f.srpc[f.depth - 1]! : -1;
       if (blocked) break;
+      if (table !== undefined && table.fn !== f.fn) table = blockTable(f.fn);
     }
   } finally {
     // also on a fault, so the report names the faulting instruction

@@ -8,6 +8,11 @@ export interface RunOptions {
   /** CTAs resident at once (their warps interleave). */
   resident: number;
   heapBytes: number;
+  /**
+   * Run straight-line runs of instructions as compiled blocks (src/exec/block/); false: one
+   * instruction at a time. Unset: on, unless PTXDBG_BLOCKS=0. The execution is the same.
+   */
+  blocks?: boolean;
 }
 
 export const DEFAULT_RUN_OPTIONS: RunOptions = {

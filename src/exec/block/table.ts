@@ -1,0 +1,92 @@
+/**
+ * Which instructions form blocks, and the compiled blocks of each function (by start pc, built on
+ * first use). A block is a run of at least MIN_LEN plain instructions (Ctl.None, with a lane
+ * loop, not reading %clock) that no label, branch target or reconvergence point splits: control
+ * enters it only at its first instruction. The hot loop (machine/run.ts) runs a block only when
+ * its whole length fits the turn's budget and no reconvergence point lies inside it; otherwise,
+ * and while a probe watches accesses (race checker, initcheck, watchpoints, spin hints), it runs
+ * the instructions one by one as before.
+ *
+ * Tables hang off the CFunction, which Machines of the same program and layout share
+ * (machine.ts sameLayoutCache): blocks compiled by one launch serve the next.
+ */
+import { type CFunction, Ctl, type CInstr } from '../compiled.js';
+import { constantSlots, type Constants } from './constants.js';
+import { type BlockRun, generateBlock } from './gen.js';
+
+/** Blocks on unless the environment says PTXDBG_BLOCKS=0 (the per-instruction path, for comparison). */
+export const BLOCKS_DEFAULT = typeof process === 'undefined' || process.env['PTXDBG_BLOCKS'] !== '0';
+
+/** Shorter runs gain nothing from a block. */
+const MIN_LEN = 2;
+
+export class Block {
+  private plain: BlockRun | undefined = undefined;
+  private recorded: BlockRun | undefined = undefined;
+
+  constructor(private readonly code: readonly CInstr[], private readonly consts: Constants, readonly pc: number, readonly len: number) {}
+
+  /** The generated function, recording on or off (each made on first use). */
+  run(rec: boolean): BlockRun {
+    if (rec) return this.recorded ??= this.generate(true);
+    return this.plain ??= this.generate(false);
+  }
+
+  private generate(rec: boolean): BlockRun {
+    try {
+      return generateBlock(this.code, this.consts, this.pc, this.len, rec);
+    } catch (e) {
+      // a fused text that does not compile (each loop alone did): the instructions one by one
+      if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
+      return generateBlock(this.code, this.consts, this.pc, this.len, rec, false);
+    }
+  }
+}
+
+/** Per function: its block by start pc (null: none starts there; undefined: not looked at yet). */
+export interface BlockTable {
+  readonly fn: CFunction;
+  readonly at: (Block | null | undefined)[];
+  /** Instructions at which control may enter other than by falling through: blocks end before them. */
+  readonly entries: Uint8Array;
+  /** The function's constant slots (their values inlined into generated code). */
+  readonly consts: Constants;
+}
+
+const tables = new WeakMap<CFunction, BlockTable>();
+
+export function blockTable(fn: CFunction): BlockTable {
+  let t = tables.get(fn);
+  if (t === undefined) {
+    const code = fn.code;
+    const entries = new Uint8Array(code.length + 1);
+    for (const i of fn.prog.labels.values()) if (i <= code.length) entries[i] = 1;
+    for (const c of code) {
+      if (c.target >= 0 && c.target <= code.length) entries[c.target] = 1;
+      if (c.rpc >= 0 && c.rpc <= code.length) entries[c.rpc] = 1;
+      for (const b of c.brxTargets) if (b >= 0 && b <= code.length) entries[b] = 1;
+    }
+    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn) };
+    tables.set(fn, t);
+  }
+  return t;
+}
+
+function plain(c: CInstr): boolean {
+  return c.ctl === Ctl.None && c.exec !== undefined && !c.readsClock;
+}
+
+/** The block starting at `pc` (made now if not yet looked at), or null. */
+export function blockAt(t: BlockTable, pc: number): Block | null {
+  const have = t.at[pc];
+  if (have !== undefined) return have;
+  const code = t.fn.code;
+  let len = 0;
+  while (pc + len < code.length && plain(code[pc + len]!) && (len === 0 || t.entries[pc + len] === 0)) len++;
+  let b: Block | null = null;
+  if (len >= MIN_LEN) {
+    b = new Block(code, t.consts, pc, len);
+  }
+  t.at[pc] = b;
+  return b;
+}
