@@ -19,7 +19,7 @@ function files(dir: string): string[] {
 /** Every relative import of every source file, as repository paths ("src/engine/x.ts" -> "src/exec/y"). */
 function imports(): { from: string; to: string; spec: string }[] {
   const out: { from: string; to: string; spec: string }[] = [];
-  for (const f of files(join(ROOT, 'src'))) {
+  for (const f of [...files(join(ROOT, 'src')), ...files(join(ROOT, 'tui'))]) {
     const from = relative(ROOT, f).split(sep).join('/');
     const text = readFileSync(f, 'utf8');
     for (const m of text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
@@ -47,7 +47,7 @@ describe('layering', () => {
 
   it('finds the imports it checks (the scan itself works)', () => {
     expect(all.some((i) => i.from.startsWith('src/engine/') && under(i.to, 'src/exec'))).toBe(true);
-    expect(all.some((i) => i.from.startsWith('src/frontends/tui/') && under(i.to, 'src/engine'))).toBe(true);
+    expect(all.some((i) => i.from.startsWith('tui/') && under(i.to, 'src/engine'))).toBe(true);
   });
 
   for (const r of RULES) {
@@ -58,12 +58,33 @@ describe('layering', () => {
   }
 
   it('the TUI builds no command text: gdb lines run only from its `:` console line', () => {
-    const tui = files(join(ROOT, 'src', 'frontends', 'tui')).map((f) => ({ f: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
+    const tui = files(join(ROOT, 'tui')).map((f) => ({ f: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
     const executes = tui.flatMap((x) => [...x.text.matchAll(/\.execute\(/g)].map(() => x.f));
     // one call: Controller.run, which the command line (`:`) uses
     expect(executes).toHaveLength(1);
     const built = tui.filter((x) => /this\.run\(`|this\.run\('|commandText\(/.test(x.text)).map((x) => x.f);
     expect(built).toEqual([]);
   });
-});
 
+  // ---- the terminal front end (tui/, helper "tui", issue #26) ----
+  // tui/ is the design's top-level package for the terminal UI: of src/ it sees only the engine's
+  // public API (the door every front end uses), never the Session, the machine, the PTX parser or
+  // another front end (the gdb language reaches it only as the console its caller hands it).
+  const TUI_MAY_IMPORT = ['src/engine/index', 'src/engine/types'];
+  const tuiBad = (list: readonly { from: string; to: string; spec: string }[]): string[] =>
+    list.filter((i) => i.from.startsWith('tui/') && under(i.to, 'src') && !TUI_MAY_IMPORT.some((ok) => i.to === ok || i.to.startsWith(ok + '.')))
+      .map((i) => `${i.from} imports ${i.spec}`);
+
+  it('the TUI (tui/) imports only the engine\'s public API from src/', () => {
+    expect(tuiBad(all)).toEqual([]);
+  });
+
+  it('the TUI rule catches a deliberate bad import (tui → src/engine/session, tui → src/frontends/gdb)', () => {
+    const planted = [
+      { from: 'tui/model.ts', to: 'src/engine/session.js', spec: '../src/engine/session.js' },
+      { from: 'tui/controller.ts', to: 'src/frontends/gdb/console.js', spec: '../src/frontends/gdb/console.js' },
+      { from: 'tui/panes/code.tsx', to: 'src/engine/index.js', spec: '../../src/engine/index.js' },
+    ];
+    expect(tuiBad(planted)).toEqual(['tui/model.ts imports ../src/engine/session.js', 'tui/controller.ts imports ../src/frontends/gdb/console.js']);
+  });
+});

@@ -90,7 +90,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
     return runBatch(session, commands, (t) => process.stdout.write(t));
   }
   if (session) for (const c of commands) executeCommand(session, c);
-  const { runTui } = await import('../frontends/tui/index.js');
+  const { runTui } = await import('../../tui/index.js');
   return runTui({ session, error, title: ptx, sourceDir: o.sourceDir });
 }
 
@@ -174,6 +174,6 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
     return runBatch(s, commands, (t) => process.stdout.write(t));
   }
   for (const c of commands) executeCommand(s, c);
-  const { runTui } = await import('../frontends/tui/index.js');
+  const { runTui } = await import('../../tui/index.js');
   return runTui({ session: s, title: `${h.ptxPath} (replay of ${tracePath})`, sourceDir: o.sourceDir });
 }

@@ -9,7 +9,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import xterm from '@xterm/headless';
 import type { Session as DebugSession } from '../../src/engine/session.js';
-import { runTui } from '../../src/frontends/tui/index.js';
+import { runTui } from '../../tui/index.js';
 
 const { Terminal } = xterm;
 type XTerminal = InstanceType<typeof Terminal>;

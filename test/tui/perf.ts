@@ -11,7 +11,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { openSession } from '../../src/engine/session.js';
 import { consoleOf } from '../../src/frontends/gdb/console.js';
-import { runTui } from '../../src/frontends/tui/index.js';
+import { runTui } from '../../tui/index.js';
 import { ROOT } from '../helpers.js';
 
 const blocks = Number(process.argv[2] ?? 3072);

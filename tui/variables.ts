@@ -3,9 +3,9 @@
  * (grouped by address space, structs and arrays expandable), flattened into rows for display.
  * Without DWARF variables (an -O3 build) the text of `info locals` / `info args` is shown.
  */
-import { DebugInfo, evaluateExpression, infoArgs, infoLocals, PrintError, variableTree, type VarNode } from '../../engine/print/index.js';
-import type { SpaceName } from '../../engine/types.js';
-import { childExpr } from '../../engine/values.js';
+import { DebugInfo, evaluateExpression, infoArgs, infoLocals, PrintError, variableTree, type VarNode } from '../src/engine/print/index.js';
+import type { SpaceName } from '../src/engine/types.js';
+import { childExpr } from '../src/engine/values.js';
 import type { Model } from './model.js';
 import { lines } from './text.js';
 

@@ -4,12 +4,12 @@
  * (scrolling, cursors, pane focus) never touch the session, so a key press that only scrolls
  * costs a render and nothing else, and a step costs each query once whatever the pane count.
  */
-import { LineMap } from '../../ptx/diagnostics.js';
+import { LineMap } from '../src/ptx/diagnostics.js';
 import type {
   BreakpointInfo, RegisterValue, TimelineMark, WarpInfo, Where,
-} from '../../engine/types.js';
-import type { Session as DebugSession } from '../../engine/session.js';
-import { raceReportRows, type RaceRow } from '../gdb/races.js';
+} from '../src/engine/types.js';
+import type { Session as DebugSession } from '../src/engine/session.js';
+import { raceReportRows, type RaceRow } from '../src/frontends/gdb/races.js';
 import { DrawnSources, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 

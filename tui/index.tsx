@@ -3,7 +3,7 @@
  * input), runs until the user quits, restores the terminal on every path and returns the exit
  * code (0 quit, 1 could-not-open screen, 2 not a terminal, 70 internal error, 130 Ctrl-C).
  */
-import type { Session as DebugSession } from '../../engine/session.js';
+import type { Session as DebugSession } from '../src/engine/session.js';
 import { enterFullScreen } from './terminal.js';
 
 export interface RunTuiOptions {

@@ -4,16 +4,16 @@
  * render never runs a debugger command and the logic can be followed without the view.
  */
 import type { Key } from 'ink';
-import type { Session as DebugSession } from '../../engine/session.js';
-import { consoleOf } from '../gdb/console.js';
+import type { Session as DebugSession } from '../src/engine/session.js';
+import { consoleOf } from '../src/frontends/gdb/console.js';
 import { formatForType, MEM_FORMATS, type MemFormat } from './format.js';
 import { LineEditor } from './lineeditor.js';
 import { resolveTarget } from './memtarget.js';
 import { keyPresses, type MouseEvent, NAV_KEYS, type KeyPress, type NavKey, parseMouse } from './keys.js';
-import { engineOf, type Engine, type LaneValue, type StopEvent } from '../../engine/api.js';
-import type { BreakpointInfo, Dim3 } from '../../engine/types.js';
-import { coordsOf } from '../../exec/launch.js';
-import { breakText, displaysText, focusText, originText, stopText, watchText } from '../gdb/commands.js';
+import { engineOf, type Engine, type LaneValue, type StopEvent } from '../src/engine/api.js';
+import type { BreakpointInfo, Dim3 } from '../src/engine/types.js';
+import { coordsOf } from '../src/exec/launch.js';
+import { breakText, displaysText, focusText, originText, stopText, watchText } from '../src/frontends/gdb/commands.js';
 import { computeLayout, type Layout, type PaneId, type Slot, slotOf, tabAt, zoomed } from './layout.js';
 import { Model } from './model.js';
 import { type CodeView, type CursorState, gutterWidth, ptxView, sourceView } from './panes/code.js';

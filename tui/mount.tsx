@@ -4,7 +4,7 @@
  */
 import React from 'react';
 import { render } from 'ink';
-import type { Session as DebugSession } from '../../engine/session.js';
+import type { Session as DebugSession } from '../src/engine/session.js';
 import { App } from './app.js';
 import { Controller } from './controller.js';
 import { ErrorScreen } from './error.js';
