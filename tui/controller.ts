@@ -4,16 +4,12 @@
  * render never runs a debugger command and the logic can be followed without the view.
  */
 import type { Key } from 'ink';
-import type { Session as DebugSession } from '../src/engine/session.js';
-import { consoleOf } from '../src/frontends/gdb/console.js';
 import { formatForType, MEM_FORMATS, type MemFormat } from './format.js';
 import { LineEditor } from './lineeditor.js';
 import { resolveTarget } from './memtarget.js';
 import { keyPresses, type MouseEvent, NAV_KEYS, type KeyPress, type NavKey, parseMouse } from './keys.js';
-import { engineOf, type Engine, type LaneValue, type StopEvent } from '../src/engine/api.js';
-import type { BreakpointInfo, Dim3 } from '../src/engine/types.js';
-import { coordsOf } from '../src/exec/launch.js';
-import { breakText, displaysText, focusText, originText, stopText, watchText } from '../src/frontends/gdb/commands.js';
+import type { BreakpointInfo, Dim3, Engine, LaneValue, StopEvent } from '../src/engine/index.js';
+import type { CommandLanguage } from './language.js';
 import { computeLayout, type Layout, type PaneId, type Slot, slotOf, tabAt, zoomed } from './layout.js';
 import { Model } from './model.js';
 import { type CodeView, type CursorState, gutterWidth, ptxView, sourceView } from './panes/code.js';
@@ -92,18 +88,18 @@ export class Controller {
   private version = 0;
   private readonly listeners = new Set<() => void>();
 
-  constructor(readonly session: DebugSession, sourceDir: string | undefined, cols: number, rows: number) {
-    this.model = new Model(session, sourceDir);
+  constructor(readonly engine: Engine, readonly language: CommandLanguage, sourceDir: string | undefined, cols: number, rows: number) {
+    this.model = new Model(engine, language, sourceDir);
     this.full = computeLayout(cols, rows);
     this.follow(true);
-    const f = session.faultMessage;
+    const f = engine.fault?.message;
     // a step limit says where the warps spin (exec/spin.ts) next to the first line
     const spin = f?.split('\n').find((l) => l.trim().startsWith('spinning at'))?.trim();
     this.message = f
-      ? { text: `run ended with a fault at step ${session.faultStep}: ${firstLine(f)}${spin ? ` — ${spin}` : ''}`, tone: 'error' }
-      : session.interrupted
-        ? { text: `recording stopped (Ctrl-C) after ${session.total} steps, before the kernel finished. ? for help, : for commands.`, tone: 'info' }
-        : { text: `${session.total} steps recorded. ? for help, : for commands.`, tone: 'info' };
+      ? { text: `run ended with a fault at step ${engine.fault?.step}: ${firstLine(f)}${spin ? ` — ${spin}` : ''}`, tone: 'error' }
+      : engine.interrupted
+        ? { text: `recording stopped (Ctrl-C) after ${engine.total} steps, before the kernel finished. ? for help, : for commands.`, tone: 'info' }
+        : { text: `${engine.total} steps recorded. ? for help, : for commands.`, tone: 'info' };
   }
 
   // ---- store protocol (useSyncExternalStore) ----
@@ -213,7 +209,7 @@ export class Controller {
     if (expr === undefined) return undefined;
     return this.model.cached(`lanes:${expr}`, (): LanesData => {
       try {
-        return { rows: engineOf(this.session).lanes(expr) };
+        return { rows: this.engine.lanes(expr) };
       } catch (e) {
         return { error: e instanceof Error ? e.message : String(e) };
       }
@@ -301,7 +297,7 @@ export class Controller {
     let moved = false;
     let quit = false;
     try {
-      const r = consoleOf(this.session).execute(cmd, { repeatOnEmpty: fromCommandLine });
+      const r = this.language.execute(cmd, { repeatOnEmpty: fromCommandLine });
       ({ output, error, moved, quit } = r);
     } catch (e) {
       output = e instanceof Error ? e.message : String(e);
@@ -315,23 +311,23 @@ export class Controller {
    * request (`label` is the Console's name for it), so keys and typed commands read alike.
    */
   private act(label: string, f: (e: Engine) => string | StopEvent): void {
-    const before = this.session.position();
+    const before = this.engine.position();
     let output: string;
     let error = false;
     let moved: boolean;
     try {
-      const r = f(engineOf(this.session));
-      output = typeof r === 'string' ? r : stopText(this.session, r);
-      moved = typeof r !== 'string' || this.session.position() !== before;
+      const r = f(this.engine);
+      output = typeof r === 'string' ? r : this.language.stopText(r);
+      moved = typeof r !== 'string' || this.engine.position() !== before;
       // `display` expressions follow every stop, whether a key or a typed command made it
-      const shown = moved ? displaysText(this.session) : '';
+      const shown = moved ? this.language.displaysText() : '';
       if (shown) output = `${output}\n${shown}`;
     } catch (e) {
       // as for a typed command: the message goes to the Console (an engine error, or a bug, which
       // the next render then reports as the crash it is)
       output = e instanceof Error ? e.message : String(e);
       error = true;
-      moved = this.session.position() !== before;
+      moved = this.engine.position() !== before;
     }
     this.settle(label, output, error, moved, false, false);
   }
@@ -694,7 +690,7 @@ export class Controller {
 
   private toggleAt(ids: readonly number[], label: string, add: (e: Engine) => BreakpointInfo): void {
     if (ids.length) this.act(`delete ${ids.join(' ')}`, (e) => e.deleteBreakpoints(ids).join('\n'));
-    else this.act(label, (e) => breakText(add(e), false));
+    else this.act(label, (e) => this.language.breakText(add(e)));
   }
 
   private toggleBreakpoint(): void {
@@ -719,7 +715,7 @@ export class Controller {
     const r = this.selectedVar();
     if (!r?.expr) { this.say('w: select a variable in the Variables pane first', 'error'); return; }
     const expr = r.expr;
-    this.act(`watch ${expr}`, (e) => watchText(e.addWatch(expr, 'write')));
+    this.act(`watch ${expr}`, (e) => this.language.watchText(e.addWatch(expr, 'write')));
   }
 
   /** `o`: where the selected variable's value came from (the engine's dataflow origin). */
@@ -729,7 +725,7 @@ export class Controller {
     const expr = r.expr;
     this.act(`origin ${expr}`, (e) => {
       const a = e.origin(expr);
-      return { ...a.stop, message: `${originText(this.session, a)}\n${a.stop.message}` };
+      return { ...a.stop, message: `${this.language.originText(a)}\n${a.stop.message}` };
     });
     if (!this.isVisible('console')) this.show('console');
   }
@@ -752,7 +748,7 @@ export class Controller {
     if (!r) return;
     const block = this.model.where().block;
     const thread = r.thread;
-    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(this.session); });
+    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return this.language.focusText(); });
   }
 
   /** `x`: a pointer shows what it points to, anything else its own bytes. */
@@ -782,8 +778,8 @@ export class Controller {
     const w = ws[c.warp];
     if (!w || c.lane >= w.lanes.length) return;
     const block = w.block;
-    const thread: Dim3 = coordsOf(w.warp * 32 + c.lane, this.session.launch.block);
-    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(this.session); });
+    const thread: Dim3 = this.engine.threadOfLane(w.warp, c.lane);
+    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return this.language.focusText(); });
     this.follow(true);
     this.endPick();
   }
@@ -798,16 +794,16 @@ export class Controller {
   }
 
   private timeStep(dir: number): void {
-    const total = this.session.total;
+    const total = this.engine.total;
     const d = Math.max(1, Math.round(total / 100));
-    const pos = this.session.position();
+    const pos = this.engine.position();
     const to = Math.max(0, Math.min(total, pos + dir * d));
     if (to !== pos) this.act(`goto ${to}`, (e) => e.goto(to));
   }
 
   private markStep(dir: number): void {
     const marks = this.model.marks();
-    const pos = this.session.position();
+    const pos = this.engine.position();
     let to: number | undefined;
     if (dir > 0) to = marks.find((m) => m.step > pos)?.step;
     else for (let i = marks.length - 1; i >= 0; i--) if (marks[i]!.step < pos) { to = marks[i]!.step; break; }
@@ -840,7 +836,7 @@ export class Controller {
   }
 
   private editKey(k: KeyPress): void {
-    const r = this.line.key(k, this.mode === 'command' ? consoleOf(this.session).commandNames() : []);
+    const r = this.line.key(k, this.mode === 'command' ? this.language.commandNames() : []);
     switch (r.kind) {
       case 'edit': return;
       case 'cancel': this.mode = 'normal'; return;

@@ -13,6 +13,7 @@ import { ptxInput } from './cuda.js';
 import { linkedText, UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
+import { tuiOf } from './tui-language.js';
 
 export interface DebugOptions extends LaunchFlags {
   batch?: boolean | undefined;
@@ -91,7 +92,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
   }
   if (session) for (const c of commands) executeCommand(session, c);
   const { runTui } = await import('../../tui/index.js');
-  return runTui({ session, error, title: ptx, sourceDir: o.sourceDir });
+  return runTui({ ...(session ? tuiOf(session) : {}), error, title: ptx, sourceDir: o.sourceDir });
 }
 
 /**
@@ -175,5 +176,5 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
   }
   for (const c of commands) executeCommand(s, c);
   const { runTui } = await import('../../tui/index.js');
-  return runTui({ session: s, title: `${h.ptxPath} (replay of ${tracePath})`, sourceDir: o.sourceDir });
+  return runTui({ ...tuiOf(s), title: `${h.ptxPath} (replay of ${tracePath})`, sourceDir: o.sourceDir });
 }

@@ -19,11 +19,12 @@ import { ctaOfKey, tidOfKey } from '../trace/trace.js';
 import type { RaceReport } from '../races/index.js';
 import { BreakpointError, parseHitCondition } from './breakpoints.js';
 import { EngineError } from './errors.js';
-import { evaluateExpression, PrintError, printExpression, type ValueHistory, variableTree, type VarNode } from './print/index.js';
+import { DebugInfo, evaluateExpression, infoArgs, infoLocals, PrintError, printExpression, type ValueHistory, variableTree, type VarNode } from './print/index.js';
 import type { OriginHop, OriginSource } from './origin.js';
 import { gotoRace, sessionRaces } from './races.js';
 import { openSession, Session, type SessionOptions } from './session.js';
-import type { BreakpointInfo, Dim3, FrameInfo, Hit, LaneState, SpaceName, Stop, StopReason, WatchKind, WatchpointInfo, Where } from './types.js';
+import type { BreakpointInfo, Dim3, FrameInfo, Hit, LaneState, RegisterValue, SpaceName, Stop, StopReason, TimelineMark, WarpInfo, WatchKind, WatchpointInfo, Where } from './types.js';
+import type { SourceCache } from './sources.js';
 import { childExpr, formatterFor, registerValue } from './values.js';
 
 export type Direction = 'forward' | 'backward';
@@ -643,5 +644,99 @@ export class Engine {
     const tl = s.timelineOfFocus();
     for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(tl.steps[i]!);
     return out;
+  }
+  // ---- used by the terminal front end (tui/, issue #26) -----------------------------------------
+  // What the TUI's panes read, so that tui/ needs no Session: one block, kept apart from the
+  // rest of the class so that edits elsewhere in it merge without touching these.
+
+  /** The PTX file shown in the PTX pane: its path and its text. */
+  get ptxPath(): string { return this.session.ptxPath; }
+  get ptxText(): string { return this.session.ptxText; }
+
+  /** How the recording ended: a fault (its message, and the step it happened at), or Ctrl-C. */
+  get fault(): { readonly message: string; readonly step: number } | undefined {
+    const m = this.session.faultMessage;
+    return m === undefined ? undefined : { message: m, step: this.session.faultStep };
+  }
+  get interrupted(): boolean { return this.session.interrupted; }
+
+  /** Every warp of the launch at the current position (block, warp, lanes' states). */
+  warps(): WarpInfo[] { return this.session.warps(); }
+  /** The focused thread's registers at the current position. */
+  registers(): RegisterValue[] { return this.session.registers(); }
+  /** Timeline marks (breakpoint hits, faults, races found), in no particular order. */
+  marks(): readonly TimelineMark[] { return this.session.marks(); }
+
+  /** Where CUDA sources are looked up; setting a directory replaces the lookup. */
+  sources(): SourceCache { return this.session.sources; }
+  setSourceDir(dir: string): void { this.session.setSourceDir(dir); }
+
+  /** 1-based PTX line of instruction pc of a function; 0 when there is none. */
+  instructionPtxLine(fn: string, pc: number): number { return this.ptxLineOf(fn, pc); }
+
+  /**
+   * Source location of an instruction, or of the next one that has a `.loc` (a thread that has
+   * not started yet sits on the entry, whose first instructions often have none).
+   */
+  instructionSource(fn: string, pc: number): { readonly file: string; readonly line: number } | undefined {
+    const program = this.session.program;
+    const f = program.functions.get(fn);
+    if (!f) return undefined;
+    for (let i = Math.max(0, pc); i < f.instrs.length; i++) {
+      const fi = f.locFile[i]!;
+      if (fi >= 0) {
+        const file = program.files.get(fi);
+        return file === undefined ? undefined : { file, line: f.locLine[i]! };
+      }
+    }
+    return undefined;
+  }
+
+  /** Coordinates in its block of lane `lane` of warp `warp`. */
+  threadOfLane(warp: number, lane: number): Dim3 {
+    return coordsOf(warp * 32 + lane, this.session.launch.block);
+  }
+
+  /** The focused thread's register `name` (%r1) as bits, undefined when it has none. */
+  registerBits(name: string): bigint | undefined { return this.session.threadView().readRegister(name); }
+  /** Where a PTX symbol lives, as the focused thread sees it. */
+  symbolAddress(name: string): { space: SpaceName; address: bigint } | undefined { return this.session.threadView().symbolAddress(name); }
+  /** `size` bytes of a memory space as the focused thread sees it; undefined when unreadable. */
+  readBytes(space: SpaceName, address: bigint, size: number): Uint8Array | undefined {
+    return this.session.threadView().readMemory(space, address, size);
+  }
+
+  private tuiDebugInfo: DebugInfo | null | undefined;
+  /** The program's DWARF, decoded once; undefined when it cannot be read. */
+  private dwarf(): DebugInfo | undefined {
+    if (this.tuiDebugInfo === undefined) {
+      try { this.tuiDebugInfo = DebugInfo.fromProgram(this.session.program); } catch { this.tuiDebugInfo = null; }
+    }
+    return this.tuiDebugInfo ?? undefined;
+  }
+
+  /** Whether the program's DWARF describes variables (an -O3 build has none: use the texts below). */
+  hasVariables(): boolean { return this.dwarf()?.hasVariables ?? false; }
+  /** The focused thread's locals, arguments and globals as trees (throws PrintError). */
+  variableTree(): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
+    const info = this.dwarf();
+    return info ? variableTree(info, this.session.threadView()) : { locals: [], args: [], globals: [] };
+  }
+  /** gdb's `info locals` / `info args` text for the focused thread (throws PrintError). */
+  localsText(): string { return infoLocals(this.session.debugInfo(), this.session.threadView()); }
+  argsText(): string { return infoArgs(this.session.debugInfo(), this.session.threadView()); }
+
+  /** Where an expression's value lives (undefined when not in memory or not valid here). */
+  addressOf(expr: string): { space: SpaceName; address: bigint } | undefined {
+    const info = this.dwarf();
+    if (!info) return undefined;
+    try {
+      const r = evaluateExpression(info, this.session.threadView(), expr);
+      if (r.address === undefined || r.space === undefined) return undefined;
+      const spaces: readonly string[] = ['global', 'shared', 'local', 'const', 'param', 'generic'];
+      return { space: (spaces.includes(r.space) ? r.space : 'generic') as SpaceName, address: r.address };
+    } catch {
+      return undefined;
+    }
   }
 }

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { openSession } from '../../src/engine/session.js';
 import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { runTui } from '../../tui/index.js';
+import { tuiOf } from '../../src/cli/tui-language.js';
 import { ROOT } from '../helpers.js';
 
 const blocks = Number(process.argv[2] ?? 3072);
@@ -49,7 +50,7 @@ process.stderr.write(`recorded ${session.total} warp-steps in ${(performance.now
 
 const out = new Out();
 const inp = new In();
-const done = runTui({ session, title: 'perf', stdout: out as unknown as NodeJS.WriteStream, stdin: inp as unknown as NodeJS.ReadStream });
+const done = runTui({ ...tuiOf(session), title: 'perf', stdout: out as unknown as NodeJS.WriteStream, stdin: inp as unknown as NodeJS.ReadStream });
 await new Promise((r) => setTimeout(r, 1000));
 
 /** CPU time (ms) of the last press: wall time is unreliable on a busy machine. */

@@ -3,7 +3,7 @@
  * is underlined; in the pane, arrows move a lane cursor and Enter focuses that thread.
  */
 import React from 'react';
-import type { Dim3, LaneState, WarpInfo } from '../../src/engine/types.js';
+import type { Dim3, LaneState, WarpInfo } from '../../src/engine/index.js';
 import { baseName, dim3 } from '../text.js';
 import { type Line, PaneFrame, type Seg, seg, SELECTED, type Style } from '../ui.js';
 
