@@ -26,6 +26,8 @@ function imports(): { from: string; to: string; spec: string }[] {
       const spec = m[1]!;
       out.push({ from, to: posix.normalize(posix.join(dirname(from).split(sep).join('/'), spec)), spec });
     }
+    // tui/ names the engine's public API '#engine' (package.json "imports"): src/engine/index.ts
+    for (const _ of text.matchAll(/(?:from|import\()\s*['"]#engine['"]/g)) out.push({ from, to: 'src/engine/index.ts', spec: '#engine' });
   }
   return out;
 }
@@ -69,7 +71,8 @@ describe('layering', () => {
   // ---- the terminal front end (tui/, helper "tui", issue #26) ----
   // tui/ is the design's top-level package for the terminal UI: of src/ it sees only the engine's
   // public API (the door every front end uses), never the Session, the machine, the PTX parser or
-  // another front end (the gdb language reaches it only as the console its caller hands it).
+  // another front end (the gdb language reaches it only as the CommandLanguage its caller hands
+  // it). The build checks the same with tui/tsconfig.json (rootDir tui/, '#engine' = declarations).
   const TUI_MAY_IMPORT = ['src/engine/index', 'src/engine/types'];
   const tuiBad = (list: readonly { from: string; to: string; spec: string }[]): string[] =>
     list.filter((i) => i.from.startsWith('tui/') && under(i.to, 'src') && !TUI_MAY_IMPORT.some((ok) => i.to === ok || i.to.startsWith(ok + '.')))

@@ -6,7 +6,7 @@
  * without the view.
  */
 import type { Key } from 'ink';
-import type { BreakpointInfo, Dim3, Engine, StopEvent } from '../src/engine/index.js';
+import type { BreakpointInfo, Dim3, Engine, StopEvent } from '#engine';
 import { formatForType } from './format.js';
 import { keyPresses, NAV_KEYS, type KeyPress, type NavKey, parseMouse } from './keys.js';
 import { slotOf } from './layout.js';

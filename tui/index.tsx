@@ -3,7 +3,7 @@
  * input), runs until the user quits, restores the terminal on every path and returns the exit
  * code (0 quit, 1 could-not-open screen, 2 not a terminal, 70 internal error, 130 Ctrl-C).
  */
-import type { Engine } from '../src/engine/index.js';
+import type { Engine } from '#engine';
 import type { CommandLanguage } from './language.js';
 import { enterFullScreen } from './terminal.js';
 

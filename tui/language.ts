@@ -4,7 +4,7 @@
  * one, so tui/ sees only the engine's public API (issue #26) and the gdb language stays the one
  * place that parses and words commands, whether typed or made by a key.
  */
-import type { AddedWatch, BreakpointInfo, OriginAnswer, StopEvent } from '../src/engine/index.js';
+import type { AddedWatch, BreakpointInfo, OriginAnswer, StopEvent } from '#engine';
 
 /** What running one line did: its text, and whether it failed, moved the position, or quits. */
 export interface LineResult {

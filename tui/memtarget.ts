@@ -3,7 +3,7 @@
  * register (%rd4: its value), a PTX symbol, or a source expression (an lvalue's address; `*p`:
  * where p points).
  */
-import type { SpaceName } from '../src/engine/index.js';
+import type { SpaceName } from '#engine';
 import type { Model } from './model.js';
 import { addressOf } from './variables.js';
 

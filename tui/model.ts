@@ -6,7 +6,7 @@
  */
 import type {
   BreakpointInfo, Engine, RegisterValue, TimelineMark, WarpInfo, Where,
-} from '../src/engine/index.js';
+} from '#engine';
 import type { CommandLanguage, RaceRow } from './language.js';
 import { DrawnSources, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';

@@ -4,7 +4,7 @@
  */
 import React from 'react';
 import { render } from 'ink';
-import type { Engine } from '../src/engine/index.js';
+import type { Engine } from '#engine';
 import { App } from './app.js';
 import { Controller } from './controller.js';
 import { ErrorScreen } from './error.js';

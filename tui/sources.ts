@@ -3,7 +3,7 @@
  * session shared with the gdb language) with each line made safe to draw (tabs expanded,
  * control characters removed), kept per file.
  */
-import { candidates, type SourceCache, type SourceFile } from '../src/engine/index.js';
+import { candidates, type SourceCache, type SourceFile } from '#engine';
 import { sanitize } from './text.js';
 
 export { candidates, type SourceFile };

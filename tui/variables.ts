@@ -3,7 +3,7 @@
  * (grouped by address space, structs and arrays expandable), flattened into rows for display.
  * Without DWARF variables (an -O3 build) the text of `info locals` / `info args` is shown.
  */
-import { childExpr, PrintError, type SpaceName, type VarNode } from '../src/engine/index.js';
+import { childExpr, PrintError, type SpaceName, type VarNode } from '#engine';
 import type { Model } from './model.js';
 import { lines } from './text.js';
 

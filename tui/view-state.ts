@@ -5,7 +5,7 @@
  * cursors is in pane-moves.ts, what a key does in controller.ts: one class in three layers,
  * each a module with one job.
  */
-import type { Engine, LaneValue } from '../src/engine/index.js';
+import type { Engine, LaneValue } from '#engine';
 import type { CommandLanguage } from './language.js';
 import { LineEditor } from './lineeditor.js';
 import { computeLayout, type Layout, type PaneId, type Slot, slotOf, zoomed } from './layout.js';

@@ -3,7 +3,7 @@
  * local of itself), in hex with ASCII or as typed elements.
  */
 import React from 'react';
-import type { SpaceName } from '../../src/engine/index.js';
+import type { SpaceName } from '#engine';
 import { asciiOf, ELEM_WIDTH, elemBytes, formatElem, type MemFormat } from '../format.js';
 import type { Model } from '../model.js';
 import { padStart } from '../text.js';
