@@ -6,7 +6,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { executeCommand } from '../frontends/gdb/commands.js';
 import { EXIT_FINDINGS, EXIT_USAGE, exitForSession } from './exit.js';
-import { openSession, openSessionAsync, type Session, SessionError, type SessionOptions } from '../engine/session.js';
+import { openSession, openSessionAsync, type Session, type SessionOptions } from '../engine/session.js';
+import { EngineError } from '../engine/errors.js';
+import { engineOf } from '../engine/api.js';
 import { type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
 import { openReplay as engineOpenReplay } from '../engine/replay.js';
 import { ptxInput } from './cuda.js';
@@ -53,7 +55,7 @@ export function runBatch(s: Session, commands: readonly string[], write: (t: str
   let failed = false;
   for (const c of commands) {
     if (!c.trim() || c.trim().startsWith('#')) continue;
-    const r = executeCommand(s, c);
+    const r = executeCommand(engineOf(s), c);
     if (r.output) write(r.output.endsWith('\n') ? r.output : r.output + '\n');
     if (r.error) failed = true;
     if (r.quit) break;
@@ -77,7 +79,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
     if (atEnd && batch) process.stdout.write(`${atEnd.message}\n`);
     if (session.loadWarnings) process.stderr.write(session.loadWarnings + '\n');
   } catch (e) {
-    if (!(e instanceof SessionError)) throw e;
+    if (!(e instanceof EngineError)) throw e;
     error = e.message;
     errorCode = exitForSession(e.code);
   }
@@ -89,7 +91,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
     if (!o.batch && !commands.length && !process.stdin.isTTY) commands.push(...readFileSync(0, 'utf8').split('\n'));
     return runBatch(session, commands, (t) => process.stdout.write(t));
   }
-  if (session) for (const c of commands) executeCommand(session, c);
+  if (session) for (const c of commands) executeCommand(engineOf(session), c);
   const { runTui } = await import('../frontends/tui/index.js');
   return runTui({ session, error, title: ptx, sourceDir: o.sourceDir });
 }
@@ -129,7 +131,7 @@ export function recordCommand(file: string, out: string, o: DebugOptions): numbe
   try {
     s = openSession(sessionOptions(file, o));
   } catch (e) {
-    if (e instanceof SessionError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return exitForSession(e.code); }
+    if (e instanceof EngineError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return exitForSession(e.code); }
     throw e;
   }
   let bytes: number;
@@ -173,7 +175,7 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
     if (!o.batch && !commands.length && !process.stdin.isTTY) commands.push(...readFileSync(0, 'utf8').split('\n'));
     return runBatch(s, commands, (t) => process.stdout.write(t));
   }
-  for (const c of commands) executeCommand(s, c);
+  for (const c of commands) executeCommand(engineOf(s), c);
   const { runTui } = await import('../frontends/tui/index.js');
   return runTui({ session: s, title: `${h.ptxPath} (replay of ${tracePath})`, sourceDir: o.sourceDir });
 }

@@ -6,6 +6,7 @@
  * saxpy with `blocks` x 256 threads (3072 blocks: about 1.1 million warp-steps). For each key,
  * the time from writing it to the fake TTY stdin until Ink has written the new frame.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { existsSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { join } from 'node:path';
@@ -100,7 +101,7 @@ for (const [a, b] of [['next', 'reverse-next'], ['step', 'reverse-step'], ['step
   for (let i = 0; i < 10; i++) {
     for (const [cmd, ts] of [[a, ta], [b, tb]] as const) {
       const t = performance.now();
-      consoleOf(session).execute(cmd);
+      consoleOf(engineOf(session)).execute(cmd);
       session.where(); session.warps(); session.registers(); session.output();
       ts.push(performance.now() - t);
     }

@@ -13,7 +13,7 @@ import { keyPresses, type MouseEvent, NAV_KEYS, type KeyPress, type NavKey, pars
 import { engineOf, type Engine, type LaneValue, type StopEvent } from '../../engine/api.js';
 import type { BreakpointInfo, Dim3 } from '../../engine/types.js';
 import { coordsOf } from '../../exec/launch.js';
-import { breakText, displaysText, focusText, originText, stopText, watchText } from '../gdb/commands.js';
+import { breakText, displaysText, focusText, originText, stopText, watchText } from '../../engine/index.js';
 import { computeLayout, type Layout, type PaneId, type Slot, slotOf, tabAt, zoomed } from './layout.js';
 import { Model } from './model.js';
 import { type CodeView, type CursorState, gutterWidth, ptxView, sourceView } from './panes/code.js';
@@ -301,7 +301,7 @@ export class Controller {
     let moved = false;
     let quit = false;
     try {
-      const r = consoleOf(this.session).execute(cmd, { repeatOnEmpty: fromCommandLine });
+      const r = consoleOf(engineOf(this.session)).execute(cmd, { repeatOnEmpty: fromCommandLine });
       ({ output, error, moved, quit } = r);
     } catch (e) {
       output = e instanceof Error ? e.message : String(e);
@@ -321,10 +321,10 @@ export class Controller {
     let moved: boolean;
     try {
       const r = f(engineOf(this.session));
-      output = typeof r === 'string' ? r : stopText(this.session, r);
+      output = typeof r === 'string' ? r : stopText(engineOf(this.session), r);
       moved = typeof r !== 'string' || this.session.position() !== before;
       // `display` expressions follow every stop, whether a key or a typed command made it
-      const shown = moved ? displaysText(this.session) : '';
+      const shown = moved ? displaysText(engineOf(this.session)) : '';
       if (shown) output = `${output}\n${shown}`;
     } catch (e) {
       // as for a typed command: the message goes to the Console (an engine error, or a bug, which
@@ -729,7 +729,7 @@ export class Controller {
     const expr = r.expr;
     this.act(`origin ${expr}`, (e) => {
       const a = e.origin(expr);
-      return { ...a.stop, message: `${originText(this.session, a)}\n${a.stop.message}` };
+      return { ...a.stop, message: `${originText(engineOf(this.session), a)}\n${a.stop.message}` };
     });
     if (!this.isVisible('console')) this.show('console');
   }
@@ -752,7 +752,7 @@ export class Controller {
     if (!r) return;
     const block = this.model.where().block;
     const thread = r.thread;
-    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(this.session); });
+    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(engineOf(this.session)); });
   }
 
   /** `x`: a pointer shows what it points to, anything else its own bytes. */
@@ -783,7 +783,7 @@ export class Controller {
     if (!w || c.lane >= w.lanes.length) return;
     const block = w.block;
     const thread: Dim3 = coordsOf(w.warp * 32 + c.lane, this.session.launch.block);
-    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(this.session); });
+    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(engineOf(this.session)); });
     this.follow(true);
     this.endPick();
   }
@@ -840,7 +840,7 @@ export class Controller {
   }
 
   private editKey(k: KeyPress): void {
-    const r = this.line.key(k, this.mode === 'command' ? consoleOf(this.session).commandNames() : []);
+    const r = this.line.key(k, this.mode === 'command' ? consoleOf(engineOf(this.session)).commandNames() : []);
     switch (r.kind) {
       case 'edit': return;
       case 'cancel': this.mode = 'normal'; return;

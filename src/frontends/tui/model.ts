@@ -9,7 +9,8 @@ import type {
   BreakpointInfo, RegisterValue, TimelineMark, WarpInfo, Where,
 } from '../../engine/types.js';
 import type { Session as DebugSession } from '../../engine/session.js';
-import { raceReportRows, type RaceRow } from '../gdb/races.js';
+import { raceReportRows, type RaceRow } from '../../engine/index.js';
+import { engineOf } from '../../engine/api.js';
 import { DrawnSources, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 
@@ -155,7 +156,7 @@ export class Model {
   raceRows(): { rows: readonly RaceRow[]; error: boolean } {
     return this.cached('raceRows', () => {
       try {
-        const rows = raceReportRows(this.session);
+        const rows = raceReportRows(engineOf(this.session));
         // the report adds timeline marks: recompute those
         this.forget('marks');
         this.forget('buckets:');
