@@ -6,7 +6,7 @@
  * without the view.
  */
 import type { Key } from 'ink';
-import type { BreakpointInfo, Dim3, Engine, StopEvent } from '#engine';
+import { breakText, displaysText, focusText, originText, stopText, watchText, type BreakpointInfo, type Dim3, type Engine, type StopEvent } from '#engine';
 import { formatForType } from './format.js';
 import { keyPresses, NAV_KEYS, type KeyPress, type NavKey, parseMouse } from './keys.js';
 import { slotOf } from './layout.js';
@@ -40,7 +40,7 @@ export class Controller extends PaneMoves {
     let moved = false;
     let quit = false;
     try {
-      const r = this.language.execute(cmd, { repeatOnEmpty: fromCommandLine });
+      const r = this.console.execute(cmd, { repeatOnEmpty: fromCommandLine });
       ({ output, error, moved, quit } = r);
     } catch (e) {
       output = e instanceof Error ? e.message : String(e);
@@ -60,10 +60,10 @@ export class Controller extends PaneMoves {
     let moved: boolean;
     try {
       const r = f(this.engine);
-      output = typeof r === 'string' ? r : this.language.stopText(r);
+      output = typeof r === 'string' ? r : stopText(this.engine, r);
       moved = typeof r !== 'string' || this.engine.position() !== before;
       // `display` expressions follow every stop, whether a key or a typed command made it
-      const shown = moved ? this.language.displaysText() : '';
+      const shown = moved ? displaysText(this.engine) : '';
       if (shown) output = `${output}\n${shown}`;
     } catch (e) {
       // as for a typed command: the message goes to the Console (an engine error, or a bug, which
@@ -215,7 +215,7 @@ export class Controller extends PaneMoves {
 
   private toggleAt(ids: readonly number[], label: string, add: (e: Engine) => BreakpointInfo): void {
     if (ids.length) this.act(`delete ${ids.join(' ')}`, (e) => e.deleteBreakpoints(ids).join('\n'));
-    else this.act(label, (e) => this.language.breakText(add(e)));
+    else this.act(label, (e) => breakText(add(e), false));
   }
 
   protected override toggleBreakpoint(): void {
@@ -240,7 +240,7 @@ export class Controller extends PaneMoves {
     const r = this.selectedVar();
     if (!r?.expr) { this.say('w: select a variable in the Variables pane first', 'error'); return; }
     const expr = r.expr;
-    this.act(`watch ${expr}`, (e) => this.language.watchText(e.addWatch(expr, 'write')));
+    this.act(`watch ${expr}`, (e) => watchText(e.addWatch(expr, 'write')));
   }
 
   /** `o`: where the selected variable's value came from (the engine's dataflow origin). */
@@ -250,7 +250,7 @@ export class Controller extends PaneMoves {
     const expr = r.expr;
     this.act(`origin ${expr}`, (e) => {
       const a = e.origin(expr);
-      return { ...a.stop, message: `${this.language.originText(a)}\n${a.stop.message}` };
+      return { ...a.stop, message: `${originText(this.engine, a)}\n${a.stop.message}` };
     });
     if (!this.isVisible('console')) this.show('console');
   }
@@ -273,7 +273,7 @@ export class Controller extends PaneMoves {
     if (!r) return;
     const block = this.model.where().block;
     const thread = r.thread;
-    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return this.language.focusText(); });
+    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(this.engine); });
   }
 
   /** `x`: a pointer shows what it points to, anything else its own bytes. */
@@ -303,8 +303,8 @@ export class Controller extends PaneMoves {
     const w = ws[c.warp];
     if (!w || c.lane >= w.lanes.length) return;
     const block = w.block;
-    const thread: Dim3 = this.engine.threadOfLane(w.warp, c.lane);
-    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return this.language.focusText(); });
+    const thread: Dim3 = this.engine.laneThread(w.warp, c.lane);
+    this.act(`cuda block (${block.join(',')}) thread (${thread.join(',')})`, (e) => { e.setFocus({ block, thread }); return focusText(this.engine); });
     this.follow(true);
     this.endPick();
   }
@@ -355,7 +355,7 @@ export class Controller extends PaneMoves {
   }
 
   private editKey(k: KeyPress): void {
-    const r = this.line.key(k, this.mode === 'command' ? this.language.commandNames() : []);
+    const r = this.line.key(k, this.mode === 'command' ? this.console.commandNames() : []);
     switch (r.kind) {
       case 'edit': return;
       case 'cancel': this.mode = 'normal'; return;

@@ -5,9 +5,9 @@
  * costs a render and nothing else, and a step costs each query once whatever the pane count.
  */
 import type {
-  BreakpointInfo, Engine, RegisterValue, TimelineMark, WarpInfo, Where,
+  BreakpointInfo, Engine, RaceRow, RegisterValue, TimelineMark, WarpInfo, Where,
 } from '#engine';
-import type { CommandLanguage, RaceRow } from './language.js';
+import { raceReportRows } from '#engine';
 import { DrawnSources, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 
@@ -20,9 +20,9 @@ export class Model {
   /** Per function: the PTX line of each instruction asked about. */
   private readonly instrLines = new Map<string, Map<number, number>>();
 
-  constructor(readonly engine: Engine, readonly language: CommandLanguage, sourceDir: string | undefined) {
+  constructor(readonly engine: Engine, sourceDir: string | undefined) {
     if (sourceDir !== undefined) engine.setSourceDir(sourceDir);
-    this.sources = new DrawnSources(() => engine.sources());
+    this.sources = new DrawnSources((name) => engine.sourceFile(name));
     this.ptxLines = lines(engine.ptxText).map((l) => sanitize(l, 8));
   }
 
@@ -65,7 +65,7 @@ export class Model {
     let table = this.instrLines.get(fn);
     if (!table) this.instrLines.set(fn, (table = new Map()));
     let line = table.get(pc);
-    if (line === undefined) table.set(pc, (line = this.engine.instructionPtxLine(fn, pc)));
+    if (line === undefined) table.set(pc, (line = this.engine.ptxLine(fn, pc)));
     return line;
   }
 
@@ -128,7 +128,7 @@ export class Model {
   raceRows(): { rows: readonly RaceRow[]; error: boolean } {
     return this.cached('raceRows', () => {
       try {
-        const rows = this.language.raceRows();
+        const rows = raceReportRows(this.engine);
         // the report adds timeline marks: recompute those
         this.forget('marks');
         this.forget('buckets:');

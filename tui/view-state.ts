@@ -5,8 +5,7 @@
  * cursors is in pane-moves.ts, what a key does in controller.ts: one class in three layers,
  * each a module with one job.
  */
-import type { Engine, LaneValue } from '#engine';
-import type { CommandLanguage } from './language.js';
+import type { CommandConsole, Engine, LaneValue } from '#engine';
 import { LineEditor } from './lineeditor.js';
 import { computeLayout, type Layout, type PaneId, type Slot, slotOf, zoomed } from './layout.js';
 import { Model } from './model.js';
@@ -70,8 +69,8 @@ export class ViewState {
   protected version = 0;
   protected readonly listeners = new Set<() => void>();
 
-  constructor(readonly engine: Engine, readonly language: CommandLanguage, sourceDir: string | undefined, cols: number, rows: number) {
-    this.model = new Model(engine, language, sourceDir);
+  constructor(readonly engine: Engine, readonly console: CommandConsole, sourceDir: string | undefined, cols: number, rows: number) {
+    this.model = new Model(engine, sourceDir);
     this.full = computeLayout(cols, rows);
     this.follow(true);
     const f = engine.fault?.message;

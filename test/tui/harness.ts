@@ -10,7 +10,7 @@ import { PassThrough, Writable } from 'node:stream';
 import xterm from '@xterm/headless';
 import type { Session as DebugSession } from '../../src/engine/session.js';
 import { runTui } from '../../tui/index.js';
-import { tuiOf } from '../../src/cli/tui-language.js';
+import { tuiOf } from '../../src/cli/tui-console.js';
 
 const { Terminal } = xterm;
 type XTerminal = InstanceType<typeof Terminal>;

@@ -6,13 +6,14 @@
  * saxpy with `blocks` x 256 threads (3072 blocks: about 1.1 million warp-steps). For each key,
  * the time from writing it to the fake TTY stdin until Ink has written the new frame.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { existsSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { openSession } from '../../src/engine/session.js';
 import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { runTui } from '../../tui/index.js';
-import { tuiOf } from '../../src/cli/tui-language.js';
+import { tuiOf } from '../../src/cli/tui-console.js';
 import { ROOT } from '../helpers.js';
 
 const blocks = Number(process.argv[2] ?? 3072);
@@ -101,7 +102,7 @@ for (const [a, b] of [['next', 'reverse-next'], ['step', 'reverse-step'], ['step
   for (let i = 0; i < 10; i++) {
     for (const [cmd, ts] of [[a, ta], [b, tb]] as const) {
       const t = performance.now();
-      consoleOf(session).execute(cmd);
+      consoleOf(engineOf(session)).execute(cmd);
       session.where(); session.warps(); session.registers(); session.output();
       ts.push(performance.now() - t);
     }

@@ -5,7 +5,7 @@ import { bucketMarks, cellOf, timelineLine } from '../../tui/panes/timeline.js';
 import { formatElem, formatF32, formatRegister } from '../../tui/format.js';
 import { keyPresses } from '../../tui/keys.js';
 import { fitLine, scrollTo, centreOn } from '../../tui/ui.js';
-import { candidates } from '../../tui/sources.js';
+import { candidates } from '../../src/engine/sources.js';
 import { sanitize, clip } from '../../tui/text.js';
 
 describe('layout', () => {
