@@ -71,8 +71,9 @@ describe('layering', () => {
   // ---- the terminal front end (tui/, helper "tui", issue #26) ----
   // tui/ is the design's top-level package for the terminal UI: of src/ it sees only the engine's
   // public API (the door every front end uses), never the Session, the machine, the PTX parser or
-  // another front end (the gdb language reaches it only as the engine's CommandConsole its caller hands
-  // it). The build checks the same with tui/tsconfig.json (rootDir tui/, '#engine' = declarations).
+  // another front end (the gdb language reaches it only as the engine's CommandConsole, handed
+  // over by its caller). The build checks the same with tui/tsconfig.json (rootDir tui/,
+  // '#engine' = the engine's declarations).
   const TUI_MAY_IMPORT = ['src/engine/index', 'src/engine/types'];
   const tuiBad = (list: readonly { from: string; to: string; spec: string }[]): string[] =>
     list.filter((i) => i.from.startsWith('tui/') && under(i.to, 'src') && !TUI_MAY_IMPORT.some((ok) => i.to === ok || i.to.startsWith(ok + '.')))
