@@ -83,6 +83,12 @@ describe('layering', () => {
     expect(tuiBad(all)).toEqual([]);
   });
 
+  it('of src/, only the CLI imports the TUI (the engine and the other front ends never do)', () => {
+    const bad = all.filter((i) => i.from.startsWith('src/') && !i.from.startsWith('src/cli/') && under(i.to, 'tui'));
+    expect(bad.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
+    expect(all.some((i) => i.from.startsWith('src/cli/') && under(i.to, 'tui'))).toBe(true);
+  });
+
   it('the TUI rule catches a deliberate bad import (tui → src/engine/session, tui → src/frontends/gdb)', () => {
     const planted = [
       { from: 'tui/model.ts', to: 'src/engine/session.js', spec: '../src/engine/session.js' },
@@ -90,5 +96,66 @@ describe('layering', () => {
       { from: 'tui/panes/code.tsx', to: 'src/engine/index.js', spec: '../../src/engine/index.js' },
     ];
     expect(tuiBad(planted)).toEqual(['tui/model.ts imports ../src/engine/session.js', 'tui/controller.ts imports ../src/frontends/gdb/console.js']);
+  });
+});
+
+// ---- #26 "one door into the engine" (helper door) ------------------------------------------------
+// The gdb language, DAP and the host side reach the engine through its public API only:
+// src/engine/index.ts (Engine, the presenters, errors) and src/engine/types.ts (pure types).
+// Session, the trace, the machine, the race checker and PTX stay behind that door, and the front
+// ends do not import each other (DAP gets the gdb console handed in by the CLI).
+
+type Import = { from: string; to: string; spec: string };
+
+const DOOR = ['src/engine/index.js', 'src/engine/types.js'];
+
+const DOOR_RULES: { what: string; from: string[]; mayNot: string[]; engineOnlyThroughDoor: boolean }[] = [
+  {
+    what: 'the gdb language and DAP import the engine only through its door, and nothing below it',
+    from: ['src/frontends/gdb', 'src/frontends/dap'],
+    mayNot: ['src/exec', 'src/trace', 'src/races', 'src/ptx', 'src/dwarf'],
+    engineOnlyThroughDoor: true,
+  },
+  { what: 'the host side imports the engine only through its door', from: ['src/host'], mayNot: [], engineOnlyThroughDoor: true },
+  { what: 'the gdb language imports no other front end', from: ['src/frontends/gdb'], mayNot: ['src/frontends/dap', 'tui'], engineOnlyThroughDoor: false },
+  { what: 'DAP imports no other front end', from: ['src/frontends/dap'], mayNot: ['src/frontends/gdb', 'tui'], engineOnlyThroughDoor: false },
+];
+
+/** The imports that break a rule, as "FILE imports SPEC" lines. */
+function doorViolations(list: readonly Import[], r: (typeof DOOR_RULES)[number]): string[] {
+  return list
+    .filter((i) => r.from.some((d) => i.from.startsWith(d + '/')))
+    .filter((i) => r.mayNot.some((d) => under(i.to, d)) || (r.engineOnlyThroughDoor && under(i.to, 'src/engine') && !DOOR.includes(i.to)))
+    .map((i) => `${i.from} imports ${i.spec}`);
+}
+
+describe('layering: one door into the engine (#26)', () => {
+  const all = imports();
+
+  for (const r of DOOR_RULES) {
+    it(r.what, () => {
+      expect(doorViolations(all, r)).toEqual([]);
+    });
+  }
+
+  it('the rules catch a bad import (checked on a made-up import list)', () => {
+    const bad: Import[] = [
+      { from: 'src/frontends/dap/adapter.ts', to: 'src/engine/session.js', spec: '../../engine/session.js' },
+      { from: 'src/frontends/gdb/commands.ts', to: 'src/exec/launch.js', spec: '../../exec/launch.js' },
+      { from: 'src/frontends/dap/adapter.ts', to: 'src/frontends/gdb/console.js', spec: '../gdb/console.js' },
+      { from: 'src/host/program.ts', to: 'src/engine/breakpoints.js', spec: '../engine/breakpoints.js' },
+    ];
+    const good: Import[] = [
+      { from: 'src/frontends/dap/adapter.ts', to: 'src/engine/index.js', spec: '../../engine/index.js' },
+      { from: 'src/frontends/gdb/commands.ts', to: 'src/engine/types.js', spec: '../../engine/types.js' },
+      { from: 'src/host/device.ts', to: 'src/exec/machine.js', spec: '../exec/machine.js' },
+    ];
+    const found = DOOR_RULES.flatMap((r) => doorViolations([...bad, ...good], r));
+    expect(found.sort()).toEqual([
+      'src/frontends/dap/adapter.ts imports ../../engine/session.js',
+      'src/frontends/dap/adapter.ts imports ../gdb/console.js',
+      'src/frontends/gdb/commands.ts imports ../../exec/launch.js',
+      'src/host/program.ts imports ../engine/breakpoints.js',
+    ]);
   });
 });
