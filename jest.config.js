@@ -14,7 +14,8 @@ export default {
   roots: ['<rootDir>/test', '<rootDir>/dwarf/test'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   extensionsToTreatAsEsm: ['.ts', '.tsx'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // tui/ imports the engine's public API as '#engine' (package.json "imports"; see tui/tsconfig.json)
+  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1', '^#engine$': '<rootDir>/src/engine/index.ts' },
   transform: {
     '^.+\\.tsx?$': ['ts-jest', { useESM: true, tsconfig: 'tsconfig.test.json' }],
   },

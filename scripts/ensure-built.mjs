@@ -12,7 +12,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.build-stamp');
 // What `npm run build` reads for dist/bin and dist/cudart (the bundle needs only src/; test/ is
 // compiled too but only `npm test` and `npm run bench` use it, and both build for themselves).
-const inputs = ['src', 'dwarf', 'scripts', 'tsconfig.json', 'package.json', 'package-lock.json'];
+const inputs = ['src', 'tui', 'dwarf', 'scripts', 'tsconfig.json', 'package.json', 'package-lock.json'];
 
 /** Newest modification time (ms) under a file or folder; 0 when it does not exist. */
 function newest(path) {

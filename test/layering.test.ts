@@ -19,13 +19,15 @@ function files(dir: string): string[] {
 /** Every relative import of every source file, as repository paths ("src/engine/x.ts" -> "src/exec/y"). */
 function imports(): { from: string; to: string; spec: string }[] {
   const out: { from: string; to: string; spec: string }[] = [];
-  for (const f of [...files(join(ROOT, 'src')), ...files(join(ROOT, 'dwarf', 'src'))]) {
+  for (const f of [...files(join(ROOT, 'src')), ...files(join(ROOT, 'tui')), ...files(join(ROOT, 'dwarf', 'src'))]) {
     const from = relative(ROOT, f).split(sep).join('/');
     const text = readFileSync(f, 'utf8');
     for (const m of text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
       const spec = m[1]!;
       out.push({ from, to: posix.normalize(posix.join(dirname(from).split(sep).join('/'), spec)), spec });
     }
+    // tui/ names the engine's public API '#engine' (package.json "imports"): src/engine/index.ts
+    for (const _ of text.matchAll(/(?:from|import\()\s*['"]#engine['"]/g)) out.push({ from, to: 'src/engine/index.ts', spec: '#engine' });
   }
   return out;
 }
@@ -49,7 +51,7 @@ describe('layering', () => {
 
   it('finds the imports it checks (the scan itself works)', () => {
     expect(all.some((i) => i.from.startsWith('src/engine/') && under(i.to, 'src/exec'))).toBe(true);
-    expect(all.some((i) => i.from.startsWith('src/frontends/tui/') && under(i.to, 'src/engine'))).toBe(true);
+    expect(all.some((i) => i.from.startsWith('tui/') && under(i.to, 'src/engine'))).toBe(true);
   });
 
   for (const r of RULES) {
@@ -60,12 +62,102 @@ describe('layering', () => {
   }
 
   it('the TUI builds no command text: gdb lines run only from its `:` console line', () => {
-    const tui = files(join(ROOT, 'src', 'frontends', 'tui')).map((f) => ({ f: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
+    const tui = files(join(ROOT, 'tui')).map((f) => ({ f: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
     const executes = tui.flatMap((x) => [...x.text.matchAll(/\.execute\(/g)].map(() => x.f));
     // one call: Controller.run, which the command line (`:`) uses
     expect(executes).toHaveLength(1);
     const built = tui.filter((x) => /this\.run\(`|this\.run\('|commandText\(/.test(x.text)).map((x) => x.f);
     expect(built).toEqual([]);
   });
+
+  // ---- the terminal front end (tui/, helper "tui", issue #26) ----
+  // tui/ is the design's top-level package for the terminal UI: of src/ it sees only the engine's
+  // public API (the door every front end uses), never the Session, the machine, the PTX parser or
+  // another front end (the gdb language reaches it only as the engine's CommandConsole, handed
+  // over by its caller). The build checks the same with tui/tsconfig.json (rootDir tui/,
+  // '#engine' = the engine's declarations).
+  const TUI_MAY_IMPORT = ['src/engine/index', 'src/engine/types'];
+  const tuiBad = (list: readonly { from: string; to: string; spec: string }[]): string[] =>
+    list.filter((i) => i.from.startsWith('tui/') && under(i.to, 'src') && !TUI_MAY_IMPORT.some((ok) => i.to === ok || i.to.startsWith(ok + '.')))
+      .map((i) => `${i.from} imports ${i.spec}`);
+
+  it('the TUI (tui/) imports only the engine\'s public API from src/', () => {
+    expect(tuiBad(all)).toEqual([]);
+  });
+
+  it('of src/, only the CLI imports the TUI (the engine and the other front ends never do)', () => {
+    const bad = all.filter((i) => i.from.startsWith('src/') && !i.from.startsWith('src/cli/') && under(i.to, 'tui'));
+    expect(bad.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
+    expect(all.some((i) => i.from.startsWith('src/cli/') && under(i.to, 'tui'))).toBe(true);
+  });
+
+  it('the TUI rule catches a deliberate bad import (tui → src/engine/session, tui → src/frontends/gdb)', () => {
+    const planted = [
+      { from: 'tui/model.ts', to: 'src/engine/session.js', spec: '../src/engine/session.js' },
+      { from: 'tui/controller.ts', to: 'src/frontends/gdb/console.js', spec: '../src/frontends/gdb/console.js' },
+      { from: 'tui/panes/code.tsx', to: 'src/engine/index.js', spec: '../../src/engine/index.js' },
+    ];
+    expect(tuiBad(planted)).toEqual(['tui/model.ts imports ../src/engine/session.js', 'tui/controller.ts imports ../src/frontends/gdb/console.js']);
+  });
 });
 
+// ---- #26 "one door into the engine" (helper door) ------------------------------------------------
+// The gdb language, DAP and the host side reach the engine through its public API only:
+// src/engine/index.ts (Engine, the presenters, errors) and src/engine/types.ts (pure types).
+// Session, the trace, the machine, the race checker and PTX stay behind that door, and the front
+// ends do not import each other (DAP gets the gdb console handed in by the CLI).
+
+type Import = { from: string; to: string; spec: string };
+
+const DOOR = ['src/engine/index.js', 'src/engine/types.js'];
+
+const DOOR_RULES: { what: string; from: string[]; mayNot: string[]; engineOnlyThroughDoor: boolean }[] = [
+  {
+    what: 'the gdb language and DAP import the engine only through its door, and nothing below it',
+    from: ['src/frontends/gdb', 'src/frontends/dap'],
+    mayNot: ['src/exec', 'src/trace', 'src/races', 'src/ptx', 'src/dwarf'],
+    engineOnlyThroughDoor: true,
+  },
+  { what: 'the host side imports the engine only through its door', from: ['src/host'], mayNot: [], engineOnlyThroughDoor: true },
+  { what: 'the gdb language imports no other front end', from: ['src/frontends/gdb'], mayNot: ['src/frontends/dap', 'tui'], engineOnlyThroughDoor: false },
+  { what: 'DAP imports no other front end', from: ['src/frontends/dap'], mayNot: ['src/frontends/gdb', 'tui'], engineOnlyThroughDoor: false },
+];
+
+/** The imports that break a rule, as "FILE imports SPEC" lines. */
+function doorViolations(list: readonly Import[], r: (typeof DOOR_RULES)[number]): string[] {
+  return list
+    .filter((i) => r.from.some((d) => i.from.startsWith(d + '/')))
+    .filter((i) => r.mayNot.some((d) => under(i.to, d)) || (r.engineOnlyThroughDoor && under(i.to, 'src/engine') && !DOOR.includes(i.to)))
+    .map((i) => `${i.from} imports ${i.spec}`);
+}
+
+describe('layering: one door into the engine (#26)', () => {
+  const all = imports();
+
+  for (const r of DOOR_RULES) {
+    it(r.what, () => {
+      expect(doorViolations(all, r)).toEqual([]);
+    });
+  }
+
+  it('the rules catch a bad import (checked on a made-up import list)', () => {
+    const bad: Import[] = [
+      { from: 'src/frontends/dap/adapter.ts', to: 'src/engine/session.js', spec: '../../engine/session.js' },
+      { from: 'src/frontends/gdb/commands.ts', to: 'src/exec/launch.js', spec: '../../exec/launch.js' },
+      { from: 'src/frontends/dap/adapter.ts', to: 'src/frontends/gdb/console.js', spec: '../gdb/console.js' },
+      { from: 'src/host/program.ts', to: 'src/engine/breakpoints.js', spec: '../engine/breakpoints.js' },
+    ];
+    const good: Import[] = [
+      { from: 'src/frontends/dap/adapter.ts', to: 'src/engine/index.js', spec: '../../engine/index.js' },
+      { from: 'src/frontends/gdb/commands.ts', to: 'src/engine/types.js', spec: '../../engine/types.js' },
+      { from: 'src/host/device.ts', to: 'src/exec/machine.js', spec: '../exec/machine.js' },
+    ];
+    const found = DOOR_RULES.flatMap((r) => doorViolations([...bad, ...good], r));
+    expect(found.sort()).toEqual([
+      'src/frontends/dap/adapter.ts imports ../../engine/session.js',
+      'src/frontends/dap/adapter.ts imports ../gdb/console.js',
+      'src/frontends/gdb/commands.ts imports ../../exec/launch.js',
+      'src/host/program.ts imports ../engine/breakpoints.js',
+    ]);
+  });
+});

@@ -6,13 +6,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { executeCommand } from '../frontends/gdb/commands.js';
 import { EXIT_FINDINGS, EXIT_USAGE, exitForSession } from './exit.js';
-import { openSession, openSessionAsync, type Session, SessionError, type SessionOptions } from '../engine/session.js';
+import { openSession, openSessionAsync, type Session, type SessionOptions } from '../engine/session.js';
+import { EngineError } from '../engine/errors.js';
+import { engineOf } from '../engine/api.js';
 import { type TraceFile, TraceFileError, writeTraceFile } from '../trace/file.js';
 import { openReplay as engineOpenReplay } from '../engine/replay.js';
 import { ptxInput } from './cuda.js';
 import { linkedText, UsageError } from './common.js';
 import type { LaunchFlags } from './run.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
+import { tuiOf } from './tui-console.js';
 
 export interface DebugOptions extends LaunchFlags {
   batch?: boolean | undefined;
@@ -53,7 +56,7 @@ export function runBatch(s: Session, commands: readonly string[], write: (t: str
   let failed = false;
   for (const c of commands) {
     if (!c.trim() || c.trim().startsWith('#')) continue;
-    const r = executeCommand(s, c);
+    const r = executeCommand(engineOf(s), c);
     if (r.output) write(r.output.endsWith('\n') ? r.output : r.output + '\n');
     if (r.error) failed = true;
     if (r.quit) break;
@@ -77,7 +80,7 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
     if (atEnd && batch) process.stdout.write(`${atEnd.message}\n`);
     if (session.loadWarnings) process.stderr.write(session.loadWarnings + '\n');
   } catch (e) {
-    if (!(e instanceof SessionError)) throw e;
+    if (!(e instanceof EngineError)) throw e;
     error = e.message;
     errorCode = exitForSession(e.code);
   }
@@ -89,9 +92,9 @@ export async function debugCommand(file: string, o: DebugOptions): Promise<numbe
     if (!o.batch && !commands.length && !process.stdin.isTTY) commands.push(...readFileSync(0, 'utf8').split('\n'));
     return runBatch(session, commands, (t) => process.stdout.write(t));
   }
-  if (session) for (const c of commands) executeCommand(session, c);
-  const { runTui } = await import('../frontends/tui/index.js');
-  return runTui({ session, error, title: ptx, sourceDir: o.sourceDir });
+  if (session) for (const c of commands) executeCommand(engineOf(session), c);
+  const { runTui } = await import('../../tui/index.js');
+  return runTui({ ...(session ? tuiOf(session) : {}), error, title: ptx, sourceDir: o.sourceDir });
 }
 
 /**
@@ -129,7 +132,7 @@ export function recordCommand(file: string, out: string, o: DebugOptions): numbe
   try {
     s = openSession(sessionOptions(file, o));
   } catch (e) {
-    if (e instanceof SessionError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return exitForSession(e.code); }
+    if (e instanceof EngineError) { process.stderr.write(`ptxdbg: ${e.message}\n`); return exitForSession(e.code); }
     throw e;
   }
   let bytes: number;
@@ -173,7 +176,7 @@ export async function replayCommand(tracePath: string, o: DebugOptions): Promise
     if (!o.batch && !commands.length && !process.stdin.isTTY) commands.push(...readFileSync(0, 'utf8').split('\n'));
     return runBatch(s, commands, (t) => process.stdout.write(t));
   }
-  for (const c of commands) executeCommand(s, c);
-  const { runTui } = await import('../frontends/tui/index.js');
-  return runTui({ session: s, title: `${h.ptxPath} (replay of ${tracePath})`, sourceDir: o.sourceDir });
+  for (const c of commands) executeCommand(engineOf(s), c);
+  const { runTui } = await import('../../tui/index.js');
+  return runTui({ ...tuiOf(s), title: `${h.ptxPath} (replay of ${tracePath})`, sourceDir: o.sourceDir });
 }

@@ -19,140 +19,20 @@ import { ctaOfKey, tidOfKey } from '../trace/trace.js';
 import type { RaceReport } from '../races/index.js';
 import { BreakpointError, parseHitCondition } from './breakpoints.js';
 import { EngineError } from './errors.js';
-import { evaluateExpression, PrintError, printExpression, type ValueHistory, variableTree, type VarNode } from './print/index.js';
+import { DebugInfo, evaluateExpression, infoArgs, infoLocals, PrintError, printExpression, type ValueHistory, variableTree, type VarNode } from './print/index.js';
 import type { OriginHop, OriginSource } from './origin.js';
 import { gotoRace, sessionRaces } from './races.js';
 import { openSession, Session, type SessionOptions } from './session.js';
-import type { BreakpointInfo, Dim3, FrameInfo, Hit, LaneState, SpaceName, Stop, StopReason, WatchKind, WatchpointInfo, Where } from './types.js';
+import type {
+  AddedWatch, BreakpointInfo, BreakpointRequest, ContinueRequest, RegisterValue, TimelineMark, WarpInfo, BreakpointResult, Dim3, Direction, Evaluation, FrameInfo, Instruction, LaneValue, OriginAnswer,
+  Scope, SpaceName, StepRequest, Stop, StopEvent, ThreadInfo, ThreadRef, Variable, WatchKind, WatchpointInfo, WatchRequest, Where, Write,
+} from './types.js';
+// the API's types live in types.ts; re-exported for the modules that still import them from here
+export type {
+  AddedWatch, BreakpointRequest, BreakpointResult, Direction, Evaluation, Instruction, LaneValue, OriginAnswer, Scope, StepRequest, StopEvent,
+  ThreadInfo, ThreadRef, Variable, WatchRequest, Write,
+} from './types.js';
 import { childExpr, formatterFor, registerValue } from './values.js';
-
-export type Direction = 'forward' | 'backward';
-
-export interface StepRequest {
-  /** A source line (over calls unless `into`) or one PTX instruction. */
-  readonly granularity: 'line' | 'instruction';
-  readonly direction: Direction;
-  /** Enter calls (gdb's step) rather than pass over them (next). */
-  readonly into?: boolean;
-}
-
-/** A CUDA thread: its id (1-based linear over the grid, stable for the run) and coordinates. */
-export interface ThreadRef {
-  readonly id: number;
-  readonly block: Dim3;
-  readonly thread: Dim3;
-}
-
-export interface ThreadInfo extends ThreadRef {
-  /** `block (x,y,z) thread (x,y,z)`. */
-  readonly name: string;
-}
-
-/** The result of every move. */
-export interface StopEvent {
-  readonly reason: StopReason;
-  /** Position (warp-steps) after the move, and the recording's length. */
-  readonly position: number;
-  readonly total: number;
-  /** The focused thread after the move (a breakpoint or watchpoint hit moves focus to the hitter). */
-  readonly thread: ThreadRef;
-  /** Its innermost frame, undefined when it is not resident (exited, not started). */
-  readonly frame: FrameInfo | undefined;
-  readonly hit: Hit | undefined;
-  /** The engine's one-line description ("Breakpoint 1, ..."), empty for a plain step. */
-  readonly message: string;
-}
-
-export interface BreakpointRequest {
-  readonly line: number;
-  /** Thread condition: `threadIdx.x == 3 && blockIdx.x == 1`, `thread (3,0,0)`, `block (1,0,0)`. */
-  readonly condition?: string | undefined;
-  /** `N`, `>=N`, `>N`, `==N`, `%N` over the hits' ordinals in the recording. */
-  readonly hitCondition?: string | undefined;
-}
-
-export interface BreakpointResult {
-  readonly verified: boolean;
-  readonly id: number | undefined;
-  /** Where it resolved (the first location), or why not. */
-  readonly line: number | undefined;
-  readonly message: string | undefined;
-}
-
-export interface WatchRequest {
-  /** A C lvalue in the focused thread's scope (`y[3]`, `tile[1][2]`, `*(@shared int *)0x10`). */
-  readonly expression: string;
-  readonly kind: WatchKind;
-}
-
-/** A named group of variables (a DAP scope). */
-export interface Scope {
-  readonly name: string;
-  readonly containerId: number;
-  readonly count: number;
-  /** Registers, locals... (DAP's presentationHint). */
-  readonly hint: 'registers' | 'locals' | 'arguments' | 'globals';
-}
-
-export interface Variable {
-  readonly name: string;
-  readonly value: string;
-  readonly type: string;
-  /** Non-zero when it has children (fetched with `variables(containerId)`). */
-  readonly containerId: number;
-  /** C expression naming it (for watch, evaluate, data breakpoints), when it has one. */
-  readonly expression: string | undefined;
-  /** `space:0xaddress` of the value in memory, for readMemory. */
-  readonly memoryReference: string | undefined;
-}
-
-export interface Evaluation {
-  readonly value: string;
-  readonly type: string;
-  readonly memoryReference: string | undefined;
-  /** For an lvalue in writable memory: what a watchpoint on it would watch. */
-  readonly lvalue: { readonly space: 'global' | 'shared' | 'local'; readonly address: number; readonly size: number } | undefined;
-}
-
-/** One write in a value's history: when, by whom, where, and the value after it. */
-/** What `origin` answers: the stop at the writing step, the hop (instruction, inputs), and what was asked. */
-export interface OriginAnswer {
-  readonly stop: StopEvent;
-  readonly hop: OriginHop;
-  readonly what: string;
-}
-
-/** One lane of the warp view of a value. */
-export interface LaneValue {
-  readonly thread: Dim3;
-  readonly warp: number;
-  readonly lane: number;
-  readonly state: LaneState;
-  readonly value: string;
-}
-
-export interface Write {
-  readonly step: number;
-  readonly thread: ThreadRef;
-  readonly file: string | undefined;
-  readonly line: number;
-  /** The value before and after, as the expression's type reads (registers: after only). */
-  readonly before: string | undefined;
-  readonly after: string | undefined;
-  readonly atomic: boolean;
-}
-
-export interface Instruction {
-  /** Global instruction index (the trace's pc space), unique over the program. */
-  readonly address: number;
-  readonly function: string;
-  readonly pc: number;
-  readonly text: string;
-  /** 1-based line in the PTX file. */
-  readonly ptxLine: number;
-  readonly file: string | undefined;
-  readonly line: number;
-}
 
 const SPACE_SCOPES: readonly { space: string; name: string }[] = [
   { space: 'register', name: 'Locals · register' },
@@ -166,19 +46,17 @@ const SPACE_SCOPES: readonly { space: string; name: string }[] = [
 
 const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
 
-/** A watchpoint just added, and whether it names a raw range (`@shared 0x40 16`) or an expression. */
-export interface AddedWatch {
-  readonly wp: WatchpointInfo;
-  readonly raw: boolean;
-}
-
 const engines = new WeakMap<Session, Engine>();
+const sessions = new WeakMap<Engine, Session>();
+
+/** The session behind an engine: for the engine's own modules (presenters), never re-exported by index.ts. */
+export function sessionOf(e: Engine): Session {
+  return sessions.get(e)!;
+}
 
 /** The session's engine (one per session, shared by its front ends: breakpoint groups, containers). */
 export function engineOf(s: Session): Engine {
-  let e = engines.get(s);
-  if (!e) { e = new Engine(s); engines.set(s, e); }
-  return e;
+  return Engine.of(s);
 }
 
 export class Engine {
@@ -188,10 +66,22 @@ export class Engine {
   private readonly groups = new Map<string, number[]>();
   private ptxLines: LineMap | undefined;
 
-  constructor(readonly session: Session) {}
+  private readonly session: Session;
+
+  /** Engines are made by `Engine.open`, `openEngine*` and `engineOf` (one per session). */
+  private constructor(s: Session) {
+    this.session = s;
+    sessions.set(this, s);
+    engines.set(s, this);
+  }
+
+  /** @internal the engine of a session (engineOf). */
+  static of(s: Session): Engine {
+    return engines.get(s) ?? new Engine(s);
+  }
 
   static open(o: SessionOptions): Engine {
-    return new Engine(openSession(o));
+    return Engine.of(openSession(o));
   }
 
   get total(): number { return this.session.total; }
@@ -211,18 +101,48 @@ export class Engine {
     return this.stopped(r.granularity === 'line' ? this.session.stepLine(r.into ?? false, back) : this.session.stepInstruction(back, !(r.into ?? false)));
   }
 
-  continue(r: { readonly direction: Direction }): StopEvent {
-    return this.stopped(this.session.cont(r.direction === 'backward'));
+  /**
+   * To the next (previous) breakpoint, watchpoint or end. `races`: stop first at a race access on
+   * the way (DAP's "Data races" exception filter).
+   */
+  continue(r: ContinueRequest): StopEvent {
+    const from = this.position();
+    const landed = this.stopped(this.session.cont(r.direction === 'backward'));
+    return r.races ? this.raceOnTheWay(from, landed, r.direction) : landed;
   }
 
   /** gdb's `run`: from step 0 to the first breakpoint or watchpoint (a hit at step 0 counts). */
-  run(): StopEvent {
+  run(r: { readonly races?: boolean } = {}): StopEvent {
     this.session.goto(0);
-    return this.stopped(this.session.cont(false, true));
+    const landed = this.stopped(this.session.cont(false, true));
+    return r.races ? this.raceOnTheWay(0, landed, 'forward') : landed;
   }
 
+  /** The race access nearest `from` between it and where a continue landed, travelled to; else the landing. */
+  private raceOnTheWay(from: number, landed: StopEvent, direction: Direction): StopEvent {
+    let best: { n: number; second: boolean; step: number } | undefined;
+    this.races().races.forEach((r, i) => r.accesses.forEach((a, k) => {
+      const between = direction === 'forward' ? a.step >= from && a.step < landed.position : a.step < from && a.step > landed.position;
+      if (!between) return;
+      if (!best || (direction === 'forward' ? a.step < best.step : a.step > best.step)) best = { n: i + 1, second: k === 1, step: a.step };
+    }));
+    return best ? this.gotoRace(best.n, best.second) : landed;
+  }
+
+  /** Run until the current function returns (forward: its value is then `returnValueText`). */
   finish(r: { readonly direction: Direction }): StopEvent {
+    this.session.lastReturn = undefined;
     return this.stopped(this.session.finish(r.direction === 'backward'));
+  }
+
+  /** gdb's `until` without an argument: the next line, not going back round a loop. */
+  until(): StopEvent {
+    return this.stopped(this.session.until());
+  }
+
+  /** gdb's `until LOCATION` / `advance LOCATION`: run to a location (or the current function's return). */
+  runTo(location: string): StopEvent {
+    return this.stopped(this.session.runTo(location));
   }
 
   /** Travel to an access of race n (1-based), with its thread in focus. */
@@ -256,9 +176,9 @@ export class Engine {
     return this.threadRef(s.focusBlockId(), linearOf(s.focusThread(), s.launch.block));
   }
 
-  /** Focus a thread by id (as `threads()` gives) or by coordinates. */
-  setFocus(t: number | { readonly block: Dim3; readonly thread: Dim3 }): void {
-    let block: Dim3, thread: Dim3;
+  /** Focus a thread by id (as `threads()` gives) or by coordinates (a block alone keeps the thread, a thread alone the block). */
+  setFocus(t: number | { readonly block?: Dim3 | undefined; readonly thread?: Dim3 | undefined }): void {
+    let block: Dim3 | undefined, thread: Dim3 | undefined;
     if (typeof t === 'number') {
       const n = this.threadsPerBlock;
       const g = this.session.launch.grid;
@@ -599,7 +519,8 @@ export class Engine {
 
   // ---- code ------------------------------------------------------------------------------------
 
-  private ptxLineOf(fn: string, pc: number): number {
+  /** 1-based line in the PTX file of instruction pc of a function (0 when there is none). */
+  ptxLine(fn: string, pc: number): number {
     const ins = this.session.program.functions.get(fn)?.instrs[pc];
     if (!ins) return 0;
     this.ptxLines ??= new LineMap(this.session.ptxText);
@@ -613,7 +534,7 @@ export class Engine {
     const pc = code.pc[address]!;
     const ins = this.session.program.functions.get(fn)?.instrs[pc];
     if (!ins) return undefined;
-    return { address, function: fn, pc, text: instructionText(this.session.ptxText, ins.src.span), ptxLine: this.ptxLineOf(fn, pc), file: code.fileName(address), line: code.line[address]! };
+    return { address, function: fn, pc, text: instructionText(this.session.ptxText, ins.src.span), ptxLine: this.ptxLine(fn, pc), file: code.fileName(address), line: code.line[address]! };
   }
 
   /** Global address of instruction pc of a function. */
@@ -635,7 +556,7 @@ export class Engine {
     const isPtx = file.endsWith('.ptx');
     const key = file.replace(/^.*[\\/]/, '');
     const at = (g: number): boolean => {
-      if (isPtx) return this.ptxLineOf(code.fnName(g), code.pc[g]!) === line;
+      if (isPtx) return this.ptxLine(code.fnName(g), code.pc[g]!) === line;
       const f = code.fileName(g);
       return code.line[g] === line && code.lineStart[g] === 1 && f !== undefined && f.replace(/^.*[\\/]/, '') === key;
     };
@@ -643,5 +564,139 @@ export class Engine {
     const tl = s.timelineOfFocus();
     for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(tl.steps[i]!);
     return out;
+  }
+
+  // ---- the recording and its files -------------------------------------------------------------
+
+  /** The PTX file the session runs (a source of the DAP's stack frames). */
+  get ptxPath(): string { return this.session.ptxPath; }
+  /** The PTX text's lines (listing PTX where there is no CUDA source). */
+  ptxSourceLines(): readonly string[] { return this.session.ptxText.split('\n'); }
+  /** The message of the fault that ended the run, if any. */
+  get faultMessage(): string | undefined { return this.session.faultMessage; }
+  /** The recording was stopped (Ctrl-C) before the kernel finished. */
+  get interrupted(): boolean { return this.session.interrupted; }
+  /** Warnings from loading the PTX (unsupported instructions no thread may reach). */
+  get loadWarnings(): string { return this.session.loadWarnings; }
+  /** A source file as found (the recording's name, or under the directory given by setSourceDir). */
+  sourceFile(file: string): { readonly path: string; readonly lines: readonly string[] } | undefined {
+    return this.session.sources.get(file);
+  }
+  /** Look for source files under `dir` too. */
+  setSourceDir(dir: string): void { this.session.setSourceDir(dir); }
+  /** A run that ended in a fault opens where it ended: that stop, else undefined (at step 0). */
+  openAtEnd(): StopEvent | undefined {
+    const s = this.session.openAtEnd();
+    return s ? this.stopped(s) : undefined;
+  }
+  /** Marks on the timeline: breakpoint hits, faults, races. */
+  marks(): readonly TimelineMark[] { return this.session.marks(); }
+
+  // ---- the focused thread's machine state --------------------------------------------------------
+
+  /** The warps of the resident blocks at the current position. */
+  warps(): WarpInfo[] { return this.session.warps(); }
+  /** The focused thread's registers in the selected frame. */
+  registers(): RegisterValue[] { return this.session.registers(); }
+  /** Bytes as the focused thread reads them (its block's shared, its own local), undefined where unmapped. */
+  readBytes(space: SpaceName, address: bigint, size: number): Uint8Array | undefined {
+    return this.session.threadView().readMemory(space, address, size);
+  }
+  /** The selected frame's level (0: innermost). */
+  get selectedFrame(): number { return this.session.selectedFrame; }
+  /** The thread at `lane` of `warp` in a block (the focused thread's warp and lane where omitted), range-checked. */
+  laneThread(warp: number | undefined, lane: number | undefined): Dim3 {
+    const block = this.session.launch.block;
+    const cur = linearOf(this.session.focusThread(), block);
+    const w = warp ?? cur >>> 5;
+    const l = lane ?? cur & 31;
+    const nthreads = block[0] * block[1] * block[2];
+    if (l > 31) throw new EngineError(`lane ${l} does not exist (lanes are 0..31)`, 'out-of-range');
+    if (w * 32 + l >= nthreads) throw new EngineError(`warp ${w} lane ${l} does not exist: a block has ${Math.ceil(nthreads / 32)} warp(s) of ${nthreads} threads`, 'out-of-range');
+    return coordsOf(w * 32 + l, block);
+  }
+
+  // ---- breakpoints by gdb location -------------------------------------------------------------
+
+  /** gdb's `break LOCATION [if COND]` (`tbreak` when temporary): FILE:LINE, LINE, FUNCTION, ptx:LINE, *INSTR. */
+  breakAt(location: string, temporary = false): BreakpointInfo {
+    return this.session.addBreakpoint(location, temporary);
+  }
+  /** Delete breakpoint or watchpoint `id` (every one when undefined); gdb's reply. */
+  deleteBreakpoint(id: number | undefined): string { return this.session.deleteBreakpoint(id); }
+  enableBreakpoint(id: number, on: boolean): void { this.session.enableBreakpoint(id, on); }
+  /** Pass the next `count` hits of breakpoint `id`. */
+  ignoreBreakpoint(id: number, count: number): void { this.session.ignoreBreakpoint(id, count); }
+  /** The breakpoint the last stop hit, if it was one. */
+  get lastBreakpoint(): number | undefined { return this.session.lastBreakpoint; }
+
+  // ---- used by the terminal front end (tui/, issue #26) -----------------------------------------
+  // What the TUI's panes read that the sections above do not give, so that tui/ needs no
+  // Session: one block, kept apart from the rest of the class so that edits elsewhere merge.
+
+  /** The PTX text as recorded (the PTX pane draws it with its own line splitting). */
+  get ptxText(): string { return this.session.ptxText; }
+
+  /** The fault that ended the run: its message and the step it happened at (the end). */
+  get fault(): { readonly message: string; readonly step: number } | undefined {
+    const m = this.session.faultMessage;
+    return m === undefined ? undefined : { message: m, step: this.session.faultStep };
+  }
+
+  /**
+   * Source location of an instruction, or of the next one that has a `.loc` (a thread that has
+   * not started yet sits on the entry, whose first instructions often have none).
+   */
+  instructionSource(fn: string, pc: number): { readonly file: string; readonly line: number } | undefined {
+    const program = this.session.program;
+    const f = program.functions.get(fn);
+    if (!f) return undefined;
+    for (let i = Math.max(0, pc); i < f.instrs.length; i++) {
+      const fi = f.locFile[i]!;
+      if (fi >= 0) {
+        const file = program.files.get(fi);
+        return file === undefined ? undefined : { file, line: f.locLine[i]! };
+      }
+    }
+    return undefined;
+  }
+
+  /** The focused thread's register `name` (%r1) as bits, undefined when it has none. */
+  registerBits(name: string): bigint | undefined { return this.session.threadView().readRegister(name); }
+  /** Where a PTX symbol lives, as the focused thread sees it. */
+  symbolAddress(name: string): { space: SpaceName; address: bigint } | undefined { return this.session.threadView().symbolAddress(name); }
+
+  private tuiDebugInfo: DebugInfo | null | undefined;
+  /** The program's DWARF, decoded once; undefined when it cannot be read. */
+  private dwarf(): DebugInfo | undefined {
+    if (this.tuiDebugInfo === undefined) {
+      try { this.tuiDebugInfo = DebugInfo.fromProgram(this.session.program); } catch { this.tuiDebugInfo = null; }
+    }
+    return this.tuiDebugInfo ?? undefined;
+  }
+
+  /** Whether the program's DWARF describes variables (an -O3 build has none: use the texts below). */
+  hasVariables(): boolean { return this.dwarf()?.hasVariables ?? false; }
+  /** The focused thread's locals, arguments and globals as trees (throws PrintError). */
+  variableTree(): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
+    const info = this.dwarf();
+    return info ? variableTree(info, this.session.threadView()) : { locals: [], args: [], globals: [] };
+  }
+  /** gdb's `info locals` / `info args` text for the focused thread (throws PrintError). */
+  localsText(): string { return infoLocals(this.session.debugInfo(), this.session.threadView()); }
+  argsText(): string { return infoArgs(this.session.debugInfo(), this.session.threadView()); }
+
+  /** Where an expression's value lives (undefined when not in memory or not valid here). */
+  addressOf(expr: string): { space: SpaceName; address: bigint } | undefined {
+    const info = this.dwarf();
+    if (!info) return undefined;
+    try {
+      const r = evaluateExpression(info, this.session.threadView(), expr);
+      if (r.address === undefined || r.space === undefined) return undefined;
+      const spaces: readonly string[] = ['global', 'shared', 'local', 'const', 'param', 'generic'];
+      return { space: (spaces.includes(r.space) ? r.space : 'generic') as SpaceName, address: r.address };
+    } catch {
+      return undefined;
+    }
   }
 }

@@ -3,6 +3,8 @@
  * one of these codes, so front ends can react by code (DAP maps them to error responses, the gdb
  * language prints the message) instead of matching message text.
  */
+import { TraceError } from '../trace/trace.js';
+
 export const ERROR_CODES = {
   'read-failed': 'a file named by the user could not be read',
   'bad-ptx': 'the PTX does not parse or resolve',
@@ -26,5 +28,12 @@ export class EngineError extends Error {
   }
 }
 
-/** The name the gdb front end and older code use for engine errors. */
-export { EngineError as SessionError };
+
+/**
+ * The message of an error a request may end with and a front end shows as text: an EngineError
+ * (print errors are ones), or a damaged recording (the trace's TraceError) or a bound exceeded
+ * (RangeError). undefined for anything else, which is a bug and propagates.
+ */
+export function requestFailure(e: unknown): string | undefined {
+  return e instanceof EngineError || e instanceof TraceError || e instanceof RangeError ? e.message : undefined;
+}

@@ -17,7 +17,7 @@ import { unsupportedInstructions } from '../exec/support.js';
 import { entryNames, entryOf, KernelProblems, type Program } from '../ptx/resolve.js';
 import { resolveLaunch, type LaunchFlags } from './load.js';
 import { formatFault } from './fault.js';
-import { EngineError, SessionError } from './errors.js';
+import { EngineError } from './errors.js';
 import { DebugInfo } from './print/debuginfo.js';
 import type { RaceReport } from '../races/index.js';
 import { ctaOfKey, DEFAULT_INTERVAL, keyOf, warpOfKey, type RecordProgress, tidOfKey, Trace } from '../trace/trace.js';
@@ -45,7 +45,6 @@ import { childLabel, childOrder } from '../exec/children.js';
 import { plainName } from '../ptx/names.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
-export { SessionError };
 
 export interface SessionOptions extends LaunchFlags {
   ptxPath: string;
@@ -86,7 +85,7 @@ interface RegWp extends RegisterWatchInfo {
   readonly format: (hexBytes: string) => string;
 }
 
-/** Load PTX and launch, record the run, and open a session at step 0. Throws SessionError. */
+/** Load PTX and launch, record the run, and open a session at step 0. Throws EngineError. */
 export function openSession(o: SessionOptions): Session {
   const p = prepareSession(o);
   const trace = Trace.record(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL });
@@ -881,7 +880,7 @@ export class Session implements DebugSession {
       : memoryOrigin(this.trace, this.code, p, source.target);
     if (!r.found) {
       this.trace.goto(p);
-      throw new SessionError(source.kind === 'memory' ? `No write to ${this.memoryName(source.target)} before step ${p}: it still holds what it held at launch.` : r.reason);
+      throw new EngineError(source.kind === 'memory' ? `No write to ${this.memoryName(source.target)} before step ${p}: it still holds what it held at launch.` : r.reason);
     }
     this.beginMove();
     this.focusKeyLane(r.hop.warpKey, r.hop.lane);

@@ -4,6 +4,7 @@
  * "the current instruction" of a thread is the one it issues next.
  */
 import type { Program } from '../ptx/resolve.js';
+import type { OriginHop } from './origin.js';
 
 export type Dim3 = [number, number, number];
 
@@ -161,6 +162,18 @@ export interface CommandResult {
 }
 
 /**
+ * A command language over an engine (the gdb language of src/frontends/gdb): what a front end
+ * that offers a command line besides its own requests (DAP's `-exec`) is handed by its caller.
+ */
+export interface CommandConsole {
+  /** Run one command line (`next`, `break k.cu:12`, `print x`, `goto 100`...). */
+  /** `repeatOnEmpty` (an interactive prompt): an empty line repeats the last stepping command. */
+  execute(line: string, opts?: { repeatOnEmpty?: boolean }): CommandResult;
+  /** Command names for completion. */
+  commandNames(): readonly string[];
+}
+
+/**
  * A debugging session over a recorded run. Implemented by `Session` in session.ts; the TUI and
  * batch mode use only this interface.
  */
@@ -191,3 +204,145 @@ export interface DebugSession {
   watchpoints(): readonly WatchpointInfo[];
   marks(): readonly TimelineMark[];
 }
+
+// ---- the Engine API's requests and results (src/engine/api.ts) --------------------------------
+
+export type Direction = 'forward' | 'backward';
+
+/** continue / reverse-continue; `races`: stop at a race access on the way. */
+export interface ContinueRequest {
+  readonly direction: Direction;
+  readonly races?: boolean | undefined;
+}
+
+export interface StepRequest {
+  /** A source line (over calls unless `into`) or one PTX instruction. */
+  readonly granularity: 'line' | 'instruction';
+  readonly direction: Direction;
+  /** Enter calls (gdb's step) rather than pass over them (next). */
+  readonly into?: boolean;
+}
+
+/** A CUDA thread: its id (1-based linear over the grid, stable for the run) and coordinates. */
+export interface ThreadRef {
+  readonly id: number;
+  readonly block: Dim3;
+  readonly thread: Dim3;
+}
+
+export interface ThreadInfo extends ThreadRef {
+  /** `block (x,y,z) thread (x,y,z)`. */
+  readonly name: string;
+}
+
+/** The result of every move. */
+export interface StopEvent {
+  readonly reason: StopReason;
+  /** Position (warp-steps) after the move, and the recording's length. */
+  readonly position: number;
+  readonly total: number;
+  /** The focused thread after the move (a breakpoint or watchpoint hit moves focus to the hitter). */
+  readonly thread: ThreadRef;
+  /** Its innermost frame, undefined when it is not resident (exited, not started). */
+  readonly frame: FrameInfo | undefined;
+  readonly hit: Hit | undefined;
+  /** The engine's one-line description ("Breakpoint 1, ..."), empty for a plain step. */
+  readonly message: string;
+}
+
+export interface BreakpointRequest {
+  readonly line: number;
+  /** Thread condition: `threadIdx.x == 3 && blockIdx.x == 1`, `thread (3,0,0)`, `block (1,0,0)`. */
+  readonly condition?: string | undefined;
+  /** `N`, `>=N`, `>N`, `==N`, `%N` over the hits' ordinals in the recording. */
+  readonly hitCondition?: string | undefined;
+}
+
+export interface BreakpointResult {
+  readonly verified: boolean;
+  readonly id: number | undefined;
+  /** Where it resolved (the first location), or why not. */
+  readonly line: number | undefined;
+  readonly message: string | undefined;
+}
+
+export interface WatchRequest {
+  /** A C lvalue in the focused thread's scope (`y[3]`, `tile[1][2]`, `*(@shared int *)0x10`). */
+  readonly expression: string;
+  readonly kind: WatchKind;
+}
+
+/** A named group of variables (a DAP scope). */
+export interface Scope {
+  readonly name: string;
+  readonly containerId: number;
+  readonly count: number;
+  /** Registers, locals... (DAP's presentationHint). */
+  readonly hint: 'registers' | 'locals' | 'arguments' | 'globals';
+}
+
+export interface Variable {
+  readonly name: string;
+  readonly value: string;
+  readonly type: string;
+  /** Non-zero when it has children (fetched with `variables(containerId)`). */
+  readonly containerId: number;
+  /** C expression naming it (for watch, evaluate, data breakpoints), when it has one. */
+  readonly expression: string | undefined;
+  /** `space:0xaddress` of the value in memory, for readMemory. */
+  readonly memoryReference: string | undefined;
+}
+
+export interface Evaluation {
+  readonly value: string;
+  readonly type: string;
+  readonly memoryReference: string | undefined;
+  /** For an lvalue in writable memory: what a watchpoint on it would watch. */
+  readonly lvalue: { readonly space: 'global' | 'shared' | 'local'; readonly address: number; readonly size: number } | undefined;
+}
+
+/** What `origin` answers: the stop at the writing step, the hop (instruction, inputs), and what was asked. */
+export interface OriginAnswer {
+  readonly stop: StopEvent;
+  readonly hop: OriginHop;
+  readonly what: string;
+}
+
+/** One lane of the warp view of a value. */
+export interface LaneValue {
+  readonly thread: Dim3;
+  readonly warp: number;
+  readonly lane: number;
+  readonly state: LaneState;
+  readonly value: string;
+}
+
+export interface Write {
+  readonly step: number;
+  readonly thread: ThreadRef;
+  readonly file: string | undefined;
+  readonly line: number;
+  /** The value before and after, as the expression's type reads (registers: after only). */
+  readonly before: string | undefined;
+  readonly after: string | undefined;
+  readonly atomic: boolean;
+}
+
+export interface Instruction {
+  /** Global instruction index (the trace's pc space), unique over the program. */
+  readonly address: number;
+  readonly function: string;
+  readonly pc: number;
+  readonly text: string;
+  /** 1-based line in the PTX file. */
+  readonly ptxLine: number;
+  readonly file: string | undefined;
+  readonly line: number;
+}
+
+/** A watchpoint just added, and whether it names a raw range (`@shared 0x40 16`) or an expression. */
+export interface AddedWatch {
+  readonly wp: WatchpointInfo;
+  readonly raw: boolean;
+}
+

@@ -4,6 +4,7 @@
  * warps (t = 0..63) that each reach line 16 once, warp 0 first (round-robin, warp 0 runs until
  * the barrier before warp 1 starts).
  */
+import { engineOf } from '../../src/engine/api.js';
 import { join } from 'node:path';
 import { openSession, type Session } from '../../src/engine/session.js';
 import { consoleOf } from '../../src/frontends/gdb/console.js';
@@ -14,7 +15,7 @@ function open(): Session {
   return openSession({ ptxPath: join(dir, 'kernel.G.ptx'), launch: join(dir, 'launch.json'), interval: 8 });
 }
 const run = (s: Session, cmd: string): string => {
-  const r = consoleOf(s).execute(cmd);
+  const r = consoleOf(engineOf(s)).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };

@@ -4,6 +4,7 @@
  * and arguments, a breakpoint on a line without code, and the empty line repeating a step.
  * Expected values come from the samples' sources and input files.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSession, type Session } from '../../src/engine/session.js';
@@ -15,7 +16,7 @@ function open(name: string): Session {
   return openSession({ ptxPath: join(dir, 'kernel.G.ptx'), launch: join(dir, 'launch.json') });
 }
 const run = (s: Session, cmd: string): string => {
-  const r = consoleOf(s).execute(cmd);
+  const r = consoleOf(engineOf(s)).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };
@@ -43,7 +44,7 @@ describe('saxpy: axpy(a, x, y) = a*x + y called by thread 0 with x[0], y[0]', ()
     // axpy's body: ld.param x3 (0-2), then the mul of line 4 at instruction 3
     expect(run(s, 'print $pc')).toBe('$1 = 3');
     expect(run(s, 'whatis a')).toBe('type = float');
-    expect(consoleOf(s).execute('print $_exitcode').output).toBe('$_exitcode is void (not set yet).');
+    expect(consoleOf(engineOf(s)).execute('print $_exitcode').output).toBe('$_exitcode is void (not set yet).');
     run(s, 'goto end');
     expect(run(s, 'print $_exitcode')).toBe('$2 = 0'); // the kernel finished without a fault
   });
@@ -89,9 +90,9 @@ describe('saxpy: axpy(a, x, y) = a*x + y called by thread 0 with x[0], y[0]', ()
   test('an empty line repeats the last stepping command at an interactive prompt only', () => {
     run(s, 'next'); // line 5
     expect(s.where().line).toBe(5);
-    consoleOf(s).execute('', { repeatOnEmpty: true }); // line 6
+    consoleOf(engineOf(s)).execute('', { repeatOnEmpty: true }); // line 6
     expect(s.where().line).toBe(6);
-    consoleOf(s).execute('');
+    consoleOf(engineOf(s)).execute('');
     expect(s.where().line).toBe(6);
   });
 });

@@ -1,4 +1,5 @@
 /** The warp view of a value: `print/lanes` and `print/block`. */
+import { engineOf } from '../../src/engine/api.js';
 import { join } from 'node:path';
 import { parseLaunch } from '../../src/exec/launch.js';
 import { loadPtx } from '../../src/ptx/index.js';
@@ -7,7 +8,7 @@ import { consoleOf } from '../../src/frontends/gdb/console.js';
 import { ROOT } from '../helpers.js';
 
 const run = (s: Session, cmd: string): string => {
-  const r = consoleOf(s).execute(cmd);
+  const r = consoleOf(engineOf(s)).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };

@@ -5,6 +5,7 @@
  * from thread 5's st.global, its ld.shared of s[6], thread 6's st.shared, the call's return value,
  * twice()'s local array, its parameter, the caller's argument and finally in[6] = 60.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { join } from 'node:path';
 import { openSession, type Session } from '../../src/engine/session.js';
 import type { OriginHop } from '../../src/engine/origin.js';
@@ -17,7 +18,7 @@ function open(): Session {
 }
 
 const run = (s: Session, cmd: string): string => {
-  const r = consoleOf(s).execute(cmd);
+  const r = consoleOf(engineOf(s)).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };
@@ -96,7 +97,7 @@ test('out[5] is traced hop by hop through shared memory, another thread, a call 
   expect(s.where().thread).toEqual([6, 0, 0]);
   expect(value(h, 'memory')).toBe(60n);
   // in[6] came from the launch: nothing wrote it
-  const r = consoleOf(s).execute(`origin ^${h.inputs.findIndex((x) => x.follow?.kind === 'memory') + 1}`);
+  const r = consoleOf(engineOf(s)).execute(`origin ^${h.inputs.findIndex((x) => x.follow?.kind === 'memory') + 1}`);
   expect(r.error).toBe(true);
   expect(r.output).toMatch(/^No write to in\[6\] \(global 0x[0-9a-f]+\) before step \d+: it still holds what it held at launch\.$/);
 });

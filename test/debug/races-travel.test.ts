@@ -2,6 +2,7 @@
  * Races linked to time travel: `race N` / `race N 2` put the reported thread in focus at the
  * reported step, where it is about to execute the reported line.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { join } from 'node:path';
 import { sessionRaces } from '../../src/engine/races.js';
 import { openSession } from '../../src/engine/session.js';
@@ -16,7 +17,7 @@ describe.each(['race_shared_raw', 'race_shared_waw', 'race_global_cross_block', 
     expect(rep.races.length).toBeGreaterThan(0);
     rep.races.slice(0, 3).forEach((r, i) => {
       r.accesses.forEach((a, k) => {
-        const out = consoleOf(s).execute(`race ${i + 1} ${k + 1}`);
+        const out = consoleOf(engineOf(s)).execute(`race ${i + 1} ${k + 1}`);
         expect(out.error).toBe(false);
         const w = s.where();
         expect(s.position()).toBe(a.step);
@@ -29,6 +30,6 @@ describe.each(['race_shared_raw', 'race_shared_waw', 'race_global_cross_block', 
     // the timeline shows both accesses of every race
     const marks = s.marks().filter((m) => m.kind === 'race').map((m) => m.step);
     for (const r of rep.races) for (const a of r.accesses) expect(marks).toContain(a.step);
-    expect(consoleOf(s).execute(`race ${rep.races.length + 1}`).error).toBe(true);
+    expect(consoleOf(engineOf(s)).execute(`race ${rep.races.length + 1}`).error).toBe(true);
   });
 });

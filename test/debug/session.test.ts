@@ -3,6 +3,7 @@
  * and loops (divergence_stress), and barriers (barriers_named). Expected lines come from the
  * kernels' sources and inputs, not from the engine.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSession, type Session } from '../../src/engine/session.js';
@@ -25,7 +26,7 @@ function readF32(rel: string): Float32Array {
 }
 
 const run = (s: Session, cmd: string): string => {
-  const r = consoleOf(s).execute(cmd);
+  const r = consoleOf(engineOf(s)).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };
@@ -254,7 +255,7 @@ describe('barriers_named (bar.sync between warps)', () => {
 describe('trace-file errors', () => {
   test('goto outside the recording is an error message, not a crash', () => {
     const s = open('saxpy');
-    const r = consoleOf(s).execute(`goto ${s.total + 5}`);
+    const r = consoleOf(engineOf(s)).execute(`goto ${s.total + 5}`);
     expect(r.error).toBe(true);
     expect(r.output).toMatch(/outside the recording/);
   });

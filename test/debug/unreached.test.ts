@@ -5,6 +5,7 @@
  * somewhere the user did not ask for) nor call the function undefined. Lines come from the
  * module text below: `first` has code on lines 3-4 of two.cu, `second` on lines 9-10.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { openSession, type Session } from '../../src/engine/session.js';
 import { consoleOf } from '../../src/frontends/gdb/console.js';
 
@@ -50,7 +51,7 @@ beforeAll(() => {
   s = openSession({ ptxPath: 'two.ptx', ptxText: PTX, kernel: 'second', grid: '1', block: '4', arg: ['u32[4]'] });
 });
 const exec = (cmd: string): { output: string; error: boolean } => {
-  const r = consoleOf(s).execute(cmd);
+  const r = consoleOf(engineOf(s)).execute(cmd);
   return { output: r.output, error: r.error };
 };
 

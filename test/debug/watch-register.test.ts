@@ -4,6 +4,7 @@
  * samples/sync_warp_reduce, block 0, thread 0: v = in[0] + in[32]; then v += s[16], where every
  * lane t < 32 stored its own v_t = in[t] + in[t+32] into s[t] just before.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSession } from '../../src/engine/session.js';
@@ -12,7 +13,7 @@ import { ROOT } from '../helpers.js';
 
 const input = new Int32Array(new Uint8Array(readFileSync(join(ROOT, 'samples', 'sync_warp_reduce', 'in', 'in.bin'))).buffer);
 const run = (s: ReturnType<typeof openSession>, cmd: string): string => {
-  const r = consoleOf(s).execute(cmd);
+  const r = consoleOf(engineOf(s)).execute(cmd);
   if (r.error) throw new Error(`${cmd}: ${r.output}`);
   return r.output;
 };

@@ -4,6 +4,7 @@
  * input), `internal` (an exception or an "internal error" message: always a bug) or `differs`
  * (a trace file that loaded but shows another state than the one recorded: a silent wrong state).
  */
+import { engineOf } from '../../src/engine/api.js';
 import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,8 @@ import { dumpDebugInfo } from '../../dwarf/src/index.js';
 import { openReplay } from '../../src/cli/debug.js';
 import { formatFault } from '../../src/cli/run.js';
 import { COMMAND_NAMES, executeCommand } from '../../src/frontends/gdb/commands.js';
-import { openSession, SessionError, type Session } from '../../src/engine/session.js';
+import { openSession, type Session } from '../../src/engine/session.js';
+import { EngineError } from '../../src/engine/errors.js';
 import { defaultLaunch, type Launch, LaunchError, parseLaunch } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { unsupportedInstructions } from '../../src/exec/support.js';
@@ -141,11 +143,11 @@ export function runDwarf(p: DwarfPlan): Outcome {
     try {
       s = openSession({ ptxPath: join(base.dir, 'kernel.G.ptx'), ptxText: text, launch: join(base.dir, 'launch.json'), maxSteps: MAX_STEPS });
     } catch (e) {
-      if (e instanceof SessionError) return { kind: 'rejected' };
+      if (e instanceof EngineError) return { kind: 'rejected' };
       throw e;
     }
     for (const cmd of ['info locals', 'bt', 'info args', 'next', 'next', 'info locals', 'step', 'bt', 'info variables', 'goto end', 'info locals']) {
-      const r = executeCommand(s, cmd);
+      const r = executeCommand(engineOf(s), cmd);
       if (looksInternal(r.output)) return { kind: 'internal', detail: `${cmd}: ${r.output}` };
     }
     return { kind: 'accepted' };
@@ -341,7 +343,7 @@ export function runCommands(lines: readonly string[]): Outcome {
     }
     commandSession.uses++;
     for (const line of lines) {
-      const r = executeCommand(commandSession.s, line);
+      const r = executeCommand(engineOf(commandSession.s), line);
       if (looksInternal(r.output)) return { kind: 'internal', detail: `${line}: ${r.output}` };
     }
     return { kind: 'accepted' };

@@ -10,7 +10,7 @@
 import './env.js';
 import { join } from 'node:path';
 import { openSession } from '../../src/engine/session.js';
-import { parseMouse } from '../../src/frontends/tui/keys.js';
+import { parseMouse } from '../../tui/keys.js';
 import { ROOT } from '../helpers.js';
 import { KEY, rowOf, TuiHarness } from './harness.js';
 

@@ -9,7 +9,8 @@
 import { PassThrough, Writable } from 'node:stream';
 import xterm from '@xterm/headless';
 import type { Session as DebugSession } from '../../src/engine/session.js';
-import { runTui } from '../../src/frontends/tui/index.js';
+import { runTui } from '../../tui/index.js';
+import { tuiOf } from '../../src/cli/tui-console.js';
 
 const { Terminal } = xterm;
 type XTerminal = InstanceType<typeof Terminal>;
@@ -82,7 +83,7 @@ export class TuiHarness {
     this.inp = new FakeTtyIn();
     this.exitCode = runTui({
       title: opts.title ?? 'test', stdout: this.out as unknown as NodeJS.WriteStream, stdin: this.inp as unknown as NodeJS.ReadStream,
-      ...(opts.session ? { session: opts.session } : {}), ...(opts.error !== undefined ? { error: opts.error } : {}),
+      ...(opts.session ? tuiOf(opts.session) : {}), ...(opts.error !== undefined ? { error: opts.error } : {}),
       ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
     });
   }

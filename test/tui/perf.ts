@@ -6,12 +6,14 @@
  * saxpy with `blocks` x 256 threads (3072 blocks: about 1.1 million warp-steps). For each key,
  * the time from writing it to the fake TTY stdin until Ink has written the new frame.
  */
+import { engineOf } from '../../src/engine/api.js';
 import { existsSync } from 'node:fs';
 import { PassThrough, Writable } from 'node:stream';
 import { join } from 'node:path';
 import { openSession } from '../../src/engine/session.js';
 import { consoleOf } from '../../src/frontends/gdb/console.js';
-import { runTui } from '../../src/frontends/tui/index.js';
+import { runTui } from '../../tui/index.js';
+import { tuiOf } from '../../src/cli/tui-console.js';
 import { ROOT } from '../helpers.js';
 
 const blocks = Number(process.argv[2] ?? 3072);
@@ -49,7 +51,7 @@ process.stderr.write(`recorded ${session.total} warp-steps in ${(performance.now
 
 const out = new Out();
 const inp = new In();
-const done = runTui({ session, title: 'perf', stdout: out as unknown as NodeJS.WriteStream, stdin: inp as unknown as NodeJS.ReadStream });
+const done = runTui({ ...tuiOf(session), title: 'perf', stdout: out as unknown as NodeJS.WriteStream, stdin: inp as unknown as NodeJS.ReadStream });
 await new Promise((r) => setTimeout(r, 1000));
 
 /** CPU time (ms) of the last press: wall time is unreliable on a busy machine. */
@@ -100,7 +102,7 @@ for (const [a, b] of [['next', 'reverse-next'], ['step', 'reverse-step'], ['step
   for (let i = 0; i < 10; i++) {
     for (const [cmd, ts] of [[a, ta], [b, tb]] as const) {
       const t = performance.now();
-      consoleOf(session).execute(cmd);
+      consoleOf(engineOf(session)).execute(cmd);
       session.where(); session.warps(); session.registers(); session.output();
       ts.push(performance.now() - t);
     }

@@ -1,12 +1,12 @@
 /** The TUI's pure parts: layout geometry, timeline buckets, value formatting, key parsing. */
 import type { Key } from 'ink';
-import { computeLayout, split, tabAt, zoomed } from '../../src/frontends/tui/layout.js';
-import { bucketMarks, cellOf, timelineLine } from '../../src/frontends/tui/panes/timeline.js';
-import { formatElem, formatF32, formatRegister } from '../../src/frontends/tui/format.js';
-import { keyPresses } from '../../src/frontends/tui/keys.js';
-import { fitLine, scrollTo, centreOn } from '../../src/frontends/tui/ui.js';
-import { candidates } from '../../src/frontends/tui/sources.js';
-import { sanitize, clip } from '../../src/frontends/tui/text.js';
+import { computeLayout, split, tabAt, zoomed } from '../../tui/layout.js';
+import { bucketMarks, cellOf, timelineLine } from '../../tui/panes/timeline.js';
+import { formatElem, formatF32, formatRegister } from '../../tui/format.js';
+import { keyPresses } from '../../tui/keys.js';
+import { fitLine, scrollTo, centreOn } from '../../tui/ui.js';
+import { candidates } from '../../src/engine/sources.js';
+import { sanitize, clip } from '../../tui/text.js';
 
 describe('layout', () => {
   test.each([[80, 24], [100, 30], [120, 40], [200, 60], [90, 50], [40, 12]])('%ix%i: columns tile the width, slots the height', (cols, rows) => {

@@ -1,7 +1,9 @@
-/** The one error type the print module lets out: a user-facing message in gdb's words. */
-export class PrintError extends Error {
+import { EngineError } from '../errors.js';
+
+/** The print module's errors: engine errors (code bad-expression) with a message in gdb's words. */
+export class PrintError extends EngineError {
   constructor(message: string) {
-    super(message);
+    super(message, 'bad-expression');
     this.name = 'PrintError';
   }
 }

@@ -15,13 +15,10 @@ import {
   Breakpoint, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { type Engine, engineOf, type StopEvent } from '../../engine/api.js';
-import { EngineError } from '../../engine/errors.js';
-import { compileCuda, launchFileBeside } from '../../engine/load.js';
-import { openReplay } from '../../engine/replay.js';
-import { openSession, type SessionOptions } from '../../engine/session.js';
-import type { FrameInfo, WatchKind } from '../../engine/types.js';
-import { consoleOf } from '../gdb/console.js';
+import {
+  type CommandConsole, compileCuda, type Engine, EngineError, type EngineOptions, type FrameInfo, launchFileBeside, openEngine, openReplayEngine,
+  type StopEvent, type WatchKind,
+} from '../../engine/index.js';
 
 /** `launch` arguments (see the extension's package.json for their documentation). */
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
@@ -78,7 +75,8 @@ export class PtxDebugSession extends DebugSession {
   private lastStop: StopEvent | undefined;
   private stopOnEntry = true;
 
-  constructor() {
+  /** `consoleFor`: the command language of the Debug Console's `-exec` lines (the gdb language, handed in by the caller). */
+  constructor(private readonly consoleFor?: (e: Engine) => CommandConsole) {
     super();
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
@@ -136,9 +134,9 @@ export class PtxDebugSession extends DebugSession {
           + 'and launch DIR/NNNN-KERNEL/kernel.ptx here', 'bad-launch');
       }
       if (program.endsWith('.ptxtrace')) {
-        const r = openReplay(program);
+        const r = openReplayEngine(program);
         if ('error' in r) throw new EngineError(r.error, 'read-failed');
-        this.engine = engineOf(r.session);
+        this.engine = r.engine;
       } else {
         let ptx = program;
         let launch = args.launch;
@@ -146,16 +144,16 @@ export class PtxDebugSession extends DebugSession {
           ptx = compileCuda(program, args.arch ?? 'sm_80');
           if (!launch && !args.grid && !args.block && !args.args?.length) launch = launchFileBeside(program);
         }
-        const o: SessionOptions = {
+        const o: EngineOptions = {
           ptxPath: ptx, launch, kernel: args.kernel, grid: args.grid, block: args.block, shared: args.shared, arg: args.args,
           schedule: args.schedule, seed: args.seed, maxSteps: args.maxSteps,
         };
-        this.engine = engineOf(openSession(o));
+        this.engine = openEngine(o);
       }
-      if (args.sourceDir) this.engine.session.setSourceDir(args.sourceDir);
+      if (args.sourceDir) this.engine.setSourceDir(args.sourceDir);
       this.stopOnEntry = args.stopOnEntry ?? true;
       this.sendResponse(response);
-      this.sendEvent(new OutputEvent(`ptxdbg: recorded ${this.engine.total} warp-steps${this.engine.session.faultMessage ? ' (the run ends with a fault)' : ''}\n`, 'console'));
+      this.sendEvent(new OutputEvent(`ptxdbg: recorded ${this.engine.total} warp-steps${this.engine.faultMessage ? ' (the run ends with a fault)' : ''}\n`, 'console'));
       this.sendEvent(new InitializedEvent());
     });
   }
@@ -210,25 +208,9 @@ export class PtxDebugSession extends DebugSession {
     if (s.message && (s.reason === 'no-move' || s.reason === 'exited' || s.reason === 'end' || s.reason === 'start')) this.sendEvent(new OutputEvent(s.message + '\n', 'console'));
   }
 
-  /**
-   * continue / reverse-continue: the engine's next breakpoint, watchpoint or end, unless a race
-   * access comes first (when race stops are on).
-   */
+  /** continue / reverse-continue (or run from the start): stopping at race accesses on the way when race stops are on. */
   private moveContinue(direction: 'forward' | 'backward', fromStart = false): StopEvent {
-    const e = this.e;
-    const p = fromStart ? 0 : e.position();
-    const landed = fromStart ? e.run() : e.continue({ direction });
-    if (!this.stopOnRaces) return landed;
-    const rep = e.races();
-    let best: { n: number; second: boolean; step: number } | undefined;
-    rep.races.forEach((r, i) => r.accesses.forEach((a, k) => {
-      const between = direction === 'forward' ? a.step >= p && a.step < landed.position : a.step < p && a.step > landed.position;
-      if (!between) return;
-      if (!best || (direction === 'forward' ? a.step < best.step : a.step > best.step)) best = { n: i + 1, second: k === 1, step: a.step };
-    }));
-    if (!best) return landed;
-    const b: { n: number; second: boolean } = best;
-    return e.gotoRace(b.n, b.second);
+    return fromStart ? this.e.run({ races: this.stopOnRaces }) : this.e.continue({ direction, races: this.stopOnRaces });
   }
 
   private focusThread(threadId: number | undefined): void {
@@ -284,7 +266,7 @@ export class PtxDebugSession extends DebugSession {
   protected override gotoTargetsRequest(response: DebugProtocol.GotoTargetsResponse, args: DebugProtocol.GotoTargetsArguments): void {
     this.guard(response, () => {
       const file = args.source.path ?? args.source.name ?? '';
-      const steps = this.e.lineSteps(this.isPtx(file) ? this.e.session.ptxPath : file, args.line);
+      const steps = this.e.lineSteps(this.isPtx(file) ? this.e.ptxPath : file, args.line);
       response.body = { targets: steps.map((step, i) => ({ id: step + 1, label: `step ${step}${i === 0 ? ' (first time the thread is here)' : ''}`, line: args.line })) };
       this.sendResponse(response);
     });
@@ -308,18 +290,17 @@ export class PtxDebugSession extends DebugSession {
   }
 
   private isPtx(file: string): boolean {
-    return file.endsWith('.ptx') || resolve(file) === resolve(this.e.session.ptxPath);
+    return file.endsWith('.ptx') || resolve(file) === resolve(this.e.ptxPath);
   }
 
   private ptxSource(): Source {
-    const p = this.e.session.ptxPath;
+    const p = this.e.ptxPath;
     return new Source(basename(p), resolve(p));
   }
 
   /** A frame's source and line: the CUDA file when it can be found, else the PTX line. */
   private frameLocation(f: FrameInfo): { source: Source; line: number } {
-    const s = this.e.session;
-    const found = f.file !== undefined && f.line > 0 ? s.sources.get(f.file) : undefined;
+    const found = f.file !== undefined && f.line > 0 ? this.e.sourceFile(f.file) : undefined;
     if (found) return { source: new Source(basename(found.path), found.path), line: f.line };
     const ins = this.e.instruction(this.e.address(f.function, f.pc));
     return { source: this.ptxSource(), line: ins?.ptxLine ?? 0 };
@@ -411,7 +392,8 @@ export class PtxDebugSession extends DebugSession {
       const cmd = /^\s*(?:-exec\s+|`)(.*)$/s.exec(args.expression);
       if (args.context === 'repl' && cmd) {
         const before = this.e.position();
-        const r = consoleOf(this.e.session).execute(cmd[1]!);
+        if (!this.consoleFor) throw new EngineError('this adapter has no command console', 'bad-request');
+        const r = this.consoleFor(this.e).execute(cmd[1]!);
         if (r.error) throw new EngineError(r.output, 'bad-request');
         response.body = { result: r.output, variablesReference: 0 };
         this.sendResponse(response);
@@ -464,8 +446,8 @@ export class PtxDebugSession extends DebugSession {
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     this.guard(response, () => {
       const path = args.source.path ?? args.source.name ?? '';
-      const file = this.isPtx(path) ? resolve(this.e.session.ptxPath) : basename(path);
-      const rs = this.e.setBreakpoints(this.isPtx(path) ? this.e.session.ptxPath : file, (args.breakpoints ?? []).map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition })));
+      const file = this.isPtx(path) ? resolve(this.e.ptxPath) : basename(path);
+      const rs = this.e.setBreakpoints(this.isPtx(path) ? this.e.ptxPath : file, (args.breakpoints ?? []).map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition })));
       response.body = { breakpoints: rs.map((r, i) => this.breakpoint(r, args.breakpoints?.[i]?.line)) };
       this.sendResponse(response);
     });

@@ -3,11 +3,13 @@
  * or with `--port N` on a TCP socket, one session per connection.
  */
 import { createServer } from 'node:net';
+import type { CommandConsole, Engine } from '../../engine/index.js';
 import { PtxDebugSession } from './adapter.js';
 
-export function runDap(port: number | undefined): Promise<number> {
+/** `consoleFor`: the command language the Debug Console's `-exec` lines run in (the CLI hands in the gdb language's). */
+export function runDap(port: number | undefined, consoleFor?: (e: Engine) => CommandConsole): Promise<number> {
   if (port === undefined) {
-    const s = new PtxDebugSession();
+    const s = new PtxDebugSession(consoleFor);
     process.on('SIGTERM', () => s.shutdown());
     s.start(process.stdin, process.stdout);
     // the adapter ends the process on disconnect; until then the streams keep it alive
@@ -15,7 +17,7 @@ export function runDap(port: number | undefined): Promise<number> {
   }
   return new Promise<number>((_, reject) => {
     const server = createServer((socket) => {
-      const s = new PtxDebugSession();
+      const s = new PtxDebugSession(consoleFor);
       s.setRunAsServer(true);
       s.start(socket, socket);
     });

@@ -4,7 +4,7 @@
  * (the Threads pane's glyphs); the focused lane has ▶. A cursor picks a lane (Enter focuses it).
  */
 import React from 'react';
-import type { LaneValue } from '../../../engine/api.js';
+import type { LaneValue } from '#engine';
 import { padStart } from '../text.js';
 import { type Line, PaneFrame, seg } from '../ui.js';
 import { LANE_GLYPH } from './warps.js';

@@ -3,7 +3,7 @@
  * cannot disagree. Ink's key events are normalised into `KeyPress`es first (a paste or a fast
  * typist delivers several characters in one event).
  */
-import type { Direction, StepRequest } from '../../engine/api.js';
+import type { Direction, StepRequest } from '#engine';
 import type { Key } from 'ink';
 
 export type KeyName =

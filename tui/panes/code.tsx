@@ -36,7 +36,7 @@ export function ptxView(model: Model): CodeView {
   return model.cached('ptxView', () => {
     const w = model.where();
     const current = w.state === 'exited' || w.state === 'retired' ? 0 : model.ptxLine(w.function, w.pc);
-    return { kind: 'ptx', title: `PTX ${baseName(model.session.ptxPath)}`, file: undefined, lines: model.ptxLines, current, breakpoints: model.ptxBreakpoints() };
+    return { kind: 'ptx', title: `PTX ${baseName(model.engine.ptxPath)}`, file: undefined, lines: model.ptxLines, current, breakpoints: model.ptxBreakpoints() };
   });
 }
 

@@ -4,30 +4,26 @@
  * (scrolling, cursors, pane focus) never touch the session, so a key press that only scrolls
  * costs a render and nothing else, and a step costs each query once whatever the pane count.
  */
-import { LineMap } from '../../ptx/diagnostics.js';
 import type {
-  BreakpointInfo, RegisterValue, TimelineMark, WarpInfo, Where,
-} from '../../engine/types.js';
-import type { Session as DebugSession } from '../../engine/session.js';
-import { raceReportRows, type RaceRow } from '../gdb/races.js';
+  BreakpointInfo, Engine, RaceRow, RegisterValue, TimelineMark, WarpInfo, Where,
+} from '#engine';
+import { raceReportRows } from '#engine';
 import { DrawnSources, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 
 export class Model {
   readonly sources: DrawnSources;
-  readonly ptxMap: LineMap;
   /** PTX text split into display lines (tabs expanded). */
   readonly ptxLines: readonly string[];
   private generation = 0;
   private memo = new Map<string, unknown>();
-  /** Per function: the PTX line of each instruction. */
-  private readonly instrLines = new Map<string, Int32Array>();
+  /** Per function: the PTX line of each instruction asked about. */
+  private readonly instrLines = new Map<string, Map<number, number>>();
 
-  constructor(readonly session: DebugSession, sourceDir: string | undefined) {
-    if (sourceDir !== undefined) session.setSourceDir(sourceDir);
-    this.sources = new DrawnSources(() => session.sources);
-    this.ptxMap = new LineMap(session.ptxText);
-    this.ptxLines = lines(session.ptxText).map((l) => sanitize(l, 8));
+  constructor(readonly engine: Engine, sourceDir: string | undefined) {
+    if (sourceDir !== undefined) engine.setSourceDir(sourceDir);
+    this.sources = new DrawnSources((name) => engine.sourceFile(name));
+    this.ptxLines = lines(engine.ptxText).map((l) => sanitize(l, 8));
   }
 
   get gen(): number {
@@ -38,16 +34,6 @@ export class Model {
   invalidate(): void {
     this.generation++;
     this.memo = new Map();
-  }
-
-  private readonly lasting = new Map<string, unknown>();
-
-  /** Compute once per session (things that do not depend on the position). */
-  persistent<T>(key: string, f: () => T): T {
-    if (this.lasting.has(key)) return this.lasting.get(key) as T;
-    const v = f();
-    this.lasting.set(key, v);
-    return v;
   }
 
   /** Drop this generation's memoised values whose key starts with `prefix`. */
@@ -63,28 +49,24 @@ export class Model {
     return v;
   }
 
-  where(): Where { return this.cached('where', () => this.session.where()); }
-  warps(): WarpInfo[] { return this.cached('warps', () => this.session.warps()); }
-  registers(): RegisterValue[] { return this.cached('registers', () => this.session.registers()); }
-  breakpoints(): readonly BreakpointInfo[] { return this.cached('breakpoints', () => this.session.breakpoints()); }
-  output(): string { return this.cached('output', () => this.session.output()); }
+  where(): Where { return this.cached('where', () => this.engine.where()); }
+  warps(): WarpInfo[] { return this.cached('warps', () => this.engine.warps()); }
+  registers(): RegisterValue[] { return this.cached('registers', () => this.engine.registers()); }
+  breakpoints(): readonly BreakpointInfo[] { return this.cached('breakpoints', () => this.engine.breakpoints()); }
+  output(): string { return this.cached('output', () => this.engine.output()); }
 
   /** Marks sorted by step (for { } and the timeline bar). */
   marks(): readonly TimelineMark[] {
-    return this.cached('marks', () => [...this.session.marks()].sort((a, b) => a.step - b.step));
+    return this.cached('marks', () => [...this.engine.marks()].sort((a, b) => a.step - b.step));
   }
 
   /** 1-based PTX line of an instruction, 0 when unknown. */
   ptxLine(fn: string, pc: number): number {
     let table = this.instrLines.get(fn);
-    if (!table) {
-      const f = this.session.program.functions.get(fn);
-      const instrs = f?.instrs ?? [];
-      table = new Int32Array(instrs.length);
-      for (let i = 0; i < instrs.length; i++) table[i] = this.ptxMap.position(instrs[i]!.src.span.start).line;
-      this.instrLines.set(fn, table);
-    }
-    return table[pc] ?? 0;
+    if (!table) this.instrLines.set(fn, (table = new Map()));
+    let line = table.get(pc);
+    if (line === undefined) table.set(pc, (line = this.engine.ptxLine(fn, pc)));
+    return line;
   }
 
   /**
@@ -92,16 +74,7 @@ export class Model {
    * not started yet sits on the entry, whose first instructions often have none).
    */
   locAt(fn: string, pc: number): { file: string; line: number } | undefined {
-    const f = this.session.program.functions.get(fn);
-    if (!f) return undefined;
-    for (let i = Math.max(0, pc); i < f.instrs.length; i++) {
-      const fi = f.locFile[i]!;
-      if (fi >= 0) {
-        const file = this.session.program.files.get(fi);
-        return file === undefined ? undefined : { file, line: f.locLine[i]! };
-      }
-    }
-    return undefined;
+    return this.engine.instructionSource(fn, pc);
   }
 
   /** The source file of the current position, or undefined (then the Source pane shows PTX). */
@@ -155,7 +128,7 @@ export class Model {
   raceRows(): { rows: readonly RaceRow[]; error: boolean } {
     return this.cached('raceRows', () => {
       try {
-        const rows = raceReportRows(this.session);
+        const rows = raceReportRows(this.engine);
         // the report adds timeline marks: recompute those
         this.forget('marks');
         this.forget('buckets:');

@@ -3,11 +3,16 @@
  * input), runs until the user quits, restores the terminal on every path and returns the exit
  * code (0 quit, 1 could-not-open screen, 2 not a terminal, 70 internal error, 130 Ctrl-C).
  */
-import type { Session as DebugSession } from '../../engine/session.js';
+import type { CommandConsole, Engine } from '#engine';
 import { enterFullScreen } from './terminal.js';
 
 export interface RunTuiOptions {
-  session?: DebugSession;
+  /**
+   * The recorded run to debug, and the console of its `:` line: the gdb language, handed over
+   * by the caller (src/cli/tui-console.ts) so that tui/ imports no other front end.
+   */
+  engine?: Engine;
+  console?: CommandConsole;
   /** Shown instead of the debugger (bad PTX, bad launch), with q to quit. */
   error?: string;
   /** What is being debugged (the PTX file), for the header. */
@@ -35,7 +40,7 @@ export async function runTui(opts: RunTuiOptions): Promise<number> {
 
   const guard = enterFullScreen(stdout, stdin);
   try {
-    return await mount({ session: opts.session, error: opts.error, title: opts.title, stdin, stdout, sourceDir: opts.sourceDir });
+    return await mount({ engine: opts.engine, console: opts.console, error: opts.error, title: opts.title, stdin, stdout, sourceDir: opts.sourceDir });
   } catch (e) {
     guard.restore();
     process.stderr.write(`ptxdbg: internal error in the UI: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);

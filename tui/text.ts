@@ -60,7 +60,7 @@ export function lines(text: string): string[] {
   return ls;
 }
 
-export { baseName } from '../../engine/sources.js';
+export { baseName } from '#engine';
 
 export function dim3(d: readonly number[]): string {
   return `(${d.join(',')})`;

@@ -3,9 +3,7 @@
  * (grouped by address space, structs and arrays expandable), flattened into rows for display.
  * Without DWARF variables (an -O3 build) the text of `info locals` / `info args` is shown.
  */
-import { DebugInfo, evaluateExpression, infoArgs, infoLocals, PrintError, variableTree, type VarNode } from '../../engine/print/index.js';
-import type { SpaceName } from '../../engine/types.js';
-import { childExpr } from '../../engine/values.js';
+import { childExpr, PrintError, type SpaceName, type VarNode } from '#engine';
 import type { Model } from './model.js';
 import { lines } from './text.js';
 
@@ -33,17 +31,6 @@ export type VarRow =
 
 export type VarData = { readonly kind: 'tree'; readonly tree: VarTree } | { readonly kind: 'text'; readonly text: string; readonly error: boolean };
 
-/** DWARF of the program, decoded once per model (undefined when it cannot be read). */
-function debugInfo(model: Model): DebugInfo | undefined {
-  return model.persistent('debugInfo', () => {
-    try {
-      return DebugInfo.fromProgram(model.session.program);
-    } catch {
-      return undefined;
-    }
-  });
-}
-
 function textOf(f: () => string): { text: string; error: boolean } {
   try {
     return { text: f(), error: false };
@@ -54,8 +41,8 @@ function textOf(f: () => string): { text: string; error: boolean } {
 }
 
 function textFallback(model: Model): VarData {
-  const locals = textOf(() => infoLocals(model.session.debugInfo(), model.session.threadView()));
-  const args = textOf(() => infoArgs(model.session.debugInfo(), model.session.threadView()));
+  const locals = textOf(() => model.engine.localsText());
+  const args = textOf(() => model.engine.argsText());
   const parts: string[] = [];
   if (args.text.trim() && !args.error) parts.push('── args', ...lines(args.text));
   parts.push('── locals', ...lines(locals.text));
@@ -65,10 +52,9 @@ function textFallback(model: Model): VarData {
 /** Current variables of the focused thread (once per generation). */
 export function variableData(model: Model): VarData {
   return model.cached('variables', () => {
-    const info = debugInfo(model);
-    if (!info || !info.hasVariables) return textFallback(model);
+    if (!model.engine.hasVariables()) return textFallback(model);
     try {
-      return { kind: 'tree', tree: variableTree(info, model.session.threadView()) };
+      return { kind: 'tree', tree: model.engine.variableTree() };
     } catch (e) {
       return { kind: 'text', text: e instanceof Error ? e.message : String(e), error: true };
     }
@@ -77,16 +63,7 @@ export function variableData(model: Model): VarData {
 
 /** Where an expression's value lives, for the Memory pane (undefined when not in memory). */
 export function addressOf(model: Model, expr: string): { space: SpaceName; address: bigint } | undefined {
-  const info = debugInfo(model);
-  if (!info) return undefined;
-  try {
-    const r = evaluateExpression(info, model.session.threadView(), expr);
-    if (r.address === undefined || r.space === undefined) return undefined;
-    const spaces: readonly string[] = ['global', 'shared', 'local', 'const', 'param', 'generic'];
-    return { space: (spaces.includes(r.space) ? r.space : 'generic') as SpaceName, address: r.address };
-  } catch {
-    return undefined;
-  }
+  return model.engine.addressOf(expr);
 }
 
 function pushNode(out: VarRow[], node: VarNode, depth: number, path: string, expr: string | undefined, expanded: ReadonlySet<string>): void {

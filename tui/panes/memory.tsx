@@ -3,7 +3,7 @@
  * local of itself), in hex with ASCII or as typed elements.
  */
 import React from 'react';
-import type { SpaceName } from '../../../engine/types.js';
+import type { SpaceName } from '#engine';
 import { asciiOf, ELEM_WIDTH, elemBytes, formatElem, type MemFormat } from '../format.js';
 import type { Model } from '../model.js';
 import { padStart } from '../text.js';
@@ -56,7 +56,7 @@ export function memoryLines(model: Model, st: MemoryState, width: number, height
   const addr = st.address;
   const bytes = model.cached(`mem:${st.space}:${addr}:${len}`, () => {
     try {
-      return model.session.threadView().readMemory(st.space, addr, len);
+      return model.engine.readBytes(st.space, addr, len);
     } catch {
       return undefined;
     }
@@ -104,7 +104,7 @@ export function memoryLines(model: Model, st: MemoryState, width: number, height
 function readRow(model: Model, st: MemoryState, a: bigint, n: number): Uint8Array | undefined {
   return model.cached(`memrow:${st.space}:${a}:${n}`, () => {
     try {
-      return model.session.threadView().readMemory(st.space, a, n);
+      return model.engine.readBytes(st.space, a, n);
     } catch {
       return undefined;
     }

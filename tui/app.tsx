@@ -167,13 +167,14 @@ export function App({ ctl, title }: { ctl: Controller; title: string }): React.J
   const width = layout.cols;
   if (layout.tooSmall) return <TooSmall layout={layout} />;
   const main = layout.mainHeight;
-  const s = ctl.session;
+  const s = ctl.engine;
   const pos = s.position();
   // The race checker adds its marks to the timeline when it first runs (for the Races pane).
   if (ctl.isVisible('races')) ctl.raceRows();
   const cells = timelineCells(width, pos, s.total);
   const buckets = ctl.model.cached(`buckets:${cells}`, () => bucketMarks(ctl.model.marks(), s.total, cells));
-  const atFault = s.faultMessage !== undefined && pos >= s.faultStep;
+  const fault = s.fault;
+  const atFault = fault !== undefined && pos >= fault.step;
   return (
     <Box flexDirection="column" width={width} height={layout.height}>
       <Row line={header(ctl, width, title)} width={width} />

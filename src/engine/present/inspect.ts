@@ -5,29 +5,27 @@
  */
 import { coordsOf } from '../../exec/launch.js';
 import { WarpState } from '../../exec/state.js';
-import { intValue } from '../../engine/print/arith.js';
-import { T } from '../../engine/print/ctypes.js';
-import { type DebugInfo, describeType, evaluateExpression, PrintError, printExpression, type ValueHistory, variableTree } from '../../engine/print/index.js';
-import type { Session } from '../../engine/session.js';
-import { SessionError } from '../../engine/session.js';
-import { baseName } from '../../engine/sources.js';
-import { plainName } from '../../engine/breakpoints.js';
-import { MachineThreadView } from '../../engine/threadview.js';
+import { intValue } from '../print/arith.js';
+import { T } from '../print/ctypes.js';
+import { describeType, evaluateExpression, PrintError, printExpression, variableTree } from '../print/index.js';
+import type { Session } from '../session.js';
+import { EngineError } from '../errors.js';
+import { baseName } from '../sources.js';
+import { plainName } from '../breakpoints.js';
+import { MachineThreadView } from '../threadview.js';
+import { type Engine, sessionOf } from '../api.js';
+import { consoleState, ctx, type Display } from './state.js';
 
-export interface InspectContext {
-  readonly info: DebugInfo;
-  readonly history: ValueHistory;
-}
-
-export function whatis(s: Session, c: InspectContext, expr: string, expand: boolean): string {
-  if (!expr.trim()) throw new SessionError(`usage: ${expand ? 'ptype' : 'whatis'} EXPR`);
+export function whatis(e: Engine, expr: string, expand: boolean): string {
+  const s = sessionOf(e);
+  const c = ctx(e);
+  if (!expr.trim()) throw new EngineError(`usage: ${expand ? 'ptype' : 'whatis'} EXPR`);
   return describeType(c.info, s.threadView(), expr.trim(), expand, c.history);
 }
 
-/** Expressions shown after every stop (`display EXPR`), numbered like gdb's. */
-export interface Display { readonly id: number; readonly expr: string }
-
-export function displayLines(s: Session, c: InspectContext, list: readonly Display[]): string[] {
+export function displayLines(e: Engine, list: readonly Display[]): string[] {
+  const s = sessionOf(e);
+  const c = ctx(e);
   return list.map((d) => {
     try {
       return `${d.id}: ${d.expr} = ${printExpression(c.info, s.threadView(), d.expr).replace(/^\$\d+ = /, '')}`;
@@ -39,11 +37,12 @@ export function displayLines(s: Session, c: InspectContext, list: readonly Displ
 }
 
 /** PTX of a function (the current one by default), the current instruction marked `=>`. */
-export function disassemble(s: Session, arg: string): string {
+export function disassemble(e: Engine, arg: string): string {
+  const s = sessionOf(e);
   const w = s.where();
   const name = arg.trim() || w.function;
   const prog = s.program.functions.get(name) ?? [...s.program.functions.values()].find((f) => plainName(f.name) === name);
-  if (!prog) throw new SessionError(notLoaded(s, name) ?? `No function "${name}".`);
+  if (!prog) throw new EngineError(notLoaded(s, name) ?? `No function "${name}".`);
   const lines = [`Dump of PTX for function ${prog.name}:`];
   prog.instrs.forEach((ins, pc) => {
     const here = prog.name === w.function && pc === w.pc;
@@ -54,15 +53,17 @@ export function disassemble(s: Session, arg: string): string {
 }
 
 /** `x/Ni ADDR`: N PTX instructions of the current function from instruction ADDR (e.g. $pc). */
-export function examineInstructions(s: Session, c: InspectContext, count: number, expr: string): string {
+export function examineInstructions(e: Engine, count: number, expr: string): string {
+  const s = sessionOf(e);
+  const c = ctx(e);
   const w = s.where();
   const prog = s.program.functions.get(w.function);
-  if (!prog) throw new SessionError('No function here.');
+  if (!prog) throw new EngineError('No function here.');
   const v = evaluateExpression(c.info, s.threadView(), expr, c.history);
-  if (!v.bytes) throw new SessionError(`cannot evaluate '${expr}'`);
+  if (!v.bytes) throw new EngineError(`cannot evaluate '${expr}'`);
   let start = 0;
   for (let i = Math.min(8, v.bytes.length) - 1; i >= 0; i--) start = start * 256 + v.bytes[i]!;
-  if (start >= prog.instrs.length) throw new SessionError(`no instruction ${start} in ${prog.name} (it has ${prog.instrs.length})`);
+  if (start >= prog.instrs.length) throw new EngineError(`no instruction ${start} in ${prog.name} (it has ${prog.instrs.length})`);
   const out: string[] = [];
   for (let pc = start; pc < Math.min(prog.instrs.length, start + count); pc++) {
     out.push(`${pc === w.pc ? '=> ' : '   '}${String(pc).padStart(5)} <${prog.name}+${pc}>: ${instructionText(s, prog.instrs[pc]!)}`);
@@ -72,7 +73,8 @@ export function examineInstructions(s: Session, c: InspectContext, count: number
 }
 
 /** `x/s ADDR`: a NUL-terminated string in memory (at most 200 bytes shown). */
-export function examineString(s: Session, space: 'global' | 'shared' | 'local' | 'const' | 'param' | 'generic', address: bigint): string {
+export function examineString(e: Engine, space: 'global' | 'shared' | 'local' | 'const' | 'param' | 'generic', address: bigint): string {
+  const s = sessionOf(e);
   const view = s.threadView();
   const bytes: number[] = [];
   for (let i = 0; i < 200; i++) {
@@ -89,7 +91,8 @@ export function examineString(s: Session, space: 'global' | 'shared' | 'local' |
 }
 
 /** `list FUNC` and `list A,B`: source of a function, or of a line range. */
-export function listRange(s: Session, arg: string): string | undefined {
+export function listRange(e: Engine, arg: string): string | undefined {
+  const s = sessionOf(e);
   const t = arg.trim();
   const w = s.where();
   const range = /^(\d+)?\s*,\s*(\d+)?$/.exec(t);
@@ -101,25 +104,26 @@ export function listRange(s: Session, arg: string): string | undefined {
     to = range[2] ? Number(range[2]) : from + 9;
   } else if (/^[A-Za-z_][\w:]*$/.test(t)) {
     const prog = s.program.functions.get(t) ?? [...s.program.functions.values()].find((f) => plainName(f.name) === t);
-    if (!prog) throw new SessionError(notLoaded(s, t) ?? `Function "${t}" not defined.`);
+    if (!prog) throw new EngineError(notLoaded(s, t) ?? `Function "${t}" not defined.`);
     const lines = [...prog.locLine].filter((l) => l > 0);
     const fi = prog.locFile.find((f) => f >= 0);
-    if (!lines.length || fi === undefined) throw new SessionError(`${t} has no source line information.`);
+    if (!lines.length || fi === undefined) throw new EngineError(`${t} has no source line information.`);
     file = s.program.files.get(fi);
     const first = Math.min(...lines);
     from = Math.max(1, first - 4);
     to = first + 5;
   } else return undefined;
   const src = file !== undefined ? s.sources.get(file)?.lines : undefined;
-  if (!src) throw new SessionError('No source file here.');
-  if (from < 1 || from > src.length) throw new SessionError(`Line number ${from} out of range; "${baseName(file ?? '')}" has ${src.length} lines.`);
+  if (!src) throw new EngineError('No source file here.');
+  if (from < 1 || from > src.length) throw new EngineError(`Line number ${from} out of range; "${baseName(file ?? '')}" has ${src.length} lines.`);
   const out: string[] = [];
   for (let l = from; l <= Math.min(to, src.length); l++) out.push(`${l === w.line && file === w.file ? '=>' : '  '}${String(l).padStart(5)}\t${src[l - 1]}`);
   return out.join('\n');
 }
 
 /** cuda-gdb's `info cuda kernels`: the one launch of this recording. */
-export function infoCudaKernels(s: Session): string {
+export function infoCudaKernels(e: Engine): string {
+  const s = sessionOf(e);
   const l = s.launch;
   const m = s.machine;
   const total = l.grid[0] * l.grid[1] * l.grid[2];
@@ -132,7 +136,9 @@ export function infoCudaKernels(s: Session): string {
 }
 
 /** cuda-gdb's `info cuda blocks`: every block with its state, the focused one marked. */
-export function infoCudaBlocks(s: Session): string {
+export function infoCudaBlocks(e: Engine): string {
+  const s = sessionOf(e);
+  const c = ctx(e);
   const l = s.launch;
   const m = s.machine;
   const total = l.grid[0] * l.grid[1] * l.grid[2];
@@ -156,7 +162,9 @@ export function infoCudaBlocks(s: Session): string {
 }
 
 /** Backtrace with source-level names and argument values: `#0  axpy (a=2.5, x=-1.875) at kernel.cu:4`. */
-export function backtrace(s: Session, c: InspectContext): string {
+export function backtrace(e: Engine): string {
+  const s = sessionOf(e);
+  const c = ctx(e);
   const w = s.where();
   if (!w.frames.length) return 'No stack.';
   const warp = s.focusedWarp();
@@ -198,4 +206,9 @@ function instructionText(s: Session, ins: { opcode: string; src: { span: { start
 function notLoaded(s: Session, name: string): string | undefined {
   const d = s.program.bodies.find((f) => f.name === name || plainName(f.name) === name);
   return d ? `Function "${name}" is not reachable from kernel ${s.launch.kernel}: only the code the launched kernel can reach is loaded.` : undefined;
+}
+
+/** The `display` expressions after a stop (after a gdb command, or a TUI key). */
+export function displaysText(e: Engine): string {
+  return displayLines(e, consoleState(e).displays).join('\n');
 }

@@ -3,7 +3,7 @@
  * is underlined; in the pane, arrows move a lane cursor and Enter focuses that thread.
  */
 import React from 'react';
-import type { Dim3, LaneState, WarpInfo } from '../../../engine/types.js';
+import type { Dim3, LaneState, WarpInfo } from '#engine';
 import { baseName, dim3 } from '../text.js';
 import { type Line, PaneFrame, type Seg, seg, SELECTED, type Style } from '../ui.js';
 

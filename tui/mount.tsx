@@ -4,13 +4,14 @@
  */
 import React from 'react';
 import { render } from 'ink';
-import type { Session as DebugSession } from '../../engine/session.js';
+import type { CommandConsole, Engine } from '#engine';
 import { App } from './app.js';
 import { Controller } from './controller.js';
 import { ErrorScreen } from './error.js';
 
 export interface MountOptions {
-  session: DebugSession | undefined;
+  engine: Engine | undefined;
+  console: CommandConsole | undefined;
   error: string | undefined;
   title: string;
   stdin: NodeJS.ReadStream;
@@ -21,8 +22,8 @@ export interface MountOptions {
 /** Render until the user quits; resolves with the exit code. */
 export async function mount(o: MountOptions): Promise<number> {
   let node: React.JSX.Element;
-  if (o.session && o.error === undefined) {
-    const ctl = new Controller(o.session, o.sourceDir, o.stdout.columns || 80, o.stdout.rows || 24);
+  if (o.engine && o.console && o.error === undefined) {
+    const ctl = new Controller(o.engine, o.console, o.sourceDir, o.stdout.columns || 80, o.stdout.rows || 24);
     node = <App ctl={ctl} title={o.title} />;
   } else {
     node = <ErrorScreen title={o.title} error={o.error ?? 'no debugging session'} />;

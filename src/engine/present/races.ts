@@ -1,19 +1,13 @@
-/** `info races` and `race N [2]`: the gdb language's text over the engine's race requests. */
+/** `info races` as text and as rows (the gdb language's reply, the TUI's Races pane). */
 import { formatReport } from '../../races/index.js';
 import { raceBlock } from '../../races/format.js';
-import { sessionRaces } from '../../engine/races.js';
-import { engineOf, type StopEvent } from '../../engine/api.js';
-import type { Session } from '../../engine/session.js';
+import type { Engine } from '../api.js';
 
-export function infoRaces(s: Session): string {
-  const rep = sessionRaces(s);
+/** `info races`: the run's race report in the race checker's words, with how to travel to one. */
+export function infoRaces(e: Engine): string {
+  const rep = e.races();
   if (!rep.races.length && !rep.benign.length && !rep.barrierErrors.length) return 'No races or barrier errors found.';
   return formatReport(rep) + (rep.races.length ? '\nUse "race N" to travel to the first access of race N, "race N 2" to the second.' : '');
-}
-
-export function raceCommand(s: Session, args: string): StopEvent {
-  const [nText = '', which = '1'] = args.trim().split(/\s+/);
-  return engineOf(s).gotoRace(Number(nText), which === '2' || which === 'other' || which === 'second');
 }
 
 /** A line of `info races`, with the race (1-based) it describes, if any. */
@@ -23,9 +17,9 @@ export interface RaceRow {
 }
 
 /** `info races` as rows that know their race (the TUI's Races pane travels from any of them). */
-export function raceReportRows(s: Session): RaceRow[] {
-  const rep = sessionRaces(s);
-  const text = infoRaces(s).split('\n');
+export function raceReportRows(e: Engine): RaceRow[] {
+  const rep = e.races();
+  const text = infoRaces(e).split('\n');
   if (text[text.length - 1] === '') text.pop();
   // the report opens with one block per race (raceBlock), in order
   const rows: RaceRow[] = [];

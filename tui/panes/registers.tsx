@@ -3,7 +3,7 @@
  * focused warp's last step changed are highlighted.
  */
 import React from 'react';
-import type { RegisterValue } from '../../../engine/types.js';
+import type { RegisterValue } from '#engine';
 import { formatRegister } from '../format.js';
 import { fit, padStart } from '../text.js';
 import { type Line, PaneFrame, seg } from '../ui.js';

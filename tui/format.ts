@@ -1,5 +1,5 @@
 /** Value formatting for the Registers and Memory panes (raw bits → text by PTX type). */
-import { registerFloat } from '../../engine/values.js';
+import { registerFloat } from '#engine';
 
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);

@@ -2,7 +2,7 @@
  * Timeline bar: the whole recorded run in one line, the current step, and marks (breakpoint
  * hits, watchpoint hits, races, the fault) bucketed to the bar's cells.
  */
-import type { TimelineMark } from '../../../engine/types.js';
+import type { TimelineMark } from '#engine';
 import type { Line, Seg, Style } from '../ui.js';
 import { seg } from '../ui.js';
 

@@ -3,7 +3,7 @@
  * register (%rd4: its value), a PTX symbol, or a source expression (an lvalue's address; `*p`:
  * where p points).
  */
-import type { SpaceName } from '../../engine/types.js';
+import type { SpaceName } from '#engine';
 import type { Model } from './model.js';
 import { addressOf } from './variables.js';
 
@@ -16,12 +16,12 @@ export function resolveTarget(model: Model, text: string): MemoryTarget {
   let space: SpaceName | undefined;
   if (SPACES.includes(words[0] as SpaceName) && words.length > 1) space = words.shift() as SpaceName;
   const target = words.join(' ');
-  const view = model.session.threadView();
+  const engine = model.engine;
   let address: bigint | undefined;
   if (/^(0x[0-9a-f]+|\d+)$/i.test(target)) address = BigInt(target);
-  else if (/^%\w+$/.test(target)) address = view.readRegister(target);
+  else if (/^%\w+$/.test(target)) address = engine.registerBits(target);
   if (address === undefined) {
-    const sym = view.symbolAddress(target.replace(/^&/, ''));
+    const sym = engine.symbolAddress(target.replace(/^&/, ''));
     if (sym) { address = sym.address; space ??= sym.space; }
   }
   if (address === undefined) {

@@ -1,0 +1,23 @@
+/**
+ * The engine's one door: everything a front end (the gdb language, the TUI, DAP) or the host
+ * side may use of the debugger engine. Front ends import this module (and `types.ts`) only;
+ * `Session`, the trace, the machine and the PTX layers stay behind it (test/layering.test.ts).
+ *
+ *   const e = openEngine({ ptxPath: 'samples/saxpy/kernel.G.ptx' });
+ *   const stop = e.continue({ direction: 'forward' });
+ *   process.stdout.write(stopText(e, stop));
+ */
+export { Engine } from './api.js';
+export { openEngine, openEngineAsync, openReplayEngine, type ReplayOpened } from './open.js';
+export type { RecordProgress } from '../trace/trace.js';
+export type { SessionOptions as EngineOptions } from './session.js';
+export { EngineError, ERROR_CODES, type ErrorCode, requestFailure } from './errors.js';
+export type * from './types.js';
+export * from './present/index.js';
+export { compileCuda, launchFileBeside } from './load.js';
+export { baseName } from './sources.js';
+export { childExpr, formatterFor, registerFloat } from './values.js';
+// the TUI's Variables pane: its tree nodes, and the error that is shown as text (not a crash)
+export { PrintError, type VarNode } from './print/index.js';
+/** A mangled PTX name's plain C++ stem (`_Z5saxpyifPfS_` -> `saxpy`): for host code that names kernels. */
+export { plainName } from '../ptx/names.js';
