@@ -802,7 +802,7 @@ export class Controller {
     const d = Math.max(1, Math.round(total / 100));
     const pos = this.session.position();
     const to = Math.max(0, Math.min(total, pos + dir * d));
-    if (to !== pos) this.act(`goto ${to}`, (e) => e.goto(to));
+    if (to !== pos) this.act(`goto ${to}`, (e) => e.goto(e.at(to)));
   }
 
   private markStep(dir: number): void {
@@ -813,7 +813,7 @@ export class Controller {
     else for (let i = marks.length - 1; i >= 0; i--) if (marks[i]!.step < pos) { to = marks[i]!.step; break; }
     if (to === undefined) { this.say(dir > 0 ? 'no later mark on the timeline' : 'no earlier mark on the timeline'); return; }
     const step = to;
-    this.act(`goto ${step}`, (e) => e.goto(step));
+    this.act(`goto ${step}`, (e) => e.goto(e.at(step)));
   }
 
   private cycleFormat(d: number): void {
