@@ -60,6 +60,7 @@ export class Engine {
   /** Breakpoint ids per group (a source file, 'function', 'instruction', 'data'). */
   private readonly groups = new Map<string, number[]>();
   private ptxLines: LineMap | undefined;
+  private ptxTextLines: readonly string[] | undefined;
 
   private readonly session: Session;
 
@@ -517,7 +518,7 @@ export class Engine {
   /** The PTX file the session runs (a source of the DAP's stack frames). */
   get ptxPath(): string { return this.session.ptxPath; }
   /** The PTX text's lines (listing PTX where there is no CUDA source). */
-  ptxSourceLines(): readonly string[] { return this.session.ptxText.split('\n'); }
+  ptxSourceLines(): readonly string[] { return (this.ptxTextLines ??= this.session.ptxText.split('\n')); }
   /** The message of the fault that ended the run, if any. */
   get faultMessage(): string | undefined { return this.session.faultMessage; }
   /** The recording was stopped (Ctrl-C) before the kernel finished. */
