@@ -168,7 +168,7 @@ export function App({ ctl, title }: { ctl: Controller; title: string }): React.J
   if (layout.tooSmall) return <TooSmall layout={layout} />;
   const main = layout.mainHeight;
   const s = ctl.engine;
-  const pos = s.position();
+  const pos = s.position().step;
   // The race checker adds its marks to the timeline when it first runs (for the Races pane).
   if (ctl.isVisible('races')) ctl.raceRows();
   const cells = timelineCells(width, pos, s.total);

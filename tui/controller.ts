@@ -321,20 +321,20 @@ export class Controller extends PaneMoves {
   private timeStep(dir: number): void {
     const total = this.engine.total;
     const d = Math.max(1, Math.round(total / 100));
-    const pos = this.engine.position();
+    const pos = this.engine.position().step;
     const to = Math.max(0, Math.min(total, pos + dir * d));
-    if (to !== pos) this.act(`goto ${to}`, (e) => e.goto(to));
+    if (to !== pos) this.act(`goto ${to}`, (e) => e.goto(e.at(to)));
   }
 
   private markStep(dir: number): void {
     const marks = this.model.marks();
-    const pos = this.engine.position();
+    const pos = this.engine.position().step;
     let to: number | undefined;
     if (dir > 0) to = marks.find((m) => m.step > pos)?.step;
     else for (let i = marks.length - 1; i >= 0; i--) if (marks[i]!.step < pos) { to = marks[i]!.step; break; }
     if (to === undefined) { this.say(dir > 0 ? 'no later mark on the timeline' : 'no earlier mark on the timeline'); return; }
     const step = to;
-    this.act(`goto ${step}`, (e) => e.goto(step));
+    this.act(`goto ${step}`, (e) => e.goto(e.at(step)));
   }
 
   /** Point the Memory pane at an address, symbol or expression (see memtarget.ts). */

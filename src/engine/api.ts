@@ -32,19 +32,15 @@ export type {
   AddedWatch, BreakpointRequest, BreakpointResult, Direction, Evaluation, Instruction, LaneValue, OriginAnswer, Scope, StepRequest, StopEvent,
   ThreadInfo, ThreadRef, Variable, WatchRequest, Write,
 } from './types.js';
-import { childExpr, formatterFor, registerValue } from './values.js';
+import { formatterFor, registerValue } from './values.js';
+import { Containers, frameScopes } from './scopes.js';
+import { comparePositions, type Position, positionOf } from '../trace/position.js';
 
-const SPACE_SCOPES: readonly { space: string; name: string }[] = [
-  { space: 'register', name: 'Locals · register' },
-  { space: 'local', name: 'Locals · local' },
-  { space: 'param', name: 'Params' },
-  { space: 'shared', name: 'Shared' },
-  { space: 'global', name: 'Global' },
-  { space: 'const', name: 'Constant' },
-  { space: 'generic', name: 'Generic' },
-];
 
 const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
+
+/** A session records one launch: its positions are in launch 0 (the whole-program timeline, #25, adds more). */
+const LAUNCH = 0;
 
 const engines = new WeakMap<Session, Engine>();
 const sessions = new WeakMap<Engine, Session>();
@@ -60,11 +56,11 @@ export function engineOf(s: Session): Engine {
 }
 
 export class Engine {
-  private readonly containers = new Map<number, () => Variable[]>();
-  private nextContainer = 1;
+  private readonly containers = new Containers();
   /** Breakpoint ids per group (a source file, 'function', 'instruction', 'data'). */
   private readonly groups = new Map<string, number[]>();
   private ptxLines: LineMap | undefined;
+  private ptxTextLines: readonly string[] | undefined;
 
   private readonly session: Session;
 
@@ -85,20 +81,27 @@ export class Engine {
   }
 
   get total(): number { return this.session.total; }
-  position(): number { return this.session.position(); }
+  /** The current position on the program timeline. */
+  position(): Position { return positionOf(LAUNCH, this.session.position()); }
+  /** The position `step` warp-steps into the current launch (range-checked when travelled to). */
+  at(step: number): Position { return positionOf(this.position().launch, step); }
+  /** The first and last positions of the current launch's recording. */
+  start(): Position { return this.at(0); }
+  end(): Position { return this.at(this.total); }
   where(): Where { return this.session.where(); }
   /** printf output up to the current position. */
   output(): string { return this.session.output(); }
 
   // ---- moving ---------------------------------------------------------------------------------
 
-  goto(step: number): StopEvent {
-    return this.stopped(this.session.goto(step));
+  /** Travel to a position (EngineError 'out-of-range' outside the recording). */
+  goto(to: Position): StopEvent {
+    if (to.launch !== LAUNCH) throw new EngineError(`launch ${to.launch} does not exist: this session records one launch (0)`, 'out-of-range');
+    return this.stopped(this.session.goto(to.step));
   }
 
   step(r: StepRequest): StopEvent {
-    const back = r.direction === 'backward';
-    return this.stopped(r.granularity === 'line' ? this.session.stepLine(r.into ?? false, back) : this.session.stepInstruction(back, !(r.into ?? false)));
+    return this.stopped(r.granularity === 'line' ? this.session.stepLine(r.into ?? false, r.direction) : this.session.stepInstruction(r.direction, !(r.into ?? false)));
   }
 
   /**
@@ -106,15 +109,15 @@ export class Engine {
    * the way (DAP's "Data races" exception filter).
    */
   continue(r: ContinueRequest): StopEvent {
-    const from = this.position();
-    const landed = this.stopped(this.session.cont(r.direction === 'backward'));
+    const from = this.position().step;
+    const landed = this.stopped(this.session.cont(r.direction));
     return r.races ? this.raceOnTheWay(from, landed, r.direction) : landed;
   }
 
   /** gdb's `run`: from step 0 to the first breakpoint or watchpoint (a hit at step 0 counts). */
   run(r: { readonly races?: boolean } = {}): StopEvent {
     this.session.goto(0);
-    const landed = this.stopped(this.session.cont(false, true));
+    const landed = this.stopped(this.session.cont('forward', true));
     return r.races ? this.raceOnTheWay(0, landed, 'forward') : landed;
   }
 
@@ -122,7 +125,7 @@ export class Engine {
   private raceOnTheWay(from: number, landed: StopEvent, direction: Direction): StopEvent {
     let best: { n: number; second: boolean; step: number } | undefined;
     this.races().races.forEach((r, i) => r.accesses.forEach((a, k) => {
-      const between = direction === 'forward' ? a.step >= from && a.step < landed.position : a.step < from && a.step > landed.position;
+      const between = direction === 'forward' ? a.step >= from && a.step < landed.position.step : a.step < from && a.step > landed.position.step;
       if (!between) return;
       if (!best || (direction === 'forward' ? a.step < best.step : a.step > best.step)) best = { n: i + 1, second: k === 1, step: a.step };
     }));
@@ -132,7 +135,7 @@ export class Engine {
   /** Run until the current function returns (forward: its value is then `returnValueText`). */
   finish(r: { readonly direction: Direction }): StopEvent {
     this.session.lastReturn = undefined;
-    return this.stopped(this.session.finish(r.direction === 'backward'));
+    return this.stopped(this.session.finish(r.direction));
   }
 
   /** gdb's `until` without an argument: the next line, not going back round a loop. */
@@ -157,7 +160,7 @@ export class Engine {
   private stopped(s: Stop): StopEvent {
     this.containers.clear();
     const w = this.session.where();
-    return { reason: s.reason, position: s.step, total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
+    return { reason: s.reason, position: positionOf(LAUNCH, s.step), total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
   }
 
   // ---- threads and frames -----------------------------------------------------------------------
@@ -341,71 +344,15 @@ export class Engine {
     return { value: r.text, type: r.type, memoryReference: mem, lvalue };
   }
 
-  private container(make: () => Variable[]): number {
-    const id = this.nextContainer++;
-    this.containers.set(id, make);
-    return id;
-  }
-
-  private variableOf(n: VarNode, expr: string | undefined, frame: number): Variable {
-    let mem: string | undefined;
-    if (expr !== undefined) {
-      try { mem = this.evaluate(expr, frame).memoryReference; } catch (e) { if (!(e instanceof EngineError)) throw e; }
-    }
-    const kids = n.children;
-    const containerId = kids?.length ? this.container(() => kids.map((c) => this.variableOf(c, childExpr(expr, c.name), frame))) : 0;
-    return { name: n.name, value: n.value, type: n.type, containerId, expression: expr, memoryReference: mem };
-  }
-
-  /** The scopes of a frame of the focused thread: its variables by address space, and its PTX registers. */
+  /** The scopes of a frame of the focused thread: its variables by address space, the warp view, and its PTX registers. */
   scopes(frame: number): Scope[] {
     this.selectFrame(frame);
-    const info = this.session.debugInfo();
-    const out: Scope[] = [];
-    let tree: { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } | undefined;
-    try {
-      tree = info.hasVariables ? variableTree(info, this.session.threadView()) : undefined;
-    } catch (e) {
-      if (!(e instanceof PrintError)) throw e;
-    }
-    if (tree) {
-      const t = tree;
-      for (const { space, name } of SPACE_SCOPES) {
-        const nodes = space === 'param' ? [...t.args, ...t.locals.filter((n) => n.space === 'param')]
-          : [...t.locals.filter((n) => n.space === space), ...t.globals.filter((n) => n.space === space)];
-        if (!nodes.length) continue;
-        const hint = space === 'param' ? 'arguments' : space === 'register' || space === 'local' ? 'locals' : 'globals';
-        out.push({ name, hint, count: nodes.length, containerId: this.container(() => nodes.map((n) => this.variableOf(n, n.name, frame))) });
-      }
-    }
-    if (tree && frame === 0) {
-      // the warp view: each local and argument with 32 children, one per lane of the focused warp
-      const names = [...new Set([...tree.locals, ...tree.args].map((n) => n.name))];
-      if (names.length) {
-        out.push({
-          name: 'Lanes', hint: 'locals', count: names.length,
-          containerId: this.container(() => names.map((name) => ({
-            name, value: '32 lanes', type: '', expression: undefined, memoryReference: undefined,
-            containerId: this.container(() => this.lanes(name).map((l) => ({
-              name: `lane ${l.lane} (${l.thread.join(',')})${l.state === 'active' ? '' : ` ${l.state}`}`, value: l.value, type: '', containerId: 0, expression: undefined, memoryReference: undefined,
-            }))),
-          }))),
-        });
-      }
-    }
-    const regs = this.session.registers();
-    out.push({
-      name: 'Registers', hint: 'registers', count: regs.length,
-      containerId: this.container(() => regs.map((r) => ({ name: r.name, value: registerValue(r.type, r.bits), type: r.type, containerId: 0, expression: `$${r.name.slice(1)}`, memoryReference: undefined }))),
-    });
-    return out;
+    return frameScopes(this.session, frame, this.containers, (expr, f) => this.evaluate(expr, f), (name) => this.lanes(name));
   }
 
   /** The children of a container (a scope, struct, array or pointer target). */
   variables(containerId: number): Variable[] {
-    const make = this.containers.get(containerId);
-    if (!make) throw new EngineError(`no variable container ${containerId} (they last until the next move)`, 'out-of-range');
-    return make();
+    return this.containers.get(containerId);
   }
 
   /** Bytes at a memory reference (`space:0xaddress`, as variables give) as the focused thread reads them. */
@@ -436,7 +383,7 @@ export class Engine {
     const rtype = /^%[a-z]+\d*$/i.test(reg) ? view.registerType(reg) : undefined;
     if (rtype !== undefined) {
       const me = this.focus();
-      return s.registerHistory(reg, limit).map((w) => ({ step: w.step, thread: me, file: w.file, line: w.line, before: undefined, after: registerValue(rtype, w.value), atomic: false }));
+      return s.registerHistory(reg, limit).map((w) => ({ position: positionOf(LAUNCH, w.step), thread: me, file: w.file, line: w.line, before: undefined, after: registerValue(rtype, w.value), atomic: false }));
     }
     const ev = this.evaluate(expr);
     if (!ev.lvalue) throw new EngineError(`history needs a register or an lvalue in global, shared or local memory`, 'bad-request');
@@ -446,7 +393,7 @@ export class Engine {
     return s.memoryHistory(target, 'write').slice(-limit).map((e) => {
       const g = s.trace.log.loc(e.step);
       return {
-        step: e.step, thread: this.threadRef(ctaOfKey(e.warpKey), tidOfKey(e.warpKey, e.lane)), file: s.code.fileName(g), line: s.code.line[g]!,
+        position: positionOf(LAUNCH, e.step), thread: this.threadRef(ctaOfKey(e.warpKey), tidOfKey(e.warpKey, e.lane)), file: s.code.fileName(g), line: s.code.line[g]!,
         before: e.before ? fmt(e.before) : undefined, after: e.after ? fmt(e.after) : undefined, atomic: e.acc === Access.Atomic,
       };
     });
@@ -456,7 +403,7 @@ export class Engine {
   /** The last write of `expr` before the position (from its history), or undefined. */
   lastWrite(expr: string): Write | undefined {
     const p = this.position();
-    return this.history(expr).filter((w) => w.step < p).pop();
+    return this.history(expr).filter((w) => comparePositions(w.position, p) < 0).pop();
   }
 
   /**
@@ -547,10 +494,10 @@ export class Engine {
   }
 
   /**
-   * Steps at which the focused thread starts source line `line` of `file` (or, for the PTX file,
-   * issues the instruction on that PTX line), oldest first: goto targets.
+   * Positions at which the focused thread starts source line `line` of `file` (or, for the PTX
+   * file, issues the instruction on that PTX line), oldest first: goto targets.
    */
-  lineSteps(file: string, line: number, limit = 20): number[] {
+  linePositions(file: string, line: number, limit = 20): Position[] {
     const s = this.session;
     const code = s.code;
     const isPtx = file.endsWith('.ptx');
@@ -560,9 +507,9 @@ export class Engine {
       const f = code.fileName(g);
       return code.line[g] === line && code.lineStart[g] === 1 && f !== undefined && f.replace(/^.*[\\/]/, '') === key;
     };
-    const out: number[] = [];
+    const out: Position[] = [];
     const tl = s.timelineOfFocus();
-    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(tl.steps[i]!);
+    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(positionOf(LAUNCH, tl.steps[i]!));
     return out;
   }
 
@@ -571,7 +518,7 @@ export class Engine {
   /** The PTX file the session runs (a source of the DAP's stack frames). */
   get ptxPath(): string { return this.session.ptxPath; }
   /** The PTX text's lines (listing PTX where there is no CUDA source). */
-  ptxSourceLines(): readonly string[] { return this.session.ptxText.split('\n'); }
+  ptxSourceLines(): readonly string[] { return (this.ptxTextLines ??= this.session.ptxText.split('\n')); }
   /** The message of the fault that ended the run, if any. */
   get faultMessage(): string | undefined { return this.session.faultMessage; }
   /** The recording was stopped (Ctrl-C) before the kernel finished. */

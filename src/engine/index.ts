@@ -13,6 +13,7 @@ export type { RecordProgress } from '../trace/trace.js';
 export type { SessionOptions as EngineOptions } from './session.js';
 export { EngineError, ERROR_CODES, type ErrorCode, requestFailure } from './errors.js';
 export type * from './types.js';
+export { comparePositions, positionOf, samePosition } from '../trace/position.js';
 export * from './present/index.js';
 export { compileCuda, launchFileBeside } from './load.js';
 export { baseName } from './sources.js';
@@ -21,3 +22,5 @@ export { childExpr, formatterFor, registerFloat } from './values.js';
 export { PrintError, type VarNode } from './print/index.js';
 /** A mangled PTX name's plain C++ stem (`_Z5saxpyifPfS_` -> `saxpy`): for host code that names kernels. */
 export { plainName } from '../ptx/names.js';
+/** A launch's fault in words (the host's exec report and the debugger say it the same way). */
+export { formatFault } from './fault.js';

@@ -29,7 +29,6 @@ export function gotoRace(s: Session, n: number, second: boolean): Stop {
   }
   const r = rep.races[n - 1]!;
   const a = r.accesses[second ? 1 : 0];
-  if (a.step > s.total) throw new EngineError(`race ${n}: step ${a.step} is beyond the recording`, 'out-of-range');
-  const st = s.focusStep(a.step, a.block, a.thread);
+  const st = s.focusStep(a.step, a.block, a.thread); // range-checked there
   return { ...st, hit: { kind: 'race', race: n, second }, message: `Race ${n} (${r.kind} on ${r.space}${r.variable ? ` ${r.variable}` : ''}), ${second ? 'second' : 'first'} access: ${a.op} by block (${a.block.join(',')}) thread (${a.thread.join(',')}) at ${a.file ?? a.function}:${a.line} (step ${a.step})` };
 }

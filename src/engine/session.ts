@@ -37,6 +37,7 @@ import type {
   BreakpointInfo, DebugSession, Dim3, FrameInfo, LaneState, RegisterValue, Stop, ThreadView, TimelineMark,
   WarpInfo, WatchKind, WatchpointInfo, Where,
 } from './types.js';
+import type { Direction } from '../trace/position.js';
 import { collectAccesses, type AccessEvent, type WatchTarget } from './watch.js';
 import { registerHistory, type RegisterWrite } from './history.js';
 import { Access } from '../exec/probe.js';
@@ -449,7 +450,8 @@ export class Session implements DebugSession {
    * The nearest change of a watched local from p toward `bound` (gdb's software watchpoint): the
    * thread's step after which the expression, evaluated in the watch's frame, differs.
    */
-  private findRegisterWatch(p: number, reverse: boolean, bound: number): { wp: RegWp; step: number; before: string | undefined; after: string | undefined } | undefined {
+  private findRegisterWatch(p: number, dir: Direction, bound: number): { wp: RegWp; step: number; before: string | undefined; after: string | undefined } | undefined {
+    const reverse = dir === 'backward';
     let best: { wp: RegWp; step: number; before: string | undefined; after: string | undefined } | undefined;
     for (const wp of this.rwps) {
       if (!wp.enabled) continue;
@@ -534,9 +536,14 @@ export class Session implements DebugSession {
     return ` It launched ${kids.length} child grid${kids.length === 1 ? '' : 's'} (${shown}${kids.length > 3 ? '; ...' : ''}), which run after it: ptxdbg run runs them, and ptxdbg exec --break KERNEL opens one in the debugger.`;
   }
 
+  /** The one range check of a travel target: 0..total, else EngineError 'out-of-range'. */
+  private checkStep(step: number): void {
+    if (!Number.isInteger(step) || step < 0 || step > this.total) throw new EngineError(`step ${step} is outside the recording (0..${this.total})`, 'out-of-range');
+  }
+
   goto(step: number): Stop {
     this.beginMove();
-    if (!Number.isInteger(step) || step < 0 || step > this.total) throw new EngineError(`step ${step} is outside the recording (0..${this.total})`, 'out-of-range');
+    this.checkStep(step);
     if (step === this.total) {
       const s = this.endStop();
       return { ...s, reason: s.reason === 'fault' ? 'fault' : 'goto' };
@@ -545,7 +552,8 @@ export class Session implements DebugSession {
   }
 
   /** stepi / reverse-stepi: the focused thread's next / previous instruction. */
-  stepInstruction(reverse: boolean, over = false): Stop {
+  stepInstruction(dir: Direction, over = false): Stop {
+    const reverse = dir === 'backward';
     this.beginMove();
     const tl = this.thread();
     const i0 = tl.indexAtOrAfter(this.position());
@@ -636,7 +644,8 @@ export class Session implements DebugSession {
    * start of the same line again, as in a loop) at the same call depth; `into` also stops in a
    * callee; leaving the function stops in the caller.
    */
-  stepLine(into: boolean, reverse: boolean): Stop {
+  stepLine(into: boolean, dir: Direction): Stop {
+    const reverse = dir === 'backward';
     this.beginMove();
     const tl = this.thread();
     const i0 = tl.indexAtOrAfter(this.position());
@@ -650,7 +659,8 @@ export class Session implements DebugSession {
   }
 
   /** finish: run until the current function returns; reverse: back to its call site. */
-  finish(reverse: boolean): Stop {
+  finish(dir: Direction): Stop {
+    const reverse = dir === 'backward';
     this.beginMove();
     const tl = this.thread();
     const i0 = tl.indexAtOrAfter(this.position());
@@ -745,13 +755,14 @@ export class Session implements DebugSession {
    * The breakpoint stop of a continue: the first hit whose ignore count is used up. Hits passed
    * over are returned so that only those before the final stop are counted.
    */
-  private nextBreakpointStop(p: number, reverse: boolean, inclusive: boolean): { hit: BreakpointHit | undefined; passed: { step: number; bp: Bp }[] } {
+  private nextBreakpointStop(p: number, dir: Direction, inclusive: boolean): { hit: BreakpointHit | undefined; passed: { step: number; bp: Bp }[] } {
+    const reverse = dir === 'backward';
     const passed: { step: number; bp: Bp }[] = [];
     const pending = new Map<Bp, number>();
     let from = p;
     let incl = inclusive;
     for (;;) {
-      const hit = this.points.findBreakpoint(from, reverse, reverse ? 0 : this.trace.logged, incl && !reverse);
+      const hit = this.points.findBreakpoint(from, dir, reverse ? 0 : this.trace.logged, incl && !reverse);
       if (!hit) return { hit: undefined, passed };
       const used = pending.get(hit.bp) ?? 0;
       if (used < hit.bp.ignore) {
@@ -766,21 +777,22 @@ export class Session implements DebugSession {
   }
 
   /** continue / reverse-continue; `fromHere` also counts a hit at the current step (run, start). */
-  cont(reverse: boolean, fromHere = false): Stop {
+  cont(dir: Direction, fromHere = false): Stop {
+    const reverse = dir === 'backward';
     this.beginMove();
     const p = this.position();
-    const { hit: bp, passed } = this.nextBreakpointStop(p, reverse, fromHere);
+    const { hit: bp, passed } = this.nextBreakpointStop(p, dir, fromHere);
     this.trace.goto(p);
     let wt: WatchHit | undefined;
     if (this.points.wps.some((w) => w.enabled)) {
       const bound = bp ? (reverse ? bp.step : bp.step + 1) : reverse ? 0 : this.total;
-      wt = this.points.findWatch(p, reverse, bound);
+      wt = this.points.findWatch(p, dir, bound);
     }
     if (this.rwps.some((w) => w.enabled)) {
       // a register change before the breakpoint / memory watch wins
       const near = wt ? wt.ev.step : bp?.step;
       const bound = near !== undefined ? (reverse ? near : near + 1) : reverse ? 0 : this.total;
-      const rw = this.findRegisterWatch(p, reverse, bound);
+      const rw = this.findRegisterWatch(p, dir, bound);
       if (rw && (near === undefined || (reverse ? rw.step > near : rw.step < near) || (!wt && bp && rw.step === bp.step))) {
         for (const h of passed) {
           if (reverse ? h.step <= rw.step : h.step >= rw.step) continue;
@@ -909,6 +921,7 @@ export class Session implements DebugSession {
 
   /** The thread, block and location of logged step s for lane `lane` (for race travel). */
   focusStep(s: number, block: Dim3, thread: Dim3): Stop {
+    this.checkStep(s);
     this.beginMove();
     const err = this.setFocus(block, thread);
     if (err) throw new EngineError(err, 'out-of-range');

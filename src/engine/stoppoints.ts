@@ -3,6 +3,7 @@
  * direction: breakpoints from the step log alone (instruction, active mask, thread condition,
  * hit count), watchpoints by replaying intervals outward from the position (watch.ts).
  */
+import type { Direction } from '../trace/position.js';
 import { coordsOf, type Launch } from '../exec/launch.js';
 import { lowestLane } from '../exec/int64.js';
 import { Access } from '../exec/probe.js';
@@ -156,7 +157,8 @@ export class StopPoints {
   }
 
   /** First (forward) or last (reverse) breakpoint hit strictly after / before position p. */
-  findBreakpoint(p: number, reverse: boolean, limit: number, inclusive = false): BreakpointHit | undefined {
+  findBreakpoint(p: number, dir: Direction, limit: number, inclusive = false): BreakpointHit | undefined {
+    const reverse = dir === 'backward';
     const active = this.bps.filter((b) => b.enabled).concat(this.brkpts);
     if (!active.length) return undefined;
     const log = this.trace.log;
@@ -232,7 +234,8 @@ export class StopPoints {
    * access (rwatch/awatch). Intervals are replayed outward from p, so the search stops at the
    * first interval that has one.
    */
-  findWatch(p: number, reverse: boolean, bound: number): WatchHit | undefined {
+  findWatch(p: number, dir: Direction, bound: number): WatchHit | undefined {
+    const reverse = dir === 'backward';
     const active = this.wps.filter((w) => w.enabled);
     const K = this.trace.interval;
     // several lanes writing in one step: lanes go in order, so the last one's value is what stays

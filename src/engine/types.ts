@@ -5,6 +5,9 @@
  */
 import type { Program } from '../ptx/resolve.js';
 import type { OriginHop } from './origin.js';
+import type { Direction, Position } from '../trace/position.js';
+
+export type { Direction, Position, ThreadIndex } from '../trace/position.js';
 
 export type Dim3 = [number, number, number];
 
@@ -207,7 +210,6 @@ export interface DebugSession {
 
 // ---- the Engine API's requests and results (src/engine/api.ts) --------------------------------
 
-export type Direction = 'forward' | 'backward';
 
 /** continue / reverse-continue; `races`: stop at a race access on the way. */
 export interface ContinueRequest {
@@ -238,8 +240,8 @@ export interface ThreadInfo extends ThreadRef {
 /** The result of every move. */
 export interface StopEvent {
   readonly reason: StopReason;
-  /** Position (warp-steps) after the move, and the recording's length. */
-  readonly position: number;
+  /** The position after the move, and the number of warp-steps recorded in its launch. */
+  readonly position: Position;
   readonly total: number;
   /** The focused thread after the move (a breakpoint or watchpoint hit moves focus to the hitter). */
   readonly thread: ThreadRef;
@@ -318,7 +320,7 @@ export interface LaneValue {
 }
 
 export interface Write {
-  readonly step: number;
+  readonly position: Position;
   readonly thread: ThreadRef;
   readonly file: string | undefined;
   readonly line: number;

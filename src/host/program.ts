@@ -22,7 +22,7 @@ import type { ParallelRun } from '../exec/parallel/pool.js';
 import { checkRun } from '../races/run.js';
 import { formatReport } from '../races/format.js';
 import type { RaceReport } from '../races/types.js';
-import { formatFault } from '../engine/fault.js';
+import { formatFault } from '../engine/index.js';
 import { plainName } from '../ptx/names.js';
 import { type Device, WINDOW_BASE, type LaunchRequest } from './device.js';
 import { serveProgram, type HostOp, type LaunchOutcome, type SanitizeHooks } from './server.js';

@@ -51,9 +51,9 @@ export function travelLatency(s: Session, blocks: number, threads: number, seed:
   for (let i = 0; i < 200; i++) {
     s.goto(rand(s.total));
     s.setFocus([rand(blocks), 0, 0], [rand(threads), 0, 0]);
-    s.stepInstruction(false);
+    s.stepInstruction('forward');
     const t0 = performance.now();
-    s.stepInstruction(true);
+    s.stepInstruction('backward');
     revMs.push(performance.now() - t0);
     after();
   }

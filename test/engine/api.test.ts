@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Engine } from '../../src/engine/api.js';
+import { comparePositions, Engine, positionOf } from '../../src/engine/index.js';
 import { EngineError, type ErrorCode } from '../../src/engine/errors.js';
 import { ROOT } from '../helpers.js';
 
@@ -27,23 +27,25 @@ describe('engine API', () => {
     expect(hits.every((h) => h.hit?.kind === 'breakpoint')).toBe(true);
     const third = hits[2]!;
     // the same with ==3: one continue from the start
-    e.goto(0);
+    e.goto(e.start());
     const [r] = e.setBreakpoints('kernel.cu', [{ line: 13, hitCondition: '==3' }]);
     expect(r!.verified).toBe(true);
     expect(e.breakpoints()).toHaveLength(1); // the group was replaced
     const s = e.continue({ direction: 'forward' });
-    expect(s.position).toBe(third.position);
+    expect(s.position).toEqual(third.position);
     expect(s.thread).toEqual(third.thread);
     expect(s.frame?.line).toBe(13);
     // and backward from the end: the only hit that qualifies
-    e.goto(e.total);
-    expect(e.continue({ direction: 'backward' }).position).toBe(third.position);
+    e.goto(e.end());
+    expect(e.continue({ direction: 'backward' }).position).toEqual(third.position);
   });
 
   test('errors carry codes from the catalogue', () => {
     const e = open();
-    expect(codeOf(() => e.goto(-1))).toBe('out-of-range');
-    expect(codeOf(() => e.goto(e.total + 1))).toBe('out-of-range');
+    expect(codeOf(() => e.goto(e.at(-1)))).toBe('out-of-range');
+    expect(codeOf(() => e.goto(e.at(e.total + 1)))).toBe('out-of-range');
+    // one launch is recorded: launch 0; launch 1 does not exist
+    expect(codeOf(() => e.goto(positionOf(1, 0)))).toBe('out-of-range');
     expect(codeOf(() => e.evaluate('no_such_variable'))).toBe('bad-expression');
     expect(codeOf(() => e.setFocus(0))).toBe('out-of-range');
     expect(codeOf(() => e.readMemory('nowhere', 0, 4))).toBe('bad-request');
@@ -85,8 +87,20 @@ describe('engine API', () => {
     expect(Math.fround(Number(h[0]!.before))).toBe(Y[5]);
     expect(Math.fround(Number(h[0]!.after))).toBe(Math.fround(Math.fround(2.5 * X[5]!) + Y[5]!));
     expect(e.lastWrite('y[5]')).toBeUndefined(); // not written yet at the first breakpoint
-    e.goto(h[0]!.step + 1); // just after the write (the focused warp is still resident)
-    expect(e.lastWrite('y[5]')?.step).toBe(h[0]!.step);
+    e.goto(e.at(h[0]!.position.step + 1)); // just after the write (the focused warp is still resident)
+    expect(e.lastWrite('y[5]')?.position).toEqual(h[0]!.position);
   });
 });
 
+
+describe('positions on the program timeline', () => {
+  test('order by launch, then by warp-step; a move reports where it landed', () => {
+    expect(comparePositions(positionOf(0, 5), positionOf(0, 7))).toBeLessThan(0);
+    expect(comparePositions(positionOf(1, 0), positionOf(0, 900))).toBeGreaterThan(0);
+    expect(comparePositions(positionOf(2, 3), positionOf(2, 3))).toBe(0);
+    const e = open();
+    expect(e.goto(e.at(4)).position).toEqual(positionOf(0, 4));
+    expect(e.position()).toEqual(positionOf(0, 4));
+    expect(e.end()).toEqual(positionOf(0, e.total));
+  });
+});

@@ -138,7 +138,6 @@ export function infoCudaKernels(e: Engine): string {
 /** cuda-gdb's `info cuda blocks`: every block with its state, the focused one marked. */
 export function infoCudaBlocks(e: Engine): string {
   const s = sessionOf(e);
-  const c = ctx(e);
   const l = s.launch;
   const m = s.machine;
   const total = l.grid[0] * l.grid[1] * l.grid[2];

@@ -7,7 +7,6 @@ import { evaluateExpression, infoArgs, infoLocals, infoVariables, printExpressio
 import { intValue } from '../print/arith.js';
 import { T } from '../print/ctypes.js';
 import { Access } from '../../exec/probe.js';
-import { LineMap } from '../../ptx/diagnostics.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
 import { formatterFor, registerFloat } from '../values.js';
@@ -219,10 +218,8 @@ export function listText(e: Engine, args: string): string {
     // PTX listing around the current instruction
     const prog = s.program.functions.get(w.function);
     if (!prog) return 'No source.';
-    const lm = new LineMap(s.ptxText);
-    const ptxLines = s.ptxText.split('\n');
-    const ins = prog.instrs[w.pc];
-    const at = ins ? lm.position(ins.src.span.start).line : 1;
+    const ptxLines = e.ptxSourceLines();
+    const at = e.ptxLine(w.function, w.pc) || 1;
     const out: string[] = [];
     for (let l = Math.max(1, at - 5); l <= Math.min(ptxLines.length, at + 5); l++) out.push(`${l === at ? '=>' : '  '}${String(l).padStart(6)}  ${ptxLines[l - 1]}`);
     return out.join('\n');

@@ -17,7 +17,7 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import {
   type CommandConsole, compileCuda, type Engine, EngineError, type EngineOptions, type FrameInfo, launchFileBeside, openEngine, openReplayEngine,
-  type StopEvent, type WatchKind,
+  type Position, samePosition, type StopEvent, type WatchKind,
 } from '../../engine/index.js';
 
 /** `launch` arguments (see the extension's package.json for their documentation). */
@@ -74,6 +74,8 @@ export class PtxDebugSession extends DebugSession {
   private outputSent = 0;
   private lastStop: StopEvent | undefined;
   private stopOnEntry = true;
+  /** The positions of the last gotoTargets answer (target id N is the N-th). */
+  private targets: readonly Position[] = [];
 
   /** `consoleFor`: the command language of the Debug Console's `-exec` lines (the gdb language, handed in by the caller). */
   constructor(private readonly consoleFor?: (e: Engine) => CommandConsole) {
@@ -161,7 +163,7 @@ export class PtxDebugSession extends DebugSession {
   protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
     this.guard(response, () => {
       this.sendResponse(response);
-      if (this.stopOnEntry) this.report(this.e.goto(0), 'entry');
+      if (this.stopOnEntry) this.report(this.e.goto(this.e.start()), 'entry');
       else this.report(this.moveContinue('forward', true));
     });
   }
@@ -266,15 +268,18 @@ export class PtxDebugSession extends DebugSession {
   protected override gotoTargetsRequest(response: DebugProtocol.GotoTargetsResponse, args: DebugProtocol.GotoTargetsArguments): void {
     this.guard(response, () => {
       const file = args.source.path ?? args.source.name ?? '';
-      const steps = this.e.lineSteps(this.isPtx(file) ? this.e.ptxPath : file, args.line);
-      response.body = { targets: steps.map((step, i) => ({ id: step + 1, label: `step ${step}${i === 0 ? ' (first time the thread is here)' : ''}`, line: args.line })) };
+      const at = this.e.linePositions(this.isPtx(file) ? this.e.ptxPath : file, args.line);
+      this.targets = at;
+      response.body = { targets: at.map((p, i) => ({ id: i + 1, label: `step ${p.step}${i === 0 ? ' (first time the thread is here)' : ''}`, line: args.line })) };
       this.sendResponse(response);
     });
   }
 
   protected override gotoRequest(response: DebugProtocol.GotoResponse, args: DebugProtocol.GotoArguments): void {
     this.guard(response, () => {
-      const stop = this.e.goto(args.targetId - 1);
+      const to = this.targets[args.targetId - 1];
+      if (!to) throw new EngineError(`no goto target ${args.targetId}: ask for targets first`, 'out-of-range');
+      const stop = this.e.goto(to);
       this.sendResponse(response);
       this.report(stop, 'goto');
     });
@@ -397,7 +402,7 @@ export class PtxDebugSession extends DebugSession {
         if (r.error) throw new EngineError(r.output, 'bad-request');
         response.body = { result: r.output, variablesReference: 0 };
         this.sendResponse(response);
-        if (r.moved || this.e.position() !== before) this.report(this.e.goto(this.e.position()), 'goto');
+        if (r.moved || !samePosition(this.e.position(), before)) this.report(this.e.goto(this.e.position()), 'goto');
         return;
       }
       const v = this.e.evaluate(args.expression, level);

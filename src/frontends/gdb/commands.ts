@@ -6,7 +6,7 @@
 import {
   backtrace, breakText, disassemble, type Dim3, displayLines, type Engine, EngineError, examineText, focusText, historyText, infoCudaBlocks,
   infoCudaKernels, infoRaces, lineText, listText, pointsTable, printText, registersText, requestFailure, type Stop, stopText, threadsTable,
-  watchCommand, whatis, consoleState, returnValueText, originText, localsText, stopLine,
+  watchCommand, whatis, consoleState, samePosition, returnValueText, originText, localsText, stopLine,
 } from '../../engine/index.js';
 
 /** A move's result as the language prints it: its reason and the engine's message. */
@@ -156,15 +156,15 @@ const COMMANDS: Cmd[] = [
   },
   { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (e) => e.continue({ direction: 'backward' }) },
   { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (e) => e.run() },
-  { names: ['start'], help: 'start: go to step 0', moves: true, run: (e) => e.goto(0) },
+  { names: ['start'], help: 'start: go to step 0', moves: true, run: (e) => e.goto(e.start()) },
   {
     names: ['goto'], help: 'goto STEP | start | end | +N | -N: travel to a warp-step of the recording', moves: true,
     run: (e, a) => {
       const t = a.trim();
-      if (t === 'start' || t === 'begin') return e.goto(0);
-      if (t === 'end') return e.goto(e.total);
-      if (/^[+-]\d+$/.test(t)) return e.goto(Math.max(0, Math.min(e.total, e.position() + Number(t))));
-      return e.goto(num(t, 'goto'));
+      if (t === 'start' || t === 'begin') return e.goto(e.start());
+      if (t === 'end') return e.goto(e.end());
+      if (/^[+-]\d+$/.test(t)) return e.goto(e.at(Math.max(0, Math.min(e.total, e.position().step + Number(t)))));
+      return e.goto(e.at(num(t, 'goto')));
     },
   },
   {
@@ -264,13 +264,13 @@ export function executeCommand(e: Engine, line: string, opts: { repeatOnEmpty?: 
   try {
     const r = cmd.run(e, args, name);
     if (cmd.moves) g.repeat = text;
-    if (typeof r === 'string') return { output: r, moved: e.position() !== before, quit: false, error: false };
+    if (typeof r === 'string') return { output: r, moved: !samePosition(e.position(), before), quit: false, error: false };
     const shown = displayLines(e, g.displays);
     return { output: [stopText(e, r), ...shown].join('\n'), moved: true, quit: false, error: false };
   } catch (err) {
     const message = requestFailure(err);
     if (message === undefined) throw err;
     // an engine error may leave the position moved (a search that ran into the end); a damaged trace or a bound does not
-    return { output: message, moved: err instanceof EngineError && e.position() !== before, quit: false, error: true };
+    return { output: message, moved: err instanceof EngineError && !samePosition(e.position(), before), quit: false, error: true };
   }
 }
