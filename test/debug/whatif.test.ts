@@ -1,0 +1,193 @@
+/**
+ * Writes and what-if timelines (issue #27), as batch transcripts on test/fixtures/whatif:
+ *
+ *   tile[t] = in[t] (in[k] = k + 1); __syncthreads(); limit = n (4);
+ *   s = tile[0] + ... + tile[limit-1]; out[t] = s + tile[t]
+ *
+ * so out[t] = 10 + (t + 1) as recorded. Every expected value below is computed by hand from that
+ * source: a write changes what the what-if timeline computes from its step on, and the original
+ * recording still shows what was recorded.
+ */
+import { engineOf } from '../../src/engine/api.js';
+import { join } from 'node:path';
+import { openSession, type Session } from '../../src/engine/session.js';
+import { consoleOf } from '../../src/frontends/gdb/console.js';
+import { ROOT } from '../helpers.js';
+
+const DIR = join(ROOT, 'test', 'fixtures', 'whatif');
+
+function open(): Session {
+  return openSession({ ptxPath: join(DIR, 'kernel.G.ptx'), launch: join(DIR, 'launch.json') });
+}
+
+/** Run commands as a batch script: each line's output, failing on an error. */
+function run(s: Session, cmd: string): string {
+  const r = consoleOf(engineOf(s)).execute(cmd);
+  if (r.error) throw new Error(`${cmd}: ${r.output}`);
+  return r.output;
+}
+
+function fails(s: Session, cmd: string): string {
+  const r = consoleOf(engineOf(s)).execute(cmd);
+  if (!r.error) throw new Error(`${cmd} should have failed, printed: ${r.output}`);
+  return r.output;
+}
+
+/** The value of `print EXPR` without its `$N = `. */
+const value = (s: Session, expr: string): string => run(s, `print ${expr}`).replace(/^\$\d+ = /, '');
+
+describe('a loop bound written in a what-if timeline', () => {
+  test('set var limit = 6 makes thread 0 sum six elements; timeline original shows the recorded sum', () => {
+    const s = open();
+    run(s, 'break kernel.cu:11');
+    run(s, 'continue');
+    expect(run(s, 'thread')).toContain('thread (0,0,0)');
+    expect(value(s, 'limit')).toBe('4');
+    const out = run(s, 'set var limit = 6');
+    expect(out).toMatch(/^\[what-if 1\] written at step \d+; the launch re-ran with it from step \d+ \(\d+ steps; the original recording, unchanged, has \d+\)\. "timeline original" returns to it\.$/);
+    expect(value(s, 'limit')).toBe('6');
+    expect(run(s, 'status')).toMatch(/^\[what-if 1: step \d+\/\d+\]/);
+    run(s, 'break kernel.cu:14');
+    run(s, 'continue');
+    // 1+2+3+4+5+6
+    expect(value(s, 's')).toBe('21');
+    run(s, 'goto end');
+    expect(value(s, 'out[0]')).toBe('22'); // 21 + tile[0]
+    expect(value(s, 'out[1]')).toBe('12'); // thread 1 kept limit 4: 10 + 2
+    run(s, 'timeline original');
+    expect(run(s, 'status')).toMatch(/^\[step \d+\/\d+\]/);
+    run(s, 'goto end');
+    expect(value(s, 'out[0]')).toBe('11'); // as recorded: 10 + 1
+    run(s, 'timeline 1');
+    run(s, 'goto end');
+    expect(value(s, 'out[0]')).toBe('22');
+  });
+
+  test('reverse execution in the what-if goes back to the fork step and past it into the shared prefix', () => {
+    const s = open();
+    run(s, 'break kernel.cu:11');
+    run(s, 'continue');
+    const fork = engineOf(s).position().step;
+    run(s, 'set var limit = 6');
+    run(s, 'break kernel.cu:14');
+    run(s, 'continue');
+    expect(value(s, 's')).toBe('21');
+    run(s, 'reverse-continue'); // back to breakpoint 1, at the fork step: the write is there
+    expect(engineOf(s).position().step).toBe(fork);
+    expect(value(s, 'limit')).toBe('6');
+    expect(engineOf(s).timeline().name).toBe('what-if 1');
+    run(s, 'reverse-stepi'); // before the write: the original's state (limit not yet 6)
+    expect(engineOf(s).position().step).toBeLessThan(fork);
+    expect(value(s, '$r9')).toBe('4'); // n, loaded at entry
+    expect(value(s, 'limit')).not.toBe('6');
+  });
+
+  test('print x = v converts as C does and prints the new value; x += v; writes accumulate in one what-if', () => {
+    const s = open();
+    run(s, 'break kernel.cu:11');
+    run(s, 'continue');
+    expect(run(s, 'print limit = 5.9').split('\n')[0]).toBe('$1 = 5'); // double -> int truncates
+    expect(run(s, 'print/x limit = 255').split('\n')[0]).toBe('$2 = 0xff');
+    run(s, 'set variable limit -= 250');
+    expect(value(s, 'limit')).toBe('5');
+    const info = run(s, 'info timeline');
+    expect(info).toContain('Current timeline: what-if 1');
+    expect(info).toMatch(/what-if 1: \d+ steps, 3 writes:/);
+    expect(info).toContain('limit = 5.9');
+    expect(info).toContain('limit -= 250');
+    expect(info).toContain('register $r2 of block (0,0,0) thread (0,0,0)');
+    run(s, 'goto end');
+    expect(value(s, 'out[0]')).toBe('16'); // 1+2+3+4+5 + 1
+  });
+});
+
+describe('writes to a register, shared memory, global memory and a kernel parameter', () => {
+  test('set $r9 = 5 (n as loaded, before limit = n) changes thread 0 alone', () => {
+    const s = open();
+    run(s, 'break kernel.cu:10');
+    run(s, 'continue');
+    expect(value(s, '$r9')).toBe('4');
+    run(s, 'set $r9 = 5');
+    expect(value(s, '$r9')).toBe('5');
+    run(s, 'goto end');
+    expect(value(s, 'out[0]')).toBe('16'); // 15 + 1
+    expect(value(s, 'out[2]')).toBe('13'); // 10 + 3
+  });
+
+  test('set var tile[2] = 100 after the barrier: every thread of the block sums it', () => {
+    const s = open();
+    run(s, 'break kernel.cu:10');
+    run(s, 'continue');
+    expect(value(s, 'tile[2]')).toBe('3');
+    run(s, 'set var tile[2] = 100');
+    expect(value(s, 'tile[2]')).toBe('100');
+    run(s, 'goto end');
+    // s = 1 + 2 + 100 + 4 = 107 for every thread
+    expect(value(s, 'out[0]')).toBe('108');
+    expect(value(s, 'out[2]')).toBe('207');
+    expect(value(s, 'out[5]')).toBe('113');
+    run(s, 'timeline original');
+    expect(value(s, 'out[2]')).toBe('13');
+  });
+
+  test('set var in[3] = 40 before the tile is loaded: a global write', () => {
+    const s = open();
+    run(s, 'break kernel.cu:8');
+    run(s, 'continue');
+    run(s, 'set var in[3] = 40');
+    run(s, 'goto end');
+    expect(value(s, 'out[0]')).toBe('47'); // 1+2+3+40 + 1
+    expect(value(s, 'out[3]')).toBe('86'); // 46 + 40
+  });
+
+  test('set {int} ADDR = v writes the object of that type at an address', () => {
+    const s = open();
+    run(s, 'break kernel.cu:8');
+    run(s, 'continue');
+    const addr = /0x[0-9a-f]+/.exec(run(s, 'print &in[3]'))![0];
+    run(s, `set {int} ${addr} = 40`);
+    run(s, 'goto end');
+    expect(value(s, 'out[3]')).toBe('86');
+  });
+
+  test('set var n = 6 at step 0: the kernel parameter every thread loads', () => {
+    const s = open();
+    expect(engineOf(s).position().step).toBe(0);
+    run(s, 'set var n = 6');
+    run(s, 'goto end');
+    expect(value(s, 'out[0]')).toBe('22'); // 1+...+6 + 1
+    expect(value(s, 'out[31]')).toBe('53'); // 21 + 32
+    run(s, 'goto start');
+    expect(value(s, 'n')).toBe('6');
+    run(s, 'timeline original');
+    expect(value(s, 'n')).toBe('4');
+  });
+});
+
+describe('impossible writes are clear errors and change nothing', () => {
+  test.each([
+    ['set var t + 1 = 3', 'Left operand of assignment is not an lvalue.'],
+    ['print 5 = 3', 'Left operand of assignment is not an lvalue.'],
+    ['set var $pc = 3', 'Left operand of assignment is not an lvalue.'],
+    ['set var *(int *) 0x10 = 1', 'Cannot access memory at address 0x10'],
+    ['set var *(@const int *) 0 = 1', 'Cannot write to address 0x0 (@const): __constant__ memory is read-only on the device.'],
+    ['set var nosuch = 1', 'No symbol "nosuch" in current context.'],
+    ['set var', 'Argument required (expression to compute).'],
+  ])('%s', (cmd, message) => {
+    const s = open();
+    run(s, 'break kernel.cu:11');
+    run(s, 'continue');
+    expect(fails(s, cmd)).toBe(message);
+    expect(run(s, 'info timeline')).toMatch(/^Current timeline: the original recording \(\d+ steps, no writes\)\./);
+    expect(value(s, 'limit')).toBe('4');
+  });
+});
+
+describe('convenience variables', () => {
+  test('set $i = 3 sets a gdb variable without forking', () => {
+    const s = open();
+    expect(run(s, 'set $i = 3')).toBe('');
+    expect(value(s, '$i + 1')).toBe('4');
+    expect(engineOf(s).timeline().id).toBe(0);
+  });
+});
