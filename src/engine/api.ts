@@ -684,6 +684,25 @@ export class Engine {
     return this.stopped({ reason: 'goto', step: s.position(), message: `Now in ${t.id === 0 ? 'the original recording' : t.name} at step ${s.position()} of ${s.total}.` });
   }
 
+  /**
+   * DAP's setExpression: `expr = value` in frame `frame` of the focused thread (a write: forks or
+   * extends a what-if timeline); the expression's new value.
+   */
+  setExpression(expr: string, value: string, frame?: number): Evaluation {
+    if (frame !== undefined) this.selectFrame(frame);
+    const level = this.selectedFrame;
+    this.assign(`${expr} = ${value}`);
+    return this.evaluate(expr, level);
+  }
+
+  /** DAP's setVariable: variable `name` of container `containerId` (as `variables` listed it) := `value`. */
+  setVariable(containerId: number, name: string, value: string): Evaluation {
+    const v = this.containers.get(containerId).find((x) => x.name === name);
+    if (!v) throw new EngineError(`No variable ${name} in container ${containerId}.`, 'bad-request');
+    if (v.expression === undefined) throw new EngineError(`${name} cannot be assigned: it is not an lvalue.`, 'bad-write');
+    return this.setExpression(v.expression, value);
+  }
+
   private useSession(s: Session): void {
     if (s === this.session) return;
     this.session = s;

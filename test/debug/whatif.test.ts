@@ -9,6 +9,7 @@
  * recording still shows what was recorded.
  */
 import { engineOf } from '../../src/engine/api.js';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSession, type Session } from '../../src/engine/session.js';
 import { consoleOf } from '../../src/frontends/gdb/console.js';
@@ -189,5 +190,43 @@ describe('convenience variables', () => {
     expect(run(s, 'set $i = 3')).toBe('');
     expect(value(s, '$i + 1')).toBe('4');
     expect(engineOf(s).timeline().id).toBe(0);
+  });
+});
+
+describe('writes to local memory and to a call\'s parameter copy (samples/vars_structs)', () => {
+  const SAMPLE = join(ROOT, 'samples', 'vars_structs');
+  const openSample = (): Session => openSession({ ptxPath: join(SAMPLE, 'kernel.G.ptx'), launch: join(SAMPLE, 'launch.json') });
+  // weigh's ld.param of k (its third parameter), so the break is before the copy is read
+  const ptxLine = readFileSync(join(SAMPLE, 'kernel.G.ptx'), 'utf8').split('\n').findIndex((l) => /ld\.param\.u32\s.*weigh.*_param_2\]/.test(l)) + 1;
+
+  test('the parameter copy k of weigh, written before weigh loads it, is what weigh reads', () => {
+    const s = openSample();
+    run(s, `break ptx:${ptxLine}`);
+    run(s, 'continue');
+    // the first thread to call weigh is thread 32 (warp 1 runs first here): k = (32 + 1) % 64
+    expect(run(s, 'thread')).toContain('thread (32,0,0)');
+    expect(value(s, '*(int *)&_Z5weighPK8ParticlePKiiPf_param_2')).toBe('33');
+    expect(run(s, 'set var *(int *)&_Z5weighPK8ParticlePKiiPf_param_2 = 5')).toContain('[what-if 1]');
+    expect(run(s, 'info timeline')).toContain('(a call\'s parameter copy) of thread (32,0,0), 4 bytes: 0x21 -> 0x5]');
+    run(s, 'next');
+    expect(value(s, 'k')).toBe('5');
+    run(s, 'timeline original');
+    expect(value(s, 'k')).toBe('33');
+  });
+
+  test('local[11] (local memory of the kernel frame) + 100 adds 100 to outInt[i]', () => {
+    const s = openSample();
+    run(s, 'break kernel.cu:69');
+    run(s, 'continue');
+    const i = Number(value(s, 'blockIdx.x * blockDim.x + threadIdx.x')); // line 43
+    expect(value(s, 'local[11]')).toBe(String(i)); // local[11] = i (line 56)
+    expect(run(s, 'print &local[11]')).toMatch(/\(@local int \*\) 0x[0-9a-f]+/);
+    run(s, `set var local[11] = ${i + 100}`);
+    run(s, 'goto end');
+    const whatIf = Number(value(s, `outInt[${i}]`));
+    run(s, 'timeline original');
+    const recorded = Number(value(s, `outInt[${i}]`));
+    // outInt[i] = *sp + *lp + ... with lp = &local[11]: the write adds 100, nothing else changes
+    expect(whatIf - recorded).toBe(100);
   });
 });
