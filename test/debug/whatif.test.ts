@@ -230,3 +230,17 @@ describe('writes to local memory and to a call\'s parameter copy (samples/vars_s
     expect(whatIf - recorded).toBe(100);
   });
 });
+
+describe('timeline travel', () => {
+  test('timeline original STEP and timeline what-if 1 STEP go to a step of that timeline', () => {
+    const s = open();
+    run(s, 'break kernel.cu:11');
+    run(s, 'continue');
+    run(s, 'set var limit = 6');
+    expect(run(s, 'timeline original 0')).toMatch(/\[step 0\/\d+\]/);
+    expect(run(s, 'timeline what-if 1 0')).toMatch(/\[what-if 1: step 0\/\d+\]/);
+    expect(fails(s, 'timeline 2')).toBe('No what-if timeline 2 (there is 1: see "info timeline").');
+    expect(fails(s, 'timeline sideways')).toMatch(/^usage: timeline original/);
+    expect(run(s, 'timeline')).toContain('* what-if 1:');
+  });
+});

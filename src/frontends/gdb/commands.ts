@@ -111,14 +111,18 @@ function setCommand(e: Engine, args: string): string {
 /** `timeline original | N`: travel to the original recording or what-if N at this step; bare: `info timeline`. */
 function timelineCommand(e: Engine, args: string): string | Moved {
   if (!args.trim()) return infoTimelineText(e);
-  const id = timelineCommandTarget(args);
-  if (id === undefined) throw new EngineError('usage: timeline original | timeline N (a what-if timeline; see "info timeline")');
-  return e.selectTimeline(id);
+  // `timeline original 120`: that timeline at step 120 (a goto into it)
+  const words = args.trim().split(/\s+/);
+  const name = /^what-?if$/i.test(words[0]!) ? words.splice(0, 2).join(' ') : words.shift()!;
+  const id = timelineCommandTarget(name);
+  if (id === undefined || words.length > 1) throw new EngineError('usage: timeline original [STEP] | timeline N [STEP] (a what-if timeline; see "info timeline")');
+  const st = e.selectTimeline(id);
+  return words[0] === undefined ? st : e.goto(e.at(num(words[0], 'timeline')));
 }
 
 const WRITE_COMMANDS: Cmd[] = [
   { names: ['set'], help: 'set var VARIABLE = VALUE: write a variable, register ($r5), memory ({int} ADDR) at this step; forks a what-if timeline (the recording is kept)', run: (e, a) => setCommand(e, a) },
-  { names: ['timeline'], help: 'timeline original | N: go to the original recording or what-if timeline N at this step; timeline: list them', moves: true, run: (e, a) => timelineCommand(e, a) },
+  { names: ['timeline'], help: 'timeline original | N [STEP]: go to the original recording or what-if timeline N (at this step, or STEP); timeline: list them', moves: true, run: (e, a) => timelineCommand(e, a) },
 ];
 
 const HELP_ORDER: string[] = [];
