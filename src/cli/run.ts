@@ -4,16 +4,15 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../exec/machine.js';
+import { DEFAULT_RUN_OPTIONS, type RunOptions } from '../exec/machine.js';
 import { elemSize, type Launch, LaunchError } from '../exec/launch.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveLaunch, type LaunchFlags } from '../engine/load.js';
 import { formatFault } from '../engine/fault.js';
 import { KernelProblems, type Program } from '../ptx/resolve.js';
-import { runObservingSpins } from '../exec/spin.js';
-import { runDescendants, withDescendants } from '../exec/children.js';
+import { LaunchSetupError, runToEnd, type RanToEnd } from '../exec/run-to-end.js';
 import { reportKernelProblems, requireProgramSource, UsageError } from './common.js';
-import { runOnThreads, defaultThreads, type ParallelRun } from '../exec/parallel/pool.js';
+import { defaultThreads, type ParallelRun } from '../exec/parallel/pool.js';
 import type { PtxSource } from '../exec/parallel/protocol.js';
 
 // Launch resolution and fault text are the engine's (every front end needs them); re-exported
@@ -68,25 +67,15 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     seed: o.seed ?? 1,
     maxSteps: o.maxSteps ?? DEFAULT_RUN_OPTIONS.maxSteps,
   };
-  let machine: Machine;
+  let ran: RanToEnd;
   try {
-    machine = new Machine(program, launch, opts);
+    ran = runToEnd(program, launch, opts, { threads: threadCount(o.workers), source, children: true });
   } catch (e) {
-    process.stderr.write(`ptxdbg: cannot set up the launch: ${(e as Error).message}\n`);
+    if (!(e instanceof LaunchSetupError)) throw e;
+    process.stderr.write(`ptxdbg: cannot set up the launch: ${e.message}\n`);
     return 2;
   }
-  const t0 = performance.now();
-  const threads = threadCount(o.workers);
-  let par: ParallelRun | undefined;
-  if (threads > 1) {
-    par = runOnThreads(machine, source, threads);
-    // stopped by a fault or the step limit: its report comes from a run on one thread
-    if (par.kind === 'rerun') machine = new Machine(program, launch, opts);
-  }
-  if (par?.kind !== 'parallel') runObservingSpins(machine);
-  // grids the kernel launched from device code run after it, in its memory
-  const tree = machine.fault ? undefined : runDescendants(machine, runObservingSpins);
-  const result = withDescendants(machine.result(performance.now() - t0), tree);
+  const { machine, result, parallel: par, tree } = ran;
   process.stdout.write(result.stdout);
   if (o.out) {
     try {

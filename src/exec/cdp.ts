@@ -9,8 +9,7 @@
 import { Access } from './probe.js';
 import type { CallInfo } from './compiled.js';
 import { Fault, type FaultKind } from './fault.js';
-import { GLOBAL_HI, Space } from './memory.js';
-import { FUNC_HI } from './syscalls.js';
+import { FUNC_HI, GLOBAL_HI, Space } from './memory.js';
 import type { Machine } from './machine.js';
 import { localWritten, type Warp } from './state.js';
 import { coordsOf } from './launch.js';

@@ -105,6 +105,15 @@ export class Machine implements Layout {
   readonly paramBuffers = new Map<number, ParamBufferLaunch>();
 
   /**
+   * A Machine for a grid this one launched (src/exec/children.ts runs them): same program and
+   * options. The child-grid runner gets its machines here, so that it imports no Machine and the
+   * modules of src/exec stay free of import cycles (cdp.ts runs awaited children through it).
+   */
+  spawn(launch: Launch): Machine {
+    return new Machine(this.program, launch, this.opts);
+  }
+
+  /**
    * `layout` replaces the launch's own memory layout: a worker thread's Machine takes the one
    * the main thread made (src/exec/parallel/image.ts) instead of laying memory out again.
    */

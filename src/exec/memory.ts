@@ -18,6 +18,8 @@ import type { ImageTable } from './texture/image.js';
 export const GLOBAL_HI = 0x7f00;
 export const SHARED_HI = 0x7e00;
 export const LOCAL_HI = 0x7d00;
+/** High word of function "addresses" (`mov.u64 %rd, func` for indirect calls). */
+export const FUNC_HI = 0x7a00;
 export const CONST_HI = 0x7c00;
 export const PARAM_HI = 0x7b00;
 
