@@ -5,7 +5,7 @@
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from '../exec/machine.js';
-import { elemSize, type Launch, LaunchError } from '../exec/launch.js';
+import { elemSize, type ElemType, type Launch, LaunchError } from '../exec/launch.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveLaunch, type LaunchFlags } from '../engine/load.js';
 import { formatFault } from '../engine/fault.js';
@@ -81,7 +81,7 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     try {
       mkdirSync(o.out, { recursive: true });
       for (const b of machine.buffers) {
-        const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type as never));
+        const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type));
         const target = join(o.out, `${b.name}.bin`);
         writeFileSync(target + '.tmp', bytes);
         renameSync(target + '.tmp', target);
@@ -96,7 +96,7 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
   }
   if (o.print) {
     for (const b of machine.buffers) {
-      const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type as never));
+      const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type));
       process.stderr.write(`${b.name} (${b.count} x ${b.type}): ${formatElements(bytes, b.type, 8)}\n`);
     }
   }
@@ -128,9 +128,9 @@ export function threadsLine(par: ParallelRun): string {
 }
 
 /** The first `n` elements of a buffer, as C would print them. */
-export function formatElements(bytes: Uint8Array, type: string, n: number): string {
+export function formatElements(bytes: Uint8Array, type: ElemType, n: number): string {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size = elemSize(type as never);
+  const size = elemSize(type);
   const count = Math.floor(bytes.length / size);
   const out: string[] = [];
   for (let i = 0; i < Math.min(n, count); i++) {

@@ -4,6 +4,7 @@
  * "the current instruction" of a thread is the one it issues next.
  */
 import type { Program } from '../ptx/resolve.js';
+import type { MemorySpace } from '../exec/memory.js';
 
 export type Dim3 = [number, number, number];
 
@@ -111,7 +112,8 @@ export interface RegisterValue {
   readonly changed: boolean;
 }
 
-export type SpaceName = 'global' | 'shared' | 'local' | 'const' | 'param' | 'generic';
+/** MemorySpace (src/exec/memory.ts), declared once there. */
+export type SpaceName = MemorySpace;
 
 /**
  * The focused thread's view of the machine at the current position: what `print` and

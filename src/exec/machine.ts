@@ -18,7 +18,7 @@ import type { CFunction } from './compiled.js';
 import type { Fault } from './fault.js';
 import type { Bank, GlobalArena, Allocation } from './memory.js';
 import type { Cta, Frame, MemoryContext, Warp } from './state.js';
-import type { Launch } from './launch.js';
+import type { ElemType, Launch } from './launch.js';
 import type { ChildGrid, ParamBufferLaunch } from './children.js';
 import { layoutMemory, type MemoryLayout } from './machine/layout.js';
 import { makeCta, makeCtaShell, newFrame } from './machine/frames.js';
@@ -64,7 +64,8 @@ export class Machine implements Layout {
   readonly constBank: Bank;
   readonly paramBank: Bank;
   readonly mem: MemoryContext;
-  readonly buffers: { name: string; alloc: Allocation; type: string; count: number }[] = [];
+  /** The launch's buffers (and a program's outputs, surfaces as bytes): elements of `type`. */
+  readonly buffers: { name: string; alloc: Allocation; type: ElemType; count: number }[] = [];
   /** Addresses of .global / .const variables (internal to src/exec/machine/). */
   readonly globalAddr = new Map<VarInfo, { lo: number; hi: number }>();
   /** Offsets of shared variables in the CTA's shared memory (internal). */

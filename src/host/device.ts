@@ -19,6 +19,7 @@ import { loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.j
 import type { ParallelRun } from '../exec/parallel/pool.js';
 import { LaunchSetupError, runToEnd, type RanToEnd } from '../exec/run-to-end.js';
 import { linkPtx } from '../ptx/link.js';
+import { DEVICE_LIMITS } from '../ptx/device-limits.js';
 import { entryNames, entryOf, KernelProblems, type Program, type ProgFunction } from '../ptx/resolve.js';
 import { FatbinError, parseFatbin } from './fatbin.js';
 import { CUDA, CudaError } from './errors.js';
@@ -367,8 +368,9 @@ export class Device {
     if (r.params.length < info.paramBytes) throw new CudaError(CUDA.invalidValue, `${r.kernel}: ${r.params.length} bytes of parameters, the kernel takes ${info.paramBytes}`);
     for (const d of [...r.grid, ...r.block]) if (!Number.isInteger(d) || d < 1) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: invalid configuration grid (${r.grid.join(',')}) block (${r.block.join(',')})`);
     const threads = r.block[0] * r.block[1] * r.block[2];
-    if (threads > 1024 || r.block[0] > 1024 || r.block[1] > 1024 || r.block[2] > 64) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: invalid configuration: block (${r.block.join(',')}) is ${threads} threads (at most 1024, and 1024x1024x64 per dimension)`);
-    if (r.grid[0] > 2 ** 31 - 1 || r.grid[1] > 65535 || r.grid[2] > 65535) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: grid (${r.grid.join(',')}) exceeds the device's maximum grid size`);
+    const L = DEVICE_LIMITS;
+    if (threads > L.threadsPerBlock || r.block[0] > L.blockDim[0] || r.block[1] > L.blockDim[1] || r.block[2] > L.blockDim[2]) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: invalid configuration: block (${r.block.join(',')}) is ${threads} threads (at most 1024, and 1024x1024x64 per dimension)`);
+    if (r.grid[0] > L.gridDim[0] || r.grid[1] > L.gridDim[1] || r.grid[2] > L.gridDim[2]) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: grid (${r.grid.join(',')}) exceeds the device's maximum grid size`);
     try {
       checkLaunchLimits(f, r.block);
     } catch (e) {
@@ -376,7 +378,7 @@ export class Device {
     }
     // a cooperative grid must be resident at once: 32 blocks on each of the 8 emulated SMs at most
     if (r.cooperative && r.grid[0] * r.grid[1] * r.grid[2] > 256) throw new CudaError(CUDA.cooperativeLaunchTooLarge, `${r.kernel}: a cooperative launch of ${r.grid[0] * r.grid[1] * r.grid[2]} blocks is more than can be resident at once (256)`);
-    if (r.sharedBytes > 227 * 1024) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: ${r.sharedBytes} bytes of dynamic shared memory (the device has 227 KiB per block)`);
+    if (r.sharedBytes > L.sharedPerBlock) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: ${r.sharedBytes} bytes of dynamic shared memory (the device has 227 KiB per block)`);
     const args = info.params.map((p, i) => ({ kind: 'bytes' as const, name: f.params[i]!.name, bytes: r.params.slice(p.offset, p.offset + p.size) }));
     return {
       program,

@@ -5,7 +5,7 @@
  */
 import { runObservingSpins } from '../exec/spin.js';
 import { LaunchSetupError, runToEnd } from '../exec/run-to-end.js';
-import { elemSize, type ElemType, type Launch } from '../exec/launch.js';
+import { elemSize, type Launch } from '../exec/launch.js';
 import type { Machine, RunOptions, RunResult } from '../exec/machine.js';
 import type { Program } from '../ptx/resolve.js';
 import { RaceChecker } from './checker.js';
@@ -85,7 +85,7 @@ function mergeRaces(into: Map<string, RaceEntry>, list: readonly RaceEntry[], se
 function bufferBytes(m: Machine): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   for (const b of m.buffers) {
-    out.set(b.name, m.arena.bank.u8.slice(b.alloc.base, b.alloc.base + b.count * elemSize(b.type as ElemType)));
+    out.set(b.name, m.arena.bank.u8.slice(b.alloc.base, b.alloc.base + b.count * elemSize(b.type)));
   }
   return out;
 }
