@@ -244,3 +244,17 @@ describe('timeline travel', () => {
     expect(run(s, 'timeline')).toContain('* what-if 1:');
   });
 });
+
+describe('a write after the last step', () => {
+  test('goto end; print out[3] = 5 changes the result in the what-if only', () => {
+    const s = open();
+    run(s, 'goto end');
+    expect(run(s, 'print out[3] = 5').split('\n')[0]).toBe('$1 = 5');
+    expect(value(s, 'out[3]')).toBe('5');
+    run(s, 'goto start');
+    run(s, 'goto end');
+    expect(value(s, 'out[3]')).toBe('5');
+    run(s, 'timeline original');
+    expect(value(s, 'out[3]')).toBe('14'); // 10 + tile[3]
+  });
+});
