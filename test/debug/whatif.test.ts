@@ -9,11 +9,12 @@
  * recording still shows what was recorded.
  */
 import { engineOf } from '../../src/engine/api.js';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSession, type Session } from '../../src/engine/session.js';
 import { consoleOf } from '../../src/frontends/gdb/console.js';
-import { ROOT } from '../helpers.js';
+import { ROOT, testIf } from '../helpers.js';
 
 const DIR = join(ROOT, 'test', 'fixtures', 'whatif');
 
@@ -257,4 +258,25 @@ describe('a write after the last step', () => {
     run(s, 'timeline original');
     expect(value(s, 'out[3]')).toBe('14'); // 10 + tile[3]
   });
+});
+
+describe('batch mode (ptxdbg FILE --batch --ex ...)', () => {
+  const CLI = join(ROOT, 'dist', 'src', 'cli.js');
+  const built = existsSync(CLI) ? null : 'dist/src/cli.js is missing: run `npm run build` first';
+  testIf(built)('a write, the what-if result, the original again; a refused write exits 1', () => {
+    const cli = (...ex: string[]): { code: number; out: string } => {
+      const r = spawnSync(process.execPath, [CLI, join(DIR, 'kernel.G.ptx'), '--batch', ...ex.flatMap((c) => ['--ex', c])], { encoding: 'utf8', cwd: ROOT });
+      return { code: r.status ?? -1, out: r.stdout + r.stderr };
+    };
+    const ok = cli('break kernel.cu:11', 'run', 'print limit = 6', 'goto end', 'print out[0]', 'timeline original', 'print out[0]');
+    expect(ok.code).toBe(0);
+    expect(ok.out).toMatch(/^\$1 = 6$/m);
+    expect(ok.out).toMatch(/^\[what-if 1\] written at step \d+;/m);
+    expect(ok.out).toMatch(/^\$2 = 22$/m); // 1+...+6 + 1
+    expect(ok.out).toMatch(/^Now in the original recording at step \d+ of \d+\.$/m);
+    expect(ok.out).toMatch(/^\$3 = 11$/m);
+    const bad = cli('break kernel.cu:11', 'run', 'set var limit + 1 = 2');
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain('Left operand of assignment is not an lvalue.');
+  }, 120_000);
 });
