@@ -926,6 +926,7 @@ export class Session implements DebugSession {
 
   /** Share `from`'s breakpoints and watchpoints: a what-if timeline and its original have one set. */
   shareStopPoints(from: Session): void {
+    from.ownCondition ??= from.points.conditionAt; // before any other session rebinds them
     this.ownCondition = this.points.conditionAt;
     this.points = from.points;
     this.rwps = from.rwps;

@@ -280,3 +280,21 @@ describe('batch mode (ptxdbg FILE --batch --ex ...)', () => {
     expect(bad.out).toContain('Left operand of assignment is not an lvalue.');
   }, 120_000);
 });
+
+describe('conditions are evaluated in the current timeline', () => {
+  test('break 14 if limit == 6 hits in the what-if and not in the original', () => {
+    const s = open();
+    run(s, 'break kernel.cu:11');
+    run(s, 'continue');
+    run(s, 'set var limit = 6');
+    run(s, 'delete 1');
+    run(s, 'break kernel.cu:14 if limit == 6');
+    expect(run(s, 'continue')).toMatch(/^Breakpoint 2, block \(0,0,0\) thread \(0,0,0\)/);
+    run(s, 'timeline original');
+    run(s, 'goto start');
+    expect(run(s, 'continue')).toMatch(/^The kernel finished after \d+ warp-steps\./);
+    run(s, 'timeline 1');
+    run(s, 'goto start');
+    expect(run(s, 'continue')).toMatch(/^Breakpoint 2, /);
+  });
+});
