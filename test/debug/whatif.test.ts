@@ -215,6 +215,21 @@ describe('writes to local memory and to a call\'s parameter copy (samples/vars_s
     expect(value(s, 'k')).toBe('33');
   });
 
+  test('a register local of the caller\'s frame (up; set var tid = 7) is written in that frame', () => {
+    const s = openSample();
+    run(s, 'break weigh');
+    run(s, 'continue');
+    run(s, 'up');
+    expect(value(s, 'tid')).toBe('32'); // thread (32,0,0): tid = threadIdx.x
+    run(s, 'set var tid = 7');
+    run(s, 'down');
+    expect(value(s, 'k')).toBe('33'); // weigh's own k untouched: (32 + 1) % 64
+    run(s, 'finish');
+    expect(value(s, 'tid')).toBe('7');
+    run(s, 'timeline original');
+    expect(value(s, 'tid')).toBe('32');
+  });
+
   test('local[11] (local memory of the kernel frame) + 100 adds 100 to outInt[i]', () => {
     const s = openSample();
     run(s, 'break kernel.cu:69');
