@@ -230,6 +230,22 @@ describe('writes to local memory and to a call\'s parameter copy (samples/vars_s
     expect(value(s, 'tid')).toBe('32');
   });
 
+  test('struct members in local memory: bit fields keep their neighbours, enums and chars convert', () => {
+    const s = openSample();
+    run(s, 'break kernel.cu:69');
+    run(s, 'continue');
+    expect(run(s, 'thread')).toContain('thread (32,0,0)');
+    // i = 32: p.flags = 32 & 7 = 0, p.level = 32 % 32 = 0 (u32 flags : 3, level : 5)
+    run(s, 'set var p.level = 9');
+    expect(value(s, 'p.level')).toBe('9');
+    expect(value(s, 'p.flags')).toBe('0');
+    expect(run(s, 'print p.level = 40').split('\n')[0]).toBe('$3 = 8'); // 40 mod 2^5, as C stores it
+    expect(run(s, 'print p.color = BLUE').split('\n')[0]).toBe('$4 = BLUE');
+    expect(run(s, 'print p.tag = 66').split('\n')[0]).toBe("$5 = 66 'B'");
+    expect(run(s, 'print p.pos.x = 2').split('\n')[0]).toBe('$6 = 2');
+    expect(run(s, 'info timeline')).toMatch(/what-if 1: \d+ steps, 5 writes:/);
+  });
+
   test('local[11] (local memory of the kernel frame) + 100 adds 100 to outInt[i]', () => {
     const s = openSample();
     run(s, 'break kernel.cu:69');
