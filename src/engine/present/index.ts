@@ -12,3 +12,4 @@ export {
 } from './inspect.js';
 export { infoRaces, raceReportRows, type RaceRow } from './races.js';
 export { assignText, infoTimelineText, timelineCommandTarget, timelineTag } from './whatif.js';
+export { launchesTable, launchLabel, launchText } from './program.js';
