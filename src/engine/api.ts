@@ -820,9 +820,9 @@ export class Engine {
    */
   assign(expr: string, history?: ValueHistory): { readonly lhs: string; readonly forked: boolean; readonly timeline: TimelineInfo; readonly position: Position } {
     // a program's moves go through its launches' recorded sessions: a what-if there would be left
-    // silently at the next move, so writes stay a single launch's feature for now
-    if (this.program && !expr.trimStart().startsWith('$')) throw new EngineError('Writes (what-if timelines) work in a session on one launch: open the launch alone with `ptxdbg exec --break KERNEL#N -- ./app` to try a change; a whole-program session only reads.', 'bad-write');
-    const out = this.timelineSet.write(this.session, expr, history);
+    // silently at the next move, so writes to program state stay a single launch's feature for now
+    const refuse = this.program ? 'Writes (what-if timelines) work in a session on one launch: open the launch alone with `ptxdbg exec --break KERNEL#N -- ./app` to try a change; a whole-program session only reads.' : undefined;
+    const out = this.timelineSet.write(this.session, expr, history, refuse);
     if (out.session) this.useSession(out.session);
     return { lhs: out.planned.lhs, forked: out.session !== undefined, timeline: this.timeline(), position: positionOf(this.launchNo, out.step) };
   }

@@ -87,9 +87,10 @@ export class Timelines {
   /**
    * `expr` (an assignment) evaluated in `s` (the current timeline's session) at its position:
    * a write to program state forks (or extends) a what-if timeline; a convenience variable is
-   * set in `history` without one.
+   * set in `history` without one. `refuse`: why program state cannot be written here (an
+   * EngineError 'bad-write'; convenience variables still can).
    */
-  write(s: Session, expr: string, history: ValueHistory | undefined): WriteOutcome {
+  write(s: Session, expr: string, history: ValueHistory | undefined, refuse?: string): WriteOutcome {
     let planned: PlannedAssignment;
     try {
       planned = planAssignment(s.debugInfo(), s.threadView(), expr, history);
@@ -103,6 +104,7 @@ export class Timelines {
       history.setConvenience(planned.target.name, planned.value);
       return { session: undefined, planned, timeline: this.currentId, step };
     }
+    if (refuse !== undefined) throw new EngineError(refuse, 'bad-write');
     const edit = editOf(s, planned, expr, step);
     const prior = this.currentId === 0 ? [] : this.whatIfs.find((w) => w.id === this.currentId)!.edits;
     const edits = [...prior, edit];
