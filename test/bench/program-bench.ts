@@ -37,7 +37,7 @@ async function runOnce(app: string, record: RecordOptions | undefined): Promise<
   const rss0 = process.memoryUsage().rss;
   const device = new Device();
   const launches = new ProgramLaunches(device, {
-    opts: { ...DEFAULT_RUN_OPTIONS, maxSteps: EXEC_MAX_STEPS }, threads: threadCount('auto'), stats: false, races: false, breaks: [], breakOnFault: false,
+    opts: { ...DEFAULT_RUN_OPTIONS, maxSteps: EXEC_MAX_STEPS }, threads: threadCount(undefined), stats: false, races: false, breaks: [], breakOnFault: false,
     capture: undefined, sanitize: undefined, record, say: () => undefined, threadsLine: () => '', openDebugger: () => Promise.reject(new Error('no debugger in the bench')),
   }, app, []);
   const t0 = performance.now();
@@ -81,7 +81,7 @@ async function measure(app: string, plain: Run, label: string, record: RecordOpt
   const recorded = rec.launches.filter((l) => l.start !== undefined).length;
   process.stdout.write(`  ${label}: ${ms(r.wall)} (${(r.wall / plain.wall).toFixed(2)}× plain exec; target ≤ 1.5×), exit ${r.code}\n`);
   process.stdout.write(`    ${rec.launches.length} launches, ${recorded} recorded; recording holds ${(rec.bytes / 2 ** 20).toFixed(2)} MiB of a ${(BUDGET / 2 ** 20).toFixed(0)} MiB budget${rec.stopped ? ` (stopped: ${rec.stopped})` : ''}; RSS +${(r.rss / 2 ** 20).toFixed(0)} MiB\n`);
-  const engine = openProgramEngine(programSource(rec, LIB), {});
+  const engine = openProgramEngine(programSource(rec), {});
   const t = gotos(engine, GOTOS);
   process.stdout.write(`    goto ${GOTOS} random positions across ${recorded} launches: p50 ${ms(pct(t, 50))}, p99 ${ms(pct(t, 99))} (target ≤ 50 ms), max ${ms(t[t.length - 1]!)}\n`);
 }

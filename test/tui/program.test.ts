@@ -37,7 +37,8 @@ let h: TuiHarness | undefined;
 beforeAll(async () => {
   if (why) return;
   bin = mkdtempSync(join(tmpdir(), 'ptxdbg-tui-program-'));
-  const err = await nvccBuild(join(DIR, 'offbyone.cu'), join(bin, 'offbyone'), ['-g']);
+  // -G: the kernels' source lines and variables (offbyone.cu's own flag, -g, is the host's)
+  const err = await nvccBuild(join(DIR, 'offbyone.cu'), join(bin, 'offbyone'), ['-g', '-G']);
   if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
 }, 600_000);
 afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
@@ -66,18 +67,25 @@ run('offbyone: the header and timeline name the launch; c crosses launches, C co
   // breakpoints in the second and third kernels, then c twice: each stop is in the next launch
   await command(h, 'break scale', (l) => /Breakpoint 1/.test(l.join('\n')), 'breakpoint 1');
   await command(h, 'break finish', (l) => /Breakpoint 2/.test(l.join('\n')), 'breakpoint 2');
-  await h.pressAndWait('c', (l) => header(l).includes(SCALE), 'c into launch 2');
+  // scale<<<2, 4>>>: two blocks of one warp each, so the breakpoint hits twice in launch 2
+  await h.pressAndWait('c', (l) => header(l).includes(SCALE) && header(l).includes('block (0,0,0)'), 'c into launch 2');
   expect(timeline(h.lines())).toMatch(/^ launch 2\/3 step \d+\/\d+ /);
-  await h.pressAndWait('c', (l) => header(l).includes(FINISH), 'c into launch 3');
+  // at a line of scale's body (between its signature and finish's)
+  const at = Number(/offbyone\.cu:(\d+)/.exec(header(h.lines()))?.[1]);
+  expect(at).toBeGreaterThan(lineOf('__global__ void scale'));
+  expect(at).toBeLessThan(lineOf('__global__ void finish'));
+  await h.pressAndWait('c', (l) => header(l).includes(SCALE) && header(l).includes('block (1,0,0)'), 'c: the second warp of launch 2');
+  await h.pressAndWait('c', (l) => header(l).includes(FINISH) && header(l).includes('block (0,0,0)'), 'c into launch 3');
   // C goes back across the boundary to the last hit in launch 2
-  await h.pressAndWait('C', (l) => header(l).includes(SCALE), 'C back into launch 2');
-  expect(h.lines().join('\n')).toContain('offbyone.cu:');
+  await h.pressAndWait('C', (l) => header(l).includes(SCALE) && header(l).includes('block (1,0,0)'), 'C back into launch 2');
 
   // info cuda launches: one row per launch with its kernel and the line of main that launched it
   const info = await command(h, 'info cuda launches', (l) => /finish/.test(l.join('\n')) && /prefix/.test(l.join('\n')), 'the launch list');
-  const text = info.join('\n');
-  for (const [kernel, line] of [['prefix', lineOf('prefix<<<')], ['scale', lineOf('scale<<<')], ['finish', lineOf('finish<<<')]] as const) {
-    expect(text).toMatch(new RegExp(`${kernel}.*offbyone\\.cu:${line}`));
+  // the Console is the right-hand column: its rows, unwrapped
+  const text = info.map((l) => l.slice(l.lastIndexOf('│') + 1)).join(' ').replace(/\s+/g, ' ');
+  for (const [n, kernel, dims, line] of [[1, 'prefix', '(1,1,1) x (8,1,1)', lineOf('prefix<<<')], [2, 'scale', '(2,1,1) x (4,1,1)', lineOf('scale<<<')], [3, 'finish', '(4,1,1) x (2,1,1)', lineOf('finish<<<')]] as const) {
+    expect(text).toContain(`${n} ${kernel} ${dims} `);
+    expect(text).toMatch(new RegExp(`${kernel} ${dims.replace(/[()]/g, '\\$&')} \\d+ offbyone\\.cu:${line} in main`));
   }
 
   // launch N travels into launch N (from launch 3 back to 2, at its first step)
