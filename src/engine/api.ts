@@ -246,7 +246,7 @@ export class Engine {
 
   private replaceGroup(group: string, add: () => BreakpointResult[]): BreakpointResult[] {
     for (const id of this.groups.get(group) ?? []) {
-      try { this.session.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
+      try { this.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
     }
     const out = add();
     this.groups.set(group, out.flatMap((r) => (r.id === undefined ? [] : [r.id])));
@@ -256,8 +256,10 @@ export class Engine {
   private addSpec(spec: string, condition: string | undefined, hitCondition: string | undefined): BreakpointResult {
     try {
       const hc = hitCondition?.trim() ? parseHitCondition(hitCondition) : undefined;
-      const b = this.session.addBreakpoint(condition?.trim() ? `${spec} if ${condition.trim()}` : spec, false, hc);
-      return { verified: true, id: b.id, line: b.locations[0]?.line, message: undefined };
+      const text = condition?.trim() ? `${spec} if ${condition.trim()}` : spec;
+      // a program's breakpoints are the program's (every launch they resolve in); DAP's hit counts are per launch session
+      const b = this.program ? this.breakAt(text) : this.session.addBreakpoint(text, false, hc);
+      return { verified: this.program ? b.note === undefined : true, id: b.id, line: b.locations[0]?.line, message: this.program ? b.note : undefined };
     } catch (e) {
       if (e instanceof EngineError || e instanceof BreakpointError) return { verified: false, id: undefined, line: undefined, message: e.message };
       throw e;
@@ -288,12 +290,12 @@ export class Engine {
 
   /** One breakpoint at a source line (`file` by base name) or a line of the PTX file. */
   addBreakpoint(at: { readonly file: string; readonly line: number } | { readonly ptxLine: number }): BreakpointInfo {
-    return this.session.addBreakpoint('ptxLine' in at ? `ptx:${at.ptxLine}` : `${at.file.replace(/^.*[\\/]/, '')}:${at.line}`);
+    return this.breakAt('ptxLine' in at ? `ptx:${at.ptxLine}` : `${at.file.replace(/^.*[\\/]/, '')}:${at.line}`);
   }
 
   /** Delete breakpoints or watchpoints by id; returns the engine's confirmation per id. */
   deleteBreakpoints(ids: readonly number[]): string[] {
-    return ids.map((id) => this.session.deleteBreakpoint(id));
+    return ids.map((id) => this.deleteBreakpoint(id));
   }
 
   /**
@@ -338,7 +340,7 @@ export class Engine {
   setWatchpoints(reqs: readonly WatchRequest[]): { verified: boolean; id: number | undefined; message: string | undefined }[] {
     const out: { verified: boolean; id: number | undefined; message: string | undefined }[] = [];
     for (const id of this.groups.get('data') ?? []) {
-      try { this.session.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
+      try { this.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
     }
     for (const r of reqs) {
       try {

@@ -32,7 +32,7 @@ let dc: DebugClient | undefined;
 beforeAll(async () => {
   if (why) return;
   bin = mkdtempSync(join(tmpdir(), 'ptxdbg-dap-program-'));
-  const err = await nvccBuild(join(DIR, 'offbyone.cu'), join(bin, 'offbyone'), ['-g']);
+  const err = await nvccBuild(join(DIR, 'offbyone.cu'), join(bin, 'offbyone'), ['-g', '-G']); // -G: the kernels' lines and variables
   if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
 }, 600_000);
 afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
@@ -64,8 +64,8 @@ testIf(why)('a whole program: breakpoints in two kernels, continue and reverse-c
     c.waitForEvent('initialized', LONG),
     c.launchRequest({ program: './offbyone', args: [], cwd: bin!, env: { PTXDBG_TEST: '1' }, stopOnEntry: false } as DebugProtocol.LaunchRequestArguments),
   ]);
-  const scaleLine = lineOf('b[i] = 2 * a[i]');
-  const finishLine = lineOf('out[i] = b[i] + 1');
+  const scaleLine = lineOf('if (i < n) b[i] = 2 * a[i]');
+  const finishLine = lineOf('if (i < n) out[i] = b[i] + 1');
   const bps = await c.setBreakpointsRequest({ source: { path: join(DIR, 'offbyone.cu') }, breakpoints: [{ line: scaleLine }, { line: finishLine }] });
   expect(bps.body.breakpoints.map((b) => b.verified)).toEqual([true, true]);
   await c.setExceptionBreakpointsRequest({ filters: ['faults'] });
@@ -77,15 +77,20 @@ testIf(why)('a whole program: breakpoints in two kernels, continue and reverse-c
   expect(s.body.reason).toBe('breakpoint');
   const tid = s.body.threadId!;
   let f = await top(c, tid);
-  expect(f.name).toMatch(/\[launch 2\]$/);
-  expect(f.name).toMatch(/scale/);
+  expect(f.name).toBe('scale [launch 2]');
   expect(f.line).toBe(scaleLine);
 
-  // continue: finish's line in launch 3
+  // scale<<<2, 4>>> has two blocks of one warp: continue stops at the second warp, still in launch 2
   s = await move(c, () => c.continueRequest({ threadId: tid }));
+  const threadName = async (id: number): Promise<string | undefined> => (await c.threadsRequest()).body.threads.find((t) => t.id === id)?.name;
+  expect(await threadName(s.body.threadId!)).toBe('block (1,0,0) thread (0,0,0)');
+  expect((await top(c, s.body.threadId!)).name).toBe('scale [launch 2]');
+
+  // continue: finish's line in launch 3
+  s = await move(c, () => c.continueRequest({ threadId: s.body.threadId! }));
   expect(s.body.reason).toBe('breakpoint');
   f = await top(c, s.body.threadId!);
-  expect(f.name).toMatch(/finish.*\[launch 3\]$/);
+  expect(f.name).toBe('finish [launch 3]');
   expect(f.line).toBe(finishLine);
 
   // reverse-continue: back over the boundary to scale's line in launch 2

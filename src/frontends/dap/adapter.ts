@@ -394,12 +394,13 @@ export class PtxDebugSession extends DebugSession {
       const all = this.e.stack();
       const start = args.startFrame ?? 0;
       const shown = all.slice(start, args.levels ? start + args.levels : undefined);
+      const launch = this.e.isProgram ? this.e.currentLaunch() : undefined;
       const frames = shown.map((f) => {
         const id = this.nextFrame++;
         this.frames.set(id, { thread: args.threadId, level: f.level });
         const loc = this.frameLocation(f);
         // in a whole program the top frame names its launch: `scale [launch 2]`
-        const name = f.level === 0 && this.e.isProgram ? `${f.function} [launch ${this.e.position().launch}]` : f.function;
+        const name = f.level === 0 && launch ? `${f.function === launch.mangled ? launch.kernel : f.function} [launch ${launch.index}]` : f.function;
         const sf = new StackFrame(id, name, loc.source, loc.line, 1) as DebugProtocol.StackFrame;
         sf.instructionPointerReference = `0x${this.e.address(f.function, f.pc).toString(16)}`;
         return sf;
