@@ -41,7 +41,7 @@ async function runOnce(app: string, record: RecordOptions | undefined): Promise<
     capture: undefined, sanitize: undefined, record, say: () => undefined, threadsLine: () => '', openDebugger: () => Promise.reject(new Error('no debugger in the bench')),
   }, app, []);
   const t0 = performance.now();
-  const ended = await runProgram([app], LIB, device, launches, { sanitize: false, captureOutput: true });
+  const ended = await runProgram([app], LIB, device, launches, { sanitize: false, captureOutput: true, detached: true });
   const wall = performance.now() - t0;
   if ('notStarted' in ended) throw new Error(ended.notStarted);
   return { wall, code: ended.code, rec: launches.recording, rss: process.memoryUsage().rss - rss0 };
