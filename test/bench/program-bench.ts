@@ -3,7 +3,7 @@
  * 1,000 launches of two kernels, built with nvcc and run on the ptxdbg runtime.
  *   - cost: the program recorded whole against a plain `exec` run (the same host layer, the same
  *     worker threads, in this process), wall time and ratio (target ≤ 1.5×);
- *   - memory: the bytes the recording holds against its budget, and the process's RSS growth;
+ *   - memory: the bytes the recording holds against its budget, and the process's RSS after it;
  *   - travel: `goto` to random positions across the launches (seeded), p50/p99/max (target p99
  *     ≤ 50 ms); the first visit of a launch records its warp-steps, which is the cost counted;
  *   - the same figures with only one kernel recorded (`--record add_round`).
@@ -29,12 +29,11 @@ const LIB = join(ROOT, 'dist', 'cudart');
 const BUDGET = 1 << 30;
 const GOTOS = 300;
 
-interface Run { wall: number; code: number; rec: ProgramRecording | undefined; rss: number }
+interface Run { wall: number; code: number; rec: ProgramRecording | undefined }
 
 /** One run of the program on the host layer, as `ptxdbg exec` runs it (`record`: as `ptxdbg ./app` records it). */
 async function runOnce(app: string, record: RecordOptions | undefined): Promise<Run> {
   global.gc?.();
-  const rss0 = process.memoryUsage().rss;
   const device = new Device();
   const launches = new ProgramLaunches(device, {
     opts: { ...DEFAULT_RUN_OPTIONS, maxSteps: EXEC_MAX_STEPS }, threads: threadCount(undefined), stats: false, races: false, breaks: [], breakOnFault: false,
@@ -44,7 +43,7 @@ async function runOnce(app: string, record: RecordOptions | undefined): Promise<
   const ended = await runProgram([app], LIB, device, launches, { sanitize: false, captureOutput: true, detached: true });
   const wall = performance.now() - t0;
   if ('notStarted' in ended) throw new Error(ended.notStarted);
-  return { wall, code: ended.code, rec: launches.recording, rss: process.memoryUsage().rss - rss0 };
+  return { wall, code: ended.code, rec: launches.recording };
 }
 
 /** A small seeded generator (xorshift32): the same positions on every run. */
@@ -80,7 +79,7 @@ async function measure(app: string, plain: Run, label: string, record: RecordOpt
   const rec = r.rec!;
   const recorded = rec.launches.filter((l) => l.start !== undefined).length;
   process.stdout.write(`  ${label}: ${ms(r.wall)} (${(r.wall / plain.wall).toFixed(2)}× plain exec; target ≤ 1.5×), exit ${r.code}\n`);
-  process.stdout.write(`    ${rec.launches.length} launches, ${recorded} recorded; recording holds ${(rec.bytes / 2 ** 20).toFixed(2)} MiB of a ${(BUDGET / 2 ** 20).toFixed(0)} MiB budget${rec.stopped ? ` (stopped: ${rec.stopped})` : ''}; RSS +${(r.rss / 2 ** 20).toFixed(0)} MiB\n`);
+  process.stdout.write(`    ${rec.launches.length} launches, ${recorded} recorded; recording holds ${(rec.bytes / 2 ** 20).toFixed(2)} MiB of a ${(BUDGET / 2 ** 20).toFixed(0)} MiB budget${rec.stopped ? ` (stopped: ${rec.stopped})` : ''}; process RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MiB after it\n`);
   const engine = openProgramEngine(programSource(rec), {});
   const t = gotos(engine, GOTOS);
   process.stdout.write(`    goto ${GOTOS} random positions across ${recorded} launches: p50 ${ms(pct(t, 50))}, p99 ${ms(pct(t, 99))} (target ≤ 50 ms), max ${ms(t[t.length - 1]!)}\n`);
