@@ -257,9 +257,10 @@ export class Engine {
     try {
       const hc = hitCondition?.trim() ? parseHitCondition(hitCondition) : undefined;
       const text = condition?.trim() ? `${spec} if ${condition.trim()}` : spec;
-      // a program's breakpoints are the program's (every launch they resolve in); DAP's hit counts are per launch session
-      const b = this.program ? this.breakAt(text) : this.session.addBreakpoint(text, false, hc);
-      return { verified: this.program ? b.note === undefined : true, id: b.id, line: b.locations[0]?.line, message: this.program ? b.note : undefined };
+      const b = this.program ? programBreak(this.program, this.session, text, false, hc) : this.session.addBreakpoint(text, false, hc);
+      // a program's breakpoint not in the launch in focus is pending: not verified (yet), but kept
+      if (b.pending) return { verified: false, id: b.id, line: undefined, message: b.note ?? 'pending: not in the code of the launch in focus' };
+      return { verified: true, id: b.id, line: b.locations[0]?.line, message: undefined };
     } catch (e) {
       if (e instanceof EngineError || e instanceof BreakpointError) return { verified: false, id: undefined, line: undefined, message: e.message };
       throw e;
@@ -657,7 +658,11 @@ export class Engine {
     const before = this.session.position();
     const s = move();
     const stuck = s.step === before;
-    if ((direction === 'forward' && (s.reason === 'end' || (stuck && before === this.session.total))) || (direction === 'backward' && stuck && s.reason === 'start')) {
+    // forward: the launch ended, or the focused thread has exited (nothing more of it here);
+    // backward: already at the thread's first instruction
+    const gone = (): boolean => ['exited', 'retired'].includes(this.session.where().state);
+    const off = direction === 'forward' ? s.reason === 'end' || (stuck && (before === this.session.total || (s.reason === 'no-move' && gone()))) : stuck && s.reason === 'start';
+    if (off) {
       this.session.goto(direction === 'forward' ? this.session.total : 0);
       return this.programStop(p.beyond(p.current, direction));
     }

@@ -51,7 +51,9 @@ export function sourceLines(e: Engine, file: string | undefined): readonly strin
 export function stopText(e: Engine, st: Pick<Stop, 'reason' | 'message'>): string {
   const s = sessionOf(e);
   // the kernel's end sets gdb's $_exitcode: 0 when it finished, 1 when a fault stopped it
-  if (s.position() >= s.total) consoleState(e).history.setConvenience('_exitcode', intValue(s.faultMessage === undefined ? 0n : 1n, T.int));
+  // (a program's: its own exit code, at its end)
+  if (e.isProgram) { if (st.reason === 'end' && e.exitCode !== undefined) consoleState(e).history.setConvenience('_exitcode', intValue(BigInt(e.exitCode), T.int)); }
+  else if (s.position() >= s.total) consoleState(e).history.setConvenience('_exitcode', intValue(s.faultMessage === undefined ? 0n : 1n, T.int));
   // cuda-gdb's $_launch: the launch in focus (issue #25)
   consoleState(e).history.setConvenience('_launch', intValue(BigInt(e.position().launch), T.int));
   const parts: string[] = [];
