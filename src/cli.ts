@@ -227,7 +227,7 @@ await yargs(hideBin(process.argv))
     (a) => guard(async () => (await import('./cli/exec.js')).execCommand(programOf(a), { ...execOpts(a), sanitize: await sanitizeOpts(a) })))
   .command('dap', 'serve the Debug Adapter Protocol (VS Code) on stdio, or on a TCP port', (y) => y
     .option('port', { type: 'number', describe: 'listen on this TCP port (127.0.0.1) instead of stdio' }),
-    (a) => guard(async () => (await import('./frontends/dap/main.js')).runDap(a.port, (await import('./frontends/gdb/console.js')).consoleOf)))
+    (a) => guard(async () => (await import('./frontends/dap/main.js')).runDap(a.port, (await import('./frontends/gdb/console.js')).consoleOf, (await import('./cli/record-program.js')).recordProgram)))
   .command('check <files..>', 'parse and resolve PTX (or .cu); print located diagnostics (--link: as one linked program)', (y) => y.positional('files', { type: 'string', array: true, demandOption: true })
     .option('link', { type: 'boolean', default: false, describe: 'link the files into one program (as nvlink does for -rdc code) and check that' })
     .option('arch', debugOptions.arch),

@@ -101,8 +101,11 @@ function header(ctl: Controller, width: number, title: string): Line {
   const stateStyle = w.state === 'active' ? { color: 'green' } : w.state === 'exited' ? { color: 'red' } : { color: 'yellow' };
   const gone = w.state === 'exited' || w.state === 'retired';
   const loc = w.file ? `${baseName(w.file)}:${w.line}` : gone ? '' : `pc ${w.pc}`;
+  const launch = m.launchOf();
   const segs: Seg[] = [
     seg(' ptxdbg ', { bold: true, color: 'black', bg: 'cyan' }),
+    // a whole program: which launch this is (`launch 2/3 scale<<<(2,1,1),(4,1,1)>>>`)
+    seg(launch ? ` launch ${launch.index}/${launch.count}${launch.info ? ` ${launch.info.kernel}<<<(${launch.info.grid.join(',')}),(${launch.info.block.join(',')})>>>` : ''} ` : '', { bold: true, color: 'magenta' }),
     // a write forked a what-if timeline (issue #27): say so, it is not the recording
     ...(m.engine.timeline().id ? [seg(` ${m.engine.timeline().name} `, { bold: true, color: 'black', bg: 'yellow' })] : []),
     seg(loc ? ` ${loc}` : '', { bold: true }),
@@ -173,7 +176,8 @@ export function App({ ctl, title }: { ctl: Controller; title: string }): React.J
   const pos = s.position().step;
   // The race checker adds its marks to the timeline when it first runs (for the Races pane).
   if (ctl.isVisible('races')) ctl.raceRows();
-  const cells = timelineCells(width, pos, s.total);
+  const launch = ctl.model.launchOf();
+  const cells = timelineCells(width, pos, s.total, launch);
   const buckets = ctl.model.cached(`buckets:${cells}`, () => bucketMarks(ctl.model.marks(), s.total, cells));
   const fault = s.fault;
   const atFault = fault !== undefined && pos >= fault.step;
@@ -187,7 +191,7 @@ export function App({ ctl, title }: { ctl: Controller; title: string }): React.J
         ])}
         {ctl.help ? <HelpOverlay width={width} height={main} top={ctl.helpTop} /> : null}
       </Box>
-      <Row line={timelineLine(pos, s.total, buckets, atFault)} width={width} />
+      <Row line={timelineLine(pos, s.total, buckets, atFault, launch)} width={width} />
       <Row line={messageLine(ctl, width)} width={width} />
       <Row line={hintLine(width)} width={width} />
     </Box>

@@ -119,9 +119,10 @@ export const HELP: readonly { readonly title: string; readonly entries: readonly
       { keys: 's / S', what: 'step / reverse-step (into calls)', hint: 's/S step' },
       { keys: 'i / I', what: 'stepi / reverse-stepi (one PTX instruction)', hint: 'i/I inst' },
       { keys: 'f / F', what: 'finish / reverse-finish (out of the function)', hint: 'f/F finish' },
-      { keys: 'c / C', what: 'continue / reverse-continue (to a breakpoint)', hint: 'c/C cont' },
-      { keys: '[ / ]', what: 'timeline: back / forward 1% of the run', hint: '[] time' },
+      { keys: 'c / C', what: 'continue / reverse-continue (to a breakpoint; in a program, across launches)', hint: 'c/C cont' },
+      { keys: '[ / ]', what: 'timeline: back / forward 1% of the run (of the launch)', hint: '[] time' },
       { keys: '{ / }', what: 'timeline: previous / next mark (breakpoint, race, fault)' },
+      { keys: ':launch N', what: 'a whole program: go to launch N (:info cuda launches lists them)' },
     ],
   },
   {

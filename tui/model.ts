@@ -5,16 +5,18 @@
  * costs a render and nothing else, and a step costs each query once whatever the pane count.
  */
 import type {
-  BreakpointInfo, Engine, RaceRow, RegisterValue, TimelineMark, WarpInfo, Where,
+  BreakpointInfo, Engine, LaunchInfo, ProgramEvent, RaceRow, RegisterValue, TimelineMark, WarpInfo, Where,
 } from '#engine';
-import { raceReportRows } from '#engine';
+import { comparePositions, raceReportRows } from '#engine';
+import type { Style } from './ui.js';
 import { DrawnSources, type SourceFile } from './sources.js';
 import { baseName, lines, sanitize } from './text.js';
 
 export class Model {
   readonly sources: DrawnSources;
-  /** PTX text split into display lines (tabs expanded). */
-  readonly ptxLines: readonly string[];
+  private ptx: { path: string; lines: readonly string[] } | undefined;
+  private launchList: readonly LaunchInfo[] | undefined;
+  private outputEvents: readonly ProgramEvent[] | undefined;
   private generation = 0;
   private memo = new Map<string, unknown>();
   /** Per function: the PTX line of each instruction asked about. */
@@ -23,7 +25,32 @@ export class Model {
   constructor(readonly engine: Engine, sourceDir: string | undefined) {
     if (sourceDir !== undefined) engine.setSourceDir(sourceDir);
     this.sources = new DrawnSources((name) => engine.sourceFile(name));
-    this.ptxLines = lines(engine.ptxText).map((l) => sanitize(l, 8));
+  }
+
+  /**
+   * PTX text split into display lines (tabs expanded): the module of the current launch, which
+   * in a whole program changes as the position moves into a launch of another module.
+   */
+  get ptxLines(): readonly string[] {
+    const path = this.engine.ptxPath;
+    if (this.ptx?.path !== path) {
+      this.ptx = { path, lines: lines(this.engine.ptxText).map((l) => sanitize(l, 8)) };
+      this.instrLines.clear();
+    }
+    return this.ptx.lines;
+  }
+
+  /** The program's launches (one, numbered 0, for a single kernel): fixed for the session. */
+  launches(): readonly LaunchInfo[] {
+    return (this.launchList ??= this.engine.launches());
+  }
+
+  /** The launch in focus and the launch count, when the program made several (else undefined). */
+  launchOf(): { index: number; count: number; info: LaunchInfo | undefined } | undefined {
+    const all = this.launches();
+    if (all.length < 2) return undefined;
+    const index = this.engine.position().launch;
+    return { index, count: all.length, info: all.find((l) => l.index === index) };
   }
 
   get gen(): number {
@@ -54,6 +81,29 @@ export class Model {
   registers(): RegisterValue[] { return this.cached('registers', () => this.engine.registers()); }
   breakpoints(): readonly BreakpointInfo[] { return this.cached('breakpoints', () => this.engine.breakpoints()); }
   output(): string { return this.cached('output', () => this.engine.output()); }
+
+  /**
+   * The Output pane's rows. A single kernel: its printf output so far. A whole program: the
+   * program's stdout/stderr and every launch's printf in program order, up to here as printed,
+   * then a marker of the current position and the rest (what the program prints later) dimmed, so
+   * the output is read at its place on the timeline.
+   */
+  outputRows(): readonly { text: string; style?: Style }[] {
+    return this.cached('outputRows', () => {
+      const mine = lines(this.output());
+      if (!this.engine.isProgram) return mine.map((text) => ({ text }));
+      const here = this.engine.position();
+      const events = (this.outputEvents ??= this.engine.programEvents().filter((e) => e.kind === 'output'));
+      const past = events.filter((e) => comparePositions(e.position, here) <= 0).map((e) => e.detail).join('');
+      const later = events.filter((e) => comparePositions(e.position, here) > 0).map((e) => e.detail).join('');
+      return [
+        ...lines(past).map((text) => ({ text })),
+        ...mine.map((text) => ({ text })),
+        { text: `── launch ${here.launch} step ${here.step} ──`, style: { color: 'cyan' } },
+        ...lines(later).map((text) => ({ text, style: { dim: true } })),
+      ];
+    });
+  }
 
   /** Marks sorted by step (for { } and the timeline bar). */
   marks(): readonly TimelineMark[] {

@@ -212,7 +212,7 @@ export class ViewState {
   wrapped(p: 'races' | 'output' | 'console'): Wrapped {
     const { w } = this.paneSize(p);
     if (p === 'console') return wrapRows(this.consoleRows, w);
-    return this.model.cached(`wrapped:${p}:${w}`, () => wrapRows(p === 'races' ? this.raceRows() : lines(this.model.output()).map((t) => ({ text: t })), w));
+    return this.model.cached(`wrapped:${p}:${w}`, () => wrapRows(p === 'races' ? this.raceRows() : this.model.outputRows(), w));
   }
 
   /** First visible line of the Races pane, keeping the cursor's race line in view. */

@@ -48,7 +48,7 @@ export function isElf(path: string): boolean {
 }
 
 /** Host call sites by the program's own .debug_line (src/host/hostlines.ts): `offbyone.cu:42`. */
-function hostLineLookup(): HostLineLookup {
+export function hostLineLookup(): HostLineLookup {
   const lines = new HostLines();
   return (path, address) => {
     const l = lines.at(path, address);

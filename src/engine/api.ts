@@ -344,7 +344,7 @@ export class Engine {
   setWatchpoints(reqs: readonly WatchRequest[]): { verified: boolean; id: number | undefined; message: string | undefined }[] {
     const out: { verified: boolean; id: number | undefined; message: string | undefined }[] = [];
     for (const id of this.groups.get('data') ?? []) {
-      try { this.session.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
+      try { this.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
     }
     for (const r of reqs) {
       try {

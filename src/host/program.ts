@@ -416,22 +416,34 @@ export type ProgramExit = { code: number } | { notStarted: string };
  * (passed on, and kept on the recording's timeline) instead of going straight to the terminal.
  */
 export async function runProgram(argv: readonly string[], lib: string, device: Device, launches: ProgramLaunches,
-  o: { sanitize: boolean; captureOutput?: boolean }): Promise<ProgramExit> {
+  o: {
+    sanitize: boolean; captureOutput?: boolean;
+    /** The program's working directory and added environment (a DAP launch configuration's cwd and env). */
+    cwd?: string | undefined; env?: Readonly<Record<string, string>> | undefined;
+    /** Keep this process's stdio out of it (DAP speaks on them): no stdin, its output only recorded. */
+    detached?: boolean;
+  }): Promise<ProgramExit> {
   const app = argv[0]!;
   const say = (line: string): void => { process.stderr.write(line + '\n'); };
   const recording = launches.recording !== undefined;
   const piped = o.captureOutput === true;
+  const detached = o.detached === true;
   const child = spawn(app, argv.slice(1), {
-    stdio: [piped ? 'pipe' : 'inherit', piped ? 'pipe' : 'inherit', piped ? 'pipe' : 'inherit', 'pipe'],
+    stdio: [detached ? 'ignore' : piped ? 'pipe' : 'inherit', piped || detached ? 'pipe' : 'inherit', piped || detached ? 'pipe' : 'inherit', 'pipe'],
+    ...(o.cwd !== undefined ? { cwd: o.cwd } : {}),
     env: {
       ...process.env,
+      ...o.env,
       LD_LIBRARY_PATH: [lib, process.env['LD_LIBRARY_PATH']].filter(Boolean).join(':'),
       PTXDBG_FD: '3',
       ...(o.sanitize ? { PTXDBG_SANITIZE: '1' } : {}),
       ...(recording ? { PTXDBG_SITES: '1' } : {}),
     },
   });
-  if (piped) {
+  if (detached) {
+    child.stdout!.on('data', (b: Buffer) => { launches.output('stdout', b.toString('utf8')); });
+    child.stderr!.on('data', (b: Buffer) => { launches.output('stderr', b.toString('utf8')); });
+  } else if (piped) {
     process.stdin.pipe(child.stdin!);
     child.stdout!.on('data', (b: Buffer) => { process.stdout.write(b); launches.output('stdout', b.toString('utf8')); });
     child.stderr!.on('data', (b: Buffer) => { process.stderr.write(b); launches.output('stderr', b.toString('utf8')); });
@@ -457,7 +469,7 @@ export async function runProgram(argv: readonly string[], lib: string, device: D
     : Promise.resolve();
   // a child that cannot be started never connects: wait for whichever ends first
   const code = await spawned;
-  if (piped) process.stdin.unpipe(child.stdin!);
+  if (piped && !detached) process.stdin.unpipe(child.stdin!);
   if (code instanceof Error) {
     socket?.destroy();
     return { notStarted: (code as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such program' : code.message };

@@ -474,11 +474,13 @@ describe('ptxdbg dap', () => {
     }
   });
 
-  dapTest('a whole CUDA program (an executable) is a clear error that says what to run instead', async () => {
+  dapTest('an executable that launches no kernel, or bad program arguments, is a clear error', async () => {
     dc = await client();
-    // any ELF executable stands for the program: this test's own node
+    // any ELF executable is run as a whole program: this test's own node makes no CUDA call
     await expect(dc.launchRequest({ program: process.execPath, args: ['--version'], cwd: ROOT, env: { A: '1' } } as DebugProtocol.LaunchRequestArguments))
-      .rejects.toThrow(/is a CUDA program; debugging a whole program from VS Code is not supported yet.*ptxdbg exec --break KERNEL/);
+      .rejects.toThrow(/made no kernel launch/);
+    await expect(dc.launchRequest({ program: process.execPath, args: 'one string' } as unknown as DebugProtocol.LaunchRequestArguments))
+      .rejects.toThrow(/"args" must be an array of strings/);
   });
 
   const nvcc = spawnSync('sh', ['-c', 'command -v nvcc']).status === 0 ? null : 'nvcc is not on the PATH';

@@ -9,6 +9,7 @@
 import { PassThrough, Writable } from 'node:stream';
 import xterm from '@xterm/headless';
 import type { Session as DebugSession } from '../../src/engine/session.js';
+import type { CommandConsole, Engine } from '../../src/engine/index.js';
 import { runTui } from '../../tui/index.js';
 import { tuiOf } from '../../src/cli/tui-console.js';
 
@@ -62,6 +63,8 @@ export const KEY = {
 
 export interface StartOptions {
   session?: DebugSession;
+  /** An engine opened another way (a whole program) and its console, instead of `session`. */
+  debug?: { engine: Engine; console: CommandConsole };
   error?: string;
   title?: string;
   cols?: number;
@@ -83,7 +86,7 @@ export class TuiHarness {
     this.inp = new FakeTtyIn();
     this.exitCode = runTui({
       title: opts.title ?? 'test', stdout: this.out as unknown as NodeJS.WriteStream, stdin: this.inp as unknown as NodeJS.ReadStream,
-      ...(opts.session ? tuiOf(opts.session) : {}), ...(opts.error !== undefined ? { error: opts.error } : {}),
+      ...(opts.session ? tuiOf(opts.session) : {}), ...(opts.debug ?? {}), ...(opts.error !== undefined ? { error: opts.error } : {}),
       ...(opts.sourceDir ? { sourceDir: opts.sourceDir } : {}),
     });
   }

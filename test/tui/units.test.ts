@@ -1,7 +1,7 @@
 /** The TUI's pure parts: layout geometry, timeline buckets, value formatting, key parsing. */
 import type { Key } from 'ink';
 import { computeLayout, split, tabAt, zoomed } from '../../tui/layout.js';
-import { bucketMarks, cellOf, timelineLine } from '../../tui/panes/timeline.js';
+import { bucketMarks, cellOf, timelineCells, timelineLine } from '../../tui/panes/timeline.js';
 import { formatElem, formatF32, formatRegister } from '../../tui/format.js';
 import { keyPresses } from '../../tui/keys.js';
 import { fitLine, scrollTo, centreOn } from '../../tui/ui.js';
@@ -74,6 +74,16 @@ describe('timeline', () => {
     expect(text).toContain('┃');
     expect(text).toContain('!');
     expect(text.length).toBe(' step 500/1000 '.length + 20);
+  });
+
+  test('in a program of several launches the bar is the current launch, labelled with its index', () => {
+    const text = timelineLine(5, 40, bucketMarks([], 40, 10), false, { index: 2, count: 3 }).map((s) => s.text).join('');
+    expect(text.startsWith(' launch 2/3 step 5/40 ')).toBe(true);
+    expect(text.length).toBe(' launch 2/3 step 5/40 '.length + 10);
+    // the label's room comes out of the bar's: the row still fits the width
+    expect(timelineCells(60, 5, 40, { index: 2, count: 3 })).toBe(60 - ' launch 2/3 step 5/40 '.length - 1);
+    // one launch (a single kernel) keeps the plain label
+    expect(timelineLine(5, 40, bucketMarks([], 40, 10), false, { index: 0, count: 1 }).map((s) => s.text).join('').startsWith(' step 5/40 ')).toBe(true);
   });
 });
 

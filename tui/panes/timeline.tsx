@@ -1,6 +1,13 @@
 /**
  * Timeline bar: the whole recorded run in one line, the current step, and marks (breakpoint
  * hits, watchpoint hits, races, the fault) bucketed to the bar's cells.
+ *
+ * In a whole program (several launches) the bar is the current launch, labelled with its index
+ * (`launch 2/3 step 5/40`), rather than one bar over every launch: launches differ in length by
+ * orders of magnitude and a program may make thousands (samples/apps/timeline/many.cu makes
+ * 1,000), so a bar spanning them would give a launch less than a cell and lose the position
+ * within it, which is what `[`/`]` and `{`/`}` move by; the marks are the current launch's too.
+ * The launch list itself is `:info cuda launches`.
  */
 import type { TimelineMark } from '#engine';
 import type { Line, Seg, Style } from '../ui.js';
@@ -37,8 +44,15 @@ const CUR_FAULT: Style = { color: 'red', bold: true };
 const PAST: Style = { color: 'green' };
 const FUTURE: Style = { dim: true };
 
-export function timelineLine(step: number, total: number, buckets: readonly (Kind | undefined)[], fault: boolean): Line {
-  const label = ` step ${step}/${total} `;
+/** The current launch and how many the program made (shown when there are several). */
+export interface LaunchOf { readonly index: number; readonly count: number }
+
+function timelineLabel(step: number, total: number, launch: LaunchOf | undefined): string {
+  return launch && launch.count > 1 ? ` launch ${launch.index}/${launch.count} step ${step}/${total} ` : ` step ${step}/${total} `;
+}
+
+export function timelineLine(step: number, total: number, buckets: readonly (Kind | undefined)[], fault: boolean, launch?: LaunchOf): Line {
+  const label = timelineLabel(step, total, launch);
   const cells = buckets.length;
   const cur = cellOf(step, total, cells);
   const out: Seg[] = [seg(label, { bold: true, color: fault ? 'red' : 'cyan' })];
@@ -64,6 +78,6 @@ export function timelineLine(step: number, total: number, buckets: readonly (Kin
   return out;
 }
 
-export function timelineCells(width: number, step: number, total: number): number {
-  return Math.max(1, width - ` step ${step}/${total} `.length - 1);
+export function timelineCells(width: number, step: number, total: number, launch?: LaunchOf): number {
+  return Math.max(1, width - timelineLabel(step, total, launch).length - 1);
 }

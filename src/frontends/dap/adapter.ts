@@ -8,6 +8,12 @@
  * PTX registers; instruction addresses are the program's global instruction indices (hex);
  * memory references are `space:0xaddress`. Faults and races stop as exceptions, printf output
  * arrives as output events (once, the first time execution passes it).
+ *
+ * A whole CUDA program (`"program": "./app"`, with `args`, `cwd`, `env`) runs once under the
+ * recorder at `launch` (the CLI hands in how: `ProgramOpener`), and the session is the whole
+ * program: continue, step and their reverse forms cross launch boundaries, the top frame names
+ * its launch (`scale [launch 2]`), and the program's stdout and printf arrive as output events
+ * the first time execution passes their place.
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
@@ -17,7 +23,7 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import {
   type CommandConsole, compileCuda, type Engine, EngineError, type EngineOptions, type FrameInfo, launchFileBeside, openEngine, openReplayEngine,
-  type Position, samePosition, type StopEvent, type WatchKind,
+  comparePositions, type Position, samePosition, type StopEvent, type WatchKind,
 } from '../../engine/index.js';
 
 /** `launch` arguments (see the extension's package.json for their documentation). */
@@ -37,10 +43,32 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   arch?: string;
   /** Stop at step 0 (default) rather than run to the first breakpoint. */
   stopOnEntry?: boolean;
-  /** For a whole CUDA program (not served yet): its working directory and added environment. */
+  /** For a whole CUDA program: its working directory and added environment. */
   cwd?: string;
   env?: Record<string, string>;
+  /** For a whole CUDA program: record only these kernels' launches (`--record K1,K2`). */
+  record?: string[];
 }
+
+/** What a whole program is run with: the executable, its arguments, where and with what environment. */
+export interface ProgramRun {
+  readonly program: string;
+  readonly args: readonly string[];
+  readonly cwd: string | undefined;
+  readonly env: Readonly<Record<string, string>> | undefined;
+  readonly record: readonly string[] | undefined;
+  readonly schedule: 'rr' | 'random' | undefined;
+  readonly seed: number | undefined;
+  readonly maxSteps: number | undefined;
+  /** A line for the user while the program runs (recording progress, the program's exit). */
+  readonly say: (line: string) => void;
+}
+
+/**
+ * Runs a whole program under the recorder and opens the engine on it (the CLI hands in the
+ * host side's; DAP itself imports no host code). Rejects with an EngineError the user can read.
+ */
+export type ProgramOpener = (run: ProgramRun) => Promise<Engine>;
 
 /**
  * Whether `path` is a program to run rather than a file to read: an ELF file, or any regular file
@@ -77,8 +105,14 @@ export class PtxDebugSession extends DebugSession {
   /** The positions of the last gotoTargets answer (target id N is the N-th). */
   private targets: readonly Position[] = [];
 
-  /** `consoleFor`: the command language of the Debug Console's `-exec` lines (the gdb language, handed in by the caller). */
-  constructor(private readonly consoleFor?: (e: Engine) => CommandConsole) {
+  /** In a whole program: the furthest position whose output was sent. */
+  private programOutputSent: Position | undefined;
+
+  /**
+   * `consoleFor`: the command language of the Debug Console's `-exec` lines (the gdb language,
+   * handed in by the caller); `openProgram`: how a whole CUDA program is run and recorded.
+   */
+  constructor(private readonly consoleFor?: (e: Engine) => CommandConsole, private readonly openProgram?: ProgramOpener) {
     super();
     this.setDebuggerLinesStartAt1(true);
     this.setDebuggerColumnsStartAt1(true);
@@ -128,15 +162,13 @@ export class PtxDebugSession extends DebugSession {
   }
 
   protected override launchRequest(response: DebugProtocol.LaunchResponse, args: LaunchArguments): void {
+    const given = typeof args.program === 'string' ? args.program : '';
+    // a program to run is found from its working directory, as a shell would start it there
+    const app = given && typeof args.cwd === 'string' ? resolve(args.cwd, given) : resolve(given);
+    if (given && !/\.(ptx|cu|ptxtrace)$/.test(given) && isProgram(app)) { void this.launchProgram(response, app, args); return; }
+    const program = given ? resolve(given) : '';
     this.guard(response, () => {
-      if (typeof args.program !== 'string' || !args.program) throw new EngineError('launch: "program" (a .ptx, .cu or .ptxtrace file) is required', 'bad-request');
-      const program = resolve(args.program);
-      if (!/\.(ptx|cu|ptxtrace)$/.test(program) && isProgram(program)) {
-        // the whole-program session (ptxdbg exec) has no DAP front end yet: say what to do instead
-        throw new EngineError(`launch: ${program} is a CUDA program; debugging a whole program from VS Code is not supported yet `
-          + `(args, cwd and env are for it). In a terminal: ptxdbg exec --break KERNEL -- ./${basename(program)} ARGS, or ptxdbg capture -o DIR -- ./${basename(program)} ARGS `
-          + 'and launch DIR/NNNN-KERNEL/kernel.ptx here', 'bad-launch');
-      }
+      if (!program) throw new EngineError('launch: "program" (a .ptx, .cu or .ptxtrace file, or a CUDA program) is required', 'bad-request');
       if (program.endsWith('.ptxtrace')) {
         const r = openReplayEngine(program);
         if ('error' in r) throw new EngineError(r.error, 'read-failed');
@@ -160,6 +192,31 @@ export class PtxDebugSession extends DebugSession {
       this.sendEvent(new OutputEvent(`ptxdbg: recorded ${this.engine.total} warp-steps${this.engine.faultMessage ? ' (the run ends with a fault)' : ''}\n`, 'console'));
       this.sendEvent(new InitializedEvent());
     });
+  }
+
+  /** `launch` on a whole CUDA program: run it once under the recorder, then debug every launch. */
+  private async launchProgram(response: DebugProtocol.LaunchResponse, program: string, args: LaunchArguments): Promise<void> {
+    try {
+      if (!this.openProgram) throw new EngineError(`launch: ${program} is a CUDA program, and this adapter cannot run programs`, 'bad-launch');
+      if (args.args !== undefined && (!Array.isArray(args.args) || args.args.some((a) => typeof a !== 'string'))) throw new EngineError('launch: "args" must be an array of strings', 'bad-request');
+      if (args.env !== undefined && (typeof args.env !== 'object' || args.env === null || Object.values(args.env).some((v) => typeof v !== 'string'))) throw new EngineError('launch: "env" must map names to strings', 'bad-request');
+      this.engine = await this.openProgram({
+        program, args: args.args ?? [], cwd: args.cwd, env: args.env, record: args.record, schedule: args.schedule, seed: args.seed, maxSteps: args.maxSteps,
+        say: (line) => this.sendEvent(new OutputEvent(`${line}\n`, 'console')),
+      });
+      if (args.sourceDir) this.engine.setSourceDir(args.sourceDir);
+      this.stopOnEntry = args.stopOnEntry ?? true;
+      this.programOutputSent = undefined;
+      this.sendResponse(response);
+      const n = this.engine.launches();
+      const code = this.engine.exitCode;
+      this.sendEvent(new OutputEvent(`ptxdbg: recorded ${basename(program)}: ${n.length} launch${n.length === 1 ? '' : 'es'}, ${n.filter((l) => l.steps !== undefined).length} recorded${code === undefined ? '' : `; the program exited with code ${code}`}\n`, 'console'));
+      this.sendEvent(new InitializedEvent());
+    } catch (err) {
+      const code = err instanceof EngineError ? err.code : 'internal';
+      const message = err instanceof Error ? err.message : String(err);
+      this.sendErrorResponse(response, { id: 1000, format: message.replace(/[{}]/g, ''), showUser: true, variables: { code } });
+    }
   }
 
   protected override configurationDoneRequest(response: DebugProtocol.ConfigurationDoneResponse): void {
@@ -186,11 +243,7 @@ export class PtxDebugSession extends DebugSession {
   private report(s: StopEvent, reasonOverride?: string): void {
     this.frames.clear();
     this.lastStop = s;
-    const out = this.e.output();
-    if (out.length > this.outputSent) {
-      this.sendEvent(new OutputEvent(out.slice(this.outputSent), 'stdout'));
-      this.outputSent = out.length;
-    }
+    this.sendOutput();
     let reason: string = reasonOverride ?? 'step';
     let text: string | undefined;
     if (!reasonOverride) {
@@ -210,6 +263,30 @@ export class PtxDebugSession extends DebugSession {
     if (s.hit?.kind === 'breakpoint') ev.body.hitBreakpointIds = [s.hit.id];
     this.sendEvent(ev);
     if (s.message && (s.reason === 'no-move' || s.reason === 'exited' || s.reason === 'end' || s.reason === 'start')) this.sendEvent(new OutputEvent(s.message + '\n', 'console'));
+  }
+
+  /**
+   * Output execution passed for the first time: a kernel's printf; in a whole program, the
+   * program's stdout/stderr and every launch's printf up to the current position, in order.
+   */
+  private sendOutput(): void {
+    const e = this.e;
+    if (!e.isProgram) {
+      const out = e.output();
+      if (out.length > this.outputSent) {
+        this.sendEvent(new OutputEvent(out.slice(this.outputSent), 'stdout'));
+        this.outputSent = out.length;
+      }
+      return;
+    }
+    const here = e.position();
+    const from = this.programOutputSent;
+    if (from !== undefined && comparePositions(here, from) <= 0) return;
+    for (const ev of e.programEvents()) {
+      if (ev.kind !== 'output' || comparePositions(ev.position, here) > 0 || (from !== undefined && comparePositions(ev.position, from) <= 0)) continue;
+      this.sendEvent(new OutputEvent(ev.detail, ev.what === 'stderr' ? 'stderr' : 'stdout'));
+    }
+    this.programOutputSent = here;
   }
 
   /** continue / reverse-continue (or run from the start): stopping at race accesses on the way when race stops are on. */
@@ -319,11 +396,14 @@ export class PtxDebugSession extends DebugSession {
       const all = this.e.stack();
       const start = args.startFrame ?? 0;
       const shown = all.slice(start, args.levels ? start + args.levels : undefined);
+      const launch = this.e.isProgram ? this.e.currentLaunch() : undefined;
       const frames = shown.map((f) => {
         const id = this.nextFrame++;
         this.frames.set(id, { thread: args.threadId, level: f.level });
         const loc = this.frameLocation(f);
-        const sf = new StackFrame(id, f.function, loc.source, loc.line, 1) as DebugProtocol.StackFrame;
+        // in a whole program the top frame names its launch: `scale [launch 2]`
+        const name = f.level === 0 && launch ? `${f.function === launch.mangled ? launch.kernel : f.function} [launch ${launch.index}]` : f.function;
+        const sf = new StackFrame(id, name, loc.source, loc.line, 1) as DebugProtocol.StackFrame;
         sf.instructionPointerReference = `0x${this.e.address(f.function, f.pc).toString(16)}`;
         return sf;
       });

@@ -4,12 +4,16 @@
  */
 import { createServer } from 'node:net';
 import type { CommandConsole, Engine } from '../../engine/index.js';
-import { PtxDebugSession } from './adapter.js';
+import { type ProgramOpener, PtxDebugSession } from './adapter.js';
 
-/** `consoleFor`: the command language the Debug Console's `-exec` lines run in (the CLI hands in the gdb language's). */
-export function runDap(port: number | undefined, consoleFor?: (e: Engine) => CommandConsole): Promise<number> {
+/**
+ * `consoleFor`: the command language the Debug Console's `-exec` lines run in (the CLI hands in
+ * the gdb language's); `openProgram`: how a whole CUDA program is run under the recorder (the
+ * CLI hands in the host side's).
+ */
+export function runDap(port: number | undefined, consoleFor?: (e: Engine) => CommandConsole, openProgram?: ProgramOpener): Promise<number> {
   if (port === undefined) {
-    const s = new PtxDebugSession(consoleFor);
+    const s = new PtxDebugSession(consoleFor, openProgram);
     process.on('SIGTERM', () => s.shutdown());
     s.start(process.stdin, process.stdout);
     // the adapter ends the process on disconnect; until then the streams keep it alive
@@ -17,7 +21,7 @@ export function runDap(port: number | undefined, consoleFor?: (e: Engine) => Com
   }
   return new Promise<number>((_, reject) => {
     const server = createServer((socket) => {
-      const s = new PtxDebugSession(consoleFor);
+      const s = new PtxDebugSession(consoleFor, openProgram);
       s.setRunAsServer(true);
       s.start(socket, socket);
     });

@@ -9,7 +9,7 @@ import {
   watchCommand, whatis, consoleState, samePosition, returnValueText, originText, localsText, stopLine,
   assignText, infoTimelineText, timelineCommandTarget,
 } from '../../engine/index.js';
-import { gotoLaunchCommand, launchesTable, PROGRAM_COMMANDS } from './program.js';
+import { gotoLaunchCommand, launchesTable, PROGRAM_COMMANDS, setCudaCommand } from './program.js';
 
 /** A move's result as the language prints it: its reason and the engine's message. */
 type Moved = Pick<Stop, 'reason' | 'message'>;
@@ -123,7 +123,7 @@ function timelineCommand(e: Engine, args: string): string | Moved {
 }
 
 const WRITE_COMMANDS: Cmd[] = [
-  { names: ['set'], help: 'set var VARIABLE = VALUE: write a variable, register ($r5), memory ({int} ADDR) at this step; forks a what-if timeline (the recording is kept)', run: (e, a) => setCommand(e, a) },
+  { names: ['set'], help: 'set var VARIABLE = VALUE: write a variable, register ($r5), memory ({int} ADDR) at this step; forks a what-if timeline (the recording is kept)', run: (e, a) => (/^\s*cuda\s/.test(a) ? setCudaCommand(e, a) : setCommand(e, a)) },
   { names: ['timeline'], help: 'timeline original | N [STEP]: go to the original recording or what-if timeline N (at this step, or STEP); timeline: list them', moves: true, run: (e, a) => timelineCommand(e, a) },
 ];
 
@@ -277,7 +277,6 @@ const COMMANDS: Cmd[] = [
   ...WRITE_COMMANDS,
   // the program timeline (issue #25, src/frontends/gdb/program.ts)
   { ...PROGRAM_COMMANDS[0], names: [...PROGRAM_COMMANDS[0].names], moves: true },
-  { ...PROGRAM_COMMANDS[1], names: [...PROGRAM_COMMANDS[1].names] },
 ];
 
 for (const c of COMMANDS) HELP_ORDER.push(c.names[0]!);

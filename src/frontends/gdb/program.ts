@@ -40,7 +40,6 @@ export const PROGRAM_COMMANDS = [
     names: ['launch'], help: 'launch [N]: go to the start of launch N of the program (no N: the launch in focus)',
     run: (e: Engine, a: string): string | Moved => (a.trim() ? e.gotoLaunch(launchNumber(a, 'launch')) : launchText(e)),
   },
-  { names: ['set'], help: 'set cuda break_on_launch application|none: stop at the first instruction of every launch (both directions)', run: (e: Engine, a: string): string => setCudaCommand(e, a) },
 ] as const;
 
 export { launchesTable };

@@ -1,0 +1,123 @@
+/**
+ * DAP on a whole CUDA program (issue #25), driven as VS Code drives it: a real `ptxdbg dap`
+ * process, a launch configuration `"program": "./offbyone"` with `cwd`, `args` and `env`.
+ * samples/apps/timeline/offbyone.cu is built here with nvcc -g. Expected values come from its
+ * source: launch 2 is scale (b[i] = 2·a[i]), launch 3 is finish (out[i] = b[i] + 1), prefix
+ * leaves a[i] = i(i+1)/2, so at the end of launch 2 b[i] = i(i+1) (b[3] = 12) and n = 8.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DebugClient } from '@vscode/debugadapter-testsupport';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { missingTool, ROOT, testIf } from '../helpers.js';
+import { nvccBuild } from '../host/nvcc.js';
+
+const DIR = join(ROOT, 'samples', 'apps', 'timeline');
+const LIB = join(ROOT, 'dist', 'cudart', 'libcudart.so.13');
+const why = existsSync(join(ROOT, 'dist', 'src', 'cli.js')) ? missingTool('nvcc') ?? (existsSync(LIB) ? null : `the ptxdbg runtime is not built (${LIB})`) : 'dist/src/cli.js is missing: run `npm run build` first';
+const LONG = 240_000;
+
+/** The 1-based line of offbyone.cu holding `text` (exactly one). */
+function lineOf(text: string): number {
+  const lines = readFileSync(join(DIR, 'offbyone.cu'), 'utf8').split('\n');
+  const at = lines.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));
+  if (at.length !== 1) throw new Error(`offbyone.cu: ${at.length} lines hold ${text}`);
+  return at[0]!;
+}
+
+let bin: string | undefined;
+let dc: DebugClient | undefined;
+
+beforeAll(async () => {
+  if (why) return;
+  bin = mkdtempSync(join(tmpdir(), 'ptxdbg-dap-program-'));
+  const err = await nvccBuild(join(DIR, 'offbyone.cu'), join(bin, 'offbyone'), ['-g', '-G']); // -G: the kernels' lines and variables
+  if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
+}, 600_000);
+afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
+afterEach(async () => {
+  if (dc) await dc.stop().catch(() => undefined);
+  dc = undefined;
+});
+
+async function move(c: DebugClient, req: () => Promise<unknown>): Promise<DebugProtocol.StoppedEvent> {
+  const stopped = c.waitForEvent('stopped', LONG);
+  await req();
+  return (await stopped) as DebugProtocol.StoppedEvent;
+}
+
+async function top(c: DebugClient, threadId: number): Promise<DebugProtocol.StackFrame> {
+  return (await c.stackTraceRequest({ threadId })).body.stackFrames[0]!;
+}
+
+testIf(why)('a whole program: breakpoints in two kernels, continue and reverse-continue across launches, stepBack over a launch boundary, variables of the earlier launch', async () => {
+  const c = (dc = new DebugClient('node', 'dist/src/cli.js dap', 'ptxdbg', { cwd: ROOT, shell: true }));
+  c.defaultTimeout = LONG;
+  await c.start();
+  await c.initializeRequest({ adapterID: 'ptxdbg', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+  const output: string[] = [];
+  c.on('output', (e: DebugProtocol.OutputEvent) => output.push(e.body.output));
+
+  // the program runs under the recorder at launch, found from its cwd
+  await Promise.all([
+    c.waitForEvent('initialized', LONG),
+    c.launchRequest({ program: './offbyone', args: [], cwd: bin!, env: { PTXDBG_TEST: '1' }, stopOnEntry: false } as DebugProtocol.LaunchRequestArguments),
+  ]);
+  const scaleLine = lineOf('if (i < n) b[i] = 2 * a[i]');
+  const finishLine = lineOf('if (i < n) out[i] = b[i] + 1');
+  const bps = await c.setBreakpointsRequest({ source: { path: join(DIR, 'offbyone.cu') }, breakpoints: [{ line: scaleLine }, { line: finishLine }] });
+  // set in the program, pending while launch 1 (prefix) is in focus: kept (an id each), hit later
+  expect(bps.body.breakpoints.map((b) => b.id !== undefined)).toEqual([true, true]);
+  await c.setExceptionBreakpointsRequest({ filters: ['faults'] });
+  const first = c.waitForEvent('stopped', LONG) as Promise<DebugProtocol.StoppedEvent>;
+  await c.configurationDoneRequest();
+
+  // run: the first stop is scale's line in launch 2 (prefix, launch 1, has no breakpoint)
+  let s = await first;
+  expect(s.body.reason).toBe('breakpoint');
+  const tid = s.body.threadId!;
+  let f = await top(c, tid);
+  expect(f.name).toBe('scale [launch 2]');
+  expect(f.line).toBe(scaleLine);
+
+  // scale<<<2, 4>>> has two blocks of one warp: continue stops at the second warp, still in launch 2
+  s = await move(c, () => c.continueRequest({ threadId: tid }));
+  const threadName = async (id: number): Promise<string | undefined> => (await c.threadsRequest()).body.threads.find((t) => t.id === id)?.name;
+  expect(await threadName(s.body.threadId!)).toBe('block (1,0,0) thread (0,0,0)');
+  expect((await top(c, s.body.threadId!)).name).toBe('scale [launch 2]');
+
+  // continue: finish's line in launch 3
+  s = await move(c, () => c.continueRequest({ threadId: s.body.threadId! }));
+  expect(s.body.reason).toBe('breakpoint');
+  f = await top(c, s.body.threadId!);
+  expect(f.name).toBe('finish [launch 3]');
+  expect(f.line).toBe(finishLine);
+
+  // reverse-continue: back over the boundary to scale's line in launch 2
+  s = await move(c, () => c.reverseContinueRequest({ threadId: s.body.threadId! }));
+  f = await top(c, s.body.threadId!);
+  expect(f.name).toMatch(/scale.*\[launch 2\]$/);
+  expect(f.line).toBe(scaleLine);
+
+  // to the first step of launch 3 (the Debug Console's gdb language), then stepBack: into launch 2's end
+  s = await move(c, () => c.evaluateRequest({ expression: '-exec launch 3', context: 'repl' }));
+  f = await top(c, s.body.threadId!);
+  expect(f.name).toMatch(/\[launch 3\]$/);
+  s = await move(c, () => c.stepBackRequest({ threadId: s.body.threadId! }));
+  f = await top(c, s.body.threadId!);
+  expect(f.name).toMatch(/scale.*\[launch 2\]$/);
+  expect(f.source?.name).toBe('offbyone.cu');
+
+  // variables of the earlier launch: scale's parameter n = 8, and b as launch 2 left it (b[i] = i(i+1))
+  const scopes = (await c.scopesRequest({ frameId: f.id })).body.scopes;
+  const params = (await c.variablesRequest({ variablesReference: scopes.find((x) => x.name === 'Params')!.variablesReference })).body.variables;
+  expect(params.find((v) => v.name === 'n')?.value).toBe('8');
+  const ev = async (e: string): Promise<string> => (await c.evaluateRequest({ expression: e, context: 'watch', frameId: f.id })).body.result;
+  expect(await ev('b[3]')).toBe('12');
+  expect(await ev('a[3]')).toBe('6');
+
+  // the program's output arrived once execution passed it... it prints after its last launch, which
+  // this session has not passed going forward; the recording line came at launch
+  expect(output.join('')).toMatch(/recorded offbyone: 3 launches, 3 recorded; the program exited with code 1/);
+}, 600_000);

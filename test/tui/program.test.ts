@@ -1,0 +1,102 @@
+/**
+ * The TUI on a whole CUDA program (issue #25): samples/apps/timeline/offbyone, built here with
+ * nvcc and recorded whole, rendered into a headless xterm. Expected values come from
+ * offbyone.cu: its three launches `prefix<<<1, 8>>>`, `scale<<<2, 4>>>`, `finish<<<4, 2>>>` (in
+ * that order, each at its line of main), and what its host check prints (out[0] = 2·0 + 1 = 1
+ * where (0+1)(0+2) + 1 = 3 is expected).
+ */
+import './env.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { missingTool, ROOT, testIf } from '../helpers.js';
+import { nvccBuild } from '../host/nvcc.js';
+import { openProgramForTest, runtimeMissing } from './program-open.js';
+import { KEY, TuiHarness } from './harness.js';
+
+const DIR = join(ROOT, 'samples', 'apps', 'timeline');
+const why = missingTool('nvcc') ?? runtimeMissing();
+const run = testIf(why);
+
+/** The 1-based line of offbyone.cu holding `text` (exactly one). */
+function lineOf(text: string): number {
+  const lines = readFileSync(join(DIR, 'offbyone.cu'), 'utf8').split('\n');
+  const at = lines.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));
+  if (at.length !== 1) throw new Error(`offbyone.cu: ${at.length} lines hold ${text}`);
+  return at[0]!;
+}
+
+// grid and block as offbyone.cu's launches write them (1-D: y = z = 1)
+const PREFIX = 'launch 1/3 prefix<<<(1,1,1),(8,1,1)>>>';
+const SCALE = 'launch 2/3 scale<<<(2,1,1),(4,1,1)>>>';
+const FINISH = 'launch 3/3 finish<<<(4,1,1),(2,1,1)>>>';
+
+let bin: string | undefined;
+let h: TuiHarness | undefined;
+
+beforeAll(async () => {
+  if (why) return;
+  bin = mkdtempSync(join(tmpdir(), 'ptxdbg-tui-program-'));
+  // -G: the kernels' source lines and variables (offbyone.cu's own flag, -g, is the host's)
+  const err = await nvccBuild(join(DIR, 'offbyone.cu'), join(bin, 'offbyone'), ['-g', '-G']);
+  if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
+}, 600_000);
+afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
+afterEach(() => {
+  h?.dispose();
+  h = undefined;
+});
+
+/** Type a `:` command and wait for the screen to satisfy `pred`. */
+async function command(t: TuiHarness, cmd: string, pred: (l: string[]) => boolean, what: string): Promise<string[]> {
+  t.press(':', ...cmd.split(''));
+  return t.pressAndWait(KEY.enter, pred, what);
+}
+
+const header = (l: string[]): string => l[0] ?? '';
+/** The timeline row: the one that counts steps. */
+const timeline = (l: string[]): string => l.find((x) => /^ (launch \d+\/\d+ )?step \d+\/\d+ /.test(x)) ?? '';
+
+run('offbyone: the header and timeline name the launch; c crosses launches, C comes back; info cuda launches, launch 2, the program output, q', async () => {
+  const debug = await openProgramForTest(join(bin!, 'offbyone'));
+  h = await TuiHarness.start({ debug, title: 'offbyone', cols: 120, rows: 36 }, (l) => header(l).includes('launch 1/3'));
+  // it opens at the start of the first launch
+  expect(header(h.lines())).toContain(PREFIX);
+  expect(timeline(h.lines())).toMatch(/^ launch 1\/3 step 0\/\d+ /);
+
+  // breakpoints in the second and third kernels, then c twice: each stop is in the next launch
+  await command(h, 'break scale', (l) => /Breakpoint 1/.test(l.join('\n')), 'breakpoint 1');
+  await command(h, 'break finish', (l) => /Breakpoint 2/.test(l.join('\n')), 'breakpoint 2');
+  // scale<<<2, 4>>>: two blocks of one warp each, so the breakpoint hits twice in launch 2
+  await h.pressAndWait('c', (l) => header(l).includes(SCALE) && header(l).includes('block (0,0,0)'), 'c into launch 2');
+  expect(timeline(h.lines())).toMatch(/^ launch 2\/3 step \d+\/\d+ /);
+  // at a line of scale's body (between its signature and finish's)
+  const at = Number(/offbyone\.cu:(\d+)/.exec(header(h.lines()))?.[1]);
+  expect(at).toBeGreaterThan(lineOf('__global__ void scale'));
+  expect(at).toBeLessThan(lineOf('__global__ void finish'));
+  await h.pressAndWait('c', (l) => header(l).includes(SCALE) && header(l).includes('block (1,0,0)'), 'c: the second warp of launch 2');
+  await h.pressAndWait('c', (l) => header(l).includes(FINISH) && header(l).includes('block (0,0,0)'), 'c into launch 3');
+  // C goes back across the boundary to the last hit in launch 2
+  await h.pressAndWait('C', (l) => header(l).includes(SCALE) && header(l).includes('block (1,0,0)'), 'C back into launch 2');
+
+  // info cuda launches: one row per launch with its kernel and the line of main that launched it
+  const info = await command(h, 'info cuda launches', (l) => /finish/.test(l.join('\n')) && /prefix/.test(l.join('\n')), 'the launch list');
+  // the Console is the right-hand column: its rows, unwrapped
+  const text = info.map((l) => l.slice(l.lastIndexOf('│') + 1)).join(' ').replace(/\s+/g, ' ');
+  for (const [n, kernel, dims, line] of [[1, 'prefix', '(1,1,1) x (8,1,1)', lineOf('prefix<<<')], [2, 'scale', '(2,1,1) x (4,1,1)', lineOf('scale<<<')], [3, 'finish', '(4,1,1) x (2,1,1)', lineOf('finish<<<')]] as const) {
+    expect(text).toContain(`${n} ${kernel} ${dims} `);
+    expect(text).toMatch(new RegExp(`${kernel} ${dims.replace(/[()]/g, '\\$&')} \\d+ offbyone\\.cu:${line} in main`));
+  }
+
+  // launch N travels into launch N (from launch 3 back to 2, at its first step)
+  await command(h, 'launch 3', (l) => header(l).includes(FINISH), 'launch 3');
+  await command(h, 'launch 2', (l) => header(l).includes(SCALE) && /^ launch 2\/3 step 0\//.test(timeline(l)), 'launch 2');
+
+  // the program's output is in the Output pane at its place: the host check prints after the last launch
+  let shown = h.lines();
+  for (let i = 0; i < 12 && !shown.some((x) => x.includes('out[0] = 1, expected 3')); i++) shown = await h.pressAndWait(KEY.tab, () => true);
+  expect(shown.join('\n')).toContain('out[0] = 1, expected 3');
+  expect(shown.join('\n')).toContain('── launch 2 step 0 ──');
+
+  expect(await h.quit()).toBe(0);
+}, 300_000);
