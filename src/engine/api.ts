@@ -38,6 +38,8 @@ import { comparePositions, type Position, positionOf } from '../trace/position.j
 
 
 const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
+/** A raw memory range: `@global 0x7f0000000010 4`, `@shared 0x40` (4 bytes). */
+const RAW_RANGE = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i;
 
 /** A session records one launch: its positions are in launch 0 (the whole-program timeline, #25, adds more). */
 const LAUNCH = 0;
@@ -425,6 +427,10 @@ export class Engine {
       source = input.follow;
     } else if (/^[$%][a-z]+\d*$/i.test(e) && s.threadView().registerType(e.replace(/^\$/, '%')) !== undefined) {
       source = { kind: 'register', name: e.replace(/^\$/, '%') };
+    } else if (RAW_RANGE.test(e)) {
+      // a raw range, as `watch @global ADDR LEN` takes (origin across launches asks this way: src/engine/program/memory.ts)
+      const m = RAW_RANGE.exec(e)!;
+      source = { kind: 'memory', target: s.memoryTarget(m[1]!.toLowerCase() as 'global' | 'shared' | 'local', Number(BigInt(m[2]!) & 0xffffffffn), m[3] ? Number(m[3]) : 4) };
     } else {
       let v;
       try {
