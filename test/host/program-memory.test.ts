@@ -90,13 +90,15 @@ async function record(o: Partial<RecordOptions> = {}): Promise<ProgramRecording>
 }
 
 /** The recording as the memory module reads it; a launch's engine opens on its bundle (what `exec --break` opens). */
-function memorySource(rec: ProgramRecording, tag: string): ProgramMemorySource {
+function memorySource(rec: ProgramRecording, tag: string): ProgramMemorySource & { opened: number[] } {
   const engines = new Map<number, Engine>();
+  const opened: number[] = [];
   const events: MemoryEvent[] = rec.events.flatMap((e): MemoryEvent[] => e.kind === 'host'
     ? [{ kind: 'host', index: e.index, api: e.site?.api ?? e.op.op, site: e.site?.text, after: e.after, writes: e.writes }]
     : e.kind === 'launch' ? [{ kind: 'launch', index: e.index, launch: e.launch, kernel: e.kernel, recorded: e.start !== undefined }] : []);
   return {
     events,
+    opened,
     image: (l, which, offset, n) => { const img = launchAt(rec, l)?.[which]; return img ? readImage(img, offset, n) : undefined; },
     memoryBefore: (i, offset, n) => memoryAt(rec, i, WINDOW_BASE + BigInt(offset), n),
     engine: (l) => {
@@ -106,6 +108,7 @@ function memorySource(rec: ProgramRecording, tag: string): ProgramMemorySource {
         const d = join(dir, `${tag}-launch${l}`);
         mkdirSync(d, { recursive: true });
         writeBundle(d, snap);
+        opened.push(l);
         engines.set(l, openEngine({ ptxPath: join(d, 'kernel.ptx'), launch: join(d, 'launch.json') }));
       }
       return engines.get(l);
@@ -120,7 +123,7 @@ const fmt = (b: Uint8Array): string => String(int(b));
 function atFinishRead(src: ProgramMemorySource): Engine {
   const e = src.engine(launchOf('finish'))!;
   const t = threadOf('finish', I);
-  e.breakAt(`offbyone.cu:${lineOf('out[i] = b[i] + 1')} if blockIdx.x == ${t.block[0]} && threadIdx.x == ${t.thread[0]}`);
+  e.breakAt(`offbyone.cu:${lineOf('if (i < n) out[i] = b[i] + 1')} if blockIdx.x == ${t.block[0]} && threadIdx.x == ${t.thread[0]}`);
   const stop = e.continue({ direction: 'forward' });
   expect(stop.reason).toBe('breakpoint');
   expect(stop.thread.block).toEqual(t.block);
@@ -146,8 +149,9 @@ run('origin from finish\'s read of b[5] goes back two launches to prefix\'s writ
   expect(o2.launch).toBe(launchOf('scale'));
   expect(o2.answer.stop.thread.block).toEqual(threadOf('scale', I).block);
   expect(o2.answer.stop.thread.thread).toEqual(threadOf('scale', I).thread);
-  expect(o2.engine.where().line).toBe(lineOf('b[i] = 2 * a[i]'));
-  expect(programOriginText(o2)).toMatch(/^In launch 2 scale: b\[i\]|^In launch 2 scale: .* was last written by PTX/);
+  expect(o2.engine.where().line).toBe(lineOf('if (i < n) b[i] = 2 * a[i]'));
+  // the hop is scale's store, with the value it stored (2 * a[5]) among its inputs
+  expect(programOriginText(o2)).toMatch(new RegExp(`^In launch 2 scale: .* was last written by PTX \\d+ of _Z5scalePKiPii: st\\.[^\\n]*\\n(.*\\n)*  \\^\\d  %r\\d+ = ${B_I} \\(`));
 
   // launch 2 -> launch 1: prefix's thread i = 5 wrote a[5] = 15 (the off-by-one: 21 was wanted)
   expect(o2.engine.evaluate('a[i]').value).toBe(String(A_I));
@@ -172,19 +176,20 @@ run('origin from finish\'s read of b[5] goes back two launches to prefix\'s writ
 }, 300_000);
 
 run('watch b[5] in launch 3, reverse-continue: scale\'s write in launch 2; watch a[5]: prefix\'s in launch 1; watch in[4]: the host copy', async () => {
-  const src = memorySource(await record(), 'watch');
+  const rec = await record();
+  const src = memorySource(rec, 'watch');
   const e3 = atFinishRead(src);
   const b5 = rangeOf(e3, 'b[i]');
   const w2 = findWriter(src, b5, { kind: 'launch', launch: 3, step: e3.position().step }, 'backward')!;
   expect(w2.kind).toBe('device');
   if (w2.kind !== 'device') return;
   expect([w2.launch, w2.block, w2.thread, basename(w2.file ?? ''), w2.line, int(w2.before), int(w2.after)])
-    .toEqual([launchOf('scale'), threadOf('scale', I).block, threadOf('scale', I).thread, 'offbyone.cu', lineOf('b[i] = 2 * a[i]'), 0, B_I]);
+    .toEqual([launchOf('scale'), threadOf('scale', I).block, threadOf('scale', I).thread, 'offbyone.cu', lineOf('if (i < n) b[i] = 2 * a[i]'), 0, B_I]);
   const t2 = threadOf('scale', I);
   expect(watchStopText(2, 'b[i]', w2, 'backward', fmt)).toBe(
-    `Hardware watchpoint 2: b[i]\n\nOld value = 0\nNew value = ${B_I}\nwritten by launch 2 scale, block (${t2.block.join(',')}) thread (${t2.thread.join(',')}) at offbyone.cu:${lineOf('b[i] = 2 * a[i]')} (step ${w2.step})`);
+    `Hardware watchpoint 2: b[i]\n\nOld value = 0\nNew value = ${B_I}\nwritten by launch 2 scale, block (${t2.block.join(',')}) thread (${t2.thread.join(',')}) at offbyone.cu:${lineOf('if (i < n) b[i] = 2 * a[i]')} (step ${w2.step})`);
   const e2 = gotoWriter(src, w2, 'backward');
-  expect(e2.where().line).toBe(lineOf('b[i] = 2 * a[i]'));
+  expect(e2.where().line).toBe(lineOf('if (i < n) b[i] = 2 * a[i]'));
 
   const a5 = rangeOf(e2, 'a[i]');
   const w1 = findWriter(src, a5, { kind: 'launch', launch: 2, step: e2.position().step }, 'backward')!;
@@ -203,30 +208,36 @@ run('watch b[5] in launch 3, reverse-continue: scale\'s write in launch 2; watch
   const out5 = rangeOf(e3, 'out[i]');
   const wf = findWriter(src, out5, { kind: 'host', index: 0 }, 'forward')!;
   expect(wf.kind === 'device' && [wf.launch, wf.block, wf.thread, wf.line, int(wf.after)])
-    .toEqual([launchOf('finish'), threadOf('finish', I).block, threadOf('finish', I).thread, lineOf('out[i] = b[i] + 1'), B_I + 1]);
+    .toEqual([launchOf('finish'), threadOf('finish', I).block, threadOf('finish', I).thread, lineOf('if (i < n) out[i] = b[i] + 1'), B_I + 1]);
+  // launches 1 and 2 left out[5] as it was (their images agree there): only launch 3 is re-executed
+  const fresh = memorySource(rec, 'fresh');
+  expect(int(findWriter(fresh, out5, { kind: 'host', index: 0 }, 'forward')?.after)).toBe(B_I + 1);
+  expect(fresh.opened).toEqual([launchOf('finish')]);
   // and memory at any point: out[5] before finish ran, and after
   expect(int(readGlobal(src, { kind: 'launch', launch: 3, step: 0 }, out5.offset, 4))).toBe(0);
   expect(int(readGlobal(src, { kind: 'host', index: src.events[src.events.length - 1]!.index }, out5.offset, 4))).toBe(B_I + 1);
 }, 300_000);
 
-run('history a[5] spans launches: prefix\'s one write; history in[4]: the host copy', async () => {
+run('history a[5] spans launches: prefix\'s one write in launch 1; history in[4]: the host copy', async () => {
   const src = memorySource(await record(), 'history');
-  const e3 = atFinishRead(src);
-  // finish's b is scale's b and prefix's a is scale's a: find a[5] from scale's parameter in launch 2
-  const e2 = src.engine(2)!;
+  // a[5] named through scale's parameter `a` in launch 2 (prefix's `a` is the same buffer)
+  const e2 = src.engine(launchOf('scale'))!;
   e2.setFocus({ block: threadOf('scale', I).block as [number, number, number], thread: threadOf('scale', I).thread as [number, number, number] });
-  void e3;
   const a5 = rangeOf(e2, `a[${I}]`);
   const h = programHistory(src, a5);
   expect(h.map((w) => (w.kind === 'device' ? [w.launch, w.thread, w.line, int(w.before), int(w.after)] : w.kind)))
     .toEqual([[launchOf('prefix'), threadOf('prefix', I).thread, lineOf('a[i] = s;'), 0, A_I]]);
+  // in[4]: only the host's copy changed it (no kernel writes `in`)
+  const e1 = src.engine(launchOf('prefix'))!;
+  const h4 = programHistory(src, rangeOf(e1, `in[${I - 1}]`));
+  expect(h4.map((w) => (w.kind === 'host' ? [w.event.api, w.event.site, int(w.before), int(w.after)] : w.kind)))
+    .toEqual([['cudaMemcpy', `offbyone.cu:${lineOf('cudaMemcpy(d_in')} in main`, 0, I]]);
 }, 300_000);
 
 run('--record finish: the writer of b[5] is launch 2 as a whole, not recorded', async () => {
   const src = memorySource(await record({ kernels: ['finish'] }), 'partial');
-  const e3 = atFinishRead(src);
+  atFinishRead(src);
   const o = programOrigin(src, launchOf('finish'), 'b[i]');
   expect(o.kind).toBe('launch');
   expect(programOriginText(o, fmt)).toBe(`${o.kind === 'launch' ? o.what : ''} was last written by launch 2 scale, not recorded (its threads were not kept: record it to see which one): 0 -> ${B_I}`);
-  void e3;
 }, 300_000);
