@@ -35,13 +35,17 @@ export type {
 import { formatterFor, registerValue } from './values.js';
 import { Containers, frameScopes } from './scopes.js';
 import { comparePositions, type Position, positionOf } from '../trace/position.js';
+import type { LaunchInfo, ProgramEvent } from './types.js';
+import { type ProgramStop, ProgramTimeline } from './program/timeline.js';
+import { programBreak, programDelete } from './program/breakpoints.js';
+import { plainName } from '../ptx/names.js';
 
 
 const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
 /** A raw memory range: `@global 0x7f0000000010 4`, `@shared 0x40` (4 bytes). */
 const RAW_RANGE = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i;
 
-/** A session records one launch: its positions are in launch 0 (the whole-program timeline, #25, adds more). */
+/** A single-kernel session records one launch: its positions are in launch 0 (a program's launches count from 1). */
 const LAUNCH = 0;
 
 const engines = new WeakMap<Session, Engine>();
@@ -64,14 +68,26 @@ export class Engine {
   private ptxLines: LineMap | undefined;
   private ptxTextLines: readonly string[] | undefined;
 
-  private readonly session: Session;
+  /** The launch in focus's session (a program's changes as the position moves across launches). */
+  private get session(): Session { return sessions.get(this)!; }
+  /** The whole program's timeline, when the engine debugs a program (issue #25). */
+  private program: ProgramTimeline | undefined;
 
   /** Engines are made by `Engine.open`, `openEngine*` and `engineOf` (one per session). */
   private constructor(s: Session) {
-    this.session = s;
     sessions.set(this, s);
     engines.set(s, this);
   }
+
+  /** @internal an engine over a whole program's launches (openProgramEngine), in its first recorded launch. */
+  static ofProgram(p: ProgramTimeline): Engine {
+    const e = new Engine(p.session(p.current));
+    e.program = p;
+    return e;
+  }
+
+  /** The launch in focus: 0 in a single-kernel session, from 1 in a program. */
+  private get launchNo(): number { return this.program?.current ?? LAUNCH; }
 
   /** @internal the engine of a session (engineOf). */
   static of(s: Session): Engine {
@@ -84,7 +100,7 @@ export class Engine {
 
   get total(): number { return this.session.total; }
   /** The current position on the program timeline. */
-  position(): Position { return positionOf(LAUNCH, this.session.position()); }
+  position(): Position { return positionOf(this.launchNo, this.session.position()); }
   /** The position `step` warp-steps into the current launch (range-checked when travelled to). */
   at(step: number): Position { return positionOf(this.position().launch, step); }
   /** The first and last positions of the current launch's recording. */
@@ -98,11 +114,15 @@ export class Engine {
 
   /** Travel to a position (EngineError 'out-of-range' outside the recording). */
   goto(to: Position): StopEvent {
-    if (to.launch !== LAUNCH) throw new EngineError(`launch ${to.launch} does not exist: this session records one launch (0)`, 'out-of-range');
+    if (this.program) {
+      if (to.step < 0) throw new EngineError(`position ${to.launch}:${to.step} is a host call before launch ${to.launch}: the debugger stops in launches`, 'out-of-range');
+      this.enter(to.launch);
+    } else if (to.launch !== LAUNCH) throw new EngineError(`launch ${to.launch} does not exist: this session records one launch (0)`, 'out-of-range');
     return this.stopped(this.session.goto(to.step));
   }
 
   step(r: StepRequest): StopEvent {
+    if (this.program) return this.crossing(r.direction, () => r.granularity === 'line' ? this.session.stepLine(r.into ?? false, r.direction) : this.session.stepInstruction(r.direction, !(r.into ?? false)));
     return this.stopped(r.granularity === 'line' ? this.session.stepLine(r.into ?? false, r.direction) : this.session.stepInstruction(r.direction, !(r.into ?? false)));
   }
 
@@ -112,12 +132,14 @@ export class Engine {
    */
   continue(r: ContinueRequest): StopEvent {
     const from = this.position().step;
+    if (this.program) return this.programStop(this.program.cont(this.program.current, r.direction));
     const landed = this.stopped(this.session.cont(r.direction));
     return r.races ? this.raceOnTheWay(from, landed, r.direction) : landed;
   }
 
   /** gdb's `run`: from step 0 to the first breakpoint or watchpoint (a hit at step 0 counts). */
   run(r: { readonly races?: boolean } = {}): StopEvent {
+    if (this.program) return this.programStop(this.program.run());
     this.session.goto(0);
     const landed = this.stopped(this.session.cont('forward', true));
     return r.races ? this.raceOnTheWay(0, landed, 'forward') : landed;
@@ -137,6 +159,7 @@ export class Engine {
   /** Run until the current function returns (forward: its value is then `returnValueText`). */
   finish(r: { readonly direction: Direction }): StopEvent {
     this.session.lastReturn = undefined;
+    if (this.program) return this.crossing(r.direction, () => this.session.finish(r.direction));
     return this.stopped(this.session.finish(r.direction));
   }
 
@@ -162,7 +185,7 @@ export class Engine {
   private stopped(s: Stop): StopEvent {
     this.containers.clear();
     const w = this.session.where();
-    return { reason: s.reason, position: positionOf(LAUNCH, s.step), total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
+    return { reason: s.reason, position: positionOf(this.launchNo, s.step), total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
   }
 
   // ---- threads and frames -----------------------------------------------------------------------
@@ -304,7 +327,13 @@ export class Engine {
     return { wp: s.addWatchpoint(expr, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
   }
 
-  breakpoints(): readonly BreakpointInfo[] { return this.session.breakpoints(); }
+  breakpoints(): readonly BreakpointInfo[] {
+    const p = this.program;
+    if (!p) return this.session.breakpoints();
+    // the program's: as set in the launch in focus, else pending (not in this launch's code)
+    const here = this.session.breakpoints();
+    return p.bps.map((b) => here.find((x) => x.id === b.id) ?? { id: b.id, spec: b.location, enabled: b.enabled, condition: undefined, locations: [], hits: 0, pending: true });
+  }
   watchpoints(): readonly WatchpointInfo[] { return this.session.watchpoints(); }
 
   /** Replace the watchpoints (DAP's data breakpoints): each expression is resolved now. */
@@ -385,7 +414,7 @@ export class Engine {
     const rtype = /^%[a-z]+\d*$/i.test(reg) ? view.registerType(reg) : undefined;
     if (rtype !== undefined) {
       const me = this.focus();
-      return s.registerHistory(reg, limit).map((w) => ({ position: positionOf(LAUNCH, w.step), thread: me, file: w.file, line: w.line, before: undefined, after: registerValue(rtype, w.value), atomic: false }));
+      return s.registerHistory(reg, limit).map((w) => ({ position: positionOf(this.launchNo, w.step), thread: me, file: w.file, line: w.line, before: undefined, after: registerValue(rtype, w.value), atomic: false }));
     }
     const ev = this.evaluate(expr);
     if (!ev.lvalue) throw new EngineError(`history needs a register or an lvalue in global, shared or local memory`, 'bad-request');
@@ -395,7 +424,7 @@ export class Engine {
     return s.memoryHistory(target, 'write').slice(-limit).map((e) => {
       const g = s.trace.log.loc(e.step);
       return {
-        position: positionOf(LAUNCH, e.step), thread: this.threadRef(ctaOfKey(e.warpKey), tidOfKey(e.warpKey, e.lane)), file: s.code.fileName(g), line: s.code.line[g]!,
+        position: positionOf(this.launchNo, e.step), thread: this.threadRef(ctaOfKey(e.warpKey), tidOfKey(e.warpKey, e.lane)), file: s.code.fileName(g), line: s.code.line[g]!,
         before: e.before ? fmt(e.before) : undefined, after: e.after ? fmt(e.after) : undefined, atomic: e.acc === Access.Atomic,
       };
     });
@@ -515,7 +544,7 @@ export class Engine {
     };
     const out: Position[] = [];
     const tl = s.timelineOfFocus();
-    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(positionOf(LAUNCH, tl.steps[i]!));
+    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(positionOf(this.launchNo, tl.steps[i]!));
     return out;
   }
 
@@ -536,7 +565,10 @@ export class Engine {
     return this.session.sources.get(file);
   }
   /** Look for source files under `dir` too. */
-  setSourceDir(dir: string): void { this.session.setSourceDir(dir); }
+  setSourceDir(dir: string): void {
+    if (this.program) this.program.setSourceDir(dir);
+    else this.session.setSourceDir(dir);
+  }
   /** A run that ended in a fault opens where it ended: that stop, else undefined (at step 0). */
   openAtEnd(): StopEvent | undefined {
     const s = this.session.openAtEnd();
@@ -573,15 +605,129 @@ export class Engine {
 
   /** gdb's `break LOCATION [if COND]` (`tbreak` when temporary): FILE:LINE, LINE, FUNCTION, ptx:LINE, *INSTR. */
   breakAt(location: string, temporary = false): BreakpointInfo {
+    if (this.program) return programBreak(this.program, this.session, location, temporary);
     return this.session.addBreakpoint(location, temporary);
   }
   /** Delete breakpoint or watchpoint `id` (every one when undefined); gdb's reply. */
-  deleteBreakpoint(id: number | undefined): string { return this.session.deleteBreakpoint(id); }
-  enableBreakpoint(id: number, on: boolean): void { this.session.enableBreakpoint(id, on); }
+  deleteBreakpoint(id: number | undefined): string {
+    if (!this.program) return this.session.deleteBreakpoint(id);
+    return programDelete(this.program, this.session, id);
+  }
+  enableBreakpoint(id: number, on: boolean): void {
+    if (!this.program) this.session.enableBreakpoint(id, on);
+    else if (!this.program.enableBreakpoint(id, on)) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
+  }
   /** Pass the next `count` hits of breakpoint `id`. */
-  ignoreBreakpoint(id: number, count: number): void { this.session.ignoreBreakpoint(id, count); }
+  ignoreBreakpoint(id: number, count: number): void {
+    if (!this.program) this.session.ignoreBreakpoint(id, count);
+    else if (!this.program.ignoreBreakpoint(id, count)) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
+  }
   /** The breakpoint the last stop hit, if it was one. */
   get lastBreakpoint(): number | undefined { return this.session.lastBreakpoint; }
+
+  // ---- the program timeline (issue #25, helper timeline) ----------------------------------------
+  // A program's launches each have a Session (program/timeline.ts); the engine follows the one in
+  // focus. One block, apart from the rest, so that edits elsewhere merge.
+
+  /** Focus launch n's session (recorded when first visited); a new launch drops what was cached of the old. */
+  private enter(n: number): void {
+    const p = this.program!;
+    if (n === p.current && sessions.get(this) === p.session(n)) return;
+    const s = p.session(n);
+    p.current = n;
+    sessions.set(this, s);
+    engines.set(s, this);
+    this.containers.clear();
+    this.ptxLines = undefined;
+    this.ptxTextLines = undefined;
+    this.tuiDebugInfo = undefined;
+  }
+
+  /** A stop somewhere in the program: focus its launch, then the stop as usual. */
+  private programStop(ps: ProgramStop): StopEvent {
+    this.enter(ps.launch);
+    const st = this.stopped(ps.stop);
+    if (st.hit?.kind === 'breakpoint') this.program!.hitTemporary(st.hit.id);
+    return st;
+  }
+
+  /**
+   * A step or finish in a program: where it cannot move in its launch (forward at the launch's
+   * end, backward at its start), the next stop is in the next launch that has one, as cuda-gdb
+   * does when a kernel ends under `next` (and mirrored backward).
+   */
+  private crossing(direction: Direction, move: () => Stop): StopEvent {
+    const p = this.program!;
+    const before = this.session.position();
+    const s = move();
+    const stuck = s.step === before;
+    if ((direction === 'forward' && (s.reason === 'end' || (stuck && before === this.session.total))) || (direction === 'backward' && stuck && s.reason === 'start')) {
+      this.session.goto(direction === 'forward' ? this.session.total : 0);
+      return this.programStop(p.beyond(p.current, direction));
+    }
+    return this.stopped(s);
+  }
+
+  /** Every launch of the program, in order (a single-kernel session: its one launch, numbered 0). */
+  launches(): LaunchInfo[] {
+    const p = this.program;
+    if (!p) {
+      const l = this.session.launch;
+      return [{ index: LAUNCH, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: undefined, steps: this.total, launchedBy: undefined }];
+    }
+    const open = p.openSessions();
+    return p.source.launches.map((l) => ({
+      index: l.index, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: l.site,
+      steps: l.recorded ? open.get(l.index)?.total ?? l.steps : undefined, launchedBy: l.launchedBy,
+    }));
+  }
+
+  /** The launch in focus (`[launch 2 scale<<<(2,1,1),(4,1,1)>>> at offbyone.cu:57]` names it). */
+  currentLaunch(): LaunchInfo {
+    const n = this.launchNo;
+    return this.launches().find((l) => l.index === n)!;
+  }
+
+  /** Whether the engine debugs a whole program (several launches, host events) rather than one kernel. */
+  get isProgram(): boolean { return this.program !== undefined; }
+
+  /** gdb's `launch N` / `goto launch N step S`: travel into launch n (its first step by default). */
+  gotoLaunch(n: number, step = 0): StopEvent {
+    if (!Number.isInteger(n)) throw new EngineError(`launch ${n}: expected a launch number`, 'bad-request');
+    return this.goto(positionOf(n, step));
+  }
+
+  /** `set cuda break_on_launch application|none`: stop at each launch's first instruction (both directions). */
+  setBreakOnLaunch(on: boolean): void {
+    if (!this.program) throw new EngineError('break_on_launch needs a whole program (ptxdbg ./app): this session records one launch', 'bad-request');
+    this.program.breakOnLaunch = on;
+  }
+  get breakOnLaunch(): boolean { return this.program?.breakOnLaunch ?? false; }
+
+  /**
+   * The program's host calls and output, each at its position: the events before launch k sit at
+   * steps -m..-1 of launch k (m of them), those after the last launch before launch count + 1.
+   */
+  programEvents(): ProgramEvent[] {
+    const p = this.program;
+    if (!p) return [];
+    const out: ProgramEvent[] = [];
+    let pending: Omit<ProgramEvent, 'position'>[] = [];
+    const flush = (launch: number): void => {
+      pending.forEach((e, i) => out.push({ ...e, position: positionOf(launch, i - pending.length) }));
+      pending = [];
+    };
+    for (const e of p.source.events) {
+      if (e.kind === 'launch') flush(e.launch);
+      else if (e.kind === 'host') pending.push({ kind: 'host', what: e.api, detail: e.op, site: e.site });
+      else pending.push({ kind: 'output', what: e.stream, detail: e.text, site: undefined });
+    }
+    flush(p.source.launches.length + 1);
+    return out;
+  }
+
+  /** The program's exit code (undefined: a single kernel, or a program stopped before its end). */
+  get exitCode(): number | undefined { return this.program?.source.exitCode; }
 
   // ---- used by the terminal front end (tui/, issue #26) -----------------------------------------
   // What the TUI's panes read that the sections above do not give, so that tui/ needs no

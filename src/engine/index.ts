@@ -8,7 +8,10 @@
  *   process.stdout.write(stopText(e, stop));
  */
 export { Engine } from './api.js';
-export { openEngine, openEngineAsync, openReplayEngine, type ReplayOpened } from './open.js';
+export { openEngine, openEngineAsync, openProgramEngine, openReplayEngine, type ReplayOpened } from './open.js';
+/** A whole program's recording as the engine reads it (the host side implements it, issue #25). */
+export type * from './program/source.js';
+export type { ProgramOptions } from './program/timeline.js';
 export type { RecordProgress } from '../trace/trace.js';
 export type { SessionOptions as EngineOptions } from './session.js';
 export { EngineError, ERROR_CODES, type ErrorCode, requestFailure } from './errors.js';

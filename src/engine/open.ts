@@ -5,6 +5,8 @@ import { openReplay } from './replay.js';
 import { openSession, openSessionAsync, type SessionOptions } from './session.js';
 import type { RecordProgress } from '../trace/trace.js';
 import type { TraceFile } from '../trace/file.js';
+import { type ProgramOptions, ProgramTimeline } from './program/timeline.js';
+import type { ProgramSource } from './program/source.js';
 
 /** Load PTX and launch, record the run, and open an engine at step 0. Throws EngineError. */
 export function openEngine(o: SessionOptions): Engine {
@@ -22,4 +24,12 @@ export type ReplayOpened = { readonly engine: Engine; readonly file: TraceFile }
 export function openReplayEngine(tracePath: string): ReplayOpened {
   const r = openReplay(tracePath);
   return 'error' in r ? r : { engine: Engine.of(r.session), file: r.file };
+}
+
+/**
+ * An engine over a whole program's recording (issue #25): its launches are recorded into
+ * sessions as they are visited; it opens in the first recorded launch, at step 0.
+ */
+export function openProgramEngine(source: ProgramSource, o: ProgramOptions = {}): Engine {
+  return Engine.ofProgram(new ProgramTimeline(source, o));
 }

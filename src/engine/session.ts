@@ -699,6 +699,9 @@ export class Session implements DebugSession {
 
   // ---- breakpoints and watchpoints ---------------------------------------------------------------
 
+  /** Number breakpoints and watchpoints from `next` (the launches of a program share one numbering). */
+  useIds(next: () => number): void { this.points.idSource = next; }
+
   addBreakpoint(text: string, temporary = false, hitCondition?: HitCondition): BreakpointInfo {
     const where = this.where();
     return this.points.addBreakpoint(text, { file: where.file, fn: where.function }, temporary, hitCondition);

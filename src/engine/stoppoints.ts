@@ -41,6 +41,8 @@ export class StopPoints {
   readonly bps: Bp[] = [];
   readonly wps: Wp[] = [];
   private nextId = 1;
+  /** Where ids come from instead of nextId (a program's launches share one numbering, program/timeline.ts). */
+  idSource: (() => number) | undefined;
   /**
    * Evaluates an expression condition for one thread at a step (the session moves the machine
    * there and evaluates with the program's DWARF); false where it cannot be evaluated.
@@ -71,7 +73,7 @@ export class StopPoints {
 
   /** The next breakpoint/watchpoint number (shared with the session's value watchpoints). */
   newId(): number {
-    return this.nextId++;
+    return this.idSource ? this.idSource() : this.nextId++;
   }
 
   /** gdb's `ignore N COUNT`: pass over the next COUNT hits of breakpoint N. */
@@ -98,7 +100,7 @@ export class StopPoints {
     }
     const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
     const bp: Bp = {
-      id: this.nextId++, spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
+      id: this.newId(), spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
       locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary, hitCond: hitCondition, allHits: undefined, ignore: 0,
     };
     this.bps.push(bp);
@@ -129,7 +131,7 @@ export class StopPoints {
     const { space, address, size } = target;
     if (size <= 0 || size > 4096) throw new EngineError(`cannot watch ${size} bytes (1..4096)`, 'bad-watch');
     const wp: Wp = {
-      id: this.nextId++, expr, kind, space, address, size, block, thread, target, format,
+      id: this.newId(), expr, kind, space, address, size, block, thread, target, format,
       enabled: true, hits: 0,
     };
     this.wps.push(wp);

@@ -67,6 +67,10 @@ export interface BreakpointInfo {
   /** Resolved (function, instruction) pairs. */
   readonly locations: readonly { function: string; pc: number; file: string | undefined; line: number }[];
   hits: number;
+  /** A program's breakpoint not (yet) set in the launch in focus: gdb's pending breakpoint (no locations). */
+  readonly pending?: boolean;
+  /** Why it is pending, when no module of the program seems to have the location. */
+  readonly note?: string;
 }
 
 export type WatchKind = 'write' | 'read' | 'access';
@@ -348,3 +352,35 @@ export interface AddedWatch {
   readonly raw: boolean;
 }
 
+
+// ---- the program timeline (issue #25) ------------------------------------------------------------
+
+/** One launch of the program (`info cuda launches`); a single-kernel session has one, numbered 0. */
+export interface LaunchInfo {
+  /** Its number: from 1 in program order (0 for the one launch of a single-kernel session). */
+  readonly index: number;
+  /** The kernel's plain name (`scale`) and its PTX name. */
+  readonly kernel: string;
+  readonly mangled: string;
+  readonly grid: Dim3;
+  readonly block: Dim3;
+  /** Where the host launched it: `offbyone.cu:57 in main`; undefined when not known (a single kernel). */
+  readonly site: string | undefined;
+  /** Warp-steps it ran; undefined when it was not recorded (it cannot be visited). */
+  readonly steps: number | undefined;
+  /** Launched from device code by this kernel (a child grid). */
+  readonly launchedBy: string | undefined;
+}
+
+/** A host call or output between launches, at its place on the program timeline. */
+export interface ProgramEvent {
+  /** Host events sit before the launch that follows them, at negative steps (trace/position.ts). */
+  readonly position: Position;
+  readonly kind: 'host' | 'output';
+  /** Host: the API function (cudaMemcpy); output: the stream (stdout, stderr, printf). */
+  readonly what: string;
+  /** Host: the operation (write, read, set, copy, malloc, free, ...); output: its text. */
+  readonly detail: string;
+  /** Host: `app.cu:42 in main`, when known. */
+  readonly site: string | undefined;
+}

@@ -23,12 +23,19 @@ export function stopLine(e: Engine): string {
   for (let m = w.activeMask; m !== 0; m &= m - 1) lanes++;
   const head = `[step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
     (w.state === 'active' || w.state === 'inactive' ? `, ${lanes} lane${lanes === 1 ? '' : 's'} active, pc ${w.pc}` : '');
-  if (w.state === 'exited' || w.state === 'retired') return `${head}: exited`;
-  if (w.state === 'not-started') return `${head}: block not started yet`;
+  if (w.state === 'exited' || w.state === 'retired') return `${launchLine(e)}${head}: exited`;
+  if (w.state === 'not-started') return `${launchLine(e)}${head}: block not started yet`;
   const src = sourceLine(e, w.file, w.line);
   const loc = w.file ? `${w.function} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
   const state = w.state === 'active' ? '' : ` (${w.state === 'inactive' ? 'inactive: waiting at a divergent branch' : 'waiting at a barrier'})`;
-  return `${head}${state}\n${loc}\n${src !== undefined ? `${w.line}\t${src}` : `   ${w.pc}: ${w.ptx}`}`;
+  return `${launchLine(e)}${head}${state}\n${loc}\n${src !== undefined ? `${w.line}\t${src}` : `   ${w.pc}: ${w.ptx}`}`;
+}
+
+/** In a program of several launches, the stop names its launch: `[launch 2 scale<<<(2,1,1),(4,1,1)>>> at offbyone.cu:57]`. */
+function launchLine(e: Engine): string {
+  if (!e.isProgram || e.launches().length < 2) return '';
+  const l = e.currentLaunch();
+  return `[launch ${l.index} ${l.kernel}<<<(${l.grid.join(',')}),(${l.block.join(',')})>>>${l.site ? ` at ${l.site}` : ''}]\n`;
 }
 
 export function sourceLine(e: Engine, file: string | undefined, line: number): string | undefined {
@@ -45,6 +52,8 @@ export function stopText(e: Engine, st: Pick<Stop, 'reason' | 'message'>): strin
   const s = sessionOf(e);
   // the kernel's end sets gdb's $_exitcode: 0 when it finished, 1 when a fault stopped it
   if (s.position() >= s.total) consoleState(e).history.setConvenience('_exitcode', intValue(s.faultMessage === undefined ? 0n : 1n, T.int));
+  // cuda-gdb's $_launch: the launch in focus (issue #25)
+  consoleState(e).history.setConvenience('_launch', intValue(BigInt(e.position().launch), T.int));
   const parts: string[] = [];
   if (st.message) parts.push(st.message);
   if (st.reason !== 'no-move' || !st.message) parts.push(stopLine(e));
@@ -62,7 +71,9 @@ export function watchText(w: AddedWatch): string {
 
 /** gdb's reply to `break`: "Breakpoint 1 at kernel pc 4: file kernel.cu, line 12." */
 export function breakText(bp: BreakpointInfo, temporary: boolean): string {
-  const l = bp.locations[0]!;
+  const l = bp.locations[0];
+  // gdb's pending breakpoint: in a program, a location not in the launch in focus (issue #25)
+  if (!l) return `${bp.note ? `${bp.note}\n` : ''}${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} (${bp.spec}) pending.`;
   return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${l.function} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
 }
 
@@ -175,7 +186,7 @@ export function registersText(e: Engine, restText: string): string {
 /** `info breakpoints`: breakpoints, memory watchpoints and register watchpoints in one table. */
 export function pointsTable(e: Engine): string {
   const s = sessionOf(e);
-  const rows = [...s.breakpoints().map((b) => `${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.locations.length} location${b.locations.length === 1 ? '' : 's'}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`),
+  const rows = [...e.breakpoints().map((b) => `${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.pending ? 'pending: not in this launch' : `${b.locations.length} location${b.locations.length === 1 ? '' : 's'}`}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`),
     ...s.watchpoints().map((w) => `${String(w.id).padEnd(4)}${w.kind === 'write' ? 'watchpoint ' : w.kind === 'read' ? 'rwatch     ' : 'awatch     '}  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (${w.space} 0x${w.address.toString(16)}, ${w.size} bytes${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`),
     ...s.registerWatchpoints().map((w) => `${String(w.id).padEnd(4)}watchpoint  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (in registers of block (${w.block.join(',')}) thread (${w.thread.join(',')})${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`)];
   return rows.length ? ['Num Type        Enb What', ...rows].join('\n') : 'No breakpoints or watchpoints.';

@@ -1,0 +1,281 @@
+/**
+ * The program timeline (issue #25): one debugging session over every launch of a recorded
+ * program. Each launch is a Session of its own, recorded from the launch's start state when the
+ * user first goes into it and kept in a small LRU (a launch is a deterministic function of its
+ * start, so an evicted one is recorded again, identically, when visited again).
+ *
+ * Moving across launches follows cuda-gdb going forward: when a continue (or a step past the
+ * end) leaves a launch, the next stop is in the next launch that has one: a breakpoint hit, or
+ * its first instruction under `set cuda break_on_launch application`; backward is the mirror
+ * image. Breakpoints belong to the program: each has one number, is set in every launch whose
+ * code it resolves in, and is pending until one does (gdb's pending breakpoints).
+ */
+import { EngineError } from '../errors.js';
+import { openSession, type Session } from '../session.js';
+import type { Stop } from '../types.js';
+import type { Direction } from '../../trace/position.js';
+import { plainName } from '../../ptx/names.js';
+import type { ProgramLaunch, ProgramSource } from './source.js';
+
+export interface ProgramOptions {
+  schedule?: 'rr' | 'random' | undefined;
+  seed?: number | undefined;
+  maxSteps?: number | undefined;
+  /** Launches kept recorded at once (the LRU's size; default 4). */
+  sessions?: number | undefined;
+}
+
+/** A breakpoint of the program: set by location in every launch it resolves in. */
+export interface ProgramBreakpoint {
+  readonly id: number;
+  /** As the user wrote it (`scale`, `offbyone.cu:30 if $_launch == 2`). */
+  readonly location: string;
+  readonly temporary: boolean;
+  enabled: boolean;
+  ignore: number;
+}
+
+/** A stop somewhere in the program: the launch it is in, and the session's stop. */
+export interface ProgramStop { readonly launch: number; readonly stop: Stop }
+
+export class ProgramTimeline {
+  /** Open launches' sessions, least recently used first. */
+  private readonly open = new Map<number, Session>();
+  private readonly capacity: number;
+  /** `set cuda break_on_launch application`: stop at each launch's first instruction. */
+  breakOnLaunch = false;
+  readonly bps: ProgramBreakpoint[] = [];
+  private nextId = 1;
+  /** The id the next breakpoint a session makes takes (a program breakpoint set in a newly opened launch). */
+  private forcedId: number | undefined;
+  private sourceDir: string | undefined;
+  /** The launch in focus (from 1). */
+  current: number;
+
+  constructor(readonly source: ProgramSource, private readonly o: ProgramOptions = {}) {
+    this.capacity = Math.max(1, o.sessions ?? 4);
+    const first = source.launches.find((l) => l.recorded);
+    if (!first) throw new EngineError(source.launches.length ? `none of the program's ${source.launches.length} launches was recorded` : 'the program made no kernel launch', 'out-of-range');
+    this.current = first.index;
+  }
+
+  /** One numbering for every session's breakpoints and watchpoints. */
+  readonly takeId = (): number => {
+    const f = this.forcedId;
+    this.forcedId = undefined;
+    return f ?? this.nextId++;
+  };
+
+  launch(n: number): ProgramLaunch | undefined {
+    return this.source.launches[n - 1];
+  }
+
+  /** `scale<<<(2,1,1),(4,1,1)>>>`. */
+  label(n: number): string {
+    const l = this.launch(n);
+    return l ? `${plainName(l.kernel)}<<<(${l.grid.join(',')}),(${l.block.join(',')})>>>` : `launch ${n}`;
+  }
+
+  /** The session of launch n, recorded when first visited. Throws EngineError for a launch that cannot be opened. */
+  session(n: number): Session {
+    const had = this.open.get(n);
+    if (had) {
+      this.open.delete(n);
+      this.open.set(n, had);
+      return had;
+    }
+    const l = this.launch(n);
+    if (!l) throw new EngineError(`launch ${n} does not exist: the program made ${this.source.launches.length} launch${this.source.launches.length === 1 ? '' : 'es'} (1..${this.source.launches.length})`, 'out-of-range');
+    const start = this.source.start(n);
+    if (!start) throw new EngineError(`launch ${n} (${this.label(n)}) was not recorded${this.source.stopped ? ` (recording stopped: ${this.source.stopped})` : ' (--record left it out)'}: it ran, and only its effect on memory is known`, 'out-of-range');
+    const s = openSession({
+      ptxPath: start.ptxPath, ptxText: start.ptxText, launchObject: start.launch, schedule: this.o.schedule, seed: this.o.seed, maxSteps: this.o.maxSteps,
+    });
+    s.useIds(this.takeId);
+    if (this.sourceDir) s.setSourceDir(this.sourceDir);
+    for (const b of this.bps) this.apply(b, n, s);
+    this.open.set(n, s);
+    for (const k of this.open.keys()) {
+      if (this.open.size <= this.capacity) break;
+      if (k !== this.current && k !== n) this.open.delete(k);
+    }
+    return s;
+  }
+
+  /** The sessions recorded now, by launch. */
+  openSessions(): ReadonlyMap<number, Session> { return this.open; }
+
+  setSourceDir(dir: string): void {
+    this.sourceDir = dir;
+    for (const s of this.open.values()) s.setSourceDir(dir);
+  }
+
+  // ---- breakpoints ---------------------------------------------------------------------------------
+
+  /** Set breakpoint b in launch n's session if its location resolves there; else why not. */
+  private apply(b: ProgramBreakpoint, n: number, s: Session): EngineError | undefined {
+    // `$_launch` in a condition is the launch's number: a constant within one launch
+    const text = b.location.replace(/\$_launch\b/g, String(n));
+    this.forcedId = b.id;
+    try {
+      s.addBreakpoint(text, b.temporary);
+    } catch (e) {
+      if (!(e instanceof EngineError) || e.code !== 'bad-breakpoint') throw e;
+      return e;
+    } finally {
+      this.forcedId = undefined;
+    }
+    if (!b.enabled) s.enableBreakpoint(b.id, false);
+    if (b.ignore) s.ignoreBreakpoint(b.id, b.ignore);
+    return undefined;
+  }
+
+  /**
+   * gdb's `break LOCATION`: set in every open launch it resolves in; `resolved` says whether the
+   * current launch has it (else it is pending or set elsewhere). Throws the current launch's
+   * EngineError when the location is malformed rather than absent.
+   */
+  addBreakpoint(location: string, temporary: boolean): { bp: ProgramBreakpoint; here: EngineError | undefined; anywhere: boolean } {
+    const bp: ProgramBreakpoint = { id: this.nextId++, location, temporary, enabled: true, ignore: 0 };
+    let here: EngineError | undefined, anywhere = false;
+    for (const [n, s] of this.open) {
+      const err = this.apply(bp, n, s);
+      if (n === this.current) here = err;
+      anywhere ||= err === undefined;
+    }
+    this.bps.push(bp);
+    return { bp, here, anywhere: anywhere || this.source.launches.some((l) => l.recorded && !this.open.has(l.index) && this.mayResolve(bp, l)) };
+  }
+
+  deleteBreakpoint(id: number | undefined): void {
+    if (id === undefined) this.bps.length = 0;
+    else {
+      const i = this.bps.findIndex((b) => b.id === id);
+      if (i >= 0) this.bps.splice(i, 1);
+    }
+    for (const s of this.open.values()) {
+      try { s.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
+    }
+  }
+
+  enableBreakpoint(id: number, on: boolean): boolean {
+    const b = this.bps.find((x) => x.id === id);
+    if (b) b.enabled = on;
+    let found = b !== undefined;
+    for (const s of this.open.values()) {
+      try { s.enableBreakpoint(id, on); found = true; } catch (e) { if (!(e instanceof EngineError)) throw e; }
+    }
+    return found;
+  }
+
+  ignoreBreakpoint(id: number, count: number): boolean {
+    const b = this.bps.find((x) => x.id === id);
+    if (b) b.ignore = count;
+    let found = b !== undefined;
+    for (const s of this.open.values()) {
+      try { s.ignoreBreakpoint(id, count); found = true; } catch (e) { if (!(e instanceof EngineError) || e.code !== 'no-such-breakpoint') throw e; }
+    }
+    return found;
+  }
+
+  /** A temporary breakpoint has been hit: it goes from every launch. */
+  hitTemporary(id: number): void {
+    if (this.bps.some((b) => b.id === id && b.temporary)) this.deleteBreakpoint(id);
+  }
+
+  /**
+   * Whether breakpoint b may resolve in launch l's module, read from the module's PTX without
+   * recording the launch: a function location must be named there, a FILE:LINE's file must be
+   * one of its .file entries; anything else may. Errs on the side of yes (the launch is then
+   * recorded and searched).
+   */
+  private mayResolve(b: ProgramBreakpoint, l: ProgramLaunch): boolean {
+    const ptx = this.source.modules[l.module]?.ptx ?? '';
+    const loc = b.location.replace(/\s+if\s.*$/s, '').replace(/\s+(thread|block)\s*\(.*$/s, '').trim();
+    const fileLine = /^(.+):(\d+)$/.exec(loc);
+    if (fileLine && !/^ptx$/i.test(fileLine[1]!)) return ptx.includes(fileLine[1]!.replace(/^.*[\\/]/, ''));
+    if (/^[A-Za-z_$][\w$:<>]*$/.test(loc)) return ptx.includes(loc.replace(/^.*::/, ''));
+    return true;
+  }
+
+  /** Whether a continue must look into launch l for a stop. */
+  private mayStopIn(l: ProgramLaunch): boolean {
+    if (!l.recorded) return false;
+    if (this.breakOnLaunch) return true;
+    return this.bps.some((b) => b.enabled && this.mayResolve(b, l)) || this.open.has(l.index);
+  }
+
+  // ---- moving across launches -----------------------------------------------------------------------
+
+  /** The recorded launch after (before) n, if any. */
+  private neighbour(n: number, dir: Direction): number | undefined {
+    const ls = this.source.launches;
+    for (let k = dir === 'forward' ? n + 1 : n - 1; k >= 1 && k <= ls.length; k += dir === 'forward' ? 1 : -1) if (ls[k - 1]!.recorded) return k;
+    return undefined;
+  }
+
+  /** The stop at a launch's first instruction (break_on_launch). */
+  launchStop(n: number, s: Session): Stop {
+    const l = this.launch(n)!;
+    s.goto(0);
+    return { reason: 'breakpoint', step: 0, message: `[Launch ${n}: ${this.label(n)}${l.site ? ` at ${l.site}` : ''} (break_on_launch)]` };
+  }
+
+  /**
+   * A continue that ran off launch `from` (forward past its end, backward past its start): the
+   * next stop in the launches beyond it, or the program's end (start) when none has one.
+   */
+  beyond(from: number, dir: Direction): ProgramStop {
+    for (let n = this.neighbour(from, dir); n !== undefined; n = this.neighbour(n, dir)) {
+      const l = this.launch(n)!;
+      if (!this.mayStopIn(l)) continue;
+      const s = this.session(n);
+      if (dir === 'forward') {
+        if (this.breakOnLaunch) return { launch: n, stop: this.launchStop(n, s) };
+        s.goto(0);
+        const st = s.cont('forward', true);
+        if (st.reason !== 'end') return { launch: n, stop: st };
+      } else {
+        s.goto(s.total);
+        const st = s.cont('backward');
+        if (st.reason !== 'start') return { launch: n, stop: st };
+        if (this.breakOnLaunch) return { launch: n, stop: this.launchStop(n, s) };
+      }
+    }
+    const ls = this.source.launches;
+    if (dir === 'forward') {
+      const last = [...ls].reverse().find((l) => l.recorded)!.index;
+      const s = this.session(last);
+      s.goto(s.total);
+      const code = this.source.exitCode;
+      return { launch: last, stop: { reason: 'end', step: s.total, message: `The program ${code === undefined ? 'was stopped' : `exited with code ${code}`} after ${ls.length} launch${ls.length === 1 ? '' : 'es'}; this is the end of launch ${last} (${this.label(last)}), the last recorded. Use reverse-continue or goto to travel back.` } };
+    }
+    const first = ls.find((l) => l.recorded)!.index;
+    const s = this.session(first);
+    s.goto(0);
+    return { launch: first, stop: { reason: 'start', step: 0, message: `No more reverse-execution history: at the start of launch ${first} (${this.label(first)}), the program's first recorded launch.` } };
+  }
+
+  /** continue / reverse-continue from launch `n` at its session's position. */
+  cont(n: number, dir: Direction): ProgramStop {
+    const s = this.session(n);
+    const from = s.position();
+    const st = s.cont(dir);
+    // a fault ends its launch: a stop, passed by the next continue (the program went on)
+    const passedFault = st.reason === 'fault' && from === s.total;
+    if (dir === 'forward' && st.reason !== 'end' && !passedFault) return { launch: n, stop: st };
+    if (dir === 'backward' && st.reason !== 'start') return { launch: n, stop: st };
+    if (dir === 'backward' && this.breakOnLaunch && from > 0) return { launch: n, stop: this.launchStop(n, s) };
+    return this.beyond(n, dir);
+  }
+
+  /** run: from the program's first recorded launch, a hit at its first step counting. */
+  run(): ProgramStop {
+    const first = this.source.launches.find((l) => l.recorded)!.index;
+    const s = this.session(first);
+    if (this.breakOnLaunch) return { launch: first, stop: this.launchStop(first, s) };
+    s.goto(0);
+    const st = s.cont('forward', true);
+    return st.reason === 'end' ? this.beyond(first, 'forward') : { launch: first, stop: st };
+  }
+}
