@@ -4,11 +4,13 @@
  * wrote it (found by re-executing that launch, recorded on demand), the host's cudaMemcpy /
  * cudaMemset that set it (named with its host line), or a launch left unrecorded (`--record`),
  * reported as a whole. `watch`, `history` and `origin` reach across launch boundaries through
- * this module; within one launch they stay the Session's (watch.ts, origin.ts).
+ * this module (the Engine's program block calls it); within one launch they stay the Session's
+ * (watch.ts, origin.ts).
  *
- * It sees the program's recording only through `ProgramMemorySource` (the engine cannot import
- * src/host): the launches' start/end images on a range, the host events with their writes and
- * call sites, and each launch's Engine, recorded when first asked for.
+ * It reads the program through `ProgramMemorySource`, made from the timeline's ProgramSource
+ * (`memorySourceOf`): the memory just before each event (a launch's start image is the memory
+ * before it, its end image the memory before the next event), the host events with the ranges
+ * they wrote and their call sites, and each launch's Session, recorded when first asked for.
  *
  * Launches are skipped by their images: a launch whose start and end images hold the same bytes
  * on the watched range cannot have changed it, so it is not re-executed. A launch may still
@@ -18,28 +20,24 @@
  * the launch that last *changed* the bytes is where their value came from.
  */
 import { coordsOf } from '../../exec/launch.js';
+import { GLOBAL_HI } from '../../exec/memory.js';
 import { Access } from '../../exec/probe.js';
 import { plainName } from '../../ptx/names.js';
 import { ctaOfKey, tidOfKey } from '../../trace/trace.js';
 import type { Direction } from '../../trace/position.js';
-import { type Engine, sessionOf } from '../api.js';
 import { EngineError } from '../errors.js';
-import { originText } from '../present/text.js';
-import type { ValueHistory } from '../print/index.js';
-import type { Dim3, OriginAnswer } from '../types.js';
+import type { OriginHop } from '../origin.js';
+import type { Session } from '../session.js';
+import type { Dim3 } from '../types.js';
 import { type AccessEvent, collectAccesses, sameBytes, type WatchTarget } from '../watch.js';
+import type { ProgramSource } from './source.js';
 
-// ---- the recording as this module needs it ----------------------------------------------------
+// ---- the recording as this module reads it -----------------------------------------------------
 
-/** Bytes a host call wrote to global memory (offsets are device offsets: address − the window base). */
-export type HostBytes =
-  | { readonly offset: number; readonly bytes: Uint8Array }
-  | { readonly offset: number; readonly n: number; readonly fill: number };
-
-/** A host CUDA call that changed device memory (cudaMemcpy*, cudaMemset*, cudaMalloc's zeros). */
+/** A host CUDA call that wrote device memory (cudaMemcpy*, cudaMemset*, cudaMalloc's zeros). */
 export interface MemoryHostEvent {
   readonly kind: 'host';
-  /** Its place in the recording's events (ProgramRecording.events). */
+  /** Its place among the program's events (ProgramSource.events). */
   readonly index: number;
   /** The API function the program called: cudaMemcpy, cudaMemset, ... */
   readonly api: string;
@@ -47,7 +45,8 @@ export interface MemoryHostEvent {
   readonly site: string | undefined;
   /** Launches made before it. */
   readonly after: number;
-  readonly writes: readonly HostBytes[];
+  /** The global ranges it wrote, by device offset (the low word of the address). */
+  readonly writes: readonly { readonly offset: number; readonly size: number }[];
 }
 
 export interface MemoryLaunchEvent {
@@ -57,22 +56,42 @@ export interface MemoryLaunchEvent {
   readonly launch: number;
   /** The kernel's (mangled) PTX name. */
   readonly kernel: string;
-  /** Reopenable (its start image was kept): its threads can be re-executed. */
+  /** Reopenable: its threads can be re-executed. */
   readonly recorded: boolean;
 }
 
 export type MemoryEvent = MemoryHostEvent | MemoryLaunchEvent;
 
-/** What memory across launches reads of the program's recording (the timeline's source adapts to it). */
 export interface ProgramMemorySource {
-  /** The host events and launches, in program order (the program's own output left out). */
+  /** The host events that wrote memory and the launches, in program order. */
   readonly events: readonly MemoryEvent[];
-  /** Global bytes [offset, offset+n) of launch `launch`'s start or end image; undefined where not kept. */
-  image(launch: number, which: 'start' | 'end', offset: number, n: number): Uint8Array | undefined;
-  /** Global bytes just before recording event `index` (events.length: at the end); undefined after recording stopped. */
+  /** Global bytes [offset, offset+n) just before event `index` (past the last: at the end); undefined where not recorded. */
   memoryBefore(index: number, offset: number, n: number): Uint8Array | undefined;
-  /** The engine of launch `launch`, recorded on first use; undefined when it was not recorded. */
-  engine(launch: number): Engine | undefined;
+  /** Launch `launch`'s session, recorded on first use; undefined when it was not recorded. */
+  session(launch: number): Session | undefined;
+}
+
+const WINDOW_BASE = BigInt(GLOBAL_HI) << 32n;
+
+/** The memory view of a program's recording; `session` opens a launch (the timeline's LRU). */
+export function memorySourceOf(source: ProgramSource, session: (launch: number) => Session | undefined): ProgramMemorySource {
+  let launchesBefore = 0;
+  const events: MemoryEvent[] = [];
+  for (const e of source.events) {
+    if (e.kind === 'launch') {
+      launchesBefore = e.launch;
+      const l = source.launches[e.launch - 1]!;
+      events.push({ kind: 'launch', index: e.event, launch: e.launch, kernel: l.kernel, recorded: l.recorded });
+    } else if (e.kind === 'host' && e.writes.length) {
+      const writes = e.writes.map((w) => ({ offset: Number(w.address - WINDOW_BASE), size: w.size }));
+      events.push({ kind: 'host', index: e.event, api: e.api, site: e.site, after: launchesBefore, writes });
+    }
+  }
+  return {
+    events,
+    memoryBefore: (index, offset, n) => source.memoryAt(index, WINDOW_BASE + BigInt(offset), n),
+    session: (n) => (source.launches[n - 1]?.recorded ? session(n) : undefined),
+  };
 }
 
 /** A place on the program timeline: after `step` warp-steps of a launch, or just before a host event. */
@@ -96,52 +115,49 @@ export type ProgramWriter =
   }
   | { readonly kind: 'host'; readonly event: MemoryHostEvent; readonly before: Uint8Array | undefined; readonly after: Uint8Array | undefined }
   /** A launch that changed the range as a whole: not recorded (`--record`), so no thread can be named. */
-  | { readonly kind: 'launch'; readonly launch: number; readonly kernel: string; readonly before: Uint8Array | undefined; readonly after: Uint8Array | undefined };
+  | { readonly kind: 'launch'; readonly event: MemoryLaunchEvent; readonly before: Uint8Array | undefined; readonly after: Uint8Array | undefined };
 
 // ---- reading ------------------------------------------------------------------------------------
 
 const target = (r: GlobalRange): WatchTarget => ({ space: 'global', address: r.offset, size: r.size, ctaId: 0, warpKey: 0, lane: 0 });
 
+/** The index in src.events of launch `launch`'s event. */
+export function launchIndex(src: ProgramMemorySource, launch: number): number {
+  const i = src.events.findIndex((e) => e.kind === 'launch' && e.launch === launch);
+  if (i < 0) throw new EngineError(`launch ${launch} does not exist`, 'out-of-range');
+  return i;
+}
+
 /**
- * Global memory [offset, offset+n) at a point: in a launch, its Session's memory then (the start
+ * Global memory [offset, offset+n) at a point: in a launch, its Session's memory then (its start
  * and end images where the point is one of them, without recording the launch); at a host event,
- * the recording's. Undefined where the recording holds no memory (after it stopped, inside an
- * unrecorded launch).
+ * the recording's. Undefined where the recording holds no memory.
  */
 export function readGlobal(src: ProgramMemorySource, at: ProgramPoint, offset: number, n: number): Uint8Array | undefined {
   if (at.kind === 'host') return src.memoryBefore(at.index, offset, n);
-  if (at.step === 0) {
-    const ev = launchEvent(src, at.launch);
-    return src.image(at.launch, 'start', offset, n) ?? src.memoryBefore(ev.index, offset, n);
-  }
-  const e = src.engine(at.launch);
-  if (!e) return undefined;
-  const s = sessionOf(e);
-  if (at.step >= s.total) return src.image(at.launch, 'end', offset, n) ?? s.trace.machine.arena.bank.u8.slice(offset, offset + n);
+  const ev = src.events[launchIndex(src, at.launch)]!;
+  if (at.step === 0) return src.memoryBefore(ev.index, offset, n);
+  const s = src.session(at.launch);
+  if (!s) return undefined;
+  if (at.step >= s.total) return src.memoryBefore(ev.index + 1, offset, n);
   const p = s.position();
   try {
     s.trace.goto(at.step);
-    return s.trace.machine.arena.bank.u8.slice(offset, offset + n);
+    return s.machine.arena.bank.u8.slice(offset, offset + n);
   } finally {
     s.trace.goto(p);
   }
-}
-
-function launchEvent(src: ProgramMemorySource, launch: number): MemoryLaunchEvent {
-  const ev = src.events.find((e): e is MemoryLaunchEvent => e.kind === 'launch' && e.launch === launch);
-  if (!ev) throw new EngineError(`launch ${launch} does not exist`, 'out-of-range');
-  return ev;
 }
 
 // ---- who changed it -------------------------------------------------------------------------------
 
 /**
  * The value-changing writes to `r` in steps [from, to) of a launch, oldest first: several lanes
- * writing in one step keep the last lane's value (the rule of StopPoints.findWatch), and a write
- * that leaves the bytes as they were is no change (gdb's watch).
+ * writing in one step keep the last lane's value (StopPoints.findWatch's rule), and a write that
+ * leaves the bytes as they were is no change (gdb's watch).
  */
-function changesIn(e: Engine, launch: number, kernel: string, r: GlobalRange, from: number, to: number): ProgramWriter[] {
-  const s = sessionOf(e);
+function changesIn(s: Session, ev: MemoryLaunchEvent, r: GlobalRange, from: number, to: number): ProgramWriter[] {
+  if (from >= to) return [];
   const p = s.position();
   let evs: AccessEvent[];
   try {
@@ -150,86 +166,89 @@ function changesIn(e: Engine, launch: number, kernel: string, r: GlobalRange, fr
     s.trace.goto(p);
   }
   const merged: AccessEvent[] = [];
-  for (const ev of evs) {
+  for (const e of evs) {
     const prev = merged[merged.length - 1];
-    if (prev && prev.step === ev.step) merged[merged.length - 1] = { ...ev, before: prev.before };
-    else merged.push(ev);
+    if (prev && prev.step === e.step) merged[merged.length - 1] = { ...e, before: prev.before };
+    else merged.push(e);
   }
-  return merged.filter((ev) => !sameBytes(ev.before, ev.after)).map((ev) => {
-    const g = s.trace.log.loc(ev.step);
+  return merged.filter((e) => !sameBytes(e.before, e.after)).map((e) => {
+    const g = s.trace.log.loc(e.step);
     return {
-      kind: 'device', launch, kernel, step: ev.step, warpKey: ev.warpKey, lane: ev.lane,
-      block: coordsOf(ctaOfKey(ev.warpKey), s.launch.grid), thread: coordsOf(tidOfKey(ev.warpKey, ev.lane), s.launch.block),
-      file: s.code.fileName(g), line: s.code.line[g] ?? 0, before: ev.before, after: ev.after, atomic: ev.acc === Access.Atomic,
+      kind: 'device', launch: ev.launch, kernel: ev.kernel, step: e.step, warpKey: e.warpKey, lane: e.lane,
+      block: coordsOf(ctaOfKey(e.warpKey), s.launch.grid), thread: coordsOf(tidOfKey(e.warpKey, e.lane), s.launch.block),
+      file: s.code.fileName(g), line: s.code.line[g] ?? 0, before: e.before, after: e.after, atomic: e.acc === Access.Atomic,
     };
   });
 }
 
-const overlaps = (w: HostBytes, r: GlobalRange): boolean => {
-  const len = 'bytes' in w ? w.bytes.length : w.n;
-  return w.offset < r.offset + r.size && r.offset < w.offset + len;
-};
-
-/** The changes an event made to `r` (a launch's: each thread's write, or the launch as a whole), oldest first. */
-function changesOf(src: ProgramMemorySource, ev: MemoryEvent, r: GlobalRange): ProgramWriter[] {
+/** The changes an event made to `r` within steps [from, to) (a launch's: each thread's, or the launch as a whole), oldest first. */
+function changesOf(src: ProgramMemorySource, ev: MemoryEvent, r: GlobalRange, from = 0, to = Infinity): ProgramWriter[] {
   if (ev.kind === 'host') {
-    if (!ev.writes.some((w) => overlaps(w, r))) return [];
+    if (!ev.writes.some((w) => w.offset < r.offset + r.size && r.offset < w.offset + w.size)) return [];
     const before = src.memoryBefore(ev.index, r.offset, r.size);
     const after = src.memoryBefore(ev.index + 1, r.offset, r.size);
     // bytes unknown (past a stopped recording): the call wrote them, so it counts
     return before && after && sameBytes(before, after) ? [] : [{ kind: 'host', event: ev, before, after }];
   }
-  const before = src.image(ev.launch, 'start', r.offset, r.size) ?? src.memoryBefore(ev.index, r.offset, r.size);
-  const after = src.image(ev.launch, 'end', r.offset, r.size);
+  const before = src.memoryBefore(ev.index, r.offset, r.size);
+  const after = src.memoryBefore(ev.index + 1, r.offset, r.size);
   if (before && after && sameBytes(before, after)) return []; // it did not change the bytes: not re-executed
-  const e = ev.recorded ? src.engine(ev.launch) : undefined;
-  if (e) {
-    const found = changesIn(e, ev.launch, ev.kernel, r, 0, sessionOf(e).total);
-    if (found.length) return found;
-  }
-  return [{ kind: 'launch', launch: ev.launch, kernel: ev.kernel, before, after }];
+  const s = ev.recorded ? src.session(ev.launch) : undefined;
+  if (!s) return [{ kind: 'launch', event: ev, before, after }];
+  return changesIn(s, ev, r, from, Math.min(to, s.total));
 }
 
-/** The index in src.events of the first event at or after a point (a launch point: its launch). */
-function eventAt(src: ProgramMemorySource, at: ProgramPoint): number {
-  if (at.kind === 'launch') return src.events.indexOf(launchEvent(src, at.launch));
-  const i = src.events.findIndex((e) => e.index >= at.index);
-  return i < 0 ? src.events.length : i;
-}
+/** Where a search stops: an event (index into src.events) and, in a launch, a step. */
+export interface SearchLimit { readonly event: number; readonly step: number }
 
 /**
  * The nearest change to `r` from a point, going `dir`: backward, the last change before it (in
- * its own launch first, then the events before); forward, the first at or after it. Undefined:
- * none before the program's start / after its end.
+ * its own launch first, then the events before); forward, the first at or after it. `limit`:
+ * look no further than that place (a breakpoint stop already found there). Undefined: none
+ * before the program's start / after its end (or the limit).
  */
-export function findWriter(src: ProgramMemorySource, r: GlobalRange, from: ProgramPoint, dir: Direction): ProgramWriter | undefined {
-  let i = eventAt(src, from);
-  if (from.kind === 'launch') {
-    const ev = src.events[i] as MemoryLaunchEvent;
-    const e = src.engine(from.launch);
-    if (e) {
-      const total = sessionOf(e).total;
-      const found = dir === 'backward' ? changesIn(e, ev.launch, ev.kernel, r, 0, from.step) : changesIn(e, ev.launch, ev.kernel, r, from.step, total);
-      const hit = dir === 'backward' ? found.pop() : found[0];
-      if (hit) return hit;
-    }
-    i += dir === 'backward' ? -1 : 1;
-  } else if (dir === 'backward') i--;
-  for (; i >= 0 && i < src.events.length; i += dir === 'backward' ? -1 : 1) {
-    const found = changesOf(src, src.events[i]!, r);
-    const hit = dir === 'backward' ? found.pop() : found[0];
+export function findWriter(src: ProgramMemorySource, r: GlobalRange, from: ProgramPoint, dir: Direction, limit?: SearchLimit): ProgramWriter | undefined {
+  const back = dir === 'backward';
+  let i: number, step: number | undefined;
+  if (from.kind === 'launch') { i = launchIndex(src, from.launch); step = from.step; }
+  else {
+    i = src.events.findIndex((e) => e.index >= from.index);
+    if (i < 0) i = src.events.length;
+    if (back) i--;
+  }
+  for (; i >= 0 && i < src.events.length; i += back ? -1 : 1) {
+    if (limit && (back ? i < limit.event : i > limit.event)) return undefined;
+    const ev = src.events[i]!;
+    // the part of this launch the search covers: from the start point, up to the limit
+    let lo = 0, hi = Infinity;
+    if (step !== undefined) { if (back) hi = step; else lo = step; }
+    if (limit && i === limit.event) { if (back) lo = Math.max(lo, limit.step); else hi = Math.min(hi, limit.step); }
+    step = undefined;
+    if (ev.kind === 'host' && limit && i === limit.event) return undefined;
+    const found = changesOf(src, ev, r, lo, hi);
+    const hit = back ? found.pop() : found[0];
     if (hit) return hit;
   }
   return undefined;
 }
 
-/** `history` across launches: every change to `r` over the whole program, oldest first (at most `limit`, the latest). */
-export function programHistory(src: ProgramMemorySource, r: GlobalRange, limit = 1000): ProgramWriter[] {
-  const out = src.events.flatMap((ev) => changesOf(src, ev, r));
-  return out.slice(-limit);
+/** A writer's place on the timeline, for choosing the nearest of several: its event (index into src.events) and step. */
+export function writerPlace(src: ProgramMemorySource, w: ProgramWriter): readonly [number, number] {
+  if (w.kind === 'device') return [launchIndex(src, w.launch), w.step];
+  return [src.events.indexOf(w.event), 0];
 }
 
-/** Where a device writer's thread sits, `launch 2 scale, block (1,0,0) thread (1,0,0) at offbyone.cu:21 (step 40)`. */
+/** Negative, 0 or positive as place a is before, at or after b. */
+export function comparePlaces(a: readonly [number, number], b: readonly [number, number]): number {
+  return a[0] - b[0] || a[1] - b[1];
+}
+
+/** `history` across launches: every change to `r` over the whole program, oldest first (the last `limit`). */
+export function programHistory(src: ProgramMemorySource, r: GlobalRange, limit = 1000): ProgramWriter[] {
+  return src.events.flatMap((ev) => changesOf(src, ev, r)).slice(-limit);
+}
+
+/** Who wrote, as the user reads it: `launch 2 scale, block (1,0,0) thread (1,0,0) at offbyone.cu:21 (step 40)`, `cudaMemcpy at offbyone.cu:39 in main (host, before launch 1)`. */
 export function writerText(w: ProgramWriter): string {
   switch (w.kind) {
     case 'device': {
@@ -237,88 +256,40 @@ export function writerText(w: ProgramWriter): string {
       return `launch ${w.launch} ${plainName(w.kernel)}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${at} (step ${w.step})`;
     }
     case 'host': return `${w.event.api} at ${w.event.site ?? 'an unknown host call site'} (host, ${w.event.after === 0 ? 'before launch 1' : `after launch ${w.event.after}`})`;
-    case 'launch': return `launch ${w.launch} ${plainName(w.kernel)}, not recorded (its threads were not kept: record it to see which one)`;
+    case 'launch': return `launch ${w.event.launch} ${plainName(w.event.kernel)}, not recorded (its threads were not kept: record it to see which one)`;
   }
 }
 
-/**
- * A watchpoint's stop message across launches, as gdb words one (`Hardware watchpoint 2: out[5]`,
- * old and new value, then who wrote it).
- */
+/** A watchpoint's stop across launches as gdb words it: `Hardware watchpoint 2: out[5]`, old and new value, who wrote it. */
 export function watchStopText(id: number, expr: string, w: ProgramWriter, dir: Direction, format: (b: Uint8Array) => string): string {
   const fmt = (b: Uint8Array | undefined): string => (b ? format(b) : '<unavailable>');
   return `Hardware watchpoint ${id}: ${expr}\n\nOld value = ${fmt(w.before)}\nNew value = ${fmt(w.after)}\n${dir === 'backward' ? 'written by' : 'after the write by'} ${writerText(w)}`;
 }
 
-/**
- * Travel a launch's engine to a device writer with its thread in focus: backward at the writing
- * step, forward just after it (as a watchpoint stops within a launch).
- */
-export function gotoWriter(src: ProgramMemorySource, w: ProgramWriter & { kind: 'device' }, dir: Direction): Engine {
-  const e = src.engine(w.launch)!;
-  e.setFocus({ block: w.block, thread: w.thread });
-  e.goto(e.at(dir === 'backward' ? w.step : w.step + 1));
-  return e;
+/** `history EXPR` over a program, as the user reads it. */
+export function programHistoryText(expr: string, r: GlobalRange, writes: readonly ProgramWriter[], format: (b: Uint8Array) => string): string {
+  const where = `global 0x${((BigInt(GLOBAL_HI) << 32n) | BigInt(r.offset)).toString(16)}`;
+  if (!writes.length) return `No writes to ${expr} (${where}) in the program's recording.`;
+  const fmt = (b: Uint8Array | undefined): string => (b ? format(b) : '?');
+  return [`Writes to ${expr} (${where}, ${r.size} bytes) over the program:`,
+    ...writes.map((w) => `  ${writerText(w)}: ${fmt(w.before)} -> ${fmt(w.after)}${w.kind === 'device' && w.atomic ? ' (atomic)' : ''}`)].join('\n');
 }
 
 // ---- origin across launches ---------------------------------------------------------------------
 
-/** Where a value came from, anywhere in the program. */
-export type ProgramOrigin =
-  | { readonly kind: 'device'; readonly launch: number; readonly engine: Engine; readonly answer: OriginAnswer }
-  | { readonly kind: 'host' | 'launch'; readonly writer: ProgramWriter; readonly what: string };
-
-/** The global range an origin question names, when it names one (`^N` of a global input, an lvalue, `@global ADDR LEN`). */
-function globalRangeOf(e: Engine, expr: string): GlobalRange | undefined {
-  const x = expr.trim();
-  const follow = /^\^(\d+)$/.exec(x);
-  if (follow) {
-    const t = sessionOf(e).lastOrigin?.inputs[Number(follow[1]) - 1]?.follow;
-    return t?.kind === 'memory' && t.target.space === 'global' ? { offset: t.target.address, size: t.target.size } : undefined;
-  }
-  const raw = /^@global\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(x);
-  if (raw) return { offset: Number(BigInt(raw[1]!) & 0xffffffffn), size: raw[2] ? Number(raw[2]) : 4 };
-  if (/^[$%][a-z]+\d*$/i.test(x)) return undefined;
-  try {
-    const v = e.evaluate(x);
-    return v.lvalue?.space === 'global' ? { offset: v.lvalue.address, size: v.lvalue.size } : undefined;
-  } catch (err) {
-    if (err instanceof EngineError) return undefined; // Engine.origin says why
-    throw err;
-  }
-}
-
 /**
- * `origin EXPR` in launch `launch` at its engine's position, continued across launches: when no
- * thread of this launch wrote the value before here and it is global memory, the last change
- * before the launch answers — a thread of an earlier launch (its engine moved there, with the
- * writing thread in focus, and the hop's inputs to follow with `^N` from that launch), the host
- * call that set it, or an unrecorded launch as a whole.
+ * `origin` of global memory `r` asked in launch `launch`, where no thread of it wrote the value
+ * before the position: the last change before the launch. A device writer's session is moved to
+ * the writing step with the writing thread in focus, and its hop (instruction, inputs) answers;
+ * a host call or an unrecorded launch answers by itself.
  */
-export function programOrigin(src: ProgramMemorySource, launch: number, expr: string, history?: ValueHistory): ProgramOrigin {
-  const e = src.engine(launch);
-  if (!e) throw new EngineError(`launch ${launch} was not recorded: its values have no thread to trace`, 'bad-request');
-  const r = globalRangeOf(e, expr);
-  try {
-    return { kind: 'device', launch, engine: e, answer: e.origin(expr, history) };
-  } catch (err) {
-    // only "no write before here in this launch" crosses the boundary; every other refusal stands
-    if (!(err instanceof EngineError) || !r || !/^No write to /.test(err.message)) throw err;
-  }
-  const s = sessionOf(e);
-  const what = `${s.memoryName(target(r))}, ${r.size} bytes,`;
+export function originBefore(src: ProgramMemorySource, launch: number, r: GlobalRange): { writer: ProgramWriter; session: Session | undefined; hop: OriginHop | undefined } | undefined {
   const w = findWriter(src, r, { kind: 'launch', launch, step: 0 }, 'backward');
-  if (!w) throw new EngineError(`No write to ${s.memoryName(target(r))} in the program before launch ${launch}: it holds what its allocation started with.`);
-  if (w.kind !== 'device') return { kind: w.kind, writer: w, what };
-  const we = src.engine(w.launch)!;
-  we.setFocus({ block: w.block, thread: w.thread });
-  we.goto(we.at(w.step + 1));
-  return { kind: 'device', launch: w.launch, engine: we, answer: we.origin(`@global 0x${r.offset.toString(16)} ${r.size}`) };
-}
-
-/** What the user reads for a program origin: `launch 1 prefix:` and the in-launch answer, or the host call. */
-export function programOriginText(o: ProgramOrigin, format?: (b: Uint8Array) => string): string {
-  if (o.kind === 'device') return `In launch ${o.launch} ${plainName(sessionOf(o.engine).launch.kernel)}: ${originText(o.engine, o.answer)}`;
-  const fmt = (b: Uint8Array | undefined): string => (!b ? '<unavailable>' : format ? format(b) : [...b].map((x) => x.toString(16).padStart(2, '0')).join(' '));
-  return `${o.what} was last written by ${writerText(o.writer)}: ${fmt(o.writer.before)} -> ${fmt(o.writer.after)}`;
+  if (!w) return undefined;
+  if (w.kind !== 'device') return { writer: w, session: undefined, hop: undefined };
+  const s = src.session(w.launch)!;
+  s.setFocus(w.block, w.thread);
+  s.goto(w.step + 1);
+  const { hop } = s.origin({ kind: 'memory', target: s.memoryTarget('global', r.offset, r.size) });
+  return { writer: w, session: s, hop };
 }
