@@ -164,7 +164,25 @@ await yargs(hideBin(process.argv))
     .positional('link', linkPositional)
     .options(launchOptions)
     .options(debugOptions),
-    (a) => guard(() => debugCommand(a.file, debugOpts(a))))
+    // an executable where a .ptx would go: the whole program (issue #25), its arguments after it
+    (a) => guard(async () => (await import('./cli/program.js')).isElf(a.file)
+      ? (await import('./cli/program.js')).programDebugCommand([a.file, ...((a.link as string[] | undefined) ?? []), ...programOf(a)], debugOpts(a))
+      : debugCommand(a.file, debugOpts(a))))
+  .command('debug [program..]', 'record a whole CUDA program (built with nvcc -cudart shared) and debug every launch of it: ptxdbg debug [options] -- ./app [args]', (y) => y
+    .positional('program', { type: 'string', array: true, describe: 'the program and its arguments (after --)' })
+    .options(debugOptions)
+    .option('record', { type: 'string', array: true, describe: 'record only these kernels\' launches (K1,K2); the others run, their memory effect one event' })
+    .option('budget', { type: 'string', describe: 'memory the recording may hold (bytes, or with K, M or G; default 4G); later launches run unrecorded' })
+    .option('workers', workersOption)
+    .option('device-memory', execOptions['device-memory']),
+    (a) => guard(async () => {
+      const { programDebugCommand, parseRecordList } = await import('./cli/program.js');
+      const { parseDeviceMemory } = await import('./cli/exec.js');
+      return programDebugCommand(programOf(a), {
+        ...debugOpts(a), record: parseRecordList(a.record), budget: a.budget === undefined ? undefined : parseDeviceMemory(String(a.budget)),
+        workers: workersOf(a.workers), deviceMemory: a['device-memory'] as string | undefined,
+      });
+    }))
   .command('record <file> [link..]', 'record a launch into a trace file', (y) => y
     .positional('file', { type: 'string', demandOption: true })
     .positional('link', linkPositional)

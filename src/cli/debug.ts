@@ -38,7 +38,7 @@ function sessionOptions(file: string, o: DebugOptions): SessionOptions {
   };
 }
 
-function readCommandFiles(files: readonly string[]): string[] {
+export function readCommandFiles(files: readonly string[]): string[] {
   const out: string[] = [];
   for (const f of files) {
     try {

@@ -8,6 +8,7 @@ import {
   infoCudaKernels, infoRaces, lineText, listText, pointsTable, printText, registersText, requestFailure, type Stop, stopText, threadsTable,
   watchCommand, whatis, consoleState, samePosition, returnValueText, originText, localsText, stopLine,
 } from '../../engine/index.js';
+import { gotoLaunchCommand, launchesTable, PROGRAM_COMMANDS } from './program.js';
 
 /** A move's result as the language prints it: its reason and the engine's message. */
 type Moved = Pick<Stop, 'reason' | 'message'>;
@@ -57,9 +58,10 @@ function infoCmd(e: Engine, args: string): string {
       // cuda-gdb's `info cuda threads|warps|lanes|blocks|kernels`
       const sub = rest[0] ?? '';
       if (sub === 'kernels') return infoCudaKernels(e);
+      if (sub === 'launches') return launchesTable(e);
       if (sub === 'blocks') return infoCudaBlocks(e);
       if (['threads', 'warps', 'lanes', ''].includes(sub)) return infoCmd(e, sub === 'lanes' ? 'lanes' : 'threads');
-      throw new EngineError(`info cuda what? kernels, blocks, threads, warps, lanes`);
+      throw new EngineError(`info cuda what? kernels, launches, blocks, threads, warps, lanes`);
     }
     default:
       throw new EngineError(`info what? locals, args, variables, registers, breakpoints, watchpoints, threads, warps, lanes, frame, line, races`);
@@ -158,9 +160,11 @@ const COMMANDS: Cmd[] = [
   { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (e) => e.run() },
   { names: ['start'], help: 'start: go to step 0', moves: true, run: (e) => e.goto(e.start()) },
   {
-    names: ['goto'], help: 'goto STEP | start | end | +N | -N: travel to a warp-step of the recording', moves: true,
+    names: ['goto'], help: 'goto STEP | start | end | +N | -N | launch N [step S]: travel to a warp-step of the recording (of launch N)', moves: true,
     run: (e, a) => {
       const t = a.trim();
+      const launch = gotoLaunchCommand(e, t);
+      if (launch) return launch;
       if (t === 'start' || t === 'begin') return e.goto(e.start());
       if (t === 'end') return e.goto(e.end());
       if (/^[+-]\d+$/.test(t)) return e.goto(e.at(Math.max(0, Math.min(e.total, e.position().step + Number(t)))));
@@ -232,6 +236,9 @@ const COMMANDS: Cmd[] = [
     },
   },
   { names: ['quit', 'q', 'exit'], help: 'quit', run: () => '' },
+  // the program timeline (issue #25, src/frontends/gdb/program.ts)
+  { ...PROGRAM_COMMANDS[0], names: [...PROGRAM_COMMANDS[0].names], moves: true },
+  { ...PROGRAM_COMMANDS[1], names: [...PROGRAM_COMMANDS[1].names] },
 ];
 
 for (const c of COMMANDS) HELP_ORDER.push(c.names[0]!);
