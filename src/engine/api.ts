@@ -622,9 +622,11 @@ export class Engine {
   deleteBreakpoint(id: number | undefined): string {
     const w = this.pwatches.findIndex((x) => x.id === id);
     if (w >= 0) { this.pwatches.splice(w, 1); return `Deleted watchpoint ${id}.`; }
-    if (id === undefined) this.pwatches.length = 0;
     if (!this.program) return this.session.deleteBreakpoint(id);
-    return programDelete(this.program, this.session, id);
+    const text = programDelete(this.program, this.session, id);
+    // `delete` (all): the program's watchpoints go too, and count in the reply
+    const k = id === undefined ? this.pwatches.splice(0).length : 0;
+    return k ? text.replace(/(\d+) watchpoints?\.$/, (_m, n: string) => `${Number(n) + k} watchpoint${Number(n) + k === 1 ? '' : 's'}.`) : text;
   }
   enableBreakpoint(id: number, on: boolean): void {
     const w = this.pwatches.find((x) => x.id === id);
@@ -836,7 +838,8 @@ export class Engine {
       here.lastOrigin = o.hop;
       return { stop: this.stopped({ reason: 'goto', step: here.position(), message: `Now at launch ${o.writer.launch} step ${o.hop.step}: ${here.describeStep(o.hop.step, o.hop.lane)}` }), hop: o.hop, what, by };
     }
-    return { stop: this.showWriter(o.writer, 'backward', `${what} was set by ${by}`, 'goto', undefined), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
+    // no thread wrote it (a host call, an unrecorded launch): the answer names who; the position stays
+    return { stop: this.stopped({ reason: 'no-move', step: s.position(), message: '(no thread of the program wrote it: the position stays)' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
   }
 
   /** `history` of a global range over the whole program (a program only; undefined otherwise). */
