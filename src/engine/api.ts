@@ -678,7 +678,11 @@ export class Engine {
     const before = this.session.position();
     const s = move();
     const stuck = s.step === before;
-    if ((direction === 'forward' && (s.reason === 'end' || (stuck && before === this.session.total))) || (direction === 'backward' && stuck && s.reason === 'start')) {
+    // forward: the launch ended, or the focused thread has exited (nothing more of it here);
+    // backward: already at the thread's first instruction
+    const gone = (): boolean => ['exited', 'retired'].includes(this.session.where().state);
+    const off = direction === 'forward' ? s.reason === 'end' || (stuck && (before === this.session.total || (s.reason === 'no-move' && gone()))) : stuck && s.reason === 'start';
+    if (off) {
       this.session.goto(direction === 'forward' ? this.session.total : 0);
       return this.programStop(p.beyond(p.current, direction));
     }
