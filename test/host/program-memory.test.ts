@@ -15,6 +15,7 @@
  * the `<<<` lines, each thread from i = 5 and the launch's <<<grid, block>>>, values from the
  * kernels by hand (in[j] = j + 1, a[i] = in[0] + ... + in[i-1], b = 2a, out = b + 1).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -28,9 +29,12 @@ import type { HostLineLookup, ProgramRecording } from '../../src/host/recording.
 import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import { type Engine, openProgramEngine } from '../../src/engine/index.js';
 import { executeCommand } from '../../src/frontends/gdb/commands.js';
+import { findWriter, memorySourceOf, readGlobal } from '../../src/engine/program/memory.js';
+import { ProgramTimeline } from '../../src/engine/program/timeline.js';
 
 const SRC = join(ROOT, 'samples', 'apps', 'timeline', 'offbyone.cu');
 const LIB = join(ROOT, 'dist', 'cudart');
+const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
 const why = missingTool('nvcc') ?? (existsSync(join(LIB, 'libcudart.so.13')) ? null : `the ptxdbg runtime is not built (${LIB})`);
 const run = testIf(why);
 
@@ -103,7 +107,6 @@ async function record(o: Partial<RecordOptions> = {}): Promise<ProgramRecording>
 /** One gdb command of the session: its output (a failed command fails the test). */
 function gdb(e: Engine, line: string): string {
   const r = executeCommand(e, line);
-  if (process.env.TMEM_SHOW) process.stderr.write(`(ptxdbg) ${line}\n${r.output}\n`);
   if (r.error) throw new Error(`${line}: ${r.output}`);
   return r.output;
 }
@@ -192,6 +195,33 @@ run('history a[5] spans launches: prefix\'s one write; history in[4]: the host c
   expect(gdb(e, `history in[${I - 1}]`)).toMatch(new RegExp(`over the program:\\n  ${COPY_IN.replace(/[().]/g, '\\$&')}: 0 -> ${I}$`));
 }, 300_000);
 
+run('memory at any place of the program: before and after the host copy, inside and after a launch; launches left alone are not re-executed', async () => {
+  const source = programSource(await record());
+  const e = openProgramEngine(source);
+  atFinishRead(e);
+  const lv = (expr: string): { offset: number; size: number } => { const v = e.evaluate(expr).lvalue!; return { offset: v.address, size: v.size }; };
+  const out5 = lv('out[i]');
+  // a memory view of its own (a fresh timeline: which launches it records is what is checked)
+  const p = new ProgramTimeline(source);
+  const opened: number[] = [];
+  const mem = memorySourceOf(source, (n) => { if (!p.openSessions().has(n)) opened.push(n); return p.session(n); });
+  const int = (b: Uint8Array | undefined): number | undefined => (b ? new DataView(b.buffer, b.byteOffset, 4).getInt32(0, true) : undefined);
+  const copy = mem.events.find((x) => x.kind === 'host' && x.api === 'cudaMemcpy')!;
+  const launch3 = mem.events.find((x) => x.kind === 'launch' && x.launch === launchOf('finish'))!;
+  // out[5]: zero until finish writes b[5] + 1; finish's start and end images answer without re-executing it
+  expect(int(readGlobal(mem, { kind: 'host', index: copy.index }, out5.offset, 4))).toBe(0);
+  expect(int(readGlobal(mem, { kind: 'launch', launch: launchOf('finish'), step: 0 }, out5.offset, 4))).toBe(0);
+  expect(int(readGlobal(mem, { kind: 'host', index: launch3.index + 1 }, out5.offset, 4))).toBe(B_I + 1);
+  expect(opened).toEqual([]);
+  // inside finish: 0 before thread 5's write, B_I + 1 after it
+  const w = findWriter(mem, out5, { kind: 'host', index: 0 }, 'forward')!;
+  expect(opened).toEqual([launchOf('finish')]); // prefix and scale left out[5] as it was: their images agree there
+  expect(w.kind === 'device' && [w.launch, w.thread]).toEqual([launchOf('finish'), threadOf('finish', I).thread]);
+  if (w.kind !== 'device') return;
+  expect(int(readGlobal(mem, { kind: 'launch', launch: w.launch, step: w.step }, out5.offset, 4))).toBe(0);
+  expect(int(readGlobal(mem, { kind: 'launch', launch: w.launch, step: w.step + 1 }, out5.offset, 4))).toBe(B_I + 1);
+}, 300_000);
+
 run('--record finish: the writer of b[5] is launch 2 as a whole, not recorded', async () => {
   const e = openProgramEngine(programSource(await record({ kernels: ['finish'] })));
   atFinishRead(e);
@@ -199,4 +229,35 @@ run('--record finish: the writer of b[5] is launch 2 as a whole, not recorded', 
   gdb(e, 'delete');
   gdb(e, 'watch b[i]');
   expect(gdb(e, 'reverse-continue')).toContain(`New value = ${B_I}\nwritten by launch 2 scale, not recorded`);
+}, 300_000);
+
+run('ptxdbg ./offbyone --batch: from the host\'s wrong out[5] back to prefix\'s line and thread, and on to the host copy of its input', () => {
+  const t = threadOf('finish', I);
+  const commands = [
+    `break offbyone.cu:${FINISH_LINE} if blockIdx.x == ${t.block[0]} && threadIdx.x == ${t.thread[0]}`, 'continue',
+    'print b[i]', 'origin b[i]', 'print a[i]', 'origin a[i]', `origin in[${I - 1}]`,
+  ];
+  const r = spawnSync(process.execPath, [CLI, './offbyone', '--batch', ...commands.flatMap((c) => ['--ex', c])], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+  expect(r.status).toBe(0);
+  const out = r.stdout;
+  // the program's own check fails on out[5]: (i+1)(i+2) + 1 was wanted
+  expect(out).toContain(`out[${I}] = ${B_I + 1}, expected ${(I + 1) * (I + 2) + 1}`);
+  const launchLine = (kernel: string): string => {
+    const l = launches[launchOf(kernel) - 1]!;
+    return `[launch ${launchOf(kernel)} ${kernel}<<<(${l.grid},1,1),(${l.block},1,1)>>> at offbyone.cu:${lineOf(`${kernel}<<<`)} in main]`;
+  };
+  // in order: the stop in finish, b[5], scale's write, a[5], prefix's write, the host copy
+  const expected = [
+    launchLine('finish'), `$1 = ${B_I}`,
+    `was last written by ${who('scale', I)} at offbyone.cu:${SCALE_LINE} (step `, launchLine('scale'), `${SCALE_LINE}\t`,
+    `$2 = ${A_I}`,
+    `was last written by ${who('prefix', I)} at offbyone.cu:${PREFIX_LINE} (step `, launchLine('prefix'), `${PREFIX_LINE}\t  a[i] = s;`,
+    `was last written by ${COPY_IN}: 0 (0x00000000) -> ${I} (0x0000000${I})`,
+  ];
+  let at = 0;
+  for (const x of expected) {
+    const i = out.indexOf(x, at);
+    expect(i >= 0 ? x : `${x}   (not found after offset ${at} of:\n${out.slice(at)})`).toBe(x);
+    at = i + x.length;
+  }
 }, 300_000);
