@@ -348,13 +348,15 @@ export class Engine {
   setWatchpoints(reqs: readonly WatchRequest[]): { verified: boolean; id: number | undefined; message: string | undefined }[] {
     const out: { verified: boolean; id: number | undefined; message: string | undefined }[] = [];
     for (const id of this.groups.get('data') ?? []) {
+      const pw = this.pwatches.findIndex((w) => w.id === id);
+      if (pw >= 0) { this.pwatches.splice(pw, 1); continue; }
       try { this.session.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
     }
     for (const r of reqs) {
       try {
         const ev = this.evaluate(r.expression);
         if (!ev.lvalue) throw new EngineError(`${r.expression} is not writable memory of the focused thread`, 'bad-watch');
-        const wp = this.session.addWatchpoint(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size));
+        const wp = this.programWatch(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size)) ?? this.session.addWatchpoint(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size));
         out.push({ verified: true, id: wp.id, message: undefined });
       } catch (e) {
         if (!(e instanceof EngineError)) throw e;

@@ -222,6 +222,21 @@ run('memory at any place of the program: before and after the host copy, inside 
   expect(int(readGlobal(mem, { kind: 'launch', launch: w.launch, step: w.step + 1 }, out5.offset, 4))).toBe(B_I + 1);
 }, 300_000);
 
+run('the Engine API as DAP uses it: a data breakpoint on b[5], continue backward lands on scale\'s write in launch 2; replacing it removes it', async () => {
+  const e = openProgramEngine(programSource(await record()));
+  atFinishRead(e);
+  gdb(e, 'delete');
+  const [r] = e.setWatchpoints([{ expression: 'b[i]', kind: 'write' }]);
+  expect(r!.verified).toBe(true);
+  expect(e.watchpoints().map((w) => [w.id, w.expr])).toEqual([[r!.id, 'b[i]']]);
+  const stop = e.continue({ direction: 'backward' });
+  expect([stop.reason, stop.hit]).toEqual(['watchpoint', { kind: 'watchpoint', id: r!.id, access: 'write' }]);
+  expect(stop.position.launch).toBe(launchOf('scale'));
+  expectAt(e, 'scale', SCALE_LINE);
+  e.setWatchpoints([]);
+  expect(e.watchpoints()).toEqual([]);
+}, 300_000);
+
 run('--record finish: the writer of b[5] is launch 2 as a whole, not recorded', async () => {
   const e = openProgramEngine(programSource(await record({ kernels: ['finish'] })));
   atFinishRead(e);

@@ -256,7 +256,9 @@ export function writerText(w: ProgramWriter): string {
       return `launch ${w.launch} ${plainName(w.kernel)}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${at} (step ${w.step})`;
     }
     case 'host': return `${w.event.api} at ${w.event.site ?? 'an unknown host call site'} (host, ${w.event.after === 0 ? 'before launch 1' : `after launch ${w.event.after}`})`;
-    case 'launch': return `launch ${w.event.launch} ${plainName(w.event.kernel)}, not recorded (its threads were not kept: record it to see which one)`;
+    case 'launch': return w.after === undefined
+      ? `launch ${w.event.launch} ${plainName(w.event.kernel)}, not recorded (the recording had stopped: what it did to memory is not known)`
+      : `launch ${w.event.launch} ${plainName(w.event.kernel)}, not recorded (its threads were not kept: record it to see which one)`;
   }
 }
 
