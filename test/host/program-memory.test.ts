@@ -27,7 +27,7 @@ import { ProgramLaunches, runProgram, type RecordOptions } from '../../src/host/
 import { programSource } from '../../src/host/program-source.js';
 import type { HostLineLookup, ProgramRecording } from '../../src/host/recording.js';
 import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
-import { type Engine, openProgramEngine } from '../../src/engine/index.js';
+import { type Engine, type OriginAnswer, openProgramEngine } from '../../src/engine/index.js';
 import { executeCommand } from '../../src/frontends/gdb/commands.js';
 import { findWriter, memorySourceOf, readGlobal } from '../../src/engine/program/memory.js';
 import { ProgramTimeline } from '../../src/engine/program/timeline.js';
@@ -147,6 +147,44 @@ run('origin: from finish\'s read of b[5] back two launches to prefix\'s write of
   const oh = gdb(e, `origin in[${I - 1}]`);
   expect(oh.split('\n')[0]).toMatch(new RegExp(`was last written by ${COPY_IN.replace(/[().]/g, '\\$&')}: 0 \\(0x00000000\\) -> ${I} \\(0x0+${I}\\)$`));
   expectAt(e, 'prefix', PREFIX_LINE); // no thread wrote it: the session stays where it was
+}, 300_000);
+
+/**
+ * Follow `origin ^N` back from answer `a` along the values `wants` (the value as it is computed
+ * from its inputs, from the source): at each hop a memory input holding one of them (a load's
+ * source), else a register holding one, the earliest listed first; until the answer is in
+ * another launch or on the host.
+ */
+function followValue(e: Engine, a: OriginAnswer, wants: readonly number[]): OriginAnswer {
+  const launch = e.position().launch;
+  const valueOf = (x: { bits: bigint | undefined; bytes: Uint8Array | undefined }): bigint | undefined =>
+    x.bits ?? (x.bytes ? x.bytes.reduceRight((v, b) => (v << 8n) | BigInt(b), 0n) : undefined);
+  for (let hops = 0; hops < 10; hops++) {
+    const inputs = a.hop!.inputs;
+    const holds = (kind: string, w: number): number => inputs.findIndex((x) => x.follow?.kind === kind && valueOf(x) === BigInt(w));
+    const memory = wants.map((w) => holds('memory', w)).find((i) => i >= 0);
+    const i = memory ?? wants.map((w) => holds('register', w)).find((k) => k >= 0);
+    if (i === undefined) throw new Error(`no input holds ${wants.join(' or ')}: ${inputs.map((x) => `${x.text}=${valueOf(x)}`).join(', ')}`);
+    a = e.origin(`^${i + 1}`);
+    if (!a.hop || e.position().launch !== launch) return a;
+  }
+  throw new Error(`still in launch ${launch} after 10 hops`);
+}
+
+run('origin ^N follows the value itself: b[5] = 30 through scale\'s multiply and load into prefix\'s store, then its input in[4] = 5 to the host copy', async () => {
+  const e = openProgramEngine(programSource(await record()));
+  atFinishRead(e);
+  const a2 = e.origin('b[i]');
+  expectAt(e, 'scale', SCALE_LINE);
+  // scale: st b[i] (30) <- mul by 2 <- ld a[i] (15), whose memory input leads into launch 1
+  const a1 = followValue(e, a2, [B_I, A_I]);
+  expectAt(e, 'prefix', PREFIX_LINE);
+  expect(a1.by).toBe(`${who('prefix', I)} at offbyone.cu:${PREFIX_LINE} (step ${e.position().step})`);
+  // prefix: st a[i] = s (15) <- s + in[4] (10 + 5: the last term thread 5 added) <- ld in[4] <- the host's copy
+  const ah = followValue(e, a1, [A_I, I]);
+  expect(ah.hop).toBeUndefined();
+  expect(ah.by).toBe(COPY_IN);
+  expect([...ah.after!]).toEqual([I, 0, 0, 0]);
 }, 300_000);
 
 run('watch b[5] in launch 3 and reverse-continue: scale\'s write in launch 2; watch a[5]: prefix\'s in launch 1; watch in[4]: the host copy', async () => {
