@@ -254,7 +254,7 @@ export class Engine {
 
   private replaceGroup(group: string, add: () => BreakpointResult[]): BreakpointResult[] {
     for (const id of this.groups.get(group) ?? []) {
-      try { this.session.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
+      try { this.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
     }
     const out = add();
     this.groups.set(group, out.flatMap((r) => (r.id === undefined ? [] : [r.id])));
@@ -264,7 +264,10 @@ export class Engine {
   private addSpec(spec: string, condition: string | undefined, hitCondition: string | undefined): BreakpointResult {
     try {
       const hc = hitCondition?.trim() ? parseHitCondition(hitCondition) : undefined;
-      const b = this.session.addBreakpoint(condition?.trim() ? `${spec} if ${condition.trim()}` : spec, false, hc);
+      const text = condition?.trim() ? `${spec} if ${condition.trim()}` : spec;
+      const b = this.program ? programBreak(this.program, this.session, text, false, hc) : this.session.addBreakpoint(text, false, hc);
+      // a program's breakpoint not in the launch in focus is pending: not verified (yet), but kept
+      if (b.pending) return { verified: false, id: b.id, line: undefined, message: b.note ?? 'pending: not in the code of the launch in focus' };
       return { verified: true, id: b.id, line: b.locations[0]?.line, message: undefined };
     } catch (e) {
       if (e instanceof EngineError || e instanceof BreakpointError) return { verified: false, id: undefined, line: undefined, message: e.message };
@@ -296,12 +299,12 @@ export class Engine {
 
   /** One breakpoint at a source line (`file` by base name) or a line of the PTX file. */
   addBreakpoint(at: { readonly file: string; readonly line: number } | { readonly ptxLine: number }): BreakpointInfo {
-    return this.session.addBreakpoint('ptxLine' in at ? `ptx:${at.ptxLine}` : `${at.file.replace(/^.*[\\/]/, '')}:${at.line}`);
+    return this.breakAt('ptxLine' in at ? `ptx:${at.ptxLine}` : `${at.file.replace(/^.*[\\/]/, '')}:${at.line}`);
   }
 
   /** Delete breakpoints or watchpoints by id; returns the engine's confirmation per id. */
   deleteBreakpoints(ids: readonly number[]): string[] {
-    return ids.map((id) => this.session.deleteBreakpoint(id));
+    return ids.map((id) => this.deleteBreakpoint(id));
   }
 
   /**

@@ -3,7 +3,18 @@
  * engine and its front ends (a bare number named step/position/p/warpSteps was each before).
  *
  * A Position is a launch and the number of warp-steps run in it: the machine state after
- * `step` warp-steps of launch `launch` (launch 0 in a single-kernel session). A ThreadIndex is
+ * `step` warp-steps of launch `launch` (launch 0 in a single-kernel session).
+ *
+ * In a whole program (issue #25) launches count from 1 in program order (as `exec --stats` and
+ * `--break K#N` do), and the host's events between launches are positions too: the m events
+ * (cudaMemcpy, cudaMemset, output, ...) made after launch k-1 and before launch k sit at steps
+ * -m..-1 of launch k, in program order; those after the last launch n at steps of launch n+1.
+ * So `comparePositions`, lexicographic on (launch, step), is one total order consistent with
+ * the program's: launch k-1's steps < the host events before launch k < launch k's step 0. A
+ * launch's steps run 0..its warp-steps (the state after the last); the engine stops only at
+ * step >= 0 (there is no device state at a host event, engine/program/timeline.ts).
+ *
+ * A ThreadIndex is
  * something else: the n-th instruction one thread issued (an index into its timeline), which
  * the brands keep from being passed where a position is meant.
  */

@@ -40,9 +40,9 @@ function lineOf(file: string, text: string): number {
 }
 
 /** `ptxdbg debug --batch --ex C1 --ex C2 ... -- ./app`: its stdout (the program's output, then the transcript). */
-function debug(app: string, commands: readonly string[], form: 'debug' | 'bare' = 'debug'): { out: string; err: string; status: number | null } {
+function debug(app: string, commands: readonly string[], form: 'debug' | 'bare' = 'debug', options: readonly string[] = []): { out: string; err: string; status: number | null } {
   const ex = commands.flatMap((c) => ['--ex', c]);
-  const args = form === 'debug' ? ['debug', '--batch', ...ex, '--', `./${app}`] : [`./${app}`, '--batch', ...ex];
+  const args = form === 'debug' ? ['debug', '--batch', ...options, ...ex, '--', `./${app}`] : [`./${app}`, '--batch', ...ex];
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd: bin, encoding: 'utf8', timeout: 120_000 });
   return { out: r.stdout, err: r.stderr, status: r.status };
 }
@@ -138,4 +138,15 @@ run('-rdc: a breakpoint in a kernel of the other translation unit', () => {
   // rdc_main.cu: fill<<<2, 32>>> then bump<<<1, 64>>>; bump is defined in rdc_other.cu
   expect(r.out).toContain(`[launch 2 bump<<<(1,1,1),(64,1,1)>>> at rdc_main.cu:${lineOf('rdc_main.cu', 'bump<<<')} in main]`);
   expect(r.out).toContain(`Breakpoint 1, block (0,0,0) thread (0,0,0) at _Z4bumpPii (rdc_other.cu:${bodyLine('rdc_other.cu', 'bump')})`);
+}, 120_000);
+
+run('--record scale: only scale\'s launch is recorded; the session opens in it and the others say why they cannot be visited', () => {
+  const r = debug('offbyone', ['info cuda launches', 'launch 1'], 'debug', ['--record', 'scale']);
+  expect(r.status).toBe(1); // launch 1 cannot be visited
+  const rows = r.out.split('\n').filter((l) => /^[* ]\s+\d+\s/.test(l));
+  expect(rows.map((l) => [l.startsWith('*'), ...l.slice(1).trim().split(/\s{2,}/).slice(0, 2), /unrecorded/.test(l)])).toEqual([
+    [false, '1', 'prefix', true], [true, '2', 'scale', false], [false, '3', 'finish', true],
+  ]);
+  expect(r.out).toContain('launch 1 (prefix<<<(1,1,1),(8,1,1)>>>) was not recorded');
+  expect(r.err).toContain('3 launches, 1 recorded');
 }, 120_000);

@@ -3,6 +3,7 @@
  * in the launch in focus, in launches not yet visited, or in none yet (pending, as gdb's
  * breakpoints in a shared library not yet loaded).
  */
+import type { HitCondition } from '../breakpoints.js';
 import { EngineError } from '../errors.js';
 import type { Session } from '../session.js';
 import type { BreakpointInfo } from '../types.js';
@@ -12,8 +13,8 @@ import type { ProgramTimeline } from './timeline.js';
 const PLAIN = /^([A-Za-z_$][\w$:<>]*|[^\s:]+:\d+)(\s+(if|thread|block)\b.*)?$/s;
 
 /** `break LOCATION` in a program: the current launch's breakpoint, or a pending one (`pending` set). */
-export function programBreak(p: ProgramTimeline, s: Session, location: string, temporary: boolean): BreakpointInfo {
-  const r = p.addBreakpoint(location, temporary);
+export function programBreak(p: ProgramTimeline, s: Session, location: string, temporary: boolean, hitCondition?: HitCondition): BreakpointInfo {
+  const r = p.addBreakpoint(location, temporary, hitCondition);
   if (!r.here) {
     const bp = s.breakpoints().find((b) => b.id === r.bp.id);
     if (bp) return bp;

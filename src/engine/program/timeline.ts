@@ -10,6 +10,7 @@
  * image. Breakpoints belong to the program: each has one number, is set in every launch whose
  * code it resolves in, and is pending until one does (gdb's pending breakpoints).
  */
+import type { HitCondition } from '../breakpoints.js';
 import { EngineError } from '../errors.js';
 import { openSession, type Session } from '../session.js';
 import type { Stop } from '../types.js';
@@ -31,6 +32,8 @@ export interface ProgramBreakpoint {
   /** As the user wrote it (`scale`, `offbyone.cu:30 if $_launch == 2`). */
   readonly location: string;
   readonly temporary: boolean;
+  /** DAP's hit condition (`>=3`), over the hits in each launch. */
+  readonly hitCondition?: HitCondition | undefined;
   enabled: boolean;
   ignore: number;
 }
@@ -118,7 +121,7 @@ export class ProgramTimeline {
     const text = b.location.replace(/\$_launch\b/g, String(n));
     this.forcedId = b.id;
     try {
-      s.addBreakpoint(text, b.temporary);
+      s.addBreakpoint(text, b.temporary, b.hitCondition);
     } catch (e) {
       if (!(e instanceof EngineError) || e.code !== 'bad-breakpoint') throw e;
       return e;
@@ -135,8 +138,8 @@ export class ProgramTimeline {
    * current launch has it (else it is pending or set elsewhere). Throws the current launch's
    * EngineError when the location is malformed rather than absent.
    */
-  addBreakpoint(location: string, temporary: boolean): { bp: ProgramBreakpoint; here: EngineError | undefined; anywhere: boolean } {
-    const bp: ProgramBreakpoint = { id: this.nextId++, location, temporary, enabled: true, ignore: 0 };
+  addBreakpoint(location: string, temporary: boolean, hitCondition?: HitCondition): { bp: ProgramBreakpoint; here: EngineError | undefined; anywhere: boolean } {
+    const bp: ProgramBreakpoint = { id: this.nextId++, location, temporary, hitCondition, enabled: true, ignore: 0 };
     let here: EngineError | undefined, anywhere = false;
     for (const [n, s] of this.open) {
       const err = this.apply(bp, n, s);
