@@ -29,7 +29,7 @@ import type { HostLineLookup, ProgramRecording } from '../../src/host/recording.
 import { DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import { type Engine, type OriginAnswer, openProgramEngine } from '../../src/engine/index.js';
 import { executeCommand } from '../../src/frontends/gdb/commands.js';
-import { findWriter, memorySourceOf, readGlobal } from '../../src/engine/program/memory.js';
+import { findWriter, memorySourceOf, programHistory, readGlobal } from '../../src/engine/program/memory.js';
 import { ProgramTimeline } from '../../src/engine/program/timeline.js';
 
 const SRC = join(ROOT, 'samples', 'apps', 'timeline', 'offbyone.cu');
@@ -258,6 +258,9 @@ run('memory at any place of the program: before and after the host copy, inside 
   if (w.kind !== 'device') return;
   expect(int(readGlobal(mem, { kind: 'launch', launch: w.launch, step: w.step }, out5.offset, 4))).toBe(0);
   expect(int(readGlobal(mem, { kind: 'launch', launch: w.launch, step: w.step + 1 }, out5.offset, 4))).toBe(B_I + 1);
+  // history names threads for the last launches only (here none asked): finish as a launch, from its images
+  expect(programHistory(mem, out5, 1000, 0).map((x) => (x.kind === 'launch' ? [x.event.launch, int(x.before), int(x.after)] : x.kind)))
+    .toEqual([[launchOf('finish'), 0, B_I + 1]]);
 }, 300_000);
 
 run('the Engine API as DAP uses it: a data breakpoint on b[5], continue backward lands on scale\'s write in launch 2; replacing it removes it', async () => {

@@ -182,7 +182,7 @@ function changesIn(s: Session, ev: MemoryLaunchEvent, r: GlobalRange, from: numb
 }
 
 /** The changes an event made to `r` within steps [from, to) (a launch's: each thread's, or the launch as a whole), oldest first. */
-function changesOf(src: ProgramMemorySource, ev: MemoryEvent, r: GlobalRange, from = 0, to = Infinity): ProgramWriter[] {
+function changesOf(src: ProgramMemorySource, ev: MemoryEvent, r: GlobalRange, from = 0, to = Infinity, reexecute = true): ProgramWriter[] {
   if (ev.kind === 'host') {
     if (!ev.writes.some((w) => w.offset < r.offset + r.size && r.offset < w.offset + w.size)) return [];
     const before = src.memoryBefore(ev.index, r.offset, r.size);
@@ -193,7 +193,7 @@ function changesOf(src: ProgramMemorySource, ev: MemoryEvent, r: GlobalRange, fr
   const before = src.memoryBefore(ev.index, r.offset, r.size);
   const after = src.memoryBefore(ev.index + 1, r.offset, r.size);
   if (before && after && sameBytes(before, after)) return []; // it did not change the bytes: not re-executed
-  const s = ev.recorded ? src.session(ev.launch) : undefined;
+  const s = ev.recorded && reexecute ? src.session(ev.launch) : undefined;
   if (!s) return [{ kind: 'launch', event: ev, before, after }];
   return changesIn(s, ev, r, from, Math.min(to, s.total));
 }
@@ -243,9 +243,24 @@ export function comparePlaces(a: readonly [number, number], b: readonly [number,
   return a[0] - b[0] || a[1] - b[1];
 }
 
-/** `history` across launches: every change to `r` over the whole program, oldest first (the last `limit`). */
-export function programHistory(src: ProgramMemorySource, r: GlobalRange, limit = 1000): ProgramWriter[] {
-  return src.events.flatMap((ev) => changesOf(src, ev, r)).slice(-limit);
+/**
+ * `history` across launches: the changes to `r` over the whole program, oldest first (the last
+ * `limit`). Which launches changed it comes from their images (no re-execution); the threads
+ * are named for the last `threadsFor` of them, each re-executed (about a tenth of a second for
+ * a launch of a thousand threads: naming every writer of a value that a thousand launches
+ * change would take minutes); the earlier ones are listed as launches (`launch N` then `history`
+ * there names their threads).
+ */
+export function programHistory(src: ProgramMemorySource, r: GlobalRange, limit = 1000, threadsFor = 16): ProgramWriter[] {
+  const out: ProgramWriter[] = [];
+  let resolved = 0;
+  for (let i = src.events.length - 1; i >= 0 && out.length < limit; i--) {
+    const ev = src.events[i]!;
+    const found = changesOf(src, ev, r, 0, Infinity, resolved < threadsFor);
+    if (ev.kind === 'launch' && found.length && found[0]!.kind === 'device') resolved++;
+    out.push(...found.reverse());
+  }
+  return out.slice(0, limit).reverse();
 }
 
 /** Who wrote, as the user reads it: `launch 2 scale, block (1,0,0) thread (1,0,0) at offbyone.cu:21 (step 40)`, `cudaMemcpy at offbyone.cu:39 in main (host, before launch 1)`. */
@@ -256,7 +271,9 @@ export function writerText(w: ProgramWriter): string {
       return `launch ${w.launch} ${plainName(w.kernel)}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${at} (step ${w.step})`;
     }
     case 'host': return `${w.event.api} at ${w.event.site ?? 'an unknown host call site'} (host, ${w.event.after === 0 ? 'before launch 1' : `after launch ${w.event.after}`})`;
-    case 'launch': return w.after === undefined
+    case 'launch': return w.event.recorded
+      ? `launch ${w.event.launch} ${plainName(w.event.kernel)} (threads not searched)`
+      : w.after === undefined
       ? `launch ${w.event.launch} ${plainName(w.event.kernel)}, not recorded (the recording had stopped: what it did to memory is not known)`
       : `launch ${w.event.launch} ${plainName(w.event.kernel)}, not recorded (its threads were not kept: record it to see which one)`;
   }
@@ -274,7 +291,9 @@ export function programHistoryText(expr: string, r: GlobalRange, writes: readonl
   if (!writes.length) return `No writes to ${expr} (${where}) in the program's recording.`;
   const fmt = (b: Uint8Array | undefined): string => (b ? format(b) : '?');
   return [`Writes to ${expr} (${where}, ${r.size} bytes) over the program:`,
-    ...writes.map((w) => `  ${writerText(w)}: ${fmt(w.before)} -> ${fmt(w.after)}${w.kind === 'device' && w.atomic ? ' (atomic)' : ''}`)].join('\n');
+    ...writes.map((w) => `  ${writerText(w)}: ${fmt(w.before)} -> ${fmt(w.after)}${w.kind === 'device' && w.atomic ? ' (atomic)' : ''}`),
+    ...(writes.some((w) => w.kind === 'launch' && w.event.recorded)
+      ? ['Threads are named for the last launches that changed it; `launch N` then `history` names those of an earlier one.'] : [])].join('\n');
 }
 
 // ---- origin across launches ---------------------------------------------------------------------
