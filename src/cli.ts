@@ -176,10 +176,9 @@ await yargs(hideBin(process.argv))
     .option('workers', workersOption)
     .option('device-memory', execOptions['device-memory']),
     (a) => guard(async () => {
-      const { programDebugCommand, parseRecordList } = await import('./cli/program.js');
-      const { parseDeviceMemory } = await import('./cli/exec.js');
+      const { programDebugCommand, parseBudget, parseRecordList } = await import('./cli/program.js');
       return programDebugCommand(programOf(a), {
-        ...debugOpts(a), record: parseRecordList(a.record), budget: a.budget === undefined ? undefined : parseDeviceMemory(String(a.budget)),
+        ...debugOpts(a), record: parseRecordList(a.record), budget: a.budget === undefined ? undefined : parseBudget(String(a.budget)),
         workers: workersOf(a.workers), deviceMemory: a['device-memory'] as string | undefined,
       });
     }))

@@ -120,3 +120,11 @@ export function parseRecordList(v: unknown): string[] | undefined {
   if (!list.length) throw new UsageError('--record takes kernel names: --record scale,finish');
   return list;
 }
+
+/** `--budget SIZE`: bytes, or a number with K, M or G (powers of 1024). */
+export function parseBudget(spec: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(spec.trim());
+  const bytes = m ? Math.floor(Number(m[1]) * 1024 ** ' kmg'.indexOf(m[2]!.toLowerCase() || ' ')) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 0) throw new UsageError(`--budget ${spec}: expected a size such as 512M or 4G`);
+  return bytes;
+}

@@ -157,7 +157,7 @@ export class Session implements DebugSession {
   private frameLevel = 0;
   private timeline: ThreadTimeline | undefined;
   /** Breakpoints and watchpoints, and the search for their hits (stoppoints.ts). */
-  private readonly points: StopPoints;
+  private points: StopPoints;
   private readonly hitMarks: TimelineMark[] = [];
   private prevRegs = new Map<string, bigint>();
   private prevRegsKey = '';
@@ -409,7 +409,7 @@ export class Session implements DebugSession {
   watchpoints(): readonly WatchpointInfo[] { return this.points.wps; }
   registerWatchpoints(): readonly RegisterWatchInfo[] { return this.rwps; }
 
-  private readonly rwps: RegWp[] = [];
+  private rwps: RegWp[] = [];
 
   /**
    * Watch a value of the focused thread that lives in registers (a -G local moves between
@@ -920,6 +920,26 @@ export class Session implements DebugSession {
   /** A memory target in the focused thread's block/stack. */
   memoryTarget(space: 'global' | 'shared' | 'local', address: number, size: number): WatchTarget {
     return { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
+  }
+
+  // ---- what-if timelines (src/engine/whatif, issue #27) --------------------------------------------
+
+  /** This session's own condition evaluator (what its constructor wired), kept when its stop points are shared. */
+  private ownCondition: StopPoints['conditionAt'];
+
+  /** Share `from`'s breakpoints and watchpoints: a what-if timeline and its original have one set. */
+  shareStopPoints(from: Session): void {
+    from.ownCondition ??= from.points.conditionAt; // before any other session rebinds them
+    this.ownCondition = this.points.conditionAt;
+    this.points = from.points;
+    this.rwps = from.rwps;
+    this.activate();
+  }
+
+  /** Make the (shared) stop points search this session's recording: called when it becomes the current timeline. */
+  activate(): void {
+    this.ownCondition ??= this.points.conditionAt;
+    this.points.rebind(this.trace, this.code, this.ownCondition);
   }
 
   /** The thread, block and location of logged step s for lane `lane` (for race travel). */

@@ -95,13 +95,15 @@ run('a breakpoint in the second kernel: pending at launch 1, hit in launch 2 onc
 }, 120_000);
 
 run('set cuda break_on_launch application: each launch\'s first instruction in order, forward then backward', () => {
-  const r = debug('offbyone', ['set cuda break_on_launch application', 'run', 'continue', 'continue', 'continue', 'reverse-continue', 'reverse-continue', 'reverse-continue', 'reverse-continue']);
+  const r = debug('offbyone', ['set cuda break_on_launch application', 'run', 'continue', 'continue', 'continue', 'print $_exitcode', 'reverse-continue', 'reverse-continue', 'reverse-continue', 'reverse-continue']);
   expect(r.status).toBe(0);
   // forward: 1, 2, 3, then the program's end (in launch 3); backward: 3, 2, 1, then nothing earlier
   expect(launchLines(r.out)).toEqual([L(1), L(2), L(3), L(3), L(3), L(2), L(1), L(1)]);
   const steps = r.out.split('\n').filter((l) => l.startsWith('[step ')).map((l) => /^\[step (\d+)\//.exec(l)![1]);
   expect(steps.filter((s, i) => i !== 3)).toEqual(['0', '0', '0', '0', '0', '0', '0']);
   expect(r.out).toContain('The program exited with code 1 after 3 launches');
+  // report(false) makes main return 1: gdb's $_exitcode at the program's end
+  expect(r.out).toContain('$1 = 1');
   expect(r.out).toContain('No more reverse-execution history: at the start of launch 1');
   // each first instruction is the kernel's header line
   const at = r.out.split('\n').filter((l) => /^_Z\w+ at offbyone\.cu:\d+$/.test(l));

@@ -11,4 +11,5 @@ export {
   backtrace, disassemble, displayLines, displaysText, examineInstructions, examineString, infoCudaBlocks, infoCudaKernels, listRange, whatis,
 } from './inspect.js';
 export { infoRaces, raceReportRows, type RaceRow } from './races.js';
+export { assignText, infoTimelineText, timelineCommandTarget, timelineTag } from './whatif.js';
 export { launchesTable, launchLabel, launchText } from './program.js';

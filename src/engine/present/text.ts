@@ -15,6 +15,8 @@ import type { AddedWatch, BreakpointInfo, LaneValue, OriginAnswer, Stop, WatchKi
 import { consoleState } from './state.js';
 import { examineInstructions, examineString, listRange } from './inspect.js';
 import { programHistoryText } from '../program/memory.js';
+import { assignText, timelineTag } from './whatif.js';
+import { isAssignment } from '../print/assign.js';
 
 /** The one-line "where we are" gdb prints after a stop: `12\t  y[i] = a * x[i] + y[i];`. */
 export function stopLine(e: Engine): string {
@@ -22,7 +24,7 @@ export function stopLine(e: Engine): string {
   const w = s.where();
   let lanes = 0;
   for (let m = w.activeMask; m !== 0; m &= m - 1) lanes++;
-  const head = `[step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
+  const head = `[${timelineTag(e)}step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
     (w.state === 'active' || w.state === 'inactive' ? `, ${lanes} lane${lanes === 1 ? '' : 's'} active, pc ${w.pc}` : '');
   if (w.state === 'exited' || w.state === 'retired') return `${launchLine(e)}${head}: exited`;
   if (w.state === 'not-started') return `${launchLine(e)}${head}: block not started yet`;
@@ -52,7 +54,9 @@ export function sourceLines(e: Engine, file: string | undefined): readonly strin
 export function stopText(e: Engine, st: Pick<Stop, 'reason' | 'message'>): string {
   const s = sessionOf(e);
   // the kernel's end sets gdb's $_exitcode: 0 when it finished, 1 when a fault stopped it
-  if (s.position() >= s.total) consoleState(e).history.setConvenience('_exitcode', intValue(s.faultMessage === undefined ? 0n : 1n, T.int));
+  // (a program's: its own exit code, at its end)
+  if (e.isProgram) { if (st.reason === 'end' && e.exitCode !== undefined) consoleState(e).history.setConvenience('_exitcode', intValue(BigInt(e.exitCode), T.int)); }
+  else if (s.position() >= s.total) consoleState(e).history.setConvenience('_exitcode', intValue(s.faultMessage === undefined ? 0n : 1n, T.int));
   // cuda-gdb's $_launch: the launch in focus (issue #25)
   consoleState(e).history.setConvenience('_launch', intValue(BigInt(e.position().launch), T.int));
   const parts: string[] = [];
@@ -330,6 +334,7 @@ export function watchCommand(e: Engine, args: string, name: string): string {
 export function printText(e: Engine, args: string): string {
   const s = sessionOf(e);
   const m = /^\/(lanes|block)(?:\/([xduotc]))?\s+(.*)$/s.exec(args.trim());
+  if (!m && isAssignment(args.replace(/^\s*\/\w+/, ''))) return assignText(e, args, 'print'); // a write: forks a what-if timeline
   if (!m) return printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history);
   return printLanes(e, m[1] === 'lanes' ? 'warp' : 'block', m[3]!, m[2]);
 }
