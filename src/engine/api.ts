@@ -40,9 +40,16 @@ import type { LaunchInfo, ProgramEvent } from './types.js';
 import { type ProgramStop, ProgramTimeline } from './program/timeline.js';
 import { programBreak, programDelete } from './program/breakpoints.js';
 import { plainName } from '../ptx/names.js';
+import {
+  comparePlaces, findWriter, launchIndex, type MemoryLaunchEvent, memorySourceOf, originBefore, programHistory, type ProgramMemorySource, type ProgramPoint,
+  type ProgramWriter, watchStopText, writerPlace, writerText,
+} from './program/memory.js';
+import { collectAccesses, type WatchTarget } from './watch.js';
 
 
 const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
+/** A raw memory range: `@global 0x7f0000000010 4`, `@shared 0x40` (4 bytes). */
+const RAW_RANGE = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i;
 
 /** A single-kernel session records one launch: its positions are in launch 0 (a program's launches count from 1). */
 const LAUNCH = 0;
@@ -131,7 +138,7 @@ export class Engine {
    */
   continue(r: ContinueRequest): StopEvent {
     const from = this.position().step;
-    if (this.program) return this.programStop(this.program.cont(this.program.current, r.direction));
+    if (this.program) return this.programContinue(r.direction);
     const landed = this.stopped(this.session.cont(r.direction));
     return r.races ? this.raceOnTheWay(from, landed, r.direction) : landed;
   }
@@ -185,6 +192,7 @@ export class Engine {
 
   private stopped(s: Stop): StopEvent {
     this.containers.clear();
+    this.eventStop = undefined;
     const w = this.session.where();
     return { reason: s.reason, position: positionOf(this.launchNo, s.step), total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
   }
@@ -315,7 +323,8 @@ export class Engine {
       const address = BigInt(raw[2]!);
       const size = raw[3] ? Number(raw[3]) : 4;
       if (!s.threadView().readMemory(space, address, size)) throw new EngineError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`, 'bad-watch');
-      return { wp: s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size)), raw: true };
+      const across = this.programWatch(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size));
+      return { wp: across ?? s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size)), raw: true };
     }
     let v;
     try {
@@ -328,7 +337,8 @@ export class Engine {
     if (!WRITABLE.includes(v.space)) throw new EngineError(`cannot watch ${v.space} memory (read-only)`, 'bad-watch');
     const addr = Number(v.address & 0xffffffffn);
     if (!s.threadView().readMemory(v.space as SpaceName, v.address, Math.max(1, v.size))) throw new EngineError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`, 'bad-watch');
-    return { wp: s.addWatchpoint(expr, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
+    const across = this.programWatch(expr, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
+    return { wp: across ?? s.addWatchpoint(expr, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
   }
 
   breakpoints(): readonly BreakpointInfo[] {
@@ -338,19 +348,21 @@ export class Engine {
     const here = this.session.breakpoints();
     return p.bps.map((b) => here.find((x) => x.id === b.id) ?? { id: b.id, spec: b.location, enabled: b.enabled, condition: undefined, locations: [], hits: 0, pending: true });
   }
-  watchpoints(): readonly WatchpointInfo[] { return this.session.watchpoints(); }
+  watchpoints(): readonly WatchpointInfo[] { return this.pwatches.length ? [...this.session.watchpoints(), ...this.pwatches] : this.session.watchpoints(); }
 
   /** Replace the watchpoints (DAP's data breakpoints): each expression is resolved now. */
   setWatchpoints(reqs: readonly WatchRequest[]): { verified: boolean; id: number | undefined; message: string | undefined }[] {
     const out: { verified: boolean; id: number | undefined; message: string | undefined }[] = [];
     for (const id of this.groups.get('data') ?? []) {
+      const pw = this.pwatches.findIndex((w) => w.id === id);
+      if (pw >= 0) { this.pwatches.splice(pw, 1); continue; }
       try { this.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
     }
     for (const r of reqs) {
       try {
         const ev = this.evaluate(r.expression);
         if (!ev.lvalue) throw new EngineError(`${r.expression} is not writable memory of the focused thread`, 'bad-watch');
-        const wp = this.session.addWatchpoint(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size));
+        const wp = this.programWatch(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size)) ?? this.session.addWatchpoint(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size));
         out.push({ verified: true, id: wp.id, message: undefined });
       } catch (e) {
         if (!(e instanceof EngineError)) throw e;
@@ -460,6 +472,10 @@ export class Engine {
       source = input.follow;
     } else if (/^[$%][a-z]+\d*$/i.test(e) && s.threadView().registerType(e.replace(/^\$/, '%')) !== undefined) {
       source = { kind: 'register', name: e.replace(/^\$/, '%') };
+    } else if (RAW_RANGE.test(e)) {
+      // a raw range, as `watch @global ADDR LEN` takes (origin across launches asks this way: src/engine/program/memory.ts)
+      const m = RAW_RANGE.exec(e)!;
+      source = { kind: 'memory', target: s.memoryTarget(m[1]!.toLowerCase() as 'global' | 'shared' | 'local', Number(BigInt(m[2]!) & 0xffffffffn), m[3] ? Number(m[3]) : 4) };
     } else {
       let v;
       try {
@@ -473,8 +489,10 @@ export class Engine {
         source = { kind: 'memory', target: s.memoryTarget(v.space, Number(v.address & 0xffffffffn), Math.max(1, v.size)) };
       } else throw new EngineError(`${e} is a computed value: ask for a register, a variable or an lvalue in memory.`, 'bad-expression');
     }
-    const { stop, hop } = s.origin(source);
     const what = source.kind === 'register' ? source.name : `${s.memoryName(source.target)}, ${source.target.size} bytes,`;
+    const across = this.program && source.kind === 'memory' && source.target.space === 'global' ? this.originAcross(source.target, what) : undefined;
+    if (across) return across;
+    const { stop, hop } = s.origin(source);
     return { stop: this.stopped(stop), hop, what };
   }
 
@@ -610,10 +628,17 @@ export class Engine {
   }
   /** Delete breakpoint or watchpoint `id` (every one when undefined); gdb's reply. */
   deleteBreakpoint(id: number | undefined): string {
+    const w = this.pwatches.findIndex((x) => x.id === id);
+    if (w >= 0) { this.pwatches.splice(w, 1); return `Deleted watchpoint ${id}.`; }
     if (!this.program) return this.session.deleteBreakpoint(id);
-    return programDelete(this.program, this.session, id);
+    const text = programDelete(this.program, this.session, id);
+    // `delete` (all): the program's watchpoints go too, and count in the reply
+    const k = id === undefined ? this.pwatches.splice(0).length : 0;
+    return k ? text.replace(/(\d+) watchpoints?\.$/, (_m, n: string) => `${Number(n) + k} watchpoint${Number(n) + k === 1 ? '' : 's'}.`) : text;
   }
   enableBreakpoint(id: number, on: boolean): void {
+    const w = this.pwatches.find((x) => x.id === id);
+    if (w) { w.enabled = on; return; }
     if (!this.program) this.session.enableBreakpoint(id, on);
     else if (!this.program.enableBreakpoint(id, on)) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
   }
@@ -732,6 +757,107 @@ export class Engine {
 
   /** The program's exit code (undefined: a single kernel, or a program stopped before its end). */
   get exitCode(): number | undefined { return this.program?.source.exitCode; }
+
+  // ---- memory across launches (issue #25, helper tmem): program/memory.ts -----------------------
+  // A program's write watchpoints on global memory see every launch and the host's copies;
+  // origin continues into earlier launches and the host. One block, apart from the rest.
+
+  private memSource: ProgramMemorySource | undefined;
+  private get mem(): ProgramMemorySource {
+    const p = this.program!;
+    return (this.memSource ??= memorySourceOf(p.source, (n) => p.session(n)));
+  }
+  /** Write watchpoints on global memory in a program: they are the program's, not one launch's. */
+  private readonly pwatches: (WatchpointInfo & { readonly format: (b: Uint8Array) => string })[] = [];
+  /**
+   * Where the last watch or origin stop was when no thread made the change (a host call, an
+   * unrecorded launch): its index among the program's events, so that the next continue goes on
+   * from there rather than from the launch shown. Any other stop clears it.
+   */
+  private eventStop: number | undefined;
+
+  /** A program's watchpoint for a write watch on global memory; undefined: the launch's own watch. */
+  private programWatch(expr: string, kind: WatchKind, space: string, address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo | undefined {
+    if (!this.program || space !== 'global' || kind !== 'write') return undefined;
+    const wp = { id: this.program.takeId(), expr, kind, space: 'global' as const, address, size, block: undefined, thread: undefined, enabled: true, hits: 0, format };
+    this.pwatches.push(wp);
+    return wp;
+  }
+
+  /** continue / reverse-continue in a program: the nearer of the next breakpoint stop and the next change of a watched range. */
+  private programContinue(dir: Direction): StopEvent {
+    const p = this.program!;
+    const from: ProgramPoint = this.eventStop !== undefined
+      ? { kind: 'host', index: this.eventStop + (dir === 'forward' ? 1 : 0) }
+      : { kind: 'launch', launch: p.current, step: this.session.position() };
+    const ps = p.cont(p.current, dir);
+    const watches = this.pwatches.filter((w) => w.enabled);
+    if (!watches.length) return this.programStop(ps);
+    const src = this.mem;
+    // a breakpoint stop bounds the search; the program's end (start) does not
+    const limit = ps.stop.reason === 'end' || ps.stop.reason === 'start' ? undefined : { event: launchIndex(src, ps.launch), step: ps.stop.step };
+    let best: { w: ProgramWriter; wp: (typeof watches)[number] } | undefined;
+    for (const wp of watches) {
+      const w = findWriter(src, { offset: wp.address, size: wp.size }, from, dir, limit);
+      if (w && (!best || (comparePlaces(writerPlace(src, w), writerPlace(src, best.w)) < 0) === (dir === 'forward'))) best = { w, wp };
+    }
+    if (!best) return this.programStop(ps);
+    best.wp.hits++;
+    const hit = { kind: 'watchpoint' as const, id: best.wp.id, access: 'write' as const };
+    return this.showWriter(best.w, dir, watchStopText(best.wp.id, best.wp.expr, best.w, dir, best.wp.format), 'watchpoint', hit);
+  }
+
+  /**
+   * Stop where a writer is: a thread's write (backward at the writing step, forward just after
+   * it, the thread in focus), else the device after the host call or unrecorded launch (the next
+   * recorded launch's start; the last one's end when none follows).
+   */
+  private showWriter(w: ProgramWriter, dir: Direction, message: string, reason: Stop['reason'], hit: Stop['hit']): StopEvent {
+    if (w.kind === 'device') {
+      this.enter(w.launch);
+      const s = this.session;
+      s.goto(dir === 'backward' ? w.step : w.step + 1);
+      s.setFocus(w.block, w.thread);
+      return this.stopped({ reason, step: s.position(), message, hit });
+    }
+    const at = w.event.index;
+    const launches = this.mem.events.filter((e): e is MemoryLaunchEvent => e.kind === 'launch' && e.recorded);
+    const next = launches.find((e) => e.index > at);
+    const show = next ?? launches.filter((e) => e.index < at).pop()!;
+    this.enter(show.launch);
+    this.session.goto(next ? 0 : this.session.total);
+    const st = this.stopped({ reason, step: this.session.position(), message: `${message}
+(no thread made this change: showing the ${next ? 'start' : 'end'} of launch ${show.launch})`, hit });
+    this.eventStop = at;
+    return st;
+  }
+
+  /**
+   * origin of global memory in a program: this launch's last write before here when there is
+   * one (undefined: the caller asks the session), else the last change before the launch.
+   */
+  private originAcross(target: WatchTarget, what: string): OriginAnswer | undefined {
+    const s = this.session;
+    const p = s.position();
+    if (collectAccesses(s.trace, target, 'write', 0, p).length) { s.trace.goto(p); return undefined; }
+    s.trace.goto(p);
+    const o = originBefore(this.mem, this.program!.current, { offset: target.address, size: target.size });
+    if (!o) throw new EngineError(`No write to ${s.memoryName(target)} in the program before here: it holds what its allocation started with.`);
+    const by = writerText(o.writer);
+    if (o.writer.kind === 'device' && o.hop) {
+      this.enter(o.writer.launch);
+      const here = this.session;
+      here.lastOrigin = o.hop;
+      return { stop: this.stopped({ reason: 'goto', step: here.position(), message: `Now at launch ${o.writer.launch} step ${o.hop.step}: ${here.describeStep(o.hop.step, o.hop.lane)}` }), hop: o.hop, what, by };
+    }
+    // no thread wrote it (a host call, an unrecorded launch): the answer names who; the position stays
+    return { stop: this.stopped({ reason: 'no-move', step: s.position(), message: '(no thread of the program wrote it: the position stays)' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
+  }
+
+  /** `history` of a global range over the whole program (a program only; undefined otherwise). */
+  writesAcross(offset: number, size: number): readonly ProgramWriter[] | undefined {
+    return this.program ? programHistory(this.mem, { offset, size }) : undefined;
+  }
 
   // ---- used by the terminal front end (tui/, issue #26) -----------------------------------------
   // What the TUI's panes read that the sections above do not give, so that tui/ needs no

@@ -312,8 +312,14 @@ export interface Evaluation {
 /** What `origin` answers: the stop at the writing step, the hop (instruction, inputs), and what was asked. */
 export interface OriginAnswer {
   readonly stop: StopEvent;
-  readonly hop: OriginHop;
+  /** The writing instruction and its inputs; undefined in a program when no thread wrote it (`by`: a host call, an unrecorded launch). */
+  readonly hop: OriginHop | undefined;
   readonly what: string;
+  /** In a program, when the writer is in an earlier launch or on the host: who, as the user reads it (`cudaMemcpy at app.cu:40 in main (host, before launch 1)`). */
+  readonly by?: string | undefined;
+  /** The bytes before and after a write with no hop (a host call, an unrecorded launch). */
+  readonly before?: Uint8Array | undefined;
+  readonly after?: Uint8Array | undefined;
 }
 
 /** One lane of the warp view of a value. */

@@ -14,6 +14,7 @@ import { type Engine, sessionOf } from '../api.js';
 import type { AddedWatch, BreakpointInfo, LaneValue, OriginAnswer, Stop, WatchKind } from '../types.js';
 import { consoleState } from './state.js';
 import { examineInstructions, examineString, listRange } from './inspect.js';
+import { programHistoryText } from '../program/memory.js';
 import { assignText, timelineTag } from './whatif.js';
 import { isAssignment } from '../print/assign.js';
 
@@ -112,9 +113,11 @@ export function lanesText(e: Engine, rows: readonly LaneValue[], scope: 'warp' |
 export function originText(e: Engine, a: OriginAnswer): string {
   const s = sessionOf(e);
   const hop = a.hop;
+  // no thread wrote it (a program's host call or unrecorded launch): who did, and the bytes
+  if (!hop) return `${a.what} was last written by ${a.by ?? 'no thread'}${a.after ? `: ${a.before ? bytesText(a.before) : '?'} -> ${bytesText(a.after)}` : ''}`;
   const ins = hop.instruction;
   const ptx = s.ptxText.slice(ins.src.span.start, ins.src.span.end).replace(/\s+/g, ' ').trim();
-  const lines = [`${a.what} was last written by PTX ${hop.pc} of ${hop.function}: ${ptx}`];
+  const lines = [`${a.what} was last written by ${a.by ? `${a.by}: ` : ''}PTX ${hop.pc} of ${hop.function}: ${ptx}`];
   if (hop.inputs.length) {
     lines.push('Inputs at that step:');
     hop.inputs.forEach((x, i) => {
@@ -169,6 +172,9 @@ export function historyText(e: Engine, args: string): string {
   const addr = Number(v.address & 0xffffffffn);
   const target = { space: v.space as 'global' | 'shared' | 'local', address: addr, size: Math.max(1, v.size), ctaId: s.focusBlockId(), warpKey: s.focusKey, lane: s.focusLane };
   const fmt = formatterFor(v.type, v.size);
+  // a program: every launch's writes and the host's copies (program/memory.ts)
+  const across = v.space === 'global' ? e.writesAcross(addr, target.size) : undefined;
+  if (across) return programHistoryText(expr, { offset: addr, size: target.size }, across, fmt);
   const evs = s.memoryHistory(target, 'write');
   if (!evs.length) return `No writes to ${expr} (${v.space} 0x${addr.toString(16)}) in the recording.`;
   const shown = evs.slice(-200);

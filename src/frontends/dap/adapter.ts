@@ -433,9 +433,9 @@ export class PtxDebugSession extends DebugSession {
       const a = this.e.origin(expr);
       const hop = a.hop;
       response.body = {
-        step: hop.step, function: hop.function, pc: hop.pc, what: a.what,
+        step: hop?.step, function: hop?.function, pc: hop?.pc, what: a.what, by: a.by,
         thread: a.stop.thread, line: a.stop.frame?.line,
-        inputs: hop.inputs.map((x, i) => ({ follow: `^${i + 1}`, text: x.text, bits: x.bits?.toString(), bytes: x.bytes ? Array.from(x.bytes) : undefined, followable: x.follow !== undefined })),
+        inputs: (hop?.inputs ?? []).map((x, i) => ({ follow: `^${i + 1}`, text: x.text, bits: x.bits?.toString(), bytes: x.bytes ? Array.from(x.bytes) : undefined, followable: x.follow !== undefined })),
       };
       this.sendResponse(response);
       this.report(a.stop, 'step');
