@@ -904,7 +904,7 @@ export class Session implements DebugSession {
   memoryName(t: WatchTarget): string {
     if (t.space === 'global') {
       const elements = new Map<number, ElementInfo>();
-      for (const b of this.machine.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type as never), count: b.count });
+      for (const b of this.machine.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type), count: b.count });
       const site = describeGlobalOffset(this.machine.arena, t.address, elements)?.split(';')[0];
       const hex = `global 0x${((BigInt(GLOBAL_HI) << 32n) | BigInt(t.address)).toString(16)}`;
       return site ? `${site} (${hex})` : hex;
