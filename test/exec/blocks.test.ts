@@ -170,3 +170,69 @@ describe('loads and stores inside a block', () => {
     expect([on.m.warpSteps, on.m.threadInstructions, stateHash(on.m)]).toEqual([off.m.warpSteps, off.m.threadInstructions, stateHash(off.m)]);
   });
 });
+
+/**
+ * Loads whose addresses are known when a block starts (computed before a barrier) are checked
+ * for the whole block first, then done in one loop with the ALU instructions. Each lane sums three
+ * consecutive words of `buf` (buf[i] = 3i + 1): (3l + 1) + (3l + 4) + (3l + 7) = 9l + 12, stored
+ * after the second barrier at buf[64 + l]. With `bad`, lane 7's second load is misaligned: the warp
+ * stops there (pc 10, lane 7) with nothing stored, as one instruction at a time would.
+ */
+function sumPtx(bad: boolean): string {
+  return `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry s(.param .u64 buf)
+{
+  .reg .pred %p<2>;
+  .reg .u32 %r<8>;
+  .reg .u64 %rd<8>;
+  ld.param.u64 %rd1, [buf];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd2, %rd3;
+  setp.eq.u32 %p1, %r1, ${bad ? 7 : 99};
+  selp.u64 %rd5, 2, 0, %p1;
+  add.u64 %rd6, %rd4, %rd5;
+  bar.sync 0;
+  ld.global.u32 %r2, [%rd4];
+  ld.global.u32 %r3, [%rd6+4];
+  add.u32 %r4, %r2, %r3;
+  ld.global.u32 %r5, [%rd4+8];
+  add.u32 %r6, %r4, %r5;
+  bar.sync 0;
+  st.global.u32 [%rd4+256], %r6;
+  ret;
+}`;
+}
+
+describe('loads checked for a whole block first', () => {
+  const run = (bad: boolean, blocks: boolean): { m: Machine; out: number[] } => {
+    const program = loadPtx(sumPtx(bad), 'sum.ptx').program!;
+    const init = new Uint32Array(128);
+    for (let i = 0; i < 64; i++) init[i] = 3 * i + 1;
+    const m = new Machine(program, {
+      kernel: 's', grid: [1, 1, 1], block: [32, 1, 1], sharedBytes: 0,
+      args: [{ kind: 'buffer', name: 'buf', type: 'u32', count: 128, init: new Uint8Array(init.buffer), file: undefined }],
+    }, { ...DEFAULT_RUN_OPTIONS, blocks });
+    m.run();
+    const base = m.buffers[0]!.alloc.base >> 2;
+    return { m, out: Array.from(m.arena.bank.u32.subarray(base + 64, base + 96)) };
+  };
+
+  test('every lane sums its three words', () => {
+    const { m, out } = run(false, true);
+    expect(m.fault).toBeUndefined();
+    expect(out).toEqual(Array.from({ length: 32 }, (_, l) => 9 * l + 12));
+  });
+
+  test('a refused lane stops the warp at its load and lane, as one instruction at a time does', () => {
+    const on = run(true, true);
+    const off = run(true, false);
+    expect([on.m.fault?.kind, on.m.fault?.lane, on.m.fault?.pc]).toEqual(['misaligned', 7, 10]);
+    expect(on.out).toEqual(new Array<number>(32).fill(0));
+    expect([on.m.warpSteps, on.m.threadInstructions, stateHash(on.m)]).toEqual([off.m.warpSteps, off.m.threadInstructions, stateHash(off.m)]);
+  });
+});

@@ -26,7 +26,7 @@ export type BlockRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: num
 export const BLOCK_PROGRESS = { k: 0, t: 0 };
 
 type Factory = (K: unknown, XS: readonly unknown[], EX: readonly Exec[], ST: typeof BLOCK_PROGRESS, POPC: (x: number) => number, GM: typeof guardMask,
-  P0: Uint32Array, P1: Uint32Array, NOB: Uint32Array, NOD: Uint8Array) => BlockRun;
+  P0: Uint32Array, P1: Uint32Array, NOB: Uint32Array, NOD: Uint8Array, HA: readonly Uint32Array[]) => BlockRun;
 
 /**
  * Lane byte indices of a checked memory instruction until its data moves (the next loop). Two,
@@ -160,6 +160,13 @@ function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[]): st
   return guarded ? `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${inner} $t++; }` : inner;
 }
 
+/** The generated names a memory check sets: refused flag, lanes mask, space seen, lane indices. */
+interface CheckNames { readonly bad: string; readonly mk: string; readonly sp: string; readonly P: string }
+
+function namesOf(k: number, q: number): CheckNames {
+  return { bad: `$bad${k}`, mk: `$mk${k}`, sp: `$sp${k}`, P: `$P${q}` };
+}
+
 /**
  * The whole-warp check of memory instruction k, for one lane (the last thing its lane loop does,
  * after the instructions before k): the lane's address, when its guard holds, into $P of k, its
@@ -167,23 +174,24 @@ function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[]): st
  * user part of shared memory, lanes of a generic access in two spaces) sets $bad. No effect: a
  * refused warp runs the instruction's own closure, which faults at exactly its lane.
  */
-function memCheck(ins: CInstr, s: MemSpec, k: number, q: number, cache: LaneCache): string {
+function memCheck(ins: CInstr, s: MemSpec, k: number, q: number, cache: LaneCache, n: CheckNames = namesOf(k, q)): string {
+  const { bad, mk, sp, P } = n;
   const a = s.reg32
     ? `${cache.read('u', 'q', s.reg)} const s0 = q + ${s.lo}; const lo = s0 >>> 0; const hi = (${s.hi} + (s0 > 0xffffffff ? 1 : 0)) >>> 0;`
     : `${cache.read('l', 'q', s.reg)} const s0 = qlo + ${s.lo}; const lo = s0 >>> 0; const hi = (qhi + ${s.hi} + (s0 > 0xffffffff ? 1 : 0)) >>> 0;`;
-  const global = `if (lo < $aLo || lo + ${s.size} > $aHi) { const id = $AR.check(lo, ${s.size}); if (id < 0) $bad${k} = true; else { const al = $AR.allocs[id]; $aLo = al.base; $aHi = al.base + al.size; } }`;
-  const shared = `if (lo + ${s.size} > $SU) $bad${k} = true;`;
+  const global = `if (lo < $aLo || lo + ${s.size} > $aHi) { const id = $AR.check(lo, ${s.size}); if (id < 0) ${bad} = true; else { const al = $AR.allocs[id]; $aLo = al.base; $aHi = al.base + al.size; } }`;
+  const shared = `if (lo + ${s.size} > $SU) ${bad} = true;`;
   let where: string;
   switch (s.space) {
-    case Space.Global: where = `if (hi !== ${GLOBAL_HI}) $bad${k} = true; else { ${global} }`; break;
+    case Space.Global: where = `if (hi !== ${GLOBAL_HI}) ${bad} = true; else { ${global} }`; break;
     case Space.Shared: where = shared; break;
-    default: where = `if (hi === ${GLOBAL_HI}) { if ($sp${k} === 2) $bad${k} = true; $sp${k} = 1; ${global} }
-      else if (hi === ${SHARED_HI}) { if ($sp${k} === 1) $bad${k} = true; $sp${k} = 2; ${shared} }
-      else $bad${k} = true;`;
+    default: where = `if (hi === ${GLOBAL_HI}) { if (${sp} === 2) ${bad} = true; ${sp} = 1; ${global} }
+      else if (hi === ${SHARED_HI}) { if (${sp} === 1) ${bad} = true; ${sp} = 2; ${shared} }
+      else ${bad} = true;`;
   }
   const body = `{ ${a}
-      if ((lo & ${s.size - 1}) !== 0) $bad${k} = true; else { ${where} }
-      $P${q}[l] = lo; $mk${k} |= 1 << l; }`;
+      if ((lo & ${s.size - 1}) !== 0) ${bad} = true; else { ${where} }
+      ${P}[l] = lo; ${mk} |= 1 << l; }`;
   return ins.guard >= 0 ? `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) ${body}` : body;
 }
 
@@ -207,7 +215,7 @@ function memMove(s: MemSpec, k: number, q: number, cache: LaneCache): string {
  * the lanes in order, and every effect of an instruction on memory happens after all the lanes
  * did the instructions before it and before any lane does one after it, as one at a time.
  */
-function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[]): string {
+function splitSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[]): string {
   const out: string[] = [];
   const mems: number[] = [];
   for (let k = from; k < to; k++) if (items[k - from]!.mem !== undefined) mems.push(k);
@@ -250,6 +258,85 @@ function laneLoop(cache: LaneCache, body: readonly string[]): string {
     const o = l << 1;
     ${cache.decls.length ? `let ${cache.decls.map((v) => `${v} = 0`).join(', ')};` : ''}
     ${body.join('\n')}
+  }`;
+}
+
+/**
+ * Whether every memory instruction of the segment is an unguarded load whose address register
+ * no instruction before it in the segment writes: then every lane's address is known at the
+ * segment's start, all can be checked first, and the loads done in one lane loop with the ALU
+ * instructions (loads alone, no store: the order of the lanes does not show).
+ */
+function hoistable(code: readonly CInstr[], p: number, from: number, to: number, items: readonly Item[]): boolean {
+  const written = new Set<number>();
+  let loads = 0;
+  for (let k = from; k < to; k++) {
+    const it = items[k - from]!;
+    if (it.mem !== undefined) {
+      const s = it.mem;
+      if (s.kind !== 'ld' || code[p + k]!.guard >= 0 || written.has(s.reg)) return false;
+      written.add(s.data);
+      loads++;
+    } else {
+      const b = it.alu;
+      if (b.spec.dst !== 'n') written.add(b.D);
+      if (b.spec.dst2 !== 'n') written.add(b.E);
+    }
+  }
+  return loads > 1 && loads <= HOIST_MAX;
+}
+
+/** Loads checked ahead at most (their lane index arrays, module-level scratch like P0/P1). */
+const HOIST_MAX = 64;
+const HOISTED: Uint32Array[] = Array.from({ length: HOIST_MAX }, () => new Uint32Array(32));
+
+/**
+ * A segment: when its loads are hoistable, one loop checks every lane's address of every load
+ * (no effect), then, when all passed, one loop does the whole segment; else (or when a lane was
+ * refused) the split form (splitSegment).
+ */
+function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[]): string {
+  const split = splitSegment(code, consts, p, from, to, items, xs, rec, ex);
+  if (!hoistable(code, p, from, to, items)) return split;
+  const checks: string[] = [];
+  const decl: string[] = [];
+  const banks: string[] = [];
+  const body: string[] = [];
+  const cache = new LaneCache(consts);
+  const pre = new LaneCache(consts);
+  let j = 0;
+  let plain = 0;
+  for (let k = from; k < to; k++) {
+    const it = items[k - from]!;
+    const ins = code[p + k]!;
+    if (it.mem !== undefined) {
+      const s = it.mem;
+      decl.push(`const $HP${j} = $HA[${j}]; let $Hsp${j} = 0, $HB${j} = $NOB;`);
+      checks.push(memCheck(ins, s, k, 0, pre, { bad: '$Hbad', mk: '$Hmk', sp: `$Hsp${j}`, P: `$HP${j}` }));
+      banks.push(`$HB${j} = ${s.space === Space.Global ? '$AR.bank' : s.space === Space.Shared ? 'w.cta.shared' : `($Hsp${j} === 1 ? $AR.bank : w.cta.shared)`}.u32;`);
+      cache.wrote('l', 'x', s.data, false); // forget what the register held
+      const hi = s.size === 8 ? `$HB${j}[i + 1]` : s.signed ? 'v >= 0x80000000 ? 0xffffffff : 0' : '0';
+      body.push(`{ const i = $HP${j}[l] >>> 2; const v = $HB${j}[i]; U[${s.data} + o] = v; U[${s.data} + o + 1] = ${hi}; }`);
+      plain++;
+      j++;
+    } else {
+      body.push(aluStep(ins, it.alu, cache, xs));
+      if (ins.guard < 0) plain++;
+    }
+  }
+  return `{
+    ${decl.join('\n')}
+    let $Hbad = false, $Hmk = 0;
+    ${laneLoop(pre, checks)}
+    if (!$Hbad) {
+      ${banks.join('\n')}
+      ${rec ? logEntries(from, to) : ''}
+      $ST.k = ${from}; $ST.t = $t;
+      $t += ${plain} * $POPC(m);
+      ${laneLoop(cache, body)}
+    } else {
+      ${split}
+    }
   }`;
 }
 
@@ -329,6 +416,6 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
       ${parts.join('\n')}
       return $t;
     };`;
-  const f = new Function('K', '$XS', '$EX', '$ST', '$POPC', '$GM', '$P0', '$P1', '$NOB', '$NOD', src) as Factory;
-  return f(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES);
+  const f = new Function('K', '$XS', '$EX', '$ST', '$POPC', '$GM', '$P0', '$P1', '$NOB', '$NOD', '$HA', src) as Factory;
+  return f(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED);
 }
