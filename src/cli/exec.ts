@@ -45,12 +45,21 @@ export interface ExecOptions {
   schedule?: 'rr' | 'random';
   seed?: number;
   maxSteps?: number;
-  /** Threads for a launch's independent CTAs (src/exec/parallel/); default 1. */
+  /** Threads for a launch's independent CTAs (src/exec/parallel/); default: one per core for a plain run (defaultWorkers). */
   workers?: number | 'auto' | undefined;
   /** `--device-memory SIZE`: the device's memory (bytes, or a number with K, M or G). */
   deviceMemory?: string | undefined;
   /** Record the whole program (src/host/recording.ts); its recording is handed to `recorded` when the program has ended. */
   record?: { options: RecordOptions; recorded: (r: ProgramRecording) => void | Promise<void> } | undefined;
+}
+
+/**
+ * Threads when --workers is not given: one per core for a plain run (a launch that may not run
+ * on threads, or is recorded, still runs on one: src/exec/parallel/pool.ts says why); one under
+ * the checking tools, the race checker and recording, which watch a launch on one machine.
+ */
+function defaultWorkers(o: ExecOptions): 'auto' | 1 {
+  return o.sanitize !== undefined || o.record !== undefined || o.races === true || o.capture !== undefined ? 1 : 'auto';
 }
 
 /** `--device-memory`: bytes, or a number with K, M or G (KiB, MiB, GiB), up to what the emulator can address. */
@@ -103,7 +112,7 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
   san?.banner();
   const app = argv[0]!;
   const launches = new ProgramLaunches(device, {
-    opts, threads: threadCount(o.workers), stats: o.stats === true, races: o.races === true,
+    opts, threads: threadCount(o.workers ?? defaultWorkers(o)), stats: o.stats === true, races: o.races === true,
     breaks, breakOnFault: o.breakOnFault === true, capture: o.capture, sanitize: san, record: o.record?.options,
     say, threadsLine, openDebugger: (snap, atFault) => debugSnapshot(snap, o, atFault),
   }, app, argv.slice(1));

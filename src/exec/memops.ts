@@ -12,6 +12,8 @@ import * as fp from './float/index.js';
 import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, spaceOfWindow32, window32Of, WINDOW32_SHIFT, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
+import { markMemOp } from './block/memspec.js';
+import { lanes } from './codegen.js';
 
 function readValue(b: Bank, idx: number, size: number, signed: boolean, u: Uint32Array, d: number): void {
   switch (size) {
@@ -55,17 +57,8 @@ export function memOp(ctx: Ctx, c: CInstr, _K: unknown): Exec {
       if (toState) {
         // to a state space: the low word, and for .global the high word as it is (own literals:
         // the general loop below, shared by every form, is slower)
-        if (space === Space.Global && !size32) {
-          return (w: Warp, m: number) => {
-            const u = w.u32;
-            for (let l = 0; l < 32; l++) {
-              if (((m >>> l) & 1) === 0) continue;
-              const o = l << 1;
-              u[D + o] = u[S + o]!;
-              u[D + o + 1] = u[S + o + 1]!;
-            }
-          };
-        }
+        // a generated lane loop (a 64-bit copy), so a block fuses it with its neighbours
+        if (space === Space.Global && !size32) return lanes('l', ['l'], 'dlo = alo; dhi = ahi;')(_K, D, S, 0, 0, 0, 0, 0, 0);
         // 32-bit generic addresses (.address_size 32) keep the window in the top byte
         const keep32 = size32 && window32Of(space) !== 0 ? (1 << WINDOW32_SHIFT) - 1 : 0xffffffff;
         return (w: Warp, m: number) => {
@@ -220,7 +213,7 @@ function scalarLd(g: AddrGen, space: Space, size: number, signed: boolean, d: nu
       u[d + 2 * l + 1] = wide ? b32[(idx >> 2) + 1]! : signed && v >= 0x80000000 ? 0xffffffff : 0;
     }
   };
-  return run;
+  return markMemOp(run, { kind: 'ld', space, size, signed, reg: r, reg32: r32, lo: glo, hi: ghi, data: d });
 }
 
 /** Global, shared or generic instructions: a probe may see them a warp at a time (see probedWarp). */
@@ -318,7 +311,7 @@ function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | u
       if (wide) b32[(idx >> 2) + 1] = u[src + 2 * l + 1]!;
     }
   };
-  return run;
+  return markMemOp(run, { kind: 'st', space, size, signed: false, reg: r, reg32: r32, lo: glo, hi: ghi, data: src });
 }
 
 /**

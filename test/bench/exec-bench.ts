@@ -1,13 +1,52 @@
 /**
  * `npm run bench` part for whole programs: builds test/bench/exec-bench.cu with nvcc and runs it
- * under `ptxdbg exec`; prints its figures (per-launch overhead, memcpy throughput). Without nvcc
- * it says so and measures nothing.
+ * under `ptxdbg exec`; prints its figures (per-launch overhead, memcpy throughput); then the
+ * 256x256 matrix multiply program (matmul.cu). Without nvcc it says so and measures nothing.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingTool, ROOT } from '../helpers.js';
+
+/** CPU seconds of this process's waited-for children so far (Linux /proc; undefined elsewhere). */
+function childCpu(): number | undefined {
+  try {
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100; // cutime, cstime (fields 16, 17) in clock ticks
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A 256x256 tiled matrix multiply program (matmul.cu) under `ptxdbg exec`, whole process: on one
+ * thread (--workers 1) and by default (worker threads when the launch may use them), three
+ * rounds interleaved, medians of wall and CPU time, with the load average (issue #29).
+ */
+function matmul(dir: string): void {
+  const app = join(dir, 'matmul');
+  const c = spawnSync('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-O2', '-o', app, join(ROOT, 'test', 'bench', 'matmul.cu')], { encoding: 'utf8' });
+  if (c.status !== 0) throw new Error(`nvcc failed:\n${c.stderr}`);
+  const runs: Record<string, { wall: number[]; cpu: number[]; line: string }> = {};
+  for (let round = 0; round < 3; round++) {
+    for (const workers of [['--workers', '1'], []]) {
+      const tag = workers.length ? 'one thread' : 'default';
+      const cpu0 = childCpu();
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', ...workers, '--', app], { encoding: 'utf8' });
+      const wall = (performance.now() - t0) / 1000;
+      const cpu1 = childCpu();
+      const e = runs[tag] ??= { wall: [], cpu: [], line: '' };
+      e.wall.push(wall);
+      if (cpu0 !== undefined && cpu1 !== undefined) e.cpu.push(cpu1 - cpu0);
+      e.line = `${r.stdout}`.trim().split('\n').pop() ?? '';
+    }
+  }
+  const med = (xs: number[]): string => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1]!.toFixed(2) : '?');
+  process.stdout.write(`matmul 256x256 under ptxdbg exec (whole process, median of 3; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}):\n`);
+  for (const [tag, e] of Object.entries(runs)) process.stdout.write(`  ${tag}: ${med(e.wall)} s wall, ${med(e.cpu)} s CPU; it printed: ${e.line}\n`);
+}
 
 const why = missingTool('nvcc');
 if (why) {
@@ -20,6 +59,7 @@ if (why) {
     if (c.status !== 0) throw new Error(`nvcc failed:\n${c.stderr}`);
     const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', '--', app], { encoding: 'utf8' });
     process.stdout.write(`whole programs (ptxdbg exec):\n${r.stdout}${r.stderr}`);
+    matmul(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -18,8 +18,12 @@ import { Trace } from '../../src/trace/trace.js';
 import { ROOT } from '../helpers.js';
 
 // straight-line ALU, memory, calls and local memory, divergence, barriers, %clock, printf, half
-// precision, a fault inside a run of plain instructions
-const CASES = ['saxpy', 'int_ops_ext', 'float_rounding', 'local_mem_calls', 'divergence_stress', 'barriers_named', 'clock_timer', 'malloc_printf', 'half_bf16', 'bug_misaligned'];
+// precision, a fault inside a run of plain instructions; loads and stores done inline in fused
+// loops: shared memory written and read back by other lanes of the warp with no barrier between
+// (race_intra_warp, race_shared_raw), a generic load of a null pointer (bug_null_deref), dynamic
+// shared memory, vector accesses
+const CASES = ['saxpy', 'int_ops_ext', 'float_rounding', 'local_mem_calls', 'divergence_stress', 'barriers_named', 'clock_timer', 'malloc_printf', 'half_bf16', 'bug_misaligned',
+  'bug_null_deref', 'race_intra_warp', 'race_shared_raw', 'dyn_shared_mixed', 'vector_mem_struct'];
 const SCHEDULES: Pick<RunOptions, 'schedule' | 'seed'>[] = [{ schedule: 'rr', seed: 1 }, { schedule: 'random', seed: 7 }];
 
 const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-blocks-'));
@@ -96,4 +100,139 @@ test('a second launch of the same program runs the blocks the first compiled', (
   const t = blockTable(second.fn(launch.kernel)!);
   expect(t).toBe(blockTable(first.fn(launch.kernel)!));
   expect(t.at.some((b) => b !== undefined && b !== null)).toBe(true);
+});
+
+/**
+ * One warp, one block of straight-line code: each lane stores to its word, then loads its
+ * neighbour's, then stores again. A warp executes an instruction for all its lanes before the next
+ * (PTX ISA: the threads of a warp execute each instruction together), so every lane's load sees
+ * every lane's first store and none of the second: out[l] = l + 100, out[32 + l] = out[l + 1] +
+ * 1000 = l + 1101 (lane 31 reads out[32], still 0 when the warp loads: 1000). With `bad` lane
+ * 5's load is misaligned: the warp stops at that load, lanes 0-4 loaded and none stored again.
+ */
+function neighbourPtx(bad: boolean): string {
+  return `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<2>;
+  .reg .u32 %r<8>;
+  .reg .u64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd2, %rd3;
+  add.u32 %r2, %r1, 100;
+  setp.eq.u32 %p1, %r1, ${bad ? 5 : 99};
+  selp.u64 %rd5, 2, 0, %p1;
+  add.u64 %rd6, %rd4, %rd5;
+  st.global.u32 [%rd4], %r2;
+  ld.global.u32 %r3, [%rd6+4];
+  add.u32 %r4, %r3, 1000;
+  st.global.u32 [%rd4+128], %r4;
+  ret;
+}`;
+}
+
+describe('loads and stores inside a block', () => {
+  const run = (bad: boolean, blocks: boolean): { m: Machine; out: number[]; fault: unknown } => {
+    const program = loadPtx(neighbourPtx(bad), 'neighbour.ptx').program!;
+    const m = new Machine(program, {
+      kernel: 'k', grid: [1, 1, 1], block: [32, 1, 1], sharedBytes: 0,
+      args: [{ kind: 'buffer', name: 'out', type: 'u32', count: 64, init: undefined, file: undefined }],
+    }, { ...DEFAULT_RUN_OPTIONS, blocks });
+    m.run();
+    const base = m.buffers[0]!.alloc.base >> 2;
+    return { m, out: Array.from(m.arena.bank.u32.subarray(base, base + 64)), fault: m.fault };
+  };
+
+  test('a lane loads what the other lanes stored before, not after', () => {
+    const { m, out, fault } = run(false, true);
+    expect(fault).toBeUndefined();
+    const want = [...Array.from({ length: 32 }, (_, l) => l + 100), ...Array.from({ length: 32 }, (_, l) => (l < 31 ? l + 101 : 0) + 1000)];
+    expect(out).toEqual(want);
+    // the stores and the load ran inside one block
+    const blocks = blockTable(m.fn('k')!).at.filter((b) => b !== undefined && b !== null);
+    expect(Math.max(...blocks.map((b) => b!.len))).toBeGreaterThanOrEqual(8);
+  });
+
+  test('a misaligned lane stops the warp at that load, at that lane, the lanes before it loaded', () => {
+    const on = run(true, true);
+    const off = run(true, false);
+    expect(on.m.fault?.kind).toBe('misaligned');
+    expect(on.m.fault?.lane).toBe(5);
+    // the load is the 11th instruction (pc 10); the first stores happened, the second did not
+    expect(on.m.fault?.pc).toBe(10);
+    expect(on.out).toEqual([...Array.from({ length: 32 }, (_, l) => l + 100), ...new Array<number>(32).fill(0)]);
+    expect([on.m.warpSteps, on.m.threadInstructions, stateHash(on.m)]).toEqual([off.m.warpSteps, off.m.threadInstructions, stateHash(off.m)]);
+  });
+});
+
+/**
+ * Loads whose addresses are known when a block starts (computed before a barrier) are checked
+ * for the whole block first, then done in one loop with the ALU instructions. Each lane sums three
+ * consecutive words of `buf` (buf[i] = 3i + 1): (3l + 1) + (3l + 4) + (3l + 7) = 9l + 12, stored
+ * after the second barrier at buf[64 + l]. With `bad`, lane 7's second load is misaligned: the warp
+ * stops there (pc 10, lane 7) with nothing stored, as one instruction at a time would.
+ */
+function sumPtx(bad: boolean): string {
+  return `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry s(.param .u64 buf)
+{
+  .reg .pred %p<2>;
+  .reg .u32 %r<8>;
+  .reg .u64 %rd<8>;
+  ld.param.u64 %rd1, [buf];
+  cvta.to.global.u64 %rd2, %rd1;
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd2, %rd3;
+  setp.eq.u32 %p1, %r1, ${bad ? 7 : 99};
+  selp.u64 %rd5, 2, 0, %p1;
+  add.u64 %rd6, %rd4, %rd5;
+  bar.sync 0;
+  ld.global.u32 %r2, [%rd4];
+  ld.global.u32 %r3, [%rd6+4];
+  add.u32 %r4, %r2, %r3;
+  ld.global.u32 %r5, [%rd4+8];
+  add.u32 %r6, %r4, %r5;
+  bar.sync 0;
+  st.global.u32 [%rd4+256], %r6;
+  ret;
+}`;
+}
+
+describe('loads checked for a whole block first', () => {
+  const run = (bad: boolean, blocks: boolean): { m: Machine; out: number[] } => {
+    const program = loadPtx(sumPtx(bad), 'sum.ptx').program!;
+    const init = new Uint32Array(128);
+    for (let i = 0; i < 64; i++) init[i] = 3 * i + 1;
+    const m = new Machine(program, {
+      kernel: 's', grid: [1, 1, 1], block: [32, 1, 1], sharedBytes: 0,
+      args: [{ kind: 'buffer', name: 'buf', type: 'u32', count: 128, init: new Uint8Array(init.buffer), file: undefined }],
+    }, { ...DEFAULT_RUN_OPTIONS, blocks });
+    m.run();
+    const base = m.buffers[0]!.alloc.base >> 2;
+    return { m, out: Array.from(m.arena.bank.u32.subarray(base + 64, base + 96)) };
+  };
+
+  test('every lane sums its three words', () => {
+    const { m, out } = run(false, true);
+    expect(m.fault).toBeUndefined();
+    expect(out).toEqual(Array.from({ length: 32 }, (_, l) => 9 * l + 12));
+  });
+
+  test('a refused lane stops the warp at its load and lane, as one instruction at a time does', () => {
+    const on = run(true, true);
+    const off = run(true, false);
+    expect([on.m.fault?.kind, on.m.fault?.lane, on.m.fault?.pc]).toEqual(['misaligned', 7, 10]);
+    expect(on.out).toEqual(new Array<number>(32).fill(0));
+    expect([on.m.warpSteps, on.m.threadInstructions, stateHash(on.m)]).toEqual([off.m.warpSteps, off.m.threadInstructions, stateHash(off.m)]);
+  });
 });

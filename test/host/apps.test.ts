@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingTool, ROOT, testIf } from '../helpers.js';
 import { nvccBuildAll } from './nvcc.js';
@@ -86,6 +86,18 @@ run('--stats prints one line per launch with its configuration', () => {
     '1 produce<<<(7,1,1),(128,1,1)>>>', '2 transform<<<(7,1,1),(128,1,1)>>>', '3 keep<<<(1,1,1),(1,1,1)>>>',
     '4 sumInto<<<(7,1,1),(128,1,1)>>>', '5 release<<<(1,1,1),(1,1,1)>>>',
   ]);
+});
+
+run('exec shares an eligible launch among one thread per core by default; --workers 1 keeps it on one', () => {
+  const one = ptxdbg(['exec', '--stats', '--workers', '1', '--', './pipeline']);
+  const def = ptxdbg(['exec', '--stats', '--', './pipeline']);
+  expect([one.code, def.code]).toEqual([0, 0]);
+  const produce = (err: string): string => err.split('\n').find((l) => l.includes('produce<<<'))!;
+  expect(produce(one.err)).not.toContain('threads:');
+  // produce<<<7, 128>>> stores only: it may run on threads, at most one per CTA
+  const cores = availableParallelism();
+  if (cores > 1) expect(produce(def.err)).toContain(`threads: ${Math.min(cores, 7)} (CTAs per thread:`);
+  expect(def.out).toBe(one.out);
 });
 
 run('capture writes a bundle per launch and `run` on each reproduces its outputs byte for byte', () => {

@@ -16,6 +16,8 @@ import { boundLoopOf, type BoundLoop, laneWrites, type View } from '../codegen.j
 import type { CInstr, Exec } from '../compiled.js';
 import type { Warp } from '../state.js';
 import { constantRead, type Constants } from './constants.js';
+import { GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space } from '../memory.js';
+import { type MemSpec, memSpecOf } from './memspec.js';
 
 /** A compiled block: runs all its instructions for the active lanes `m`; returns the thread-instructions. */
 export type BlockRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: number, mask: number) => number;
@@ -23,7 +25,23 @@ export type BlockRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: num
 /** Where a block that threw stopped: the instruction (index in the block) and thread-instructions counted, that one included. */
 export const BLOCK_PROGRESS = { k: 0, t: 0 };
 
-type Factory = (K: unknown, XS: readonly unknown[], EX: readonly Exec[], ST: typeof BLOCK_PROGRESS, POPC: (x: number) => number, GM: typeof guardMask) => BlockRun;
+type Factory = (K: unknown, XS: readonly unknown[], EX: readonly Exec[], ST: typeof BLOCK_PROGRESS, POPC: (x: number) => number, GM: typeof guardMask,
+  P0: Uint32Array, P1: Uint32Array, NOB: Uint32Array, NOD: Uint8Array, HA: readonly Uint32Array[]) => BlockRun;
+
+/**
+ * Lane byte indices of a checked memory instruction until its data moves (the next loop). Two,
+ * alternating: a loop moves one instruction's data while it checks the next one's addresses.
+ * One block runs at a time (per thread), so module-level scratch serves all.
+ */
+const P0 = new Uint32Array(32);
+const P1 = new Uint32Array(32);
+const NO_WORDS = new Uint32Array(0);
+const NO_BYTES = new Uint8Array(0);
+
+/** Spaces a block does inline: Warp.quickIndex's fast ones that stores can write. */
+function inlineSpace(s: Space): boolean {
+  return s === Space.Global || s === Space.Shared || s === Space.Generic;
+}
 
 /** The lanes of `m` whose guard predicate (at register slot `base`) holds, negated by `neg`. */
 function guardMask(i32: Int32Array, base: number, m: number, neg: boolean): number {
@@ -114,22 +132,24 @@ class LaneCache {
   }
 }
 
-/** One fused lane-loop segment: instructions [from, to) of the block, all generated ALU loops. */
-function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, loops: readonly BoundLoop[], xs: unknown[], rec: boolean): string {
+/** An instruction of a fused segment: a generated ALU loop, or a scalar load/store done inline. */
+type Item = { readonly alu: BoundLoop; readonly mem?: undefined } | { readonly alu?: undefined; readonly mem: MemSpec };
+
+/** The step log's entries of instructions [from, to) (each warp-step: global pc, warp mask). */
+function logEntries(from: number, to: number): string {
   const out: string[] = [];
-  if (rec) for (let k = from; k < to; k++) out.push(`$log[$lp + ${2 * k}] = $g + ${k}; $log[$lp + ${2 * k + 1}] = $mask;`);
-  let plain = 0;
-  const body: string[] = [];
-  const cache = new LaneCache(consts);
-  for (let k = from; k < to; k++) {
-    const ins = code[p + k]!;
-    const b = loops[k - from]!;
-    const s = b.spec;
-    const guarded = ins.guard >= 0;
-    const reads = s.srcs.map((v, i) => cache.read(v, 'abc'[i]!, [b.A, b.B, b.C][i]!)).join('\n');
-    // the write of d first, then e (laneWrites' order), so a shared slot ends with e
-    const keep = cache.wrote(s.dst, 'd', b.D, !guarded) + cache.wrote(s.dst2, 'e', b.E, !guarded);
-    const inner = `{
+  for (let k = from; k < to; k++) out.push(`$log[$lp + ${2 * k}] = $g + ${k}; $log[$lp + ${2 * k + 1}] = $mask;`);
+  return out.join(' ');
+}
+
+/** One ALU instruction of a fused lane loop (for one lane). */
+function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[]): string {
+  const s = b.spec;
+  const guarded = ins.guard >= 0;
+  const reads = s.srcs.map((v, i) => cache.read(v, 'abc'[i]!, [b.A, b.B, b.C][i]!)).join('\n');
+  // the write of d first, then e (laneWrites' order), so a shared slot ends with e
+  const keep = cache.wrote(s.dst, 'd', b.D, !guarded) + cache.wrote(s.dst2, 'e', b.E, !guarded);
+  const inner = `{
       const D = ${b.D}, A = ${b.A}, B = ${b.B}, C = ${b.C}, E = ${b.E}, X0 = ${constant(b.X[0], xs)}, X1 = ${constant(b.X[1], xs)}, X2 = ${constant(b.X[2], xs)};
       ${reads}
       let d = 0, dlo = 0, dhi = 0, e = 0;
@@ -137,17 +157,210 @@ function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, fro
       ${laneWrites(s.dst, s.dst2)}
       ${keep}
     }`;
-    if (guarded) body.push(`if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${inner} $t++; }`);
-    else { body.push(inner); plain++; }
+  return guarded ? `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${inner} $t++; }` : inner;
+}
+
+/** The generated names a memory check sets: refused flag, lanes mask, space seen, lane indices. */
+interface CheckNames { readonly bad: string; readonly mk: string; readonly sp: string; readonly P: string }
+
+function namesOf(k: number, q: number): CheckNames {
+  return { bad: `$bad${k}`, mk: `$mk${k}`, sp: `$sp${k}`, P: `$P${q}` };
+}
+
+/**
+ * The whole-warp check of memory instruction k, for one lane (the last thing its lane loop does,
+ * after the instructions before k): the lane's address, when its guard holds, into $P of k, its
+ * bit into $mk; anything Warp.quickIndex would not take (misaligned, outside one allocation or the
+ * user part of shared memory, lanes of a generic access in two spaces) sets $bad. No effect: a
+ * refused warp runs the instruction's own closure, which faults at exactly its lane.
+ */
+function memCheck(ins: CInstr, s: MemSpec, k: number, q: number, cache: LaneCache, n: CheckNames = namesOf(k, q)): string {
+  const { bad, mk, sp, P } = n;
+  const a = s.reg32
+    ? `${cache.read('u', 'q', s.reg)} const s0 = q + ${s.lo}; const lo = s0 >>> 0; const hi = (${s.hi} + (s0 > 0xffffffff ? 1 : 0)) >>> 0;`
+    : `${cache.read('l', 'q', s.reg)} const s0 = qlo + ${s.lo}; const lo = s0 >>> 0; const hi = (qhi + ${s.hi} + (s0 > 0xffffffff ? 1 : 0)) >>> 0;`;
+  const global = `if (lo < $aLo || lo + ${s.size} > $aHi) { const id = $AR.check(lo, ${s.size}); if (id < 0) ${bad} = true; else { const al = $AR.allocs[id]; $aLo = al.base; $aHi = al.base + al.size; } }`;
+  const shared = `if (lo + ${s.size} > $SU) ${bad} = true;`;
+  let where: string;
+  switch (s.space) {
+    case Space.Global: where = `if (hi !== ${GLOBAL_HI}) ${bad} = true; else { ${global} }`; break;
+    case Space.Shared: where = shared; break;
+    default: where = `if (hi === ${GLOBAL_HI}) { if (${sp} === 2) ${bad} = true; ${sp} = 1; ${global} }
+      else if (hi === ${SHARED_HI}) { if (${sp} === 1) ${bad} = true; ${sp} = 2; ${shared} }
+      else ${bad} = true;`;
   }
-  if (plain > 0) out.push(`$t += ${plain} * $POPC(m);`);
-  out.push(`for (let l = 0; l < 32; l++) {
+  const body = `{ ${a}
+      if ((lo & ${s.size - 1}) !== 0) ${bad} = true; else { ${where} }
+      ${P}[l] = lo; ${mk} |= 1 << l; }`;
+  return ins.guard >= 0 ? `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) ${body}` : body;
+}
+
+/** Memory instruction k done for one lane, from the index its check left (its closure did it when the check refused). */
+function memMove(s: MemSpec, k: number, q: number, cache: LaneCache): string {
+  const on = `!$bad${k} && (($mk${k} >>> l) & 1) !== 0`;
+  if (s.kind === 'ld') {
+    cache.wrote('l', 'x', s.data, false); // forget what the register held
+    const hi = s.size === 8 ? `$B${k}[i + 1]` : s.signed ? 'v >= 0x80000000 ? 0xffffffff : 0' : '0';
+    return `if (${on}) { const i = $P${q}[l] >>> 2; const v = $B${k}[i]; U[${s.data} + o] = v; U[${s.data} + o + 1] = ${hi}; }`;
+  }
+  const v = s.size === 8 ? `${cache.read('l', 'v', s.data)} $B${k}[i] = vlo; $B${k}[i + 1] = vhi;` : `${cache.read('u', 'v', s.data)} $B${k}[i] = v;`;
+  return `if (${on}) { const x = $P${q}[l]; if ((x >>> ${PAGE_SHIFT}) !== $pg${k}) $DT${k}[$pg${k} = x >>> ${PAGE_SHIFT}] = 1; const i = x >>> 2; ${v} }`;
+}
+
+/**
+ * One fused segment: instructions [from, to) of the block, generated ALU loops and scalar loads/
+ * stores. Each memory instruction splits it into lane loops: the loop before it ends with its
+ * check for every lane, the loop after it starts by moving its data; in between, a warp the check
+ * refused runs the instruction's closure. So each loop holds at most one memory access, done for
+ * the lanes in order, and every effect of an instruction on memory happens after all the lanes
+ * did the instructions before it and before any lane does one after it, as one at a time.
+ */
+function splitSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[]): string {
+  const out: string[] = [];
+  const mems: number[] = [];
+  for (let k = from; k < to; k++) if (items[k - from]!.mem !== undefined) mems.push(k);
+  // pieces: [start, end) with the memory instruction at `start` leading (moved) when it is one
+  const bounds = [from, ...mems.filter((k) => k > from), to];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    const start = bounds[i]!, end = bounds[i + 1]!;
+    const lead = items[start - from]!.mem !== undefined ? start : -1;
+    const tail = end < to ? end : -1;
+    if (lead >= 0) {
+      // the check of `lead` ended the previous loop (or runs alone, when the segment starts with it)
+      if (start === from) out.push(checkOnly(code, consts, p, lead, items[lead - from]!.mem!, mems.indexOf(lead) & 1));
+      out.push(afterCheck(code[p + lead]!, lead, items[lead - from]!.mem!, rec, end, ex));
+    } else {
+      if (rec) out.push(logEntries(start, end));
+      out.push(`$ST.k = ${start}; $ST.t = $t;`);
+    }
+    const cache = new LaneCache(consts);
+    const body: string[] = [];
+    let plain = 0;
+    if (lead >= 0) body.push(memMove(items[lead - from]!.mem!, lead, mems.indexOf(lead) & 1, cache));
+    for (let k = lead >= 0 ? start + 1 : start; k < end; k++) {
+      const ins = code[p + k]!;
+      body.push(aluStep(ins, items[k - from]!.alu!, cache, xs));
+      if (ins.guard < 0) plain++;
+    }
+    if (tail >= 0) {
+      out.push(`let $mk${tail} = 0, $bad${tail} = false, $sp${tail} = 0;`);
+      body.push(memCheck(code[p + tail]!, items[tail - from]!.mem!, tail, mems.indexOf(tail) & 1, cache));
+    }
+    if (plain > 0) out.push(`$t += ${plain} * $POPC(m);`);
+    out.push(laneLoop(cache, body));
+  }
+  return out.join('\n');
+}
+
+function laneLoop(cache: LaneCache, body: readonly string[]): string {
+  return `for (let l = 0; l < 32; l++) {
     if (((m >>> l) & 1) === 0) continue;
     const o = l << 1;
     ${cache.decls.length ? `let ${cache.decls.map((v) => `${v} = 0`).join(', ')};` : ''}
     ${body.join('\n')}
-  }`);
-  return out.join('\n');
+  }`;
+}
+
+/**
+ * Whether every memory instruction of the segment is an unguarded load whose address register
+ * no instruction before it in the segment writes: then every lane's address is known at the
+ * segment's start, all can be checked first, and the loads done in one lane loop with the ALU
+ * instructions (loads alone, no store: the order of the lanes does not show).
+ */
+function hoistable(code: readonly CInstr[], p: number, from: number, to: number, items: readonly Item[]): boolean {
+  const written = new Set<number>();
+  let loads = 0;
+  for (let k = from; k < to; k++) {
+    const it = items[k - from]!;
+    if (it.mem !== undefined) {
+      const s = it.mem;
+      if (s.kind !== 'ld' || code[p + k]!.guard >= 0 || written.has(s.reg)) return false;
+      written.add(s.data);
+      loads++;
+    } else {
+      const b = it.alu;
+      if (b.spec.dst !== 'n') written.add(b.D);
+      if (b.spec.dst2 !== 'n') written.add(b.E);
+    }
+  }
+  return loads > 1 && loads <= HOIST_MAX;
+}
+
+/** Loads checked ahead at most (their lane index arrays, module-level scratch like P0/P1). */
+const HOIST_MAX = 64;
+const HOISTED: Uint32Array[] = Array.from({ length: HOIST_MAX }, () => new Uint32Array(32));
+
+/**
+ * A segment: when its loads are hoistable, one loop checks every lane's address of every load
+ * (no effect), then, when all passed, one loop does the whole segment; else (or when a lane was
+ * refused) the split form (splitSegment).
+ */
+function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[]): string {
+  const split = splitSegment(code, consts, p, from, to, items, xs, rec, ex);
+  if (!hoistable(code, p, from, to, items)) return split;
+  const checks: string[] = [];
+  const decl: string[] = [];
+  const banks: string[] = [];
+  const body: string[] = [];
+  const cache = new LaneCache(consts);
+  const pre = new LaneCache(consts);
+  let j = 0;
+  let plain = 0;
+  for (let k = from; k < to; k++) {
+    const it = items[k - from]!;
+    const ins = code[p + k]!;
+    if (it.mem !== undefined) {
+      const s = it.mem;
+      decl.push(`const $HP${j} = $HA[${j}]; let $Hsp${j} = 0, $HB${j} = $NOB;`);
+      checks.push(memCheck(ins, s, k, 0, pre, { bad: '$Hbad', mk: '$Hmk', sp: `$Hsp${j}`, P: `$HP${j}` }));
+      banks.push(`$HB${j} = ${s.space === Space.Global ? '$AR.bank' : s.space === Space.Shared ? 'w.cta.shared' : `($Hsp${j} === 1 ? $AR.bank : w.cta.shared)`}.u32;`);
+      cache.wrote('l', 'x', s.data, false); // forget what the register held
+      const hi = s.size === 8 ? `$HB${j}[i + 1]` : s.signed ? 'v >= 0x80000000 ? 0xffffffff : 0' : '0';
+      body.push(`{ const i = $HP${j}[l] >>> 2; const v = $HB${j}[i]; U[${s.data} + o] = v; U[${s.data} + o + 1] = ${hi}; }`);
+      plain++;
+      j++;
+    } else {
+      body.push(aluStep(ins, it.alu, cache, xs));
+      if (ins.guard < 0) plain++;
+    }
+  }
+  return `{
+    ${decl.join('\n')}
+    let $Hbad = false, $Hmk = 0;
+    ${laneLoop(pre, checks)}
+    if (!$Hbad) {
+      ${banks.join('\n')}
+      ${rec ? logEntries(from, to) : ''}
+      $ST.k = ${from}; $ST.t = $t;
+      $t += ${plain} * $POPC(m);
+      ${laneLoop(cache, body)}
+    } else {
+      ${split}
+    }
+  }`;
+}
+
+/** A segment that starts with memory instruction k: its check, as a loop of its own. */
+function checkOnly(code: readonly CInstr[], consts: Constants, p: number, k: number, s: MemSpec, q: number): string {
+  const cache = new LaneCache(consts);
+  return `$ST.k = ${k}; $ST.t = $t; let $mk${k} = 0, $bad${k} = false, $sp${k} = 0;
+    ${laneLoop(cache, [memCheck(code[p + k]!, s, k, q, cache)])}`;
+}
+
+/**
+ * Between the loop that checked memory instruction k and the one that moves its data: k is
+ * issued (counted, logged with the rest of its loop's instructions [k, end)); a refused warp runs
+ * k's closure now, which may fault (BLOCK_PROGRESS names k); else the bank its lanes' indices are in.
+ */
+function afterCheck(ins: CInstr, k: number, s: MemSpec, rec: boolean, end: number, ex: Exec[]): string {
+  ex[k] = ins.exec!;
+  const bank = s.space === Space.Global ? '$AR.bank' : s.space === Space.Shared ? 'w.cta.shared' : `($sp${k} === 1 ? $AR.bank : w.cta.shared)`;
+  return `$t += $POPC($mk${k});
+    $ST.k = ${k}; $ST.t = $t;
+    ${rec ? logEntries(k, end) : ''}
+    let $B${k} = $NOB, $DT${k} = $NOD, $pg${k} = -1;
+    if ($bad${k}) { if ($mk${k} !== 0) $EX[${k}](w, $mk${k}); }
+    else if ($mk${k} !== 0) { const bk = ${bank}; $B${k} = bk.u32; $DT${k} = bk.dirty; }`;
 }
 
 /** One instruction on the per-instruction form, in program order (it may fault). */
@@ -172,17 +385,21 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
   let K: unknown = undefined;
   let k = 0;
   while (k < len) {
-    const loops: BoundLoop[] = [];
+    const items: Item[] = [];
     let j = k;
     for (; fuse && j < len; j++) {
-      const b = boundLoopOf(code[p + j]!.exec);
-      if (b === undefined || (K !== undefined && b.K !== K)) break;
-      K = b.K;
-      loops.push(b);
+      const exec = code[p + j]!.exec;
+      const mem = memSpecOf(exec);
+      if (mem !== undefined && inlineSpace(mem.space)) { items.push({ mem }); continue; }
+      const b = boundLoopOf(exec);
+      // K: the helpers a loop calls (one object per program); a loop that calls none fuses with any
+      if (b === undefined || (K !== undefined && b.K !== undefined && b.K !== K)) break;
+      if (b.K !== undefined) K = b.K;
+      items.push({ alu: b });
     }
     if (j > k) {
-      // a fused loop cannot fault; should a helper throw all the same, the block's report names the segment's first instruction
-      parts.push(`$ST.k = ${k}; $ST.t = $t;`, fusedSegment(code, consts, p, k, j, loops, xs, rec));
+      // an ALU loop cannot fault; should a helper throw all the same, the block's report names its loop's first instruction
+      parts.push(fusedSegment(code, consts, p, k, j, items, xs, rec, ex));
       k = j;
       continue;
     }
@@ -194,10 +411,11 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
   const src = `
     return function block(w, m, $log, $lp, $g, $mask) {
       const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
-      let $t = 0, $mk = 0;
+      const $AR = w.mem.global, $SU = w.mem.sharedUser;
+      let $t = 0, $mk = 0, $aLo = 1, $aHi = 0;
       ${parts.join('\n')}
       return $t;
     };`;
-  const f = new Function('K', '$XS', '$EX', '$ST', '$POPC', '$GM', src) as Factory;
-  return f(K, xs, ex, BLOCK_PROGRESS, popc, guardMask);
+  const f = new Function('K', '$XS', '$EX', '$ST', '$POPC', '$GM', '$P0', '$P1', '$NOB', '$NOD', '$HA', src) as Factory;
+  return f(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED);
 }
