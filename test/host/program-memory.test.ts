@@ -99,7 +99,7 @@ async function record(o: Partial<RecordOptions> = {}): Promise<ProgramRecording>
     capture: undefined, sanitize: undefined, record: { budget: 1 << 30, lines: hostLines(), ...o },
     say: () => {}, threadsLine: () => '', openDebugger: () => Promise.reject(new Error('no debugger here')),
   }, 'offbyone', []);
-  const ended = await runProgram([join(dir, 'offbyone')], LIB, device, pl, { sanitize: false, captureOutput: true });
+  const ended = await runProgram([join(dir, 'offbyone')], LIB, device, pl, { sanitize: false, captureOutput: true, detached: true });
   if ('notStarted' in ended) throw new Error(ended.notStarted);
   return pl.recording!;
 }

@@ -60,7 +60,7 @@ async function record(app: string, o: Partial<RecordOptions> = {}): Promise<{ co
     capture: undefined, sanitize: undefined, record: { budget: 1 << 30, lines: addr2line, ...o },
     say: (l) => { err.push(l); }, threadsLine: () => '', openDebugger: () => Promise.reject(new Error('no debugger here')),
   }, app, []);
-  const ended = await runProgram([join(bin, app)], LIB, device, launches, { sanitize: false, captureOutput: true });
+  const ended = await runProgram([join(bin, app)], LIB, device, launches, { sanitize: false, captureOutput: true, detached: true });
   if ('notStarted' in ended) throw new Error(ended.notStarted);
   return { code: ended.code, rec: launches.recording!, err };
 }
