@@ -101,7 +101,9 @@ export class Engine {
   }
 
   step(r: StepRequest): StopEvent {
-    return this.stopped(r.granularity === 'line' ? this.session.stepLine(r.into ?? false, r.direction) : this.session.stepInstruction(r.direction, !(r.into ?? false)));
+    const from = this.session.position();
+    // a line step stops at a breakpoint or watchpoint the thread meets on the way (gdb's next)
+    return this.stopped(r.granularity === 'line' ? this.session.onTheWay(from, this.session.stepLine(r.into ?? false, r.direction), r.direction) : this.session.stepInstruction(r.direction, !(r.into ?? false)));
   }
 
   /**
@@ -135,17 +137,20 @@ export class Engine {
   /** Run until the current function returns (forward: its value is then `returnValueText`). */
   finish(r: { readonly direction: Direction }): StopEvent {
     this.session.lastReturn = undefined;
-    return this.stopped(this.session.finish(r.direction));
+    const from = this.session.position();
+    return this.stopped(this.session.onTheWay(from, this.session.finish(r.direction), r.direction));
   }
 
   /** gdb's `until` without an argument: the next line, not going back round a loop. */
   until(): StopEvent {
-    return this.stopped(this.session.until());
+    const from = this.session.position();
+    return this.stopped(this.session.onTheWay(from, this.session.until(), 'forward'));
   }
 
   /** gdb's `until LOCATION` / `advance LOCATION`: run to a location (or the current function's return). */
   runTo(location: string): StopEvent {
-    return this.stopped(this.session.runTo(location));
+    const from = this.session.position();
+    return this.stopped(this.session.onTheWay(from, this.session.runTo(location), 'forward'));
   }
 
   /** Travel to an access of race n (1-based), with its thread in focus. */
@@ -278,7 +283,7 @@ export class Engine {
    * stops where the value changes, `read`/`access` where it is read / accessed (both directions).
    * `history` lets the expression name gdb's `$1, $2...` values.
    */
-  addWatch(expr: string, kind: WatchKind, history?: ValueHistory): AddedWatch {
+  addWatch(expr: string, kind: WatchKind, history?: ValueHistory, label = expr): AddedWatch {
     const s = this.session;
     const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
     if (raw) {
@@ -299,7 +304,7 @@ export class Engine {
     if (!WRITABLE.includes(v.space)) throw new EngineError(`cannot watch ${v.space} memory (read-only)`, 'bad-watch');
     const addr = Number(v.address & 0xffffffffn);
     if (!s.threadView().readMemory(v.space as SpaceName, v.address, Math.max(1, v.size))) throw new EngineError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`, 'bad-watch');
-    return { wp: s.addWatchpoint(expr, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
+    return { wp: s.addWatchpoint(label, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
   }
 
   breakpoints(): readonly BreakpointInfo[] { return this.session.breakpoints(); }
@@ -576,6 +581,10 @@ export class Engine {
   ignoreBreakpoint(id: number, count: number): void { this.session.ignoreBreakpoint(id, count); }
   /** The breakpoint the last stop hit, if it was one. */
   get lastBreakpoint(): number | undefined { return this.session.lastBreakpoint; }
+  /** gdb's `condition N EXPR` (a condition that does not parse changes nothing) / `condition N` (removes it); gdb's reply. */
+  setCondition(id: number, expr: string | undefined): string { return this.session.setCondition(id, expr); }
+  /** gdb's `clear LOCATION`: delete the breakpoints at LOCATION; gdb's reply. */
+  clearAt(location: string): string { return this.session.clearAt(location); }
 
   // ---- used by the terminal front end (tui/, issue #26) -----------------------------------------
   // What the TUI's panes read that the sections above do not give, so that tui/ needs no

@@ -286,6 +286,8 @@ export function watchCommand(e: Engine, args: string, name: string): string {
   const s = sessionOf(e);
   // -l / -location: watch the address the expression names now (our watchpoints always do)
   const expr = args.trim().replace(/^-(?:l|location)\s+/, '');
+  // gdb labels such a watchpoint `-location EXPR`
+  const label = expr === args.trim() ? expr : `-location ${expr}`;
   if (!expr) throw new EngineError(`usage: ${name} EXPR`);
   const kind: WatchKind = name === 'rwatch' ? 'read' : name === 'awatch' ? 'access' : 'write';
   // a register (`$r5`), or a local that lives in one: watch the register of the focused thread
@@ -306,7 +308,7 @@ export function watchCommand(e: Engine, args: string, name: string): string {
     });
     return `Watchpoint ${wp.id}: ${expr} (in registers of block (${wp.block.join(',')}) thread (${wp.thread.join(',')}), re-evaluated at each of its steps)`;
   }
-  return watchText(e.addWatch(expr, kind, consoleState(e).history));
+  return watchText(e.addWatch(expr, kind, consoleState(e).history, label));
 }
 
 /** `print EXPR`, `print/lanes EXPR`, `print/block EXPR`. */

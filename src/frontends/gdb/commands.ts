@@ -171,6 +171,15 @@ const COMMANDS: Cmd[] = [
     names: ['break', 'b', 'tbreak'], help: 'break FILE:LINE | LINE | FUNCTION | ptx:LINE | *INSTR [if threadIdx.x == N && blockIdx.x == M | thread (x,y,z) | block (x,y,z)]',
     run: (e, a, name) => breakText(e.breakAt(a.trim() || `${e.where().file ?? ''}:${e.where().line}`, name === 'tbreak'), name === 'tbreak'),
   },
+  {
+    names: ['condition'], help: 'condition N [EXPR]: stop at breakpoint N only where EXPR holds (no EXPR: always)',
+    run: (e, a) => {
+      const m = /^\s*(\S+)\s*(.*)$/s.exec(a);
+      if (!m) throw new EngineError('Argument required (breakpoint number).');
+      return e.setCondition(num(m[1]!, 'condition'), m[2]!.trim() || undefined);
+    },
+  },
+  { names: ['clear'], help: 'clear [LOCATION]: delete the breakpoints at LOCATION (the current line without one)', run: (e, a) => e.clearAt(a.trim() || `${e.where().file ?? ''}:${e.where().line}`) },
   { names: ['delete', 'd'], help: 'delete [N]: remove breakpoint/watchpoint N (all without N)', run: (e, a) => e.deleteBreakpoint(a.trim() ? num(a, 'delete') : undefined) },
   { names: ['disable'], help: 'disable N', run: (e, a) => { e.enableBreakpoint(num(a, 'disable'), false); return `${a.trim()} disabled.`; } },
   { names: ['enable'], help: 'enable N', run: (e, a) => { e.enableBreakpoint(num(a, 'enable'), true); return `${a.trim()} enabled.`; } },
