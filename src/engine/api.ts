@@ -585,6 +585,12 @@ export class Engine {
   setCondition(id: number, expr: string | undefined): string { return this.session.setCondition(id, expr); }
   /** gdb's `clear LOCATION`: delete the breakpoints at LOCATION; gdb's reply. */
   clearAt(location: string): string { return this.session.clearAt(location); }
+  /** The grid and block dimensions of the launch (the gdb language's `$_block`, `thread apply all`). */
+  launchInfo(): { readonly grid: Dim3; readonly block: Dim3 } { return { grid: this.session.launch.grid, block: this.session.launch.block }; }
+  /** The breakpoint set last (gdb's `commands` without a number), if any. */
+  lastBreakpointSet(): number | undefined { const ids = this.session.breakpoints().map((b) => b.id); return ids.length ? Math.max(...ids) : undefined; }
+  /** Where a gdb location (`16`, `kernel.cu:16`, `twice`) resolves, without setting anything (`info line N`). */
+  resolveLocation(location: string): { function: string; pc: number; file: string | undefined; line: number }[] { return this.session.resolveLocation(location); }
 
   // ---- used by the terminal front end (tui/, issue #26) -----------------------------------------
   // What the TUI's panes read that the sections above do not give, so that tui/ needs no

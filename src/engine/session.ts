@@ -630,7 +630,7 @@ export class Session implements DebugSession {
     const d0 = tl.depth[i0]!;
     for (let i = i0 + 1; i < tl.length; i++) {
       if (targets.has(tl.locs[i]!)) return this.moveTo(tl.steps[i]!, 'step', '');
-      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${where.function}`);
+      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${plainName(where.function)}`);
     }
     return this.afterLast(tl);
   }
@@ -682,7 +682,7 @@ export class Session implements DebugSession {
       for (let i = i0 + 1; i < tl.length; i++) {
         if (tl.depth[i]! >= d0) continue;
         this.lastReturn = this.returnSlot(tl.steps[i - 1]!, from);
-        return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${from}`);
+        return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${plainName(from)}`);
       }
       return this.afterLast(tl);
     }
@@ -756,15 +756,23 @@ export class Session implements DebugSession {
 
   /** gdb's `clear LOCATION`: delete every breakpoint with an instruction of LOCATION. */
   clearAt(spec: string): string {
+    return this.points.clear(this.locationGlobals(spec), spec);
+  }
+
+  /** The instructions a gdb location names (EngineError 'bad-breakpoint' when none). */
+  private locationGlobals(spec: string): number[] {
     const where = this.where();
-    let r;
     try {
-      r = resolveSpec(spec, this.code, this.ptxText, { file: where.file, fn: where.function });
+      return resolveSpec(spec, this.code, this.ptxText, { file: where.file, fn: where.function }).globals;
     } catch (e) {
       if (e instanceof BreakpointError) throw new EngineError(e.message, 'bad-breakpoint');
       throw e;
     }
-    return this.points.clear(r.globals, spec);
+  }
+
+  /** Where a gdb location resolves (`info line N`). */
+  resolveLocation(spec: string): { function: string; pc: number; file: string | undefined; line: number }[] {
+    return this.locationGlobals(spec).map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
   }
 
   /**
@@ -893,7 +901,7 @@ export class Session implements DebugSession {
       this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
-      return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${plainName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);
@@ -904,7 +912,7 @@ export class Session implements DebugSession {
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
       const error = bp.error === undefined ? '' : `${conditionErrorText(bp.bp.id, bp.error)}\n`;
-      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${plainName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (way) return undefined;
     if (reverse) return this.moveTo(0, 'start', 'No more reverse-execution history: at the start of the recording.');

@@ -167,7 +167,12 @@ export function historyText(e: Engine, args: string): string {
 /** `info registers [NAMES]`: the focused thread's registers, `*` on those the last step changed. */
 export function registersText(e: Engine, restText: string): string {
   const s = sessionOf(e);
-  const regs = s.registers().filter((r) => !restText || restText.split(/\s+/).includes(r.name) || restText.split(/\s+/).includes(r.name.replace('%', '$')));
+  // gdb spells them $r1 or r1; PTX %r1
+  const asked = restText.split(/\s+/).filter(Boolean).map((n) => n.replace(/^[$%]/, ''));
+  const all = s.registers();
+  const unknown = asked.find((n) => !all.some((r) => r.name.slice(1) === n));
+  if (unknown !== undefined && all.length) throw new EngineError(`Invalid register \`${unknown}'`);
+  const regs = all.filter((r) => !asked.length || asked.includes(r.name.slice(1)));
   if (!regs.length) return 'No registers.';
   return regs.map((r) => `${r.name.padEnd(8)} ${('0x' + r.bits.toString(16)).padEnd(20)} ${r.type === 'pred' ? (r.bits ? 'true' : 'false') : r.type.startsWith('f') && r.type !== 'f16' ? registerFloat(r.type, r.bits) : String(r.bits)}${r.changed ? '  *' : ''}`).join('\n');
 }
