@@ -9,6 +9,9 @@
  *      threads (two warps); twice(int v) on lines 3-8; the next hit of line 16 is warp 1's, thread 32.
  *   S: samples/saxpy, stopped by `break 15` + `run` at line 15 `y[i] = axpy(a, xi, yi);` in block 0
  *      thread 0: n = 200, a = 2.5, i = 0, xi = x[0] = 7.75 (in/x.bin); axpy on lines 3-7.
+ *   V: samples/vars_structs, stopped by `break 64` + `run` (line 64 `__syncthreads();`) in block 0
+ *      thread 0: i = 0, `local[k] = (k == 11) ? i : 0` (12 ints), label[k] = 'a' + (i + k) % 26 for
+ *      k < 7 then 0; thread 5: i = 5.
  * A command that fails must say so (exit status 1 in batch); those expected to fail are marked.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -18,7 +21,7 @@ import { runBatch } from '../../src/cli/debug.js';
 import { openSession, type Session } from '../../src/engine/session.js';
 import { ROOT } from '../helpers.js';
 
-type Sample = 'O' | 'S';
+type Sample = 'O' | 'S' | 'V';
 interface Case {
   /** What the user types, run after `setup`. */
   readonly cmd: string;
@@ -31,8 +34,8 @@ interface Case {
   readonly fails?: boolean;
 }
 
-const DIRS: Record<Sample, string> = { O: 'origin_flow', S: 'saxpy' };
-const STOP: Record<Sample, string[]> = { O: ['break 16', 'run'], S: ['break 15', 'run'] };
+const DIRS: Record<Sample, string> = { O: 'origin_flow', S: 'saxpy', V: 'vars_structs' };
+const STOP: Record<Sample, string[]> = { O: ['break 16', 'run'], S: ['break 15', 'run'], V: ['break 64', 'run'] };
 
 let tmp = '';
 beforeAll(() => {
@@ -44,6 +47,7 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const c = (sample: Sample, cmd: string, want: RegExp, setup?: readonly string[], fails = false): Case => ({ sample, cmd, want, ...(setup ? { setup } : {}), fails });
 const O = (cmd: string, want: RegExp, setup?: readonly string[]): Case => c('O', cmd, want, setup);
 const S = (cmd: string, want: RegExp, setup?: readonly string[]): Case => c('S', cmd, want, setup);
+const V = (cmd: string, want: RegExp, setup?: readonly string[]): Case => c('V', cmd, want, setup);
 /** A command refused (by design or as gdb refuses it): one line, the reason. */
 const refused = (cmd: string, want: RegExp, setup?: readonly string[]): Case => c('O', cmd, want, setup, true);
 const AT16 = /16\t {4}s\[t\] = b;/;
@@ -69,6 +73,12 @@ const CASES: Case[] = [
   O('p $1 + 1', /^\$2 = 3$/, ['break 16', 'run', 'print b']),
   O('output b', /^2$/),
   O('call b', /^\$1 = 2$/),
+  // ---- print settings that change what print shows (gdb manual: Print Settings) ----
+  V('print local', /^\$1 = \{0 <repeats 12 times>\}$/),
+  V('print local', /^\$1 = \{0 <repeats 11 times>, 5\}$/, ['break 64', 'run', 'cuda thread (5,0,0)']),
+  V('print local', /^\$1 = \{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0\}$/, ['break 64', 'run', 'set print repeats 20']),
+  V('print local', /^\$1 = \{0, 0, 0, 0\.\.\.\}$/, ['break 64', 'run', 'set print repeats unlimited', 'set print elements 4']),
+  V('print label', /^\$1 = "abcdefg"$/),
   // ---- convenience variables (gdb manual: Convenience Variables) ----
   O('p $i + 1', /^\$1 = 4$/, ['break 16', 'run', 'set $i = 3']),
   O('set $i = 3', /^$/),

@@ -320,7 +320,12 @@ export function watchCommand(e: Engine, args: string, name: string): string {
 export function printText(e: Engine, args: string): string {
   const s = sessionOf(e);
   const m = /^\/(lanes|block)(?:\/([xduotc]))?\s+(.*)$/s.exec(args.trim());
-  if (!m) return printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history);
+  if (!m) {
+    // gdb's `set print repeats|elements` (0: unlimited)
+    const { repeats, elements } = consoleState(e).print;
+    const limits = { ...(repeats !== undefined ? { repeats: repeats || Infinity } : {}), ...(elements !== undefined ? { maxElements: elements || Infinity } : {}) };
+    return printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history, limits);
+  }
   return printLanes(e, m[1] === 'lanes' ? 'warp' : 'block', m[3]!, m[2]);
 }
 

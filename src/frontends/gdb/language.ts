@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { baseName, backtrace, type Engine, EngineError, lineText, listText, plainName, type Stop } from '../../engine/index.js';
+import { baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, plainName, type Stop } from '../../engine/index.js';
 
 /** A move's result as the language prints it. */
 type Moved = Pick<Stop, 'reason' | 'message'>;
@@ -168,6 +168,10 @@ function setCommand(e: Engine, args: string): string {
     else throw new EngineError(raw ? `integer ${raw} out of range` : 'Argument required (integer to set it to, or "unlimited").');
   } else value = raw || cur;
   state(e).settings.set(found.name, value);
+  // the ones print obeys
+  const n = value === 'unlimited' ? 0 : Number(value);
+  if (found.name === 'print repeats') consoleState(e).print.repeats = n;
+  if (found.name === 'print elements') consoleState(e).print.elements = n;
   return '';
 }
 
