@@ -9,6 +9,7 @@ import { T } from '../print/ctypes.js';
 import { Access } from '../../exec/probe.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
+import { plainName } from '../../ptx/names.js';
 import { formatterFor, registerFloat } from '../values.js';
 import { type Engine, sessionOf } from '../api.js';
 import type { AddedWatch, BreakpointInfo, LaneValue, OriginAnswer, Stop, WatchKind } from '../types.js';
@@ -26,7 +27,8 @@ export function stopLine(e: Engine): string {
   if (w.state === 'exited' || w.state === 'retired') return `${head}: exited`;
   if (w.state === 'not-started') return `${head}: block not started yet`;
   const src = sourceLine(e, w.file, w.line);
-  const loc = w.file ? `${w.function} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
+  // at a source line the C++ name, as gdb prints it; at PTX level the PTX name its pcs belong to
+  const loc = w.file ? `${plainName(w.function)} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
   const state = w.state === 'active' ? '' : ` (${w.state === 'inactive' ? 'inactive: waiting at a divergent branch' : 'waiting at a barrier'})`;
   return `${head}${state}\n${loc}\n${src !== undefined ? `${w.line}\t${src}` : `   ${w.pc}: ${w.ptx}`}`;
 }
@@ -63,7 +65,7 @@ export function watchText(w: AddedWatch): string {
 /** gdb's reply to `break`: "Breakpoint 1 at kernel pc 4: file kernel.cu, line 12." */
 export function breakText(bp: BreakpointInfo, temporary: boolean): string {
   const l = bp.locations[0]!;
-  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${l.function} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
+  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${plainName(l.function)} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
 }
 
 /** cuda-gdb's reply to a focus switch, then where the thread is. */
