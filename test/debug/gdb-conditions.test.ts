@@ -92,3 +92,10 @@ test('a watched char[8] shows Old/New as strings', () => {
   expect(r.out).toMatch(/New value = "a\\000\\000\\000\\000\\000\\000"\n/);
   expect(r.out).toMatch(/Old value = "a\\000\\000\\000\\000\\000\\000"\nNew value = "ab\\000\\000\\000\\000\\000"\n/);
 });
+
+test('commands N ... end in a command file is stored, not run; it runs at each stop at N', () => {
+  // what `ptxdbg --batch -x FILE` does with the file's lines
+  const r = batch(open(), 'break 16', 'commands 1', 'print t', 'end', 'info breakpoints', 'run');
+  // nothing printed while the block is read; at the stop (thread 0, t = 0) the block prints $1
+  expect(r.out).toMatch(/^Breakpoint 1 at .*line 16\.\nNum Type {8}Enb What\n1 {3}breakpoint {2}y {2}16 {2}\(1 location\)\nBreakpoint 1, block \(0,0,0\) thread \(0,0,0\)[^]*\n\$1 = 0\n$/);
+});
