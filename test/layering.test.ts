@@ -4,7 +4,7 @@
  *   front ends (src/frontends, src/cli) -> engine (src/engine) -> exec/trace/races -> ptx -> dwarf/ (the package).
  * A new arrow the other way fails here with the offending file and import.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
 import { ROOT } from './helpers.js';
 
@@ -16,18 +16,30 @@ function files(dir: string): string[] {
   });
 }
 
-/** Every relative import of every source file, as repository paths ("src/engine/x.ts" -> "src/exec/y"). */
-function imports(): { from: string; to: string; spec: string }[] {
-  const out: { from: string; to: string; spec: string }[] = [];
-  for (const f of [...files(join(ROOT, 'src')), ...files(join(ROOT, 'tui')), ...files(join(ROOT, 'dwarf', 'src'))]) {
-    const from = relative(ROOT, f).split(sep).join('/');
-    const text = readFileSync(f, 'utf8');
-    for (const m of text.matchAll(/(?:from|import\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
-      const spec = m[1]!;
-      out.push({ from, to: posix.normalize(posix.join(dirname(from).split(sep).join('/'), spec)), spec });
+/**
+ * One import: `to` is a repository path for a relative import ("src/engine/x.ts" -> "src/exec/y"),
+ * the bare specifier otherwise; `typeOnly` for `import type` / `export type` (erased when compiled).
+ */
+interface Import { from: string; to: string; spec: string; typeOnly?: boolean }
+
+/** The source trees scanned: src/ and the top-level packages (dwarf/, tui/) once they exist. */
+const TREES = ['src', 'dwarf', 'tui'].filter((d) => existsSync(join(ROOT, d)));
+
+/** Every import of every source file of TREES (node_modules and build output left out). */
+function imports(): Import[] {
+  const out: Import[] = [];
+  for (const t of TREES) {
+    for (const f of files(join(ROOT, t))) {
+      const from = relative(ROOT, f).split(sep).join('/');
+      if (/(^|\/)(node_modules|dist)\//.test(from)) continue;
+      const text = readFileSync(f, 'utf8');
+      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s+(type\s+)?[^'";]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]/g)) {
+        const spec = (m[2] ?? m[3])!;
+        // tui/ names the engine's public API '#engine' (package.json "imports"): src/engine/index.ts
+        const to = spec === '#engine' ? 'src/engine/index.js' : spec.startsWith('.') ? posix.normalize(posix.join(dirname(from), spec)) : spec;
+        out.push({ from, to, spec, ...(m[1] ? { typeOnly: true } : {}) });
+      }
     }
-    // tui/ names the engine's public API '#engine' (package.json "imports"): src/engine/index.ts
-    for (const _ of text.matchAll(/(?:from|import\()\s*['"]#engine['"]/g)) out.push({ from, to: 'src/engine/index.ts', spec: '#engine' });
   }
   return out;
 }
@@ -46,6 +58,94 @@ const RULES: { what: string; from: string[]; mayNot: string[] }[] = [
   { what: 'dwarf/ imports nothing of ours', from: ['dwarf'], mayNot: ['src', 'tui', 'test', 'scripts', 'samples'] },
 ];
 
+// ---- structure rules (helper "exec", issue #26): folders, cycles, dwarf, engine ----------------
+// Each is a function of an import list, so that the self-check below can show it failing on a
+// deliberately bad synthetic list; the real list must give no violation.
+
+/** The layer a path belongs to: `src/<folder>` (src/cli.ts is the CLI's), or a top-level package. */
+function folderOf(path: string): string | undefined {
+  const parts = path.split('/');
+  if (parts[0] === 'src') return parts.length === 2 ? `src/${parts[1]!.replace(/\.[jt]sx?$/, '')}` : `src/${parts[1]}`;
+  return TREES.includes(parts[0]!) && parts.length > 1 ? parts[0] : undefined;
+}
+
+/** The cycles of a graph (its strongly connected components of two or more nodes), each sorted. */
+function cycles(edges: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>(), low = new Map<string, number>(), stack: string[] = [], on = new Set<string>(), out: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next); low.set(v, next++); stack.push(v); on.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!index.has(w)) { visit(w); low.set(v, Math.min(low.get(v)!, low.get(w)!)); } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      let w: string;
+      do { w = stack.pop()!; on.delete(w); c.push(w); } while (w !== v);
+      if (c.length > 1) out.push(c.sort());
+    }
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+function graph(list: readonly Import[], node: (path: string) => string | undefined): Map<string, Set<string>> {
+  const g = new Map<string, Set<string>>();
+  for (const i of list) {
+    const a = node(i.from), b = node(i.to);
+    if (a === undefined || b === undefined || a === b) continue;
+    if (!g.has(a)) g.set(a, new Set());
+    g.get(a)!.add(b);
+  }
+  return g;
+}
+
+/**
+ * The modules of the interpreter's loop call each other by design (the scheduler runs a warp,
+ * whose control flow diverges, reconverges, waits at barriers and calls, which reschedule): they
+ * count as one module for the cycle rule. Nothing else in src/exec may import back.
+ */
+const INTERPRETER_LOOP = ['barriers', 'calls', 'control', 'divergence', 'run', 'scheduler'].map((n) => `src/exec/machine/${n}`);
+
+function execModule(path: string): string | undefined {
+  if (!path.startsWith('src/exec/')) return undefined;
+  const m = path.replace(/\.[jt]sx?$/, '');
+  return INTERPRETER_LOOP.includes(m) ? 'src/exec/machine/(interpreter loop)' : m;
+}
+
+/** Where the DWARF decoder lives: src/dwarf today, the top-level package dwarf/ once moved. */
+const DWARF = ['src/dwarf', 'dwarf'];
+/** What the engine may import besides itself: the layers below it (io: byte-level helpers they share). */
+const ENGINE_MAY = ['src/trace', 'src/races', 'src/exec', 'src/ptx', 'src/io', ...DWARF];
+
+const STRUCTURE: { what: string; check: (list: readonly Import[]) => string[]; bad: Import[] }[] = [
+  {
+    what: 'no import cycle between the folders of src (and the top-level packages)',
+    check: (list) => cycles(graph(list, folderOf)).map((c) => c.join(' <-> ')),
+    bad: [{ from: 'src/exec/a.ts', to: 'src/trace/b', spec: '../trace/b.js' }, { from: 'src/trace/b.ts', to: 'src/exec/a', spec: '../exec/a.js' }],
+  },
+  {
+    what: 'no import cycle between the modules of src/exec (imports that run; `import type` is erased)',
+    check: (list) => cycles(graph(list.filter((i) => !i.typeOnly), execModule)).map((c) => c.join(' <-> ')),
+    bad: [{ from: 'src/exec/children.ts', to: 'src/exec/machine.js', spec: './machine.js' }, { from: 'src/exec/machine.ts', to: 'src/exec/children.js', spec: './children.js' }],
+  },
+  {
+    what: 'the DWARF decoder imports nothing of ours (src/dwarf or dwarf/)',
+    check: (list) => list
+      .filter((i) => DWARF.some((d) => i.from.startsWith(d + '/')))
+      .filter((i) => (i.spec.startsWith('.') ? !DWARF.some((d) => under(i.to, d)) : /^(@ptxdbg\/|ptxdbg(\/|$))/.test(i.spec)))
+      .map((i) => `${i.from} imports ${i.spec}`),
+    bad: [{ from: 'dwarf/src/line.ts', to: 'src/ptx/types', spec: '../../src/ptx/types.js' }, { from: 'src/dwarf/dwarf.ts', to: 'src/ptx/types', spec: '../ptx/types.js' }],
+  },
+  {
+    what: 'the engine imports only the layers below it: trace, races, exec, dwarf, ptx',
+    check: (list) => list
+      .filter((i) => i.from.startsWith('src/engine/') && i.spec.startsWith('.') && !under(i.to, 'src/engine') && !ENGINE_MAY.some((d) => under(i.to, d)))
+      .map((i) => `${i.from} imports ${i.spec}`),
+    bad: [{ from: 'src/engine/session.ts', to: 'src/host/device', spec: '../host/device.js' }],
+  },
+];
+
 describe('layering', () => {
   const all = imports();
 
@@ -60,6 +160,19 @@ describe('layering', () => {
       expect(bad.map((i) => `${i.from} imports ${i.spec}`)).toEqual([]);
     });
   }
+
+  // ---- structure rules (helper "exec"): see STRUCTURE above ----
+  for (const r of STRUCTURE) {
+    it(r.what, () => {
+      expect(r.check(all)).toEqual([]);
+    });
+    it(`${r.what}: fails on a deliberately bad import list (self-check)`, () => {
+      const found = r.check([...all.filter((i) => !r.check([i]).length), ...r.bad]);
+      expect(found.length).toBeGreaterThan(0);
+    });
+  }
+
+  // ---- end of structure rules ----
 
   it('the TUI builds no command text: gdb lines run only from its `:` console line', () => {
     const tui = files(join(ROOT, 'tui')).map((f) => ({ f: relative(ROOT, f), text: readFileSync(f, 'utf8') }));
@@ -107,7 +220,6 @@ describe('layering', () => {
 // Session, the trace, the machine, the race checker and PTX stay behind that door, and the front
 // ends do not import each other (DAP gets the gdb console handed in by the CLI).
 
-type Import = { from: string; to: string; spec: string };
 
 const DOOR = ['src/engine/index.js', 'src/engine/types.js'];
 

@@ -103,6 +103,8 @@ function header(ctl: Controller, width: number, title: string): Line {
   const loc = w.file ? `${baseName(w.file)}:${w.line}` : gone ? '' : `pc ${w.pc}`;
   const segs: Seg[] = [
     seg(' ptxdbg ', { bold: true, color: 'black', bg: 'cyan' }),
+    // a write forked a what-if timeline (issue #27): say so, it is not the recording
+    ...(m.engine.timeline().id ? [seg(` ${m.engine.timeline().name} `, { bold: true, color: 'black', bg: 'yellow' })] : []),
     seg(loc ? ` ${loc}` : '', { bold: true }),
     seg(` ${shortName(w.function)}`, { dim: true }),
     seg(`  block ${dim3(w.block)} thread ${dim3(w.thread)}`, { color: 'cyan' }),

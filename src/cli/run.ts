@@ -4,16 +4,15 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../exec/machine.js';
-import { elemSize, type Launch, LaunchError } from '../exec/launch.js';
+import { DEFAULT_RUN_OPTIONS, type RunOptions } from '../exec/machine.js';
+import { elemSize, type ElemType, type Launch, LaunchError } from '../exec/launch.js';
 import { EngineError } from '../engine/errors.js';
 import { resolveLaunch, type LaunchFlags } from '../engine/load.js';
 import { formatFault } from '../engine/fault.js';
 import { KernelProblems, type Program } from '../ptx/resolve.js';
-import { runObservingSpins } from '../exec/spin.js';
-import { runDescendants, withDescendants } from '../exec/children.js';
+import { LaunchSetupError, runToEnd, type RanToEnd } from '../exec/run-to-end.js';
 import { reportKernelProblems, requireProgramSource, UsageError } from './common.js';
-import { runOnThreads, defaultThreads, type ParallelRun } from '../exec/parallel/pool.js';
+import { defaultThreads, type ParallelRun } from '../exec/parallel/pool.js';
 import type { PtxSource } from '../exec/parallel/protocol.js';
 
 // Launch resolution and fault text are the engine's (every front end needs them); re-exported
@@ -68,31 +67,21 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     seed: o.seed ?? 1,
     maxSteps: o.maxSteps ?? DEFAULT_RUN_OPTIONS.maxSteps,
   };
-  let machine: Machine;
+  let ran: RanToEnd;
   try {
-    machine = new Machine(program, launch, opts);
+    ran = runToEnd(program, launch, opts, { threads: threadCount(o.workers), source, children: true });
   } catch (e) {
-    process.stderr.write(`ptxdbg: cannot set up the launch: ${(e as Error).message}\n`);
+    if (!(e instanceof LaunchSetupError)) throw e;
+    process.stderr.write(`ptxdbg: cannot set up the launch: ${e.message}\n`);
     return 2;
   }
-  const t0 = performance.now();
-  const threads = threadCount(o.workers);
-  let par: ParallelRun | undefined;
-  if (threads > 1) {
-    par = runOnThreads(machine, source, threads);
-    // stopped by a fault or the step limit: its report comes from a run on one thread
-    if (par.kind === 'rerun') machine = new Machine(program, launch, opts);
-  }
-  if (par?.kind !== 'parallel') runObservingSpins(machine);
-  // grids the kernel launched from device code run after it, in its memory
-  const tree = machine.fault ? undefined : runDescendants(machine, runObservingSpins);
-  const result = withDescendants(machine.result(performance.now() - t0), tree);
+  const { machine, result, parallel: par, tree } = ran;
   process.stdout.write(result.stdout);
   if (o.out) {
     try {
       mkdirSync(o.out, { recursive: true });
       for (const b of machine.buffers) {
-        const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type as never));
+        const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type));
         const target = join(o.out, `${b.name}.bin`);
         writeFileSync(target + '.tmp', bytes);
         renameSync(target + '.tmp', target);
@@ -107,7 +96,7 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
   }
   if (o.print) {
     for (const b of machine.buffers) {
-      const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type as never));
+      const bytes = machine.arena.bank.u8.subarray(b.alloc.base, b.alloc.base + b.count * elemSize(b.type));
       process.stderr.write(`${b.name} (${b.count} x ${b.type}): ${formatElements(bytes, b.type, 8)}\n`);
     }
   }
@@ -139,9 +128,9 @@ export function threadsLine(par: ParallelRun): string {
 }
 
 /** The first `n` elements of a buffer, as C would print them. */
-export function formatElements(bytes: Uint8Array, type: string, n: number): string {
+export function formatElements(bytes: Uint8Array, type: ElemType, n: number): string {
   const dv = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const size = elemSize(type as never);
+  const size = elemSize(type);
   const count = Math.floor(bytes.length / size);
   const out: string[] = [];
   for (let i = 0; i < Math.min(n, count); i++) {

@@ -35,6 +35,7 @@ export type {
 import { formatterFor, registerValue } from './values.js';
 import { Containers, frameScopes } from './scopes.js';
 import { comparePositions, type Position, positionOf } from '../trace/position.js';
+import { type TimelineInfo, Timelines } from './whatif/timelines.js';
 
 
 const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
@@ -62,7 +63,7 @@ export class Engine {
   private ptxLines: LineMap | undefined;
   private ptxTextLines: readonly string[] | undefined;
 
-  private readonly session: Session;
+  private session: Session;
 
   /** Engines are made by `Engine.open`, `openEngine*` and `engineOf` (one per session). */
   private constructor(s: Session) {
@@ -155,10 +156,12 @@ export class Engine {
 
   /** Travel to an access of race n (1-based), with its thread in focus. */
   gotoRace(n: number, second = false): StopEvent {
+    this.racesChecked();
     return this.stopped(gotoRace(this.session, n, second));
   }
 
   races(): RaceReport {
+    this.racesChecked();
     return sessionRaces(this.session);
   }
 
@@ -660,5 +663,72 @@ export class Engine {
     } catch {
       return undefined;
     }
+  }
+
+  // ---- writes and what-if timelines (src/engine/whatif, issue #27) -------------------------------
+  // A write never changes the recording: it forks a what-if timeline (the launch re-run with the
+  // write applied at its step) and the engine continues in that timeline's session.
+
+  private whatIf: Timelines | undefined;
+  private get timelineSet(): Timelines { return (this.whatIf ??= new Timelines(this.session)); }
+
+  /**
+   * An assignment at the current position, in the focused thread's selected frame: `limit = 6`,
+   * `tile[2] = 100`, `$r5 = 3`, `{int} 0x7f0000000010 = 4`, `x += 1` (C conversions to the left
+   * operand's type). A write to program state forks a what-if timeline from here (or adds to the
+   * current one) and moves into it at the same step; `$name = v` sets a convenience variable in
+   * `history`. EngineError 'bad-write' for a non-lvalue or storage that cannot be written,
+   * 'bad-expression' for an expression that does not evaluate.
+   */
+  assign(expr: string, history?: ValueHistory): { readonly lhs: string; readonly forked: boolean; readonly timeline: TimelineInfo; readonly position: Position } {
+    const out = this.timelineSet.write(this.session, expr, history);
+    if (out.session) this.useSession(out.session);
+    return { lhs: out.planned.lhs, forked: out.session !== undefined, timeline: this.timeline(), position: positionOf(LAUNCH, out.step) };
+  }
+
+  /** The current timeline: the original recording (id 0) or a what-if. */
+  timeline(): TimelineInfo { return this.timelineSet.list().find((t) => t.current)!; }
+  /** Every timeline of this engine, the original first. */
+  timelines(): TimelineInfo[] { return this.timelineSet.list(); }
+
+  /** Travel to timeline `id` (0: the original recording) at the current step (its last step when it is shorter). */
+  selectTimeline(id: number): StopEvent {
+    const s = this.timelineSet.travel(this.session, id);
+    this.useSession(s);
+    const t = this.timeline();
+    return this.stopped({ reason: 'goto', step: s.position(), message: `Now in ${t.id === 0 ? 'the original recording' : t.name} at step ${s.position()} of ${s.total}.` });
+  }
+
+  /**
+   * DAP's setExpression: `expr = value` in frame `frame` of the focused thread (a write: forks or
+   * extends a what-if timeline); the expression's new value.
+   */
+  setExpression(expr: string, value: string, frame?: number): Evaluation {
+    if (frame !== undefined) this.selectFrame(frame);
+    const level = this.selectedFrame;
+    this.assign(`${expr} = ${value}`);
+    return this.evaluate(expr, level);
+  }
+
+  /** DAP's setVariable: variable `name` of container `containerId` (as `variables` listed it) := `value`. */
+  setVariable(containerId: number, name: string, value: string): Evaluation {
+    const v = this.containers.get(containerId).find((x) => x.name === name);
+    if (!v) throw new EngineError(`No variable ${name} in container ${containerId}.`, 'bad-request');
+    if (v.expression === undefined) throw new EngineError(`${name} cannot be assigned: it is not an lvalue.`, 'bad-write');
+    return this.setExpression(v.expression, value);
+  }
+
+  private useSession(s: Session): void {
+    if (s === this.session) return;
+    this.session = s;
+    sessions.set(this, s);
+    engines.set(s, this);
+    s.activate();
+    this.containers.clear();
+  }
+
+  /** The race checker runs the launch as recorded: a what-if timeline has no race report. */
+  private racesChecked(): void {
+    if (this.whatIf && this.whatIf.current !== 0) throw new EngineError('The race report is of the original recording: "timeline original" returns to it (a what-if timeline is not race-checked).', 'bad-request');
   }
 }

@@ -17,6 +17,7 @@ export const ERROR_CODES = {
   'bad-watch': 'a watch target that is not writable memory of the focused thread',
   'bad-expression': 'an expression that does not parse or evaluate',
   'no-race': 'a race number that the race report does not have',
+  'bad-write': 'an assignment that cannot be made (not an lvalue, read-only or unmapped memory)',
   'bad-request': 'any other request the engine cannot honour',
 } as const;
 

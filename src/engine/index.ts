@@ -13,6 +13,7 @@ export type { RecordProgress } from '../trace/trace.js';
 export type { SessionOptions as EngineOptions } from './session.js';
 export { EngineError, ERROR_CODES, type ErrorCode, requestFailure } from './errors.js';
 export type * from './types.js';
+export type { TimelineInfo, WriteInfo } from './whatif/timelines.js';
 export { comparePositions, positionOf, samePosition } from '../trace/position.js';
 export * from './present/index.js';
 export { compileCuda, launchFileBeside } from './load.js';

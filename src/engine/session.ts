@@ -158,7 +158,7 @@ export class Session implements DebugSession {
   private frameLevel = 0;
   private timeline: ThreadTimeline | undefined;
   /** Breakpoints and watchpoints, and the search for their hits (stoppoints.ts). */
-  private readonly points: StopPoints;
+  private points: StopPoints;
   private readonly hitMarks: TimelineMark[] = [];
   private prevRegs = new Map<string, bigint>();
   private prevRegsKey = '';
@@ -411,7 +411,7 @@ export class Session implements DebugSession {
   watchpoints(): readonly WatchpointInfo[] { return this.points.wps; }
   registerWatchpoints(): readonly RegisterWatchInfo[] { return this.rwps; }
 
-  private readonly rwps: RegWp[] = [];
+  private rwps: RegWp[] = [];
 
   /**
    * Watch a value of the focused thread that lives in registers (a -G local moves between
@@ -971,7 +971,7 @@ export class Session implements DebugSession {
   memoryName(t: WatchTarget): string {
     if (t.space === 'global') {
       const elements = new Map<number, ElementInfo>();
-      for (const b of this.machine.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type as never), count: b.count });
+      for (const b of this.machine.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type), count: b.count });
       const site = describeGlobalOffset(this.machine.arena, t.address, elements)?.split(';')[0];
       const hex = `global 0x${((BigInt(GLOBAL_HI) << 32n) | BigInt(t.address)).toString(16)}`;
       return site ? `${site} (${hex})` : hex;
@@ -984,6 +984,26 @@ export class Session implements DebugSession {
   /** A memory target in the focused thread's block/stack. */
   memoryTarget(space: 'global' | 'shared' | 'local', address: number, size: number): WatchTarget {
     return { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
+  }
+
+  // ---- what-if timelines (src/engine/whatif, issue #27) --------------------------------------------
+
+  /** This session's own condition evaluator (what its constructor wired), kept when its stop points are shared. */
+  private ownCondition: StopPoints['conditionAt'];
+
+  /** Share `from`'s breakpoints and watchpoints: a what-if timeline and its original have one set. */
+  shareStopPoints(from: Session): void {
+    from.ownCondition ??= from.points.conditionAt; // before any other session rebinds them
+    this.ownCondition = this.points.conditionAt;
+    this.points = from.points;
+    this.rwps = from.rwps;
+    this.activate();
+  }
+
+  /** Make the (shared) stop points search this session's recording: called when it becomes the current timeline. */
+  activate(): void {
+    this.ownCondition ??= this.points.conditionAt;
+    this.points.rebind(this.trace, this.code, this.ownCondition);
   }
 
   /** The thread, block and location of logged step s for lane `lane` (for race travel). */

@@ -66,7 +66,7 @@ export class StopPoints {
    */
   readonly brkpts: Bp[] = [];
 
-  constructor(private readonly trace: Trace, private readonly code: CodeIndex, private readonly ptxText: string, private readonly launch: Launch) {
+  constructor(private trace: Trace, private code: CodeIndex, private readonly ptxText: string, private readonly launch: Launch) {
     code.functions.forEach((prog, fi) => {
       prog.instrs.forEach((ins, pc) => {
         if (ins.opcode !== 'brkpt') return;
@@ -79,6 +79,17 @@ export class StopPoints {
         });
       });
     });
+  }
+
+  /**
+   * Search another recording of the same program and launch from now on (a what-if timeline,
+   * src/engine/whatif): hits cached from the previous one are dropped.
+   */
+  rebind(trace: Trace, code: CodeIndex, conditionAt: StopPoints['conditionAt']): void {
+    this.trace = trace;
+    this.code = code;
+    this.conditionAt = conditionAt;
+    for (const b of this.bps) b.allHits = undefined;
   }
 
   /** The next breakpoint/watchpoint number (shared with the session's value watchpoints). */

@@ -8,6 +8,7 @@ import type { OriginHop } from './origin.js';
 import type { Direction, Position } from '../trace/position.js';
 
 export type { Direction, Position, ThreadIndex } from '../trace/position.js';
+import type { MemorySpace } from '../exec/memory.js';
 
 export type Dim3 = [number, number, number];
 
@@ -115,7 +116,8 @@ export interface RegisterValue {
   readonly changed: boolean;
 }
 
-export type SpaceName = 'global' | 'shared' | 'local' | 'const' | 'param' | 'generic';
+/** MemorySpace (src/exec/memory.ts), declared once there. */
+export type SpaceName = MemorySpace;
 
 /**
  * The focused thread's view of the machine at the current position: what `print` and

@@ -9,12 +9,12 @@
 import { Access } from './probe.js';
 import type { CallInfo } from './compiled.js';
 import { Fault, type FaultKind } from './fault.js';
-import { GLOBAL_HI, Space } from './memory.js';
-import { FUNC_HI } from './syscalls.js';
+import { FUNC_HI, GLOBAL_HI, Space } from './memory.js';
 import type { Machine } from './machine.js';
 import { localWritten, type Warp } from './state.js';
 import { coordsOf } from './launch.js';
 import { childOrder, MAX_NESTING, MAX_PENDING, runGrids, TAIL_LAUNCH_STREAM, type Dim3 } from './children.js';
+import { DEVICE_LIMITS } from '../ptx/device-limits.js';
 
 /** cudaError_t values (driver_types.h). */
 const CUDA_SUCCESS = 0;
@@ -132,8 +132,9 @@ function globalRange(m: Machine, p: bigint, bytes: number): number | undefined {
 function launchError(m: Machine, kernel: string | undefined, grid: Dim3, block: Dim3, shared: number): number {
   const f = kernel === undefined ? undefined : m.program.functions.get(kernel);
   if (!f || !f.isEntry) return CUDA_ERROR_INVALID_DEVICE_FUNCTION;
-  if (grid.some((d) => d < 1) || block.some((d) => d < 1) || grid[1] > 65535 || grid[2] > 65535) return CUDA_ERROR_INVALID_CONFIGURATION;
-  if (block[0] * block[1] * block[2] > 1024 || block[2] > 64 || shared > 227 * 1024) return CUDA_ERROR_INVALID_CONFIGURATION;
+  const L = DEVICE_LIMITS;
+  if (grid.some((d) => d < 1) || block.some((d) => d < 1) || grid[1] > L.gridDim[1] || grid[2] > L.gridDim[2]) return CUDA_ERROR_INVALID_CONFIGURATION;
+  if (block[0] * block[1] * block[2] > L.threadsPerBlock || block[2] > L.blockDim[2] || shared > L.sharedPerBlock) return CUDA_ERROR_INVALID_CONFIGURATION;
   if ((m.launch.depth ?? 0) + 1 >= MAX_NESTING) return CUDA_ERROR_LAUNCH_MAX_DEPTH_EXCEEDED;
   if (m.children.size >= MAX_PENDING) return CUDA_ERROR_LAUNCH_PENDING_COUNT_EXCEEDED;
   return 0;

@@ -11,7 +11,7 @@
  */
 import type { Launch } from './launch.js';
 import type { ResidentMemory } from './memory.js';
-import { Machine, type FaultReport, type RunResult } from './machine.js';
+import type { FaultReport, Machine, RunResult } from './machine.js';
 import { plainName } from '../ptx/names.js';
 
 export type Dim3 = [number, number, number];
@@ -89,7 +89,7 @@ export interface TreeResult {
 
 /**
  * Run the descendants of the finished grid `parent` in the schedule above, each grid by `run`
- * (a fresh Machine in the parent's memory; the caller decides how it runs: plain, race-checked).
+ * (a fresh Machine in the parent's memory, made by the parent's `spawn`; the caller decides how it runs: plain, race-checked).
  * The first fault ends the run; its report names the child grid and who launched it.
  */
 export function runDescendants(parent: Machine, run: (m: Machine) => void): TreeResult {
@@ -103,7 +103,7 @@ export function runGrids(parent: Machine, grids: readonly ChildGrid[], run: (m: 
   const visit = (m: Machine, list: readonly ChildGrid[]): void => {
     for (const c of list) {
       if (out.fault) return;
-      const child = new Machine(m.program, childLaunch(m, c, resident), m.opts);
+      const child = m.spawn(childLaunch(m, c, resident));
       try {
         run(child);
       } finally {

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { readBounded, readBoundedText, ReadError } from '../io/bounded.js';
 import { dirname, resolve } from 'node:path';
 import { entryNames, entryOf, type Program } from '../ptx/resolve.js';
+import { DEVICE_LIMITS } from '../ptx/device-limits.js';
 import type { Sampler } from './texture/image.js';
 import { type ImageSpec, parseImage, parseSampler, withFields } from './texture/spec.js';
 import { FORMAT_NAMES, ImageTable, parseFormat, texelBytes } from './texture/image.js';
@@ -74,8 +75,8 @@ const MAX_LAUNCH_FILE = 16 << 20;
 export const MAX_BUFFER_BYTES = 2 ** 30;
 /** All device memory of a launch (buffers, globals, heap) lives in one host allocation. */
 export const MAX_DEVICE_BYTES = 2 ** 31;
-/** sm_80: up to 227 KiB of shared memory per block (opt-in dynamic size). */
-const MAX_DYNAMIC_SHARED = 227 * 1024;
+/** Up to 227 KiB of shared memory per block (opt-in dynamic size). */
+const MAX_DYNAMIC_SHARED = DEVICE_LIMITS.sharedPerBlock;
 
 /** Parse and validate a launch file against the module's kernel signature. */
 export function readLaunchFile(path: string, program: Program): Launch {
@@ -107,7 +108,7 @@ export function parseLaunch(json: unknown, program: Program, baseDir: string, wh
   }
   const grid = dims(o['grid'] ?? [1, 1, 1], 'grid');
   const block = dims(o['block'] ?? [1, 1, 1], 'block');
-  if (block[0] * block[1] * block[2] > 1024) throw new LaunchError(`${where}: "block": ${block.join('x')} is more than 1024 threads`);
+  if (block[0] * block[1] * block[2] > DEVICE_LIMITS.threadsPerBlock) throw new LaunchError(`${where}: "block": ${block.join('x')} is more than ${DEVICE_LIMITS.threadsPerBlock} threads`);
   const sharedBytes = o['sharedBytes'] ?? 0;
   if (!Number.isInteger(sharedBytes) || (sharedBytes as number) < 0) throw new LaunchError(`${where}: "sharedBytes" must be a non-negative integer`);
   if ((sharedBytes as number) > MAX_DYNAMIC_SHARED) throw new LaunchError(`${where}: "sharedBytes": ${sharedBytes} is more than the ${MAX_DYNAMIC_SHARED} bytes of shared memory a block can have`);

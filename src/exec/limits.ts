@@ -5,11 +5,12 @@
  */
 import type { ProgFunction } from '../ptx/resolve.js';
 import { LaunchError } from './launch.js';
+import { DEVICE_LIMITS } from '../ptx/device-limits.js';
 
 /** sm_80 per-SM resources (CUDA programming guide, compute capability 8.0 table). */
-const SM80_REGS_PER_SM = 65536;
-const SM80_THREADS_PER_SM = 2048;
-const SM80_CTAS_PER_SM = 32;
+const SM80_REGS_PER_SM = DEVICE_LIMITS.registersPerSm;
+const SM80_THREADS_PER_SM = DEVICE_LIMITS.threadsPerSm;
+const SM80_CTAS_PER_SM = DEVICE_LIMITS.blocksPerSm;
 
 function product(v: readonly number[]): number {
   return v.reduce((a, b) => a * b, 1);

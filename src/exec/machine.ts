@@ -18,7 +18,7 @@ import type { CFunction } from './compiled.js';
 import type { Fault } from './fault.js';
 import type { Bank, GlobalArena, Allocation } from './memory.js';
 import type { Cta, Frame, MemoryContext, Warp } from './state.js';
-import type { Launch } from './launch.js';
+import type { ElemType, Launch } from './launch.js';
 import type { ChildGrid, ParamBufferLaunch } from './children.js';
 import { layoutMemory, type MemoryLayout } from './machine/layout.js';
 import { makeCta, makeCtaShell, newFrame } from './machine/frames.js';
@@ -64,7 +64,8 @@ export class Machine implements Layout {
   readonly constBank: Bank;
   readonly paramBank: Bank;
   readonly mem: MemoryContext;
-  readonly buffers: { name: string; alloc: Allocation; type: string; count: number }[] = [];
+  /** The launch's buffers (and a program's outputs, surfaces as bytes): elements of `type`. */
+  readonly buffers: { name: string; alloc: Allocation; type: ElemType; count: number }[] = [];
   /** Addresses of .global / .const variables (internal to src/exec/machine/). */
   readonly globalAddr = new Map<VarInfo, { lo: number; hi: number }>();
   /** Offsets of shared variables in the CTA's shared memory (internal). */
@@ -103,6 +104,15 @@ export class Machine implements Layout {
   readonly barrierCallees = new Map<string, boolean>();
   /** Launches described by cudaGetParameterBufferV2, by buffer, until cudaLaunchDeviceV2. */
   readonly paramBuffers = new Map<number, ParamBufferLaunch>();
+
+  /**
+   * A Machine for a grid this one launched (src/exec/children.ts runs them): same program and
+   * options. The child-grid runner gets its machines here, so that it imports no Machine and the
+   * modules of src/exec stay free of import cycles (cdp.ts runs awaited children through it).
+   */
+  spawn(launch: Launch): Machine {
+    return new Machine(this.program, launch, this.opts);
+  }
 
   /**
    * `layout` replaces the launch's own memory layout: a worker thread's Machine takes the one

@@ -18,6 +18,8 @@ import type { ImageTable } from './texture/image.js';
 export const GLOBAL_HI = 0x7f00;
 export const SHARED_HI = 0x7e00;
 export const LOCAL_HI = 0x7d00;
+/** High word of function "addresses" (`mov.u64 %rd, func` for indirect calls). */
+export const FUNC_HI = 0x7a00;
 export const CONST_HI = 0x7c00;
 export const PARAM_HI = 0x7b00;
 
@@ -85,17 +87,30 @@ export function spaceOfWindow32(lo: number): Space {
   }
 }
 
-export type SpaceName = (typeof SPACE_NAMES)[number];
+/**
+ * A memory space by name: the one type for it at every layer (the engine, the front ends and the
+ * race checker take their subsets from it by Extract). `generic` is an address in the generic
+ * windows; the others are the state spaces an address is in.
+ */
+export type MemorySpace = (typeof SPACE_NAMES)[number];
+/** A state space proper (an address in one, not a generic address). */
+export type WindowedSpace = Exclude<MemorySpace, 'generic'>;
+/** The spaces a thread's data lives in and a watchpoint can watch. */
+export type DataSpace = Extract<MemorySpace, 'global' | 'shared' | 'local'>;
+/** The spaces two threads can share, hence race in. */
+export type SharedSpace = Extract<MemorySpace, 'global' | 'shared'>;
+/** The old name of MemorySpace (kept for the callers not yet moved to it). */
+export type SpaceName = MemorySpace;
 
 /** The window of a state space by name (generic: 0). */
-export function windowOfName(name: Exclude<SpaceName, 'generic'>): number {
+export function windowOfName(name: WindowedSpace): number {
   return windowOf(SPACE_NAMES.indexOf(name) as Space);
 }
 
 /** The name of the state space whose window is `hi`, if any. */
-export function spaceNameOfWindow(hi: number): Exclude<SpaceName, 'generic'> | undefined {
+export function spaceNameOfWindow(hi: number): WindowedSpace | undefined {
   const s = spaceOfWindow(hi);
-  return s < 0 ? undefined : (SPACE_NAMES[s as Space] as Exclude<SpaceName, 'generic'>);
+  return s < 0 ? undefined : (SPACE_NAMES[s as Space] as WindowedSpace);
 }
 
 /** Pages for dirty tracking: a checkpoint copies only the pages written since the last one. */

@@ -123,7 +123,7 @@ function spinHints(m: Machine, log: WindowLog, probe: PollProbe, steps: number):
   }
   if (loops.size === 0) return [];
   const elements = new Map<number, ElementInfo>();
-  for (const b of m.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type as never), count: b.count });
+  for (const b of m.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type), count: b.count });
   const out = [`in the last ${steps} warp-steps before the limit:`];
   for (const l of [...loops.values()].sort((a, b) => b.warps.length - a.warps.length)) {
     const prog = m.program.functions.get(l.fn);

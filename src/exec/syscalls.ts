@@ -12,8 +12,8 @@ import { GLOBAL_HI, Space } from './memory.js';
 import type { Machine } from './machine.js';
 import { localWritten, type Warp } from './state.js';
 
-/** High word of function "addresses" (`mov.u64 %rd, func` for indirect calls). */
-export const FUNC_HI = 0x7a00;
+// with the other address high words (memory.ts); re-exported for the callers that take it from here
+export { FUNC_HI } from './memory.js';
 
 function argWords(w: Warp, ref: CallInfo['args'][number] | undefined, lane: number): [number, number] {
   if (!ref) return [0, 0];

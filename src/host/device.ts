@@ -13,11 +13,13 @@ import { CONST_HI, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory 
 import { constLayout } from '../exec/machine/layout.js';
 import { MAX_DEVICE_BYTES, type Launch } from '../exec/launch.js';
 import { checkLaunchLimits } from '../exec/limits.js';
-import { runObservingSpins, SPIN_WINDOW } from '../exec/spin.js';
+import { SPIN_WINDOW } from '../exec/spin.js';
 import { sharedUsedBy } from '../exec/reach.js';
 import { loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.js';
-import { runOnThreads, type ParallelRun } from '../exec/parallel/pool.js';
+import type { ParallelRun } from '../exec/parallel/pool.js';
+import { LaunchSetupError, runToEnd, type RanToEnd } from '../exec/run-to-end.js';
 import { linkPtx } from '../ptx/link.js';
+import { DEVICE_LIMITS } from '../ptx/device-limits.js';
 import { entryNames, entryOf, KernelProblems, type Program, type ProgFunction } from '../ptx/resolve.js';
 import { FatbinError, parseFatbin } from './fatbin.js';
 import { CUDA, CudaError } from './errors.js';
@@ -372,8 +374,9 @@ export class Device {
     if (r.params.length < info.paramBytes) throw new CudaError(CUDA.invalidValue, `${r.kernel}: ${r.params.length} bytes of parameters, the kernel takes ${info.paramBytes}`);
     for (const d of [...r.grid, ...r.block]) if (!Number.isInteger(d) || d < 1) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: invalid configuration grid (${r.grid.join(',')}) block (${r.block.join(',')})`);
     const threads = r.block[0] * r.block[1] * r.block[2];
-    if (threads > 1024 || r.block[0] > 1024 || r.block[1] > 1024 || r.block[2] > 64) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: invalid configuration: block (${r.block.join(',')}) is ${threads} threads (at most 1024, and 1024x1024x64 per dimension)`);
-    if (r.grid[0] > 2 ** 31 - 1 || r.grid[1] > 65535 || r.grid[2] > 65535) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: grid (${r.grid.join(',')}) exceeds the device's maximum grid size`);
+    const L = DEVICE_LIMITS;
+    if (threads > L.threadsPerBlock || r.block[0] > L.blockDim[0] || r.block[1] > L.blockDim[1] || r.block[2] > L.blockDim[2]) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: invalid configuration: block (${r.block.join(',')}) is ${threads} threads (at most 1024, and 1024x1024x64 per dimension)`);
+    if (r.grid[0] > L.gridDim[0] || r.grid[1] > L.gridDim[1] || r.grid[2] > L.gridDim[2]) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: grid (${r.grid.join(',')}) exceeds the device's maximum grid size`);
     try {
       checkLaunchLimits(f, r.block);
     } catch (e) {
@@ -381,7 +384,7 @@ export class Device {
     }
     // a cooperative grid must be resident at once: 32 blocks on each of the 8 emulated SMs at most
     if (r.cooperative && r.grid[0] * r.grid[1] * r.grid[2] > 256) throw new CudaError(CUDA.cooperativeLaunchTooLarge, `${r.kernel}: a cooperative launch of ${r.grid[0] * r.grid[1] * r.grid[2]} blocks is more than can be resident at once (256)`);
-    if (r.sharedBytes > 227 * 1024) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: ${r.sharedBytes} bytes of dynamic shared memory (the device has 227 KiB per block)`);
+    if (r.sharedBytes > L.sharedPerBlock) throw new CudaError(CUDA.invalidConfiguration, `${r.kernel}: ${r.sharedBytes} bytes of dynamic shared memory (the device has 227 KiB per block)`);
     const args = info.params.map((p, i) => ({ kind: 'bytes' as const, name: f.params[i]!.name, bytes: r.params.slice(p.offset, p.offset + p.size) }));
     return {
       program,
@@ -427,31 +430,35 @@ export class Device {
    */
   run(r: LaunchRequest, opts: RunOptions, threads = 1, faultSink?: LaneFault[], probe?: Probe): { machine: Machine; result: RunResult; parallel?: ParallelRun; laneFaults?: FaultReport[] } {
     const { program, launch } = this.launchOf(r);
-    let machine = new Machine(program, launch, opts);
-    this.initCheck?.attach(machine);
+    const m = this.modules[r.module]!;
+    let machine: Machine | undefined;
+    let ran: RanToEnd;
     // sanitize: refused accesses are noted, reported before the machine's objects are reused
     let laneFaults: FaultReport[] | undefined;
-    if (faultSink) machine.mem.faultSink = faultSink;
-    if (probe) machine.mem.probe = probe;
-    const t0 = performance.now();
-    let parallel: ParallelRun | undefined;
     try {
-      if (threads > 1) {
-        const m = this.modules[r.module]!;
-        parallel = runOnThreads(machine, { text: m.ptx, label: m.label }, threads, this.programGone);
-        // stopped by a fault or the step limit: memory is as it was; the report comes from one thread
-        if (parallel.kind === 'rerun') machine = new Machine(program, launch, opts);
-      }
-      if (parallel?.kind !== 'parallel') {
-        this.runWhileWaitedFor(machine);
-        runObservingSpins(machine);
-      }
+      ran = runToEnd(program, launch, opts, {
+        threads, source: { text: m.ptx, label: m.label }, ...(this.programGone ? { gone: this.programGone } : {}),
+        attach: (made) => {
+          // observers go on the first Machine only (a rerun after worker threads runs without them, as before)
+          const first = machine === undefined;
+          machine = made;
+          if (!first) return;
+          this.initCheck?.attach(made);
+          if (faultSink) made.mem.faultSink = faultSink;
+          if (probe) made.mem.probe = probe;
+          return () => this.initCheck?.detach();
+        },
+        before: (made) => this.runWhileWaitedFor(made),
+      });
       // each as its warp was then: its frames at the fault over the warp (block, thread ids)
-      if (faultSink) laneFaults = faultSink.map((l) => machine.report(Object.assign(l.fault, { pc: l.pc }), Object.create(l.warp, { frame: { value: l.frames[l.frames.length - 1] }, frames: { value: l.frames } }) as Warp));
+      if (faultSink) laneFaults = faultSink.map((l) => ran.machine.report(Object.assign(l.fault, { pc: l.pc }), Object.create(l.warp, { frame: { value: l.frames[l.frames.length - 1] }, frames: { value: l.frames } }) as Warp));
+    } catch (e) {
+      // the launch was checked before (launchOf): its setup's own error, as it was thrown
+      throw e instanceof LaunchSetupError ? e.cause : e;
     } finally {
-      this.initCheck?.detach();
-      machine.release();
+      (machine as Machine | undefined)?.release();
     }
-    return { machine, result: machine.result(performance.now() - t0), ...(parallel ? { parallel } : {}), ...(laneFaults ? { laneFaults } : {}) };
+    const { parallel, result } = ran;
+    return { machine: ran.machine, result, ...(parallel ? { parallel } : {}), ...(laneFaults ? { laneFaults } : {}) };
   }
 }

@@ -8,13 +8,13 @@
  */
 import type { Machine } from '../exec/machine.js';
 import { coordsOf } from '../exec/launch.js';
-import { type Bank, Space } from '../exec/memory.js';
+import { type Bank, type DataSpace, Space } from '../exec/memory.js';
 import { Access, type Probe } from '../exec/probe.js';
 import type { Warp } from '../exec/state.js';
 import { ptxText } from '../exec/machine.js';
 
 export interface InitFinding {
-  space: 'global' | 'shared' | 'local';
+  space: DataSpace;
   size: number;
   function: string;
   pc: number;

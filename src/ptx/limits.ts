@@ -6,15 +6,16 @@
  * limits where there is one.
  */
 import type { FunctionDecl, PtxModule, Span, Statement, StructDecl, VarDecl } from './ast.js';
+import { DEVICE_LIMITS } from './device-limits.js';
 
 /** Virtual registers one function may declare (each is a 256-byte slot of every warp's frame). */
 export const MAX_REGISTERS = 65536;
 /** Bytes of one variable, by state space. */
 const MAX_BYTES: Readonly<Record<string, number>> = {
-  shared: 228 * 1024, // sm_80: at most 227 KiB of shared memory per block (+1 KiB reserved)
-  local: 512 * 1024, // per thread, as the hardware allows
+  shared: DEVICE_LIMITS.sharedPerBlock + DEVICE_LIMITS.sharedReserved,
+  local: DEVICE_LIMITS.localPerThread,
   param: 64 * 1024,
-  const: 64 * 1024, // one constant bank
+  const: DEVICE_LIMITS.constBank
 };
 const MAX_OTHER_BYTES = 1 << 30; // global variables: 1 GiB
 

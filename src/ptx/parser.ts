@@ -2,6 +2,12 @@
  * Recursive-descent PTX parser. Produces a whole module even after errors: a bad statement is
  * reported and skipped up to its `;` (or the enclosing `}`), and parsing resumes, so one run
  * reports several independent errors. Never throws on bad input.
+ *
+ * Over 600 lines on purpose: it is one recursive-descent class over one token cursor, one method
+ * per production of the grammar (directives, declarations, statements, operands, initializers);
+ * the productions call each other and share the cursor and the error recovery, so splitting it
+ * would scatter one grammar over modules that import each other. The scanner, the fast path for
+ * common statements, AST nodes and section data are modules of their own already.
  */
 import type {
   Block, CallPrototype, DeferredBody, FunctionDecl, Guard, Initializer, Instruction, OpaqueField, Linkage, LocDirective,

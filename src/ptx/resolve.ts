@@ -455,6 +455,17 @@ function makeVar(decl: VarDecl, structs: Map<string, StructDecl>, storage: VarIn
   return { name: decl.name, space: decl.space, decl, size, align: decl.align ?? natural, frameOffset: 0, storage };
 }
 
+/** What resolving one function needs from its module, and where it reports. */
+interface ModuleContext {
+  readonly moduleScope: Scope;
+  readonly structs: Map<string, StructDecl>;
+  readonly functionNames: Set<string>;
+  readonly sharedOut: VarInfo[];
+  readonly globalsOut: VarInfo[];
+  readonly callPrototypes: Set<string>;
+  readonly err: (m: string, s: Span) => void;
+}
+
 function resolveFunction(
   decl: FunctionDecl,
   moduleScope: Scope,
@@ -466,46 +477,86 @@ function resolveFunction(
   err: (m: string, s: Span) => void,
   moduleRegs: readonly VarDecl[] = [],
 ): ProgFunction {
-  const regs: RegInfo[] = [];
-  const frameVars: VarInfo[] = [];
-  const fnScope = new Scope(moduleScope);
-  let frameSize = 0;
-  const placeInFrame = (v: VarInfo): void => {
-    frameSize = alignUp(frameSize, v.align);
-    v.frameOffset = frameSize;
-    frameSize += Math.max(v.size, 1);
-    frameVars.push(v);
-  };
+  const r = new FunctionResolver(decl, { moduleScope, structs, functionNames, sharedOut, globalsOut, callPrototypes, err });
+  // declarations, then labels (function-scoped, may be used before definition), then the body's
+  // statements in order, then their operands against the scopes they were written in
+  for (const d of moduleRegs) r.declareVar(r.fnScope, d);
+  const moduleRegSlots = r.regs.length;
+  r.bindParams();
+  r.collectLabels(decl.body ?? [], { n: 0 });
+  r.walk(decl.body ?? [], r.fnScope);
+  for (const { ins, scope } of r.pending) r.instrs.push(r.resolveInstruction(ins, scope));
+  return r.finish(moduleRegSlots);
+}
+
+/**
+ * One function's resolution, by job: declarations (registers, vector registers, variables and
+ * their frame places, parameters), labels and statements, operands, and the finished function.
+ */
+class FunctionResolver {
+  readonly regs: RegInfo[] = [];
+  readonly frameVars: VarInfo[] = [];
+  readonly fnScope: Scope;
+  frameSize = 0;
   /** Registers declared `.v2`/`.v4`: the vector's base register → its components. */
-  const vectorRegs = new Map<RegInfo, RegInfo[]>();
-  const asVector = (reg: RegInfo, span: Span): ROperand | undefined => {
-    const comps = vectorRegs.get(reg);
+  readonly vectorRegs = new Map<RegInfo, RegInfo[]>();
+  readonly params: VarInfo[] = [];
+  readonly unsized: VarInfo[] = [];
+  readonly rets: VarInfo[] = [];
+  readonly paramRegs: (RegInfo | undefined)[] = [];
+  readonly retRegs: (RegInfo | undefined)[] = [];
+  readonly instrs: RInstruction[] = [];
+  readonly labels = new Map<string, number>();
+  readonly labelOf = new Map<string, number>();
+  readonly locs: { file: number; line: number; col: number }[] = [];
+  curLoc = { file: -1, line: 0, col: 0 };
+  readonly pending: { ins: Instruction; scope: Scope }[] = [];
+  private readonly structs: Map<string, StructDecl>;
+  private readonly err: (m: string, s: Span) => void;
+
+  constructor(readonly decl: FunctionDecl, private readonly mod: ModuleContext) {
+    this.fnScope = new Scope(mod.moduleScope);
+    this.structs = mod.structs;
+    this.err = mod.err;
+  }
+
+  placeInFrame(v: VarInfo): void {
+    this.frameSize = alignUp(this.frameSize, v.align);
+    v.frameOffset = this.frameSize;
+    this.frameSize += Math.max(v.size, 1);
+    this.frameVars.push(v);
+  }
+
+  asVector(reg: RegInfo, span: Span): ROperand | undefined {
+    const comps = this.vectorRegs.get(reg);
     return comps ? { kind: 'vec', items: comps.map((c) => ({ kind: 'reg', reg: c, span })), span } : undefined;
-  };
-  const declareReg = (scope: Scope, name: string, type: string, span: Span, init?: Initializer): RegInfo => {
-    const reg: RegInfo = init === undefined || init.kind === 'list' || init.kind === 'sym' ? { name, type, slot: regs.length } : { name, type, slot: regs.length, init };
+  }
+
+  declareReg(scope: Scope, name: string, type: string, span: Span, init?: Initializer): RegInfo {
+    const reg: RegInfo = init === undefined || init.kind === 'list' || init.kind === 'sym' ? { name, type, slot: this.regs.length } : { name, type, slot: this.regs.length, init };
     if (init !== undefined && (init.kind === 'sym' || (init.kind === 'list' && init.items.some((x) => x.kind !== 'int' && x.kind !== 'float')))) {
-      err(`register '${name}' can only be initialized with constants`, span);
+      this.err(`register '${name}' can only be initialized with constants`, span);
     }
-    regs.push(reg);
-    if (scope.names.has(name) && scope.names.get(name)?.kind === 'reg') err(`register '${name}' declared twice in the same scope`, span);
+    this.regs.push(reg);
+    if (scope.names.has(name) && scope.names.get(name)?.kind === 'reg') this.err(`register '${name}' declared twice in the same scope`, span);
     scope.names.set(name, { kind: 'reg', reg });
     return reg;
-  };
-  const declareVar = (scope: Scope, d: VarDecl): void => {
+  }
+
+  declareVar(scope: Scope, d: VarDecl): void {
     if (d.space === 'reg') {
       const one = (name: string): void => {
-        if (d.vector <= 1) { declareReg(scope, name, d.type, d.span, d.init); return; }
+        if (d.vector <= 1) { this.declareReg(scope, name, d.type, d.span, d.init); return; }
         // `.reg .v4 .f32 v`: components v.x .. v.w (also .r .g .b .a) are registers of their own;
         // the whole vector, named as an operand, stands for the brace list of its components
-        const base = declareReg(scope, name, d.type, d.span);
+        const base = this.declareReg(scope, name, d.type, d.span);
         // a scalar initializer is spread over the components (ISA 1.1, Table 10)
         const compInit = (i: number): Initializer | undefined => (d.init?.kind === 'list' ? d.init.items[i] : d.init);
-        const comps = ['x', 'y', 'z', 'w'].slice(0, d.vector).map((c, i) => declareReg(scope, `${name}.${c}`, d.type, d.span, compInit(i)));
+        const comps = ['x', 'y', 'z', 'w'].slice(0, d.vector).map((c, i) => this.declareReg(scope, `${name}.${c}`, d.type, d.span, compInit(i)));
         // ISA 1.1 also names them .0-.3; later PTX .r .g .b .a
         ['r', 'g', 'b', 'a'].slice(0, d.vector).forEach((c, i) => scope.names.set(`${name}.${c}`, { kind: 'reg', reg: comps[i]! }));
         comps.forEach((reg, i) => scope.names.set(`${name}.${i}`, { kind: 'reg', reg }));
-        vectorRegs.set(base, comps);
+        this.vectorRegs.set(base, comps);
       };
       if (d.rangeCount !== undefined) {
         for (let i = 0; i < d.rangeCount; i++) one(d.name + i);
@@ -514,147 +565,134 @@ function resolveFunction(
     }
     if ((d.space === 'shared' || d.space === 'local') && d.init !== undefined) {
       // ptxas refuses these; accepting them silently would leave the memory zero
-      err(`.${d.space} variables cannot have an initializer`, d.span);
+      this.err(`.${d.space} variables cannot have an initializer`, d.span);
     }
     if (d.space === 'shared') {
-      const v = makeVar(d, structs, 'cta');
-      sharedOut.push(v);
+      const v = makeVar(d, this.structs, 'cta');
+      this.mod.sharedOut.push(v);
       scope.names.set(d.name, { kind: 'var', v });
       return;
     }
     if (d.space === 'global' || d.space === 'const') {
       // ptxas accepts module-lifetime variables declared in a body; only the name is scoped
-      const v = makeVar(d, structs, 'module');
-      globalsOut.push(v);
+      const v = makeVar(d, this.structs, 'module');
+      this.mod.globalsOut.push(v);
       scope.names.set(d.name, { kind: 'var', v });
       return;
     }
-    const v = makeVar(d, structs, 'frame');
-    placeInFrame(v);
+    const v = makeVar(d, this.structs, 'frame');
+    this.placeInFrame(v);
     scope.names.set(d.name, { kind: 'var', v });
-  };
+  }
 
-  const params: VarInfo[] = [];
-  const unsized: VarInfo[] = [];
-  const rets: VarInfo[] = [];
-  const paramRegs: (RegInfo | undefined)[] = [];
-  const retRegs: (RegInfo | undefined)[] = [];
-  const bindParam = (p: VarDecl, out: VarInfo[], regOut: (RegInfo | undefined)[]): void => {
+  bindParam(p: VarDecl, out: VarInfo[], regOut: (RegInfo | undefined)[]): void {
     if (p.space === 'reg') {
       if (p.vector > 1) {
         // `.reg .v2 .u32 a` (ISA 1.x): the vector's components are passed one by one, as the
         // caller's vector operand is the brace list of its components (see compileCall)
-        declareVar(fnScope, p);
+        this.declareVar(this.fnScope, p);
         for (const c of ['x', 'y', 'z', 'w'].slice(0, p.vector)) {
-          const sym = fnScope.names.get(`${p.name}.${c}`);
+          const sym = this.fnScope.names.get(`${p.name}.${c}`);
           if (sym?.kind !== 'reg') continue;
           regOut.push(sym.reg);
-          out.push(makeVar({ ...p, name: `${p.name}.${c}`, vector: 1 }, structs, 'frame'));
+          out.push(makeVar({ ...p, name: `${p.name}.${c}`, vector: 1 }, this.structs, 'frame'));
         }
         return;
       }
-      const r = declareReg(fnScope, p.name, p.type, p.span);
+      const r = this.declareReg(this.fnScope, p.name, p.type, p.span);
       regOut.push(r);
-      out.push(makeVar(p, structs, 'frame'));
+      out.push(makeVar(p, this.structs, 'frame'));
       return;
     }
-    const v = makeVar(p, structs, decl.isEntry ? 'kernelParam' : 'frame');
+    const v = makeVar(p, this.structs, this.decl.isEntry ? 'kernelParam' : 'frame');
     // an unsized `.param .b8 args[]` (the variadic ABI) takes whatever the caller passes: it goes
     // last in the frame, where a call can extend the frame by the bytes actually passed
-    if (!decl.isEntry) {
-      if (isUnsizedParam(v)) unsized.push(v);
-      else placeInFrame(v);
+    if (!this.decl.isEntry) {
+      if (isUnsizedParam(v)) this.unsized.push(v);
+      else this.placeInFrame(v);
     }
-    fnScope.names.set(p.name, { kind: 'var', v });
+    this.fnScope.names.set(p.name, { kind: 'var', v });
     out.push(v);
     regOut.push(undefined);
-  };
-  for (const d of moduleRegs) declareVar(fnScope, d);
-  const moduleRegSlots = regs.length;
-  for (const r of decl.rets) bindParam(r, rets, retRegs);
-  for (const p of decl.params) bindParam(p, params, paramRegs);
-  if (decl.isEntry) {
-    // kernel params: consecutive in the param bank, each at its alignment
-    let off = 0;
-    for (const p of params) {
-      off = alignUp(off, p.align);
-      p.frameOffset = off;
-      off += p.size;
+  }
+
+  bindParams(): void {
+    for (const r of this.decl.rets) this.bindParam(r, this.rets, this.retRegs);
+    for (const p of this.decl.params) this.bindParam(p, this.params, this.paramRegs);
+    if (this.decl.isEntry) {
+      // kernel params: consecutive in the param bank, each at its alignment
+      let off = 0;
+      for (const p of this.params) {
+        off = alignUp(off, p.align);
+        p.frameOffset = off;
+        off += p.size;
+      }
     }
   }
 
-  const instrs: RInstruction[] = [];
-  const labels = new Map<string, number>();
-  const labelOf = new Map<string, number>();
-  const locs: { file: number; line: number; col: number }[] = [];
-  let curLoc = { file: -1, line: 0, col: 0 };
-  // First pass: labels (function-scoped, may be used before definition).
-  const collectLabels = (body: readonly Statement[], counter: { n: number }): void => {
+  collectLabels(body: readonly Statement[], counter: { n: number }): void {
     for (const s of body) {
       if (s.kind === 'label') {
-        if (labels.has(s.name)) err(`label '${s.name}' defined twice`, s.span);
-        labels.set(s.name, counter.n);
+        if (this.labels.has(s.name)) this.err(`label '${s.name}' defined twice`, s.span);
+        this.labels.set(s.name, counter.n);
       } else if (s.kind === 'instr') counter.n++;
-      else if (s.kind === 'block') collectLabels(s.body, counter);
-      else if (s.kind === 'callprototype') callPrototypes.add(s.name);
+      else if (s.kind === 'block') this.collectLabels(s.body, counter);
+      else if (s.kind === 'callprototype') this.mod.callPrototypes.add(s.name);
     }
-  };
-  collectLabels(decl.body ?? [], { n: 0 });
+  }
 
-  const pending: { ins: Instruction; scope: Scope }[] = [];
-  const walk = (body: readonly Statement[], scope: Scope): void => {
+  walk(body: readonly Statement[], scope: Scope): void {
     for (const s of body) {
       switch (s.kind) {
-        case 'var': declareVar(scope, s); break;
-        case 'block': walk(s.body, new Scope(scope)); break;
-        case 'loc': curLoc = { file: s.file, line: s.line, col: s.column }; break;
-        case 'label': labelOf.set(s.name, pending.length); break;
+        case 'var': this.declareVar(scope, s); break;
+        case 'block': this.walk(s.body, new Scope(scope)); break;
+        case 'loc': this.curLoc = { file: s.file, line: s.line, col: s.column }; break;
+        case 'label': this.labelOf.set(s.name, this.pending.length); break;
         case 'callprototype': scope.names.set(s.name, { kind: 'proto' }); break;
         case 'pragma': break;
         case 'instr':
-          pending.push({ ins: s, scope });
-          locs.push(curLoc);
+          this.pending.push({ ins: s, scope });
+          this.locs.push(this.curLoc);
           break;
       }
     }
-  };
-  walk(decl.body ?? [], fnScope);
+  }
 
-  const resolveOperand = (o: Operand, scope: Scope, opcode: string, isAddr = false): ROperand => {
+  resolveOperand(o: Operand, scope: Scope, opcode: string, isAddr = false): ROperand {
     switch (o.kind) {
       case 'reg': {
         const sym = scope.lookup(o.name);
-        if (sym?.kind === 'reg') return asVector(sym.reg, o.span) ?? { kind: 'reg', reg: sym.reg, span: o.span };
+        if (sym?.kind === 'reg') return this.asVector(sym.reg, o.span) ?? { kind: 'reg', reg: sym.reg, span: o.span };
         const sp = specialOf(o.name);
         if (sp) return { kind: 'special', name: sp.name, comp: sp.comp, span: o.span };
         if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: 0n, span: o.span };
-        err(`undeclared register '${o.name}'`, o.span);
+        this.err(`undeclared register '${o.name}'`, o.span);
         return { kind: 'unresolved', name: o.name, span: o.span };
       }
       case 'sym': {
         const sym = scope.lookup(o.name);
         if (sym?.kind === 'reg') {
-          const vector = asVector(sym.reg, o.span);
+          const vector = this.asVector(sym.reg, o.span);
           if (o.addend !== 0n && !isAddr && vector === undefined) return { kind: 'regplus', reg: sym.reg, addend: o.addend, span: o.span };
-          if (o.addend !== 0n) err(`register '${o.name}' cannot take an offset here`, o.span);
+          if (o.addend !== 0n) this.err(`register '${o.name}' cannot take an offset here`, o.span);
           return vector ?? { kind: 'reg', reg: sym.reg, span: o.span };
         }
-        if (o.addend !== 0n && specialOf(o.name) !== undefined) err(`special register '${o.name}' cannot take an offset here`, o.span);
+        if (o.addend !== 0n && specialOf(o.name) !== undefined) this.err(`special register '${o.name}' cannot take an offset here`, o.span);
         if (sym?.kind === 'var') return { kind: 'var', v: sym.v, addend: o.addend, span: o.span };
         if (sym?.kind === 'proto') return { kind: 'proto', name: o.name, span: o.span };
-        const member = structMember(o.name, scope, structs);
+        const member = structMember(o.name, scope, this.structs);
         if (member) return { kind: 'var', v: member.v, addend: member.offset + o.addend, span: o.span };
-        const li = labels.get(o.name);
+        const li = this.labels.get(o.name);
         if (li !== undefined) return { kind: 'label', index: li, name: o.name, span: o.span };
-        if (functionNames.has(o.name)) return { kind: 'func', name: o.name, span: o.span };
+        if (this.mod.functionNames.has(o.name)) return { kind: 'func', name: o.name, span: o.span };
         // the predefined constant nvcc emits for warpSize (`mov.u32 %r1, WARP_SZ;`)
         if (o.name === 'WARP_SZ' && o.addend === 0n) return { kind: 'int', value: 32n, span: o.span };
         const sp = !isAddr ? specialOf(o.name) : undefined;
         if (sp && opcode !== 'call') return { kind: 'special', name: sp.name, comp: sp.comp, span: o.span };
         const swz = /^(.+)\.([xyzw]{2,4}|[rgba]{2,4}|[0-3]{2,4})$/.exec(o.name);
         const vreg = swz ? scope.lookup(`${swz[1]}.x`) : undefined;
-        if (swz && vreg?.kind === 'reg') err(`swizzle '${o.name}' is unimplemented: "Vector operands are not generally supported. The LD, ST, and TEX instructions do support limited use of vector operands written using the tuple notation." (PTX ISA 1.1, 10.5.3); name the components (${swz[1]}.x ...) one by one`, o.span);
-        else err(`undefined symbol '${o.name}'`, o.span);
+        if (swz && vreg?.kind === 'reg') this.err(`swizzle '${o.name}' is unimplemented: "Vector operands are not generally supported. The LD, ST, and TEX instructions do support limited use of vector operands written using the tuple notation." (PTX ISA 1.1, 10.5.3); name the components (${swz[1]}.x ...) one by one`, o.span);
+        else this.err(`undefined symbol '${o.name}'`, o.span);
         return { kind: 'unresolved', name: o.name, span: o.span };
       }
       case 'int': return o;
@@ -667,14 +705,14 @@ function resolveFunction(
           const sym = scope.lookup(o.base.name);
           if (sym?.kind === 'reg') return { kind: 'addr', base: { kind: 'reg', reg: sym.reg, span: o.base.span }, offset: o.offset + o.base.addend, span: o.span };
         }
-        const base = o.base ? resolveOperand(o.base, scope, opcode, true) : undefined;
+        const base = o.base ? this.resolveOperand(o.base, scope, opcode, true) : undefined;
         return { kind: 'addr', base, offset: o.offset, span: o.span };
       }
       case 'index': {
         // ptxas scales the index by the element size (a[3] of .u32 is byte 12; a[r] is a + 4r)
         const sym = scope.lookup(o.name);
         if (sym?.kind !== 'var') {
-          err(`'${o.name}' is not an array variable, so '${o.name}[..]' has no element to name`, o.span);
+          this.err(`'${o.name}' is not an array variable, so '${o.name}[..]' has no element to name`, o.span);
           return { kind: 'unresolved', name: o.name, span: o.span };
         }
         const v = sym.v;
@@ -684,7 +722,7 @@ function resolveFunction(
         if (o.reg !== undefined) {
           const rs = scope.lookup(o.reg);
           if (rs?.kind !== 'reg') {
-            err(`undeclared register '${o.reg}' as the index of '${o.name}'`, o.span);
+            this.err(`undeclared register '${o.reg}' as the index of '${o.name}'`, o.span);
             return { kind: 'unresolved', name: o.name, span: o.span };
           }
           r = { kind: 'varidx', v, reg: rs.reg, scale, addend, span: o.span };
@@ -692,58 +730,61 @@ function resolveFunction(
         // in a memory instruction the element is the operand's location, as [array+offset] would be
         return MEMORY_OPCODES.has(opcode) ? { kind: 'addr', base: r, offset: 0n, span: o.span } : r;
       }
-      case 'addrList': return { kind: 'list', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
-      case 'vec': return { kind: 'vec', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
-      case 'list': return { kind: 'list', items: o.items.map((i) => resolveOperand(i, scope, opcode)), span: o.span };
-      case 'not': return { kind: 'not', inner: resolveOperand(o.inner, scope, opcode), span: o.span };
-      case 'neg': return { kind: 'neg', inner: resolveOperand(o.inner, scope, opcode), span: o.span };
-      case 'pair': return { kind: 'pair', a: resolveOperand(o.a, scope, opcode), b: resolveOperand(o.b, scope, opcode), span: o.span };
+      case 'addrList': return { kind: 'list', items: o.items.map((i) => this.resolveOperand(i, scope, opcode)), span: o.span };
+      case 'vec': return { kind: 'vec', items: o.items.map((i) => this.resolveOperand(i, scope, opcode)), span: o.span };
+      case 'list': return { kind: 'list', items: o.items.map((i) => this.resolveOperand(i, scope, opcode)), span: o.span };
+      case 'not': return { kind: 'not', inner: this.resolveOperand(o.inner, scope, opcode), span: o.span };
+      case 'neg': return { kind: 'neg', inner: this.resolveOperand(o.inner, scope, opcode), span: o.span };
+      case 'pair': return { kind: 'pair', a: this.resolveOperand(o.a, scope, opcode), b: this.resolveOperand(o.b, scope, opcode), span: o.span };
     }
-  };
+  }
 
-  for (const { ins, scope } of pending) {
-    let guard: RInstruction['guard'];
-    if (ins.guard) {
-      const g = scope.lookup(ins.guard.reg);
-      if (g?.kind === 'reg') guard = { reg: g.reg, negate: ins.guard.negate };
-      else err(`undeclared predicate '${ins.guard.reg}'`, ins.guard.span);
+  resolveInstruction(ins: Instruction, scope: Scope): RInstruction {
+      let guard: RInstruction['guard'];
+      if (ins.guard) {
+        const g = scope.lookup(ins.guard.reg);
+        if (g?.kind === 'reg') guard = { reg: g.reg, negate: ins.guard.negate };
+        else this.err(`undeclared predicate '${ins.guard.reg}'`, ins.guard.span);
+      }
+      const typeError = typeRuleError(ins.opcode, ins.mods);
+      if (typeError !== undefined) this.err(typeError, ins.opSpan);
+      const split = isVideoOpcode(ins.opcode) ? splitSelectors(ins.operands, (n) => scope.lookup(n)?.kind === 'reg') : undefined;
+      const operands = (split?.operands ?? ins.operands).map((o) => this.resolveOperand(o, scope, ins.opcode));
+      return { src: ins, opcode: ins.opcode, mods: ins.mods, guard, operands, ...(split ? { selectors: split.selectors } : {}) };
     }
-    const typeError = typeRuleError(ins.opcode, ins.mods);
-    if (typeError !== undefined) err(typeError, ins.opSpan);
-    const split = isVideoOpcode(ins.opcode) ? splitSelectors(ins.operands, (n) => scope.lookup(n)?.kind === 'reg') : undefined;
-    const operands = (split?.operands ?? ins.operands).map((o) => resolveOperand(o, scope, ins.opcode));
-    instrs.push({ src: ins, opcode: ins.opcode, mods: ins.mods, guard, operands, ...(split ? { selectors: split.selectors } : {}) });
-  }
 
-  // Falling off the end of a body is an implied `exit` (entry) or `ret` (.func), as ptxas treats
-  // it; a label after the last instruction targets the same place. Making it a real instruction
-  // (at the closing brace) keeps every pc the machine can reach inside the function.
-  if (decl.body !== undefined && needsImpliedEnd(instrs, labels)) {
-    const at = Math.max(decl.span.start, decl.span.end - 1);
-    const span = { start: at, end: decl.span.end };
-    const src: Instruction = { kind: 'instr', opcode: decl.isEntry ? 'exit' : 'ret', mods: [], guard: undefined, operands: [], span, opSpan: span };
-    instrs.push({ src, opcode: src.opcode, mods: [], guard: undefined, operands: [] });
-    locs.push(curLoc);
-  }
+  finish(moduleRegSlots: number): ProgFunction {
+    // Falling off the end of a body is an implied `exit` (entry) or `ret` (.func), as ptxas treats
+    // it; a label after the last instruction targets the same place. Making it a real instruction
+    // (at the closing brace) keeps every pc the machine can reach inside the function.
+    if (this.decl.body !== undefined && needsImpliedEnd(this.instrs, this.labels)) {
+      const at = Math.max(this.decl.span.start, this.decl.span.end - 1);
+      const span = { start: at, end: this.decl.span.end };
+      const src: Instruction = { kind: 'instr', opcode: this.decl.isEntry ? 'exit' : 'ret', mods: [], guard: undefined, operands: [], span, opSpan: span };
+      this.instrs.push({ src, opcode: src.opcode, mods: [], guard: undefined, operands: [] });
+      this.locs.push(this.curLoc);
+    }
 
-  for (const v of unsized) {
-    frameSize = alignUp(frameSize, v.align);
-    v.frameOffset = frameSize;
-  }
+    for (const v of this.unsized) {
+      this.frameSize = alignUp(this.frameSize, v.align);
+      v.frameOffset = this.frameSize;
+    }
 
-  const n = instrs.length;
-  const locFile = new Int32Array(n);
-  const locLine = new Int32Array(n);
-  const locCol = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    locFile[i] = locs[i]!.file;
-    locLine[i] = locs[i]!.line;
-    locCol[i] = locs[i]!.col;
-  }
-  return {
-    name: decl.name, decl, isEntry: decl.isEntry, instrs, regs, params, rets, paramRegs, retRegs, frameVars,
-    frameSize: alignUp(frameSize, 16), labels, locFile, locLine, locCol, labelOf, moduleRegSlots,
-  };
+    const n = this.instrs.length;
+    const locFile = new Int32Array(n);
+    const locLine = new Int32Array(n);
+    const locCol = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      locFile[i] = this.locs[i]!.file;
+      locLine[i] = this.locs[i]!.line;
+      locCol[i] = this.locs[i]!.col;
+    }
+    return {
+      name: this.decl.name, decl: this.decl, isEntry: this.decl.isEntry, instrs: this.instrs, regs: this.regs, params: this.params, rets: this.rets,
+      paramRegs: this.paramRegs, retRegs: this.retRegs, frameVars: this.frameVars, frameSize: alignUp(this.frameSize, 16), labels: this.labels,
+      locFile, locLine, locCol, labelOf: this.labelOf, moduleRegSlots,
+    };
+}
 }
 
 /** Instructions whose `array[i]` operand is a location (the element), not an address value. */

@@ -15,6 +15,11 @@
  *
  * Raw results name threads by global id and instructions by global pc; report.ts turns them
  * into the JSON contract.
+ *
+ * Just over 600 lines on purpose: it is the one Probe class whose per-access path (accessWarp,
+ * run for every lane of every shared/global access of a checked run) reads and updates the shadow
+ * words, the clocks and the findings together; the clocks (sync.ts), shadow memory (shadow.ts),
+ * ordering (ordering.ts), async copies (async.ts) and reporting (report.ts) are split out already.
  */
 import { lowestLane } from '../exec/int64.js';
 import type { Machine } from '../exec/machine.js';

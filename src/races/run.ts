@@ -4,8 +4,9 @@
  * intra-warp) and the final buffers / printf output compared across schedules.
  */
 import { runObservingSpins } from '../exec/spin.js';
-import { elemSize, type ElemType, type Launch } from '../exec/launch.js';
-import { Machine, type RunOptions, type RunResult } from '../exec/machine.js';
+import { LaunchSetupError, runToEnd } from '../exec/run-to-end.js';
+import { elemSize, type Launch } from '../exec/launch.js';
+import type { Machine, RunOptions, RunResult } from '../exec/machine.js';
 import type { Program } from '../ptx/resolve.js';
 import { RaceChecker } from './checker.js';
 import { buildReport } from './report.js';
@@ -19,31 +20,22 @@ export interface CheckedRun {
   readonly result: RunResult;
 }
 
-/** The machine or the checker cannot take this launch (parameter mismatch, too large). */
-export class LaunchSetupError extends Error {}
+/** The machine or the checker cannot take this launch (parameter mismatch, too large): src/exec/run-to-end.ts. */
+export { LaunchSetupError };
 
 /** One run of the launch with the checker attached. */
 export function checkRun(program: Program, launch: Launch, opts: RunOptions, advance?: (m: Machine) => void): CheckedRun {
-  let machine: Machine;
-  let checker: RaceChecker;
-  try {
-    machine = new Machine(program, launch, opts);
-    checker = new RaceChecker(machine);
-  } catch (e) {
-    throw new LaunchSetupError((e as Error).message);
-  }
-  checker.attach();
-  let result: RunResult;
-  try {
-    const t0 = performance.now();
+  let checker: RaceChecker | undefined;
+  const { machine, result } = runToEnd(program, launch, opts, {
+    attach: (m) => {
+      const c = (checker = new RaceChecker(m));
+      c.attach();
+      return () => c.finish();
+    },
     // a whole program's launch first runs in slices while the program waits for it (exec)
-    advance?.(machine);
-    runObservingSpins(machine);
-    result = machine.result(performance.now() - t0);
-  } finally {
-    checker.finish();
-  }
-  return { report: buildReport(machine, checker), machine, result };
+    ...(advance ? { before: advance } : {}),
+  });
+  return { report: buildReport(machine, checker!), machine, result };
 }
 
 /**
@@ -93,7 +85,7 @@ function mergeRaces(into: Map<string, RaceEntry>, list: readonly RaceEntry[], se
 function bufferBytes(m: Machine): Map<string, Uint8Array> {
   const out = new Map<string, Uint8Array>();
   for (const b of m.buffers) {
-    out.set(b.name, m.arena.bank.u8.slice(b.alloc.base, b.alloc.base + b.count * elemSize(b.type as ElemType)));
+    out.set(b.name, m.arena.bank.u8.slice(b.alloc.base, b.alloc.base + b.count * elemSize(b.type)));
   }
   return out;
 }

@@ -3,8 +3,11 @@
  * field names and value spellings here are what scripts parse, so change them only additively.
  */
 
+import type { SharedSpace } from '../exec/memory.js';
+
 export type HazardKind = 'RAW' | 'WAR' | 'WAW';
-export type RaceSpace = 'shared' | 'global';
+/** Where races happen: the spaces threads share (src/exec/memory.ts's MemorySpace subset). */
+export type RaceSpace = SharedSpace;
 export type AccessOp = 'read' | 'write' | 'atomic';
 export type Dim3 = [number, number, number];
 

@@ -5,7 +5,7 @@
  * named by the launch (`total[0]`). Built lazily: only a run that reports something pays for DWARF.
  */
 import { Dwarf, resolveType, ScopeIndex, sizeOf, type DwarfType, type Scope, type VariableInfo } from '../../dwarf/src/index.js';
-import { type ElemType, elemSize } from '../exec/launch.js';
+import { elemSize } from '../exec/launch.js';
 import type { Machine } from '../exec/machine.js';
 import type { VarInfo } from '../ptx/resolve.js';
 import { moduleDwarf } from '../ptx/dwarf.js';
@@ -114,7 +114,7 @@ export class AddressNamer {
     const hit = this.inVariable(globals, offset, (v) => v.size);
     if (hit) return this.named(hit);
     for (const b of this.machine.buffers) {
-      const es = elemSize(b.type as ElemType);
+      const es = elemSize(b.type);
       if (offset >= b.alloc.base && offset < b.alloc.base + b.count * es) {
         return { variable: null, symbol: null, symbolOffset: null, buffer: `${b.name}[${Math.floor((offset - b.alloc.base) / es)}]` };
       }

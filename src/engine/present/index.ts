@@ -11,3 +11,4 @@ export {
   backtrace, disassemble, displayLines, displaysText, examineInstructions, examineString, infoCudaBlocks, infoCudaKernels, listRange, whatis,
 } from './inspect.js';
 export { infoRaces, raceReportRows, type RaceRow } from './races.js';
+export { assignText, infoTimelineText, timelineCommandTarget, timelineTag } from './whatif.js';

@@ -15,6 +15,8 @@ import { type Engine, sessionOf } from '../api.js';
 import type { AddedWatch, BreakpointInfo, LaneValue, OriginAnswer, Stop, WatchKind } from '../types.js';
 import { consoleState } from './state.js';
 import { examineInstructions, examineString, listRange } from './inspect.js';
+import { assignText, timelineTag } from './whatif.js';
+import { isAssignment } from '../print/assign.js';
 
 /** The one-line "where we are" gdb prints after a stop: `12\t  y[i] = a * x[i] + y[i];`. */
 export function stopLine(e: Engine): string {
@@ -22,7 +24,7 @@ export function stopLine(e: Engine): string {
   const w = s.where();
   let lanes = 0;
   for (let m = w.activeMask; m !== 0; m &= m - 1) lanes++;
-  const head = `[step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
+  const head = `[${timelineTag(e)}step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
     (w.state === 'active' || w.state === 'inactive' ? `, ${lanes} lane${lanes === 1 ? '' : 's'} active, pc ${w.pc}` : '');
   if (w.state === 'exited' || w.state === 'retired') return `${head}: exited`;
   if (w.state === 'not-started') return `${head}: block not started yet`;
@@ -322,6 +324,7 @@ export function watchCommand(e: Engine, args: string, name: string): string {
 export function printText(e: Engine, args: string): string {
   const s = sessionOf(e);
   const m = /^\/(lanes|block)(?:\/([xduotc]))?\s+(.*)$/s.exec(args.trim());
+  if (!m && isAssignment(args.replace(/^\s*\/\w+/, ''))) return assignText(e, args, 'print'); // a write: forks a what-if timeline
   if (!m) {
     // gdb's `set print repeats|elements` (0: unlimited)
     const { repeats, elements } = consoleState(e).print;

@@ -75,7 +75,7 @@ class Parser {
     const e = this.conditional();
     const t = this.peek();
     if (t.kind !== 'eof') {
-      if (t.kind === 'op' && t.text === '=') throw new PrintError('Assignment is not supported: the debugger only reads program state.');
+      if (t.kind === 'op' && t.text === '=') throw new PrintError('Assignment is not supported here: print x = v or set var x = v writes, in a what-if timeline.');
       throw new PrintError(`A syntax error in expression, near \`${this.src.slice(t.pos)}'.`);
     }
     return e;

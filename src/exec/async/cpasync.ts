@@ -8,7 +8,7 @@
  */
 import type { Exec } from '../compiled.js';
 import { type Ctx, fail, src } from '../compile/operands.js';
-import { AH, AL, addrGen, computeAddrs } from '../memops.js';
+import { AH, AL, addrGen, computeAddrs } from '../address.js';
 import { Space } from '../memory.js';
 import { Access, AsyncEvent } from '../probe.js';
 import { compileMbarrier } from './mbarrier.js';

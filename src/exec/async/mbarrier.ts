@@ -10,7 +10,7 @@
  */
 import type { Exec } from '../compiled.js';
 import { type Ctx, dst, fail, src } from '../compile/operands.js';
-import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
+import { AH, AL, addrGen, computeAddrs, spaceMod } from '../address.js';
 import { Access, AsyncEvent } from '../probe.js';
 import { Fault } from '../fault.js';
 import type { Warp } from '../state.js';

@@ -15,8 +15,20 @@ import { compileHalf } from './half.js';
 import { prmt, bfe32, bfe64, fns, dotProduct } from './bits.js';
 
 // ---- ALU -------------------------------------------------------------------------------------------
+/**
+ * What every ALU case reads of its instruction: its type and modifiers, its operand slots, and
+ * the f32/f64 post-processing (rounding, .ftz, .sat). Made once per compiled instruction (compile
+ * time only: the lane loops the cases generate are the same as when this was one function).
+ */
+interface Alu {
+  readonly ctx: Ctx; readonly t: string; readonly op: string; readonly ops: Ctx['ins']['operands']; readonly mods: Ctx['ins']['mods'];
+  readonly has: (m: string) => boolean; readonly isF: boolean; readonly is64: boolean; readonly ftz: boolean; readonly sat: boolean;
+  readonly rnd: ReturnType<typeof roundMod>; readonly v: ReturnType<typeof viewOf>;
+  readonly D: () => number; readonly A: (ty?: string) => number; readonly B: (ty?: string) => number; readonly C: (ty?: string) => number;
+  readonly fpost: (expr: string) => string; readonly fin: (n: string) => string;
+}
 
-export function compileAlu(ctx: Ctx, t: string): Exec {
+function aluOf(ctx: Ctx, t: string): Alu {
   const ins = ctx.ins;
   const ops = ins.operands;
   const mods = ins.mods;
@@ -41,9 +53,21 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
     return `d = ${e};`;
   };
   const fin = (n: string): string => (t === 'f32' && ftz ? `K.fp.ftz32(${n})` : n);
+  return { ctx, t, op, ops, mods, has, isF, is64, ftz, sat, rnd, v, D, A, B, C, fpost, fin };
+}
 
+export function compileAlu(ctx: Ctx, t: string): Exec {
+  const op = ctx.ins.opcode;
   if ((t === 'f16' || t === 'bf16' || t === 'f16x2' || t === 'bf16x2') && op !== 'cvt' && op !== 'setp' && op !== 'set') return compileHalf(ctx, t);
+  const e = aluOf(ctx, t);
+  // by job: arithmetic, selection/comparison/float functions, logic and bit fields; the rest
+  // (texture, tensor, async copies, stack, cluster forms, ...) is not supported here
+  return compileArith(e) ?? compileSelect(e) ?? compileBits(e) ?? fail(ctx, `'${[op, ...ctx.ins.mods].join('.')}' is not supported yet`);
+}
 
+/** add/sub (with carry), mul, mad/fma, mul24/mad24, sad, div/rem. */
+function compileArith(e: Alu): Exec | undefined {
+  const { ctx, t, op, has, isF, is64, ftz, sat, rnd, v, D, A, B, C, fpost, fin } = e;
   switch (op) {
     case 'add': case 'sub': {
       const sign = op === 'add' ? '+' : '-';
@@ -128,6 +152,14 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
         ? `const y = ${b}; d = y === 0 ? 0xffffffff : Math.floor(${a} / y);`
         : `const y = ${b}; d = y === 0 ? ${a} : ${a} % y;`), D(), A(), B());
     }
+    default: return undefined;
+  }
+}
+
+/** abs/neg, min/max, comparison and selection (setp, selp, slct), cvt, the float functions (rcp, sqrt, sin, ...), copysign, testp. */
+function compileSelect(e: Alu): Exec | undefined {
+  const { ctx, t, op, ops, mods, has, isF, is64, ftz, rnd, v, D, A, B, C, fpost, fin } = e;
+  switch (op) {
     case 'abs': case 'neg': {
       if (isF) {
         const e = op === 'abs' ? 'Math.abs(a)' : '-a';
@@ -153,29 +185,6 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
       }
       const a = norm(t, 'a'), b = norm(t, 'b');
       return bind(lanes(v, [v, v], `const x = ${a}, y = ${b}; d = x ${op === 'min' ? '<' : '>'} y ? x : y;`), D(), A(), B());
-    }
-    case 'and': case 'or': case 'xor': {
-      const o = op === 'and' ? '&' : op === 'or' ? '|' : '^';
-      if (t === 'pred') return bind(lanes('p', ['p', 'p'], `d = ${op === 'xor' ? 'a !== b' : `a ${o}${o} b`};`), D(), A(), B());
-      if (is64) return bind(lanes('l', ['l', 'l'], `dlo = (alo ${o} blo) >>> 0; dhi = (ahi ${o} bhi) >>> 0;`), D(), A(), B());
-      return bind(lanes('i', ['i', 'i'], `d = a ${o} b;`), D(), A(), B());
-    }
-    case 'not': {
-      if (t === 'pred') return bind(lanes('p', ['p'], 'd = !a;'), D(), A());
-      if (is64) return bind(lanes('l', ['l'], 'dlo = ~alo >>> 0; dhi = ~ahi >>> 0;'), D(), A());
-      return bind(lanes('i', ['i'], 'd = ~a;'), D(), A());
-    }
-    case 'cnot': return bind(lanes('i', ['u'], `d = ${norm(t, 'a')} === 0 ? 1 : 0;`), D(), A());
-    case 'shl': case 'shr': {
-      const Bs = B('u32');
-      if (is64) {
-        const e = op === 'shl' ? 'K.i64.shl64(alo, ahi, b)' : `K.i64.shr64(alo, ahi, b, ${SIGNED.has(t)})`;
-        return bind(lanes('l', ['l', 'u'], `${e}; dlo = K.R.lo; dhi = K.R.hi;`), D(), A(), Bs);
-      }
-      const bits = typeSize(t) * 8;
-      if (op === 'shl') return bind(lanes('i', ['i', 'u'], `d = b >= ${bits} ? 0 : a << b;`), D(), A(), Bs);
-      if (SIGNED.has(t)) return bind(lanes('i', ['i', 'u'], `d = ${norm(t, 'a')} >> (b >= ${bits} ? ${bits - 1} : b);`), D(), A(), Bs);
-      return bind(lanes('u', ['u', 'u'], `d = b >= ${bits} ? 0 : ${norm(t, 'a')} >>> b;`), D(), A(), Bs);
     }
     case 'setp': case 'set': return compileSetp(ctx, t);
     case 'selp': {
@@ -216,6 +225,37 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
       const code = fp.testpCode((mods.find((m) => ['finite', 'infinite', 'number', 'notanumber', 'normal', 'subnormal'].includes(m)) ?? 'finite') as fp.TestpOp);
       const vv = viewOf(ty);
       return bind(lanes('p', [vv], `d = K.fp.testp(a, X0, ${ty === 'f64'});`), D(), src(ctx, ops[1], ty), 0, 0, 0, code);
+    }
+    default: return undefined;
+  }
+}
+
+/** Logic and shifts (and/or/xor/not/cnot, shl/shr) and bit fields (popc ... szext). */
+function compileBits(e: Alu): Exec | undefined {
+  const { ctx, t, op, ops, mods, has, is64, D, A, B, C } = e;
+  switch (op) {
+    case 'and': case 'or': case 'xor': {
+      const o = op === 'and' ? '&' : op === 'or' ? '|' : '^';
+      if (t === 'pred') return bind(lanes('p', ['p', 'p'], `d = ${op === 'xor' ? 'a !== b' : `a ${o}${o} b`};`), D(), A(), B());
+      if (is64) return bind(lanes('l', ['l', 'l'], `dlo = (alo ${o} blo) >>> 0; dhi = (ahi ${o} bhi) >>> 0;`), D(), A(), B());
+      return bind(lanes('i', ['i', 'i'], `d = a ${o} b;`), D(), A(), B());
+    }
+    case 'not': {
+      if (t === 'pred') return bind(lanes('p', ['p'], 'd = !a;'), D(), A());
+      if (is64) return bind(lanes('l', ['l'], 'dlo = ~alo >>> 0; dhi = ~ahi >>> 0;'), D(), A());
+      return bind(lanes('i', ['i'], 'd = ~a;'), D(), A());
+    }
+    case 'cnot': return bind(lanes('i', ['u'], `d = ${norm(t, 'a')} === 0 ? 1 : 0;`), D(), A());
+    case 'shl': case 'shr': {
+      const Bs = B('u32');
+      if (is64) {
+        const e = op === 'shl' ? 'K.i64.shl64(alo, ahi, b)' : `K.i64.shr64(alo, ahi, b, ${SIGNED.has(t)})`;
+        return bind(lanes('l', ['l', 'u'], `${e}; dlo = K.R.lo; dhi = K.R.hi;`), D(), A(), Bs);
+      }
+      const bits = typeSize(t) * 8;
+      if (op === 'shl') return bind(lanes('i', ['i', 'u'], `d = b >= ${bits} ? 0 : a << b;`), D(), A(), Bs);
+      if (SIGNED.has(t)) return bind(lanes('i', ['i', 'u'], `d = ${norm(t, 'a')} >> (b >= ${bits} ? ${bits - 1} : b);`), D(), A(), Bs);
+      return bind(lanes('u', ['u', 'u'], `d = b >= ${bits} ? 0 : ${norm(t, 'a')} >>> b;`), D(), A(), Bs);
     }
     case 'popc': case 'clz': {
       const Dv = D();
@@ -280,12 +320,6 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
       const sg = has('s32');
       return bind(lanes('u', ['u', 'u'], `const n = b > 32 ? 32 : b; d = n === 0 ? 0 : n === 32 ? a : ${sg} ? ((a << (32 - n)) >> (32 - n)) >>> 0 : (a & ((1 << n) - 1)) >>> 0;`), D(), A('b32'), B('u32'));
     }
-    case 'tex': case 'tld4': case 'txq': case 'suld': case 'sust': case 'suq': case 'sured': case 'wmma': case 'mma':
-    case 'ldmatrix': case 'stmatrix': case 'movmatrix': case 'cp': case 'mbarrier': case 'wgmma': case 'tcgen05':
-    case 'tensormap': case 'alloca': case 'stacksave': case 'stackrestore': case 'setmaxnreg': case 'getctarank':
-    case 'mapa': case 'multimem': case 'istypep': case 'clusterlaunchcontrol':
-      return fail(ctx, `'${[op, ...mods].join('.')}' is not supported yet`);
-    default:
-      return fail(ctx, `'${[op, ...mods].join('.')}' is not supported yet`);
+    default: return undefined;
   }
 }

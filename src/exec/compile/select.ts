@@ -7,7 +7,7 @@ import { typeSize } from '../../ptx/types.js';
 import { type ArgRef, type BarInfo, type CInstr, Ctl, type Exec } from '../compiled.js';
 import * as i64 from '../int64.js';
 import type { Warp } from '../state.js';
-import { compileMma } from '../tensor/mma.js';
+import { compileMma } from '../tensor/mma-select.js';
 import { compileLdmatrix } from '../tensor/ldmatrix.js';
 import { compileWmma } from '../tensor/wmma.js';
 import { compileMovmatrix } from '../tensor/movmatrix.js';

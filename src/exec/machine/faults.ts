@@ -16,7 +16,7 @@ import type { FaultReport } from './types.js';
 export function locateAccess(mach: Machine, e: Fault): string {
   if (e.kind !== 'oob' || e.space !== 'global' || e.address === undefined) return e.message;
   const elements = new Map<number, ElementInfo>();
-  for (const b of mach.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type as never), count: b.count });
+  for (const b of mach.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type), count: b.count });
   const site = describeGlobalOffset(mach.arena, Number(e.address & 0xffffffffn), elements);
   if (!site) return e.message;
   const at = /^(.*) at (0x[0-9a-f]+)$/.exec(e.message);

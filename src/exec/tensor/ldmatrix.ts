@@ -7,7 +7,7 @@
  */
 import type { Exec } from '../compiled.js';
 import { type Ctx, dst, fail } from '../compile/operands.js';
-import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
+import { AH, AL, addrGen, computeAddrs, spaceMod } from '../address.js';
 import { Space } from '../memory.js';
 import { Access } from '../probe.js';
 import type { Warp } from '../state.js';

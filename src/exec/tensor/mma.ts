@@ -2,7 +2,7 @@
  * mma.sync.aligned for the sm_80 shapes with f16/bf16 (m16n8k8, m16n8k16), tf32 (m16n8k4, m16n8k8),
  * s8/u8 (m8n8k16, m16n8k16, m16n8k32), s4/u4 (m8n8k32, m16n8k32, m16n8k64), b1 (m8n8k128,
  * m16n8k128, m16n8k256 with .xor.popc / .and.popc), f64 (m8n8k4) and, for sm_89 targets, .e4m3/.e5m2
- * (m16n8k32, f32 accumulators) inputs; mma.sp is in mma-sparse.ts. A warp-collective: every lane's fragment
+ * (m16n8k32, f32 accumulators) inputs; mma.sp is in mma-sparse.ts, and mma-select.ts picks among them. A warp-collective: every lane's fragment
  * registers are gathered into whole tiles (layouts.ts), multiplied, and scattered back, all
  * before any destination is written (D may alias C).
  * Floating point: products of f16/bf16/tf32 values are exact in a double; the sum is formed in
@@ -20,8 +20,6 @@ import { RN } from '../float/round.js';
 import type { Warp } from '../state.js';
 import { E4M3, E5M2, fp8ToNumber } from '../float/fp8.js';
 import { geometry, type Pos } from './layouts.js';
-import { compileMma884 } from './mma884.js';
-import { compileMmaSparse } from './mma-sparse.js';
 
 const TA = new Float64Array(16 * 256);
 const TB = new Float64Array(256 * 8);
@@ -57,7 +55,7 @@ export function checkFp8Target(ctx: Ctx, what: string, at: string, bt: string): 
   if (sm !== undefined && sm < 89) fail(ctx, `${what}: .e4m3/.e5m2 operands need sm_89 or higher; the module's .target is sm_${sm}`);
 }
 
-const FP8 = new Set(['e4m3', 'e5m2']);
+export const FP8 = new Set(['e4m3', 'e5m2']);
 
 /** D, A, B, C types of `mma...dtype.atype.btype.ctype` (bf16/tf32 also as `.f32.bf16`), or undefined. */
 export function mmaTypes(mods: readonly string[]): { dt: string; at: string; bt: string; ct: string } | undefined {
@@ -161,30 +159,4 @@ export function buildMma(ctx: Ctx, p: MmaPlan): Exec {
       }
     }
   };
-}
-
-export function compileMma(ctx: Ctx, c: CInstr): Exec {
-  const mods = ctx.ins.mods;
-  if (mods.some((m) => m === 'sp' || m.startsWith('sp::'))) return compileMmaSparse(ctx);
-  const what = `'mma.${mods.join('.')}'`;
-  const shape = mods.find((m) => /^m\d+n\d+k\d+$/.test(m)) ?? fail(ctx, `${what} needs a shape`);
-  const ty = mmaTypes(mods) ?? fail(ctx, `${what} is not supported yet`);
-  const { dt, at, bt, ct } = ty;
-  if (shape === 'm8n8k4' && at === 'f16' && bt === 'f16') return compileMma884(ctx, c, dt, ct);
-  const bits = IN_BITS[at];
-  const fp8 = FP8.has(at) || FP8.has(bt);
-  // .e4m3/.e5m2 (either operand, mixed allowed) share the 8-bit fragment layout of .s8/.u8
-  if (fp8 && (!FP8.has(at) || !FP8.has(bt) || shape !== 'm16n8k32')) return fail(ctx, `${what}: .e4m3/.e5m2 mma takes both operands in .e4m3/.e5m2 and shape .m16n8k32`);
-  const geo = bits === undefined ? undefined : geometry(shape, bits);
-  if (!geo || (at !== bt && !fp8 && !(bits! <= 8 && bits! > 1 && IN_BITS[bt] === bits))) return fail(ctx, `${what} is not supported yet`);
-  // .b1: each product is a AND b or a XOR b of two bits, summed (.popc); the ISA requires the pair
-  const xor = mods.includes('xor');
-  if (bits === 1 && (!mods.includes('popc') || xor === mods.includes('and'))) return fail(ctx, `${what}: .b1 needs .xor.popc or .and.popc`);
-  if (!mods.includes('row') || !mods.includes('col')) return fail(ctx, `${what}: this shape needs .row.col`);
-  if (!accumulatorsFit(at, dt, ct)) return fail(ctx, `${what}: accumulator types do not fit the input type`);
-  checkFp8Target(ctx, what, at, bt);
-  return buildMma(ctx, {
-    m: geo.m, n: geo.n, k: geo.k, bits: geo.bits, at, bt, dt, ct, aElems: geo.aElems, a: geo.a, bElems: geo.bElems, b: geo.b,
-    cElems: geo.cElems, c: geo.c, xor, satfinite: mods.includes('satfinite'),
-  });
 }

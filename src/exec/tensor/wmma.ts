@@ -13,7 +13,7 @@ import { type Ctx, dst, fail, src } from '../compile/operands.js';
 import { bitsToF32 } from '../float/bits.js';
 import { bf16ToF32, f16ToF32, toF16 } from '../float/half.js';
 import { RN } from '../float/round.js';
-import { AH, AL, addrGen, computeAddrs, spaceMod } from '../memops.js';
+import { AH, AL, addrGen, computeAddrs, spaceMod } from '../address.js';
 import { Access } from '../probe.js';
 import type { Warp } from '../state.js';
 

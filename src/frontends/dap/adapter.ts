@@ -117,6 +117,8 @@ export class PtxDebugSession extends DebugSession {
       supportsEvaluateForHovers: true,
       supportsExceptionInfoRequest: true,
       supportsTerminateRequest: true,
+      supportsSetVariable: true,
+      supportsSetExpression: true,
       exceptionBreakpointFilters: [
         { filter: FAULTS, label: 'Faults (trap, bad address, assert, deadlock)', default: true },
         { filter: RACES, label: 'Data races (stop at the first access of each race)', default: false },
@@ -399,17 +401,47 @@ export class PtxDebugSession extends DebugSession {
       const cmd = /^\s*(?:-exec\s+|`)(.*)$/s.exec(args.expression);
       if (args.context === 'repl' && cmd) {
         const before = this.e.position();
+        const timeline = this.e.timeline(); // a write (-exec set var x = 1) moves into a what-if timeline
         if (!this.consoleFor) throw new EngineError('this adapter has no command console', 'bad-request');
         const r = this.consoleFor(this.e).execute(cmd[1]!);
         if (r.error) throw new EngineError(r.output, 'bad-request');
         response.body = { result: r.output, variablesReference: 0 };
         this.sendResponse(response);
-        if (r.moved || !samePosition(this.e.position(), before)) this.report(this.e.goto(this.e.position()), 'goto');
+        const now = this.e.timeline();
+        const switched = now.id !== timeline.id || now.writes.length !== timeline.writes.length;
+        if (r.moved || switched || !samePosition(this.e.position(), before)) this.report(this.e.goto(this.e.position()), 'goto');
         return;
       }
       const v = this.e.evaluate(args.expression, level);
       response.body = { result: v.value, type: v.type, variablesReference: 0, ...(v.memoryReference ? { memoryReference: v.memoryReference } : {}) };
       this.sendResponse(response);
+    });
+  }
+
+  // ---- writes (issue #27): a write forks a what-if timeline; the recording itself is kept ----------
+
+  /** After a write: say which timeline the session is now in, and have the client re-read everything (containers were renewed). */
+  private reportWrite(): void {
+    const t = this.e.timeline();
+    this.sendEvent(new OutputEvent(`[${t.name}] ${t.writes.at(-1)?.text ?? ''} written at step ${this.e.position().step}; the launch re-ran with ${t.writes.length === 1 ? 'it' : `its ${t.writes.length} writes`} (the original recording is kept: -exec timeline original)\n`, 'console'));
+    this.report(this.e.goto(this.e.position()), 'goto');
+  }
+
+  protected override setVariableRequest(response: DebugProtocol.SetVariableResponse, args: DebugProtocol.SetVariableArguments): void {
+    this.guard(response, () => {
+      const v = this.e.setVariable(args.variablesReference, args.name, args.value);
+      response.body = { value: v.value, type: v.type, variablesReference: 0 };
+      this.sendResponse(response);
+      this.reportWrite();
+    });
+  }
+
+  protected override setExpressionRequest(response: DebugProtocol.SetExpressionResponse, args: DebugProtocol.SetExpressionArguments): void {
+    this.guard(response, () => {
+      const v = this.e.setExpression(args.expression, args.value, this.frameOf(args.frameId));
+      response.body = { value: v.value, type: v.type, variablesReference: 0 };
+      this.sendResponse(response);
+      this.reportWrite();
     });
   }
 

@@ -7,6 +7,7 @@ import {
   backtrace, breakText, disassemble, type Dim3, displayLines, type Engine, EngineError, examineText, focusText, historyText, infoCudaBlocks,
   infoCudaKernels, infoRaces, lineText, pointsTable, printText, registersText, requestFailure, type Stop, stopText, threadsTable,
   watchCommand, whatis, consoleState, samePosition, returnValueText, originText, localsText, stopLine,
+  assignText, infoTimelineText, timelineCommandTarget,
 } from '../../engine/index.js';
 import {
   absorbBlockLine, afterStop, bindExecutor, byDesign, checkCudaCoordinates, cudaQuery, frameSub, infoSub, LANGUAGE_COMMANDS, listCommand,
@@ -59,6 +60,7 @@ function infoCmd(e: Engine, args: string): string {
     case 'display': return consoleState(e).displays.map((d) => `${d.id}:   y  ${d.expr}`).join('\n') || 'There are no auto-display expressions now.';
     case 'line': return lineText(e);
     case 'races': return infoRaces(e);
+    case 'timeline': case 'timelines': return infoTimelineText(e);
     case 'cuda': {
       // cuda-gdb's `info cuda threads|warps|lanes|blocks|kernels`
       const sub = rest[0] ?? '';
@@ -95,6 +97,42 @@ function cudaCmd(e: Engine, args: string): string {
   e.setFocus({ block, thread });
   return focusText(e);
 }
+
+// ---- writes and what-if timelines (issue #27) ------------------------------------------------------
+
+/**
+ * `set var X = V`, `set variable X = V`, and gdb's shorthand `set X = V` (X not a setting): an
+ * assignment, which forks a what-if timeline (the recording itself never changes). The settings
+ * of `set` are answered before this (this is its fallback).
+ */
+function setCommand(e: Engine, args: string): string {
+  const t = args.trim();
+  const v = /^(?:var|variable)(?:\s+(.*))?$/s.exec(t);
+  if (v) {
+    if (!v[1]?.trim()) throw new EngineError('Argument required (expression to compute).');
+    return assignText(e, v[1], 'set');
+  }
+  if (!t) throw new EngineError('usage: set var VARIABLE = VALUE (a write: forks a what-if timeline)');
+  if (t.includes('=')) return assignText(e, t, 'set');
+  throw new EngineError(`Undefined set command: "${t.split(/\s+/)[0]}".  Try "help set".`);
+}
+
+/** `timeline original | N`: travel to the original recording or what-if N at this step; bare: `info timeline`. */
+function timelineCommand(e: Engine, args: string): string | Moved {
+  if (!args.trim()) return infoTimelineText(e);
+  // `timeline original 120`: that timeline at step 120 (a goto into it)
+  const words = args.trim().split(/\s+/);
+  const name = /^what-?if$/i.test(words[0]!) ? words.splice(0, 2).join(' ') : words.shift()!;
+  const id = timelineCommandTarget(name);
+  if (id === undefined || words.length > 1) throw new EngineError('usage: timeline original [STEP] | timeline N [STEP] (a what-if timeline; see "info timeline")');
+  const st = e.selectTimeline(id);
+  return words[0] === undefined ? st : e.goto(e.at(num(words[0], 'timeline')));
+}
+
+const WRITE_COMMANDS: Cmd[] = [
+  { names: ['set'], help: 'set var VARIABLE = VALUE: write a variable, register ($r5), memory ({int} ADDR) at this step; forks a what-if timeline (the recording is kept)', run: (e, a) => setCommand(e, a) },
+  { names: ['timeline'], help: 'timeline original | N [STEP]: go to the original recording or what-if timeline N (at this step, or STEP); timeline: list them', moves: true, run: (e, a) => timelineCommand(e, a) },
+];
 
 const HELP_ORDER: string[] = [];
 
@@ -255,6 +293,7 @@ const COMMANDS: Cmd[] = [
     },
   },
   { names: ['quit', 'q', 'exit'], help: 'quit', run: () => '' },
+  ...WRITE_COMMANDS,
 ];
 
 for (const c of COMMANDS) HELP_ORDER.push(c.names[0]!);
@@ -262,7 +301,7 @@ for (const c of COMMANDS) HELP_ORDER.push(c.names[0]!);
 /** Commands whose argument is an expression: convenience variables are replaced in it. */
 const EXPRESSION_COMMANDS: ReadonlySet<string> = new Set(['print', 'x', 'whatis', 'ptype', 'display', 'history', 'origin', 'watch', 'rwatch', 'awatch']);
 
-export const COMMAND_NAMES: readonly string[] = COMMANDS.flatMap((c) => c.names).concat(['info locals', 'info args', 'info variables', 'info registers', 'info breakpoints', 'info threads', 'info warps', 'info races']);
+export const COMMAND_NAMES: readonly string[] = COMMANDS.flatMap((c) => c.names).concat(['info locals', 'info args', 'info variables', 'info registers', 'info breakpoints', 'info threads', 'info warps', 'info races', 'info timeline']);
 
 function helpText(): string {
   return ['Commands (gdb / rr / cuda-gdb style; reverse-* travel back in the recording):', ...COMMANDS.map((c) => `  ${c.names.join(', ').padEnd(30)} ${c.help}`)].join('\n');

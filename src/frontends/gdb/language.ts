@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, plainName, type Stop } from '../../engine/index.js';
+import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, plainName, type Stop } from '../../engine/index.js';
 
 /** A move's result as the language prints it. */
 type Moved = Pick<Stop, 'reason' | 'message'>;
@@ -143,13 +143,11 @@ function setCommand(e: Engine, args: string): string {
   if (!t) throw new EngineError('Argument required (expression to compute).');
   const conv = /^\$([A-Za-z_]\w*)\s*=(?!=)\s*(.+)$/s.exec(t);
   if (conv && !/^(?:r|rd|f|fd|p|h|hh|rs)\d+$/.test(conv[1]!)) return setVariable(e, conv[1]!, conv[2]!);
+  if (/^var(?:iable)?$/.test(t)) throw new EngineError('Argument required (expression to compute).');
   // set var / set variable / set {T} ADDR = v / set $r5 = v / set x = v: an assignment (writes)
   const assign = /^(?:var(?:iable)?\s+)(.+)$/s.exec(t)?.[1] ?? (/^[{$*(]|^[A-Za-z_][\w.[\]>-]*\s*=[^=]/.test(t) && !findSetting(t.split(/\s+/)) ? t : undefined);
-  if (assign !== undefined) {
-    const r = exec(e, `print ${assign}`);
-    if (r.error) throw new EngineError(r.output);
-    return '';
-  }
+  // a write (forks a what-if timeline): the writes' reply
+  if (assign !== undefined) return assignText(e, substituteVariables(e, assign), 'set');
   const words = t.split(/\s+/);
   const found = findSetting(words);
   if (!found) {

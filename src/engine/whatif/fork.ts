@@ -1,0 +1,30 @@
+/**
+ * Forking a recording: the what-if session re-records the launch from its start with the same
+ * program, launch and scheduling options (so every step before the first write is the same as
+ * the original's: the run is deterministic), the machine applying the writes at their steps
+ * (edit.ts). The result is an ordinary Session, so stepping, breakpoints, watchpoints, reverse
+ * execution, history and origin all work on it unchanged; before the first write it is the
+ * original's shared prefix.
+ */
+import { Machine } from '../../exec/machine.js';
+import { Trace } from '../../trace/trace.js';
+import { EngineError } from '../errors.js';
+import { Session } from '../session.js';
+import { type Edit, installEdits } from './edit.js';
+
+/** Re-record `original`'s launch with `edits` applied; the new session shares its stop points. */
+export function forkSession(original: Session, edits: readonly Edit[]): Session {
+  let m: Machine;
+  try {
+    m = new Machine(original.program, original.launch, original.options);
+  } catch (e) {
+    throw new EngineError(`cannot re-run the launch for the what-if timeline: ${(e as Error).message}`, 'cannot-launch');
+  }
+  installEdits(m, edits);
+  const trace = Trace.record(m, { interval: original.trace.interval });
+  const s = new Session(original.ptxPath, original.ptxText, original.program, original.launch, original.options, trace);
+  s.loadWarnings = original.loadWarnings;
+  s.sources = original.sources;
+  s.shareStopPoints(original);
+  return s;
+}
