@@ -128,8 +128,11 @@ export class Engine {
   }
 
   step(r: StepRequest): StopEvent {
-    if (this.program) return this.crossing(r.direction, () => r.granularity === 'line' ? this.session.stepLine(r.into ?? false, r.direction) : this.session.stepInstruction(r.direction, !(r.into ?? false)));
-    return this.stopped(r.granularity === 'line' ? this.session.stepLine(r.into ?? false, r.direction) : this.session.stepInstruction(r.direction, !(r.into ?? false)));
+    const from = this.session.position();
+    const move = (): Stop => r.granularity === 'line' ? this.session.stepLine(r.into ?? false, r.direction) : this.session.stepInstruction(r.direction, !(r.into ?? false));
+    if (this.program) return this.crossing(r.direction, move);
+    // a line step stops at a breakpoint or watchpoint the thread meets on the way (gdb's next)
+    return this.stopped(r.granularity === 'line' ? this.session.onTheWay(from, move(), r.direction) : move());
   }
 
   /**
@@ -166,17 +169,20 @@ export class Engine {
   finish(r: { readonly direction: Direction }): StopEvent {
     this.session.lastReturn = undefined;
     if (this.program) return this.crossing(r.direction, () => this.session.finish(r.direction));
-    return this.stopped(this.session.finish(r.direction));
+    const from = this.session.position();
+    return this.stopped(this.session.onTheWay(from, this.session.finish(r.direction), r.direction));
   }
 
   /** gdb's `until` without an argument: the next line, not going back round a loop. */
   until(): StopEvent {
-    return this.stopped(this.session.until());
+    const from = this.session.position();
+    return this.stopped(this.session.onTheWay(from, this.session.until(), 'forward'));
   }
 
   /** gdb's `until LOCATION` / `advance LOCATION`: run to a location (or the current function's return). */
   runTo(location: string): StopEvent {
-    return this.stopped(this.session.runTo(location));
+    const from = this.session.position();
+    return this.stopped(this.session.onTheWay(from, this.session.runTo(location), 'forward'));
   }
 
   /** Travel to an access of race n (1-based), with its thread in focus. */
@@ -315,7 +321,7 @@ export class Engine {
    * stops where the value changes, `read`/`access` where it is read / accessed (both directions).
    * `history` lets the expression name gdb's `$1, $2...` values.
    */
-  addWatch(expr: string, kind: WatchKind, history?: ValueHistory): AddedWatch {
+  addWatch(expr: string, kind: WatchKind, history?: ValueHistory, label = expr): AddedWatch {
     const s = this.session;
     const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
     if (raw) {
@@ -337,8 +343,8 @@ export class Engine {
     if (!WRITABLE.includes(v.space)) throw new EngineError(`cannot watch ${v.space} memory (read-only)`, 'bad-watch');
     const addr = Number(v.address & 0xffffffffn);
     if (!s.threadView().readMemory(v.space as SpaceName, v.address, Math.max(1, v.size))) throw new EngineError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`, 'bad-watch');
-    const across = this.programWatch(expr, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
-    return { wp: across ?? s.addWatchpoint(expr, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
+    const across = this.programWatch(label, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
+    return { wp: across ?? s.addWatchpoint(label, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
   }
 
   breakpoints(): readonly BreakpointInfo[] {
@@ -649,6 +655,16 @@ export class Engine {
   }
   /** The breakpoint the last stop hit, if it was one. */
   get lastBreakpoint(): number | undefined { return this.session.lastBreakpoint; }
+  /** gdb's `condition N EXPR` (a condition that does not parse changes nothing) / `condition N` (removes it); gdb's reply. */
+  setCondition(id: number, expr: string | undefined): string { return this.session.setCondition(id, expr); }
+  /** gdb's `clear LOCATION`: delete the breakpoints at LOCATION; gdb's reply. */
+  clearAt(location: string): string { return this.session.clearAt(location); }
+  /** The grid and block dimensions of the launch (the gdb language's `$_block`, `thread apply all`). */
+  launchInfo(): { readonly grid: Dim3; readonly block: Dim3 } { return { grid: this.session.launch.grid, block: this.session.launch.block }; }
+  /** The breakpoint set last (gdb's `commands` without a number), if any. */
+  lastBreakpointSet(): number | undefined { const ids = this.session.breakpoints().map((b) => b.id); return ids.length ? Math.max(...ids) : undefined; }
+  /** Where a gdb location (`16`, `kernel.cu:16`, `twice`) resolves, without setting anything (`info line N`). */
+  resolveLocation(location: string): { function: string; pc: number; file: string | undefined; line: number }[] { return this.session.resolveLocation(location); }
 
   // ---- the program timeline (issue #25, helper timeline) ----------------------------------------
   // A program's launches each have a Session (program/timeline.ts); the engine follows the one in

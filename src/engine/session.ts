@@ -22,7 +22,8 @@ import { DebugInfo } from './print/debuginfo.js';
 import type { RaceReport } from '../races/index.js';
 import { ctaOfKey, DEFAULT_INTERVAL, keyOf, warpOfKey, type RecordProgress, tidOfKey, Trace } from '../trace/trace.js';
 import { BreakpointError, type HitCondition, resolveSpec } from './breakpoints.js';
-import { type BreakpointHit, type Bp, StopPoints, type WatchHit } from './stoppoints.js';
+import { type BreakpointHit, type Bp, type OnlyThread, StopPoints, type WatchHit } from './stoppoints.js';
+import { checkConditionSyntax, conditionErrorText } from './conditions.js';
 import { CodeIndex } from './code-index.js';
 import { FinishedThreadView, laneFrames, MachineThreadView } from './threadview.js';
 import { baseName, SourceCache } from './sources.js';
@@ -181,6 +182,7 @@ export class Session implements DebugSession {
     this.code = new CodeIndex(this.machine);
     this.points = new StopPoints(trace, this.code, ptxText, launch);
     this.points.conditionAt = (expr, step, key, lane) => this.conditionAt(expr, step, key, lane);
+    this.points.checkCondition = (expr) => checkConditionSyntax(this.debugInfo(), expr);
     this.sources = new SourceCache(ptxPath, undefined);
     trace.goto(0);
   }
@@ -498,7 +500,15 @@ export class Session implements DebugSession {
   /** Called first by every navigation command: the stop it makes highlights changes since here. */
   private beginMove(): void {
     this.noteRegisters();
+    this.atOpen = false;
   }
+
+  /**
+   * No command has moved since the session opened: a continue from here counts a hit at the
+   * current step (the launch's first instruction), as gdb's first `continue` after the kernel's
+   * entry would.
+   */
+  private atOpen = true;
 
   private moveTo(step: number, reason: Stop['reason'], message: string): Stop {
     this.trace.goto(Math.max(0, Math.min(this.total, step)));
@@ -620,7 +630,7 @@ export class Session implements DebugSession {
     const d0 = tl.depth[i0]!;
     for (let i = i0 + 1; i < tl.length; i++) {
       if (targets.has(tl.locs[i]!)) return this.moveTo(tl.steps[i]!, 'step', '');
-      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${where.function}`);
+      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${plainName(where.function)}`);
     }
     return this.afterLast(tl);
   }
@@ -672,7 +682,7 @@ export class Session implements DebugSession {
       for (let i = i0 + 1; i < tl.length; i++) {
         if (tl.depth[i]! >= d0) continue;
         this.lastReturn = this.returnSlot(tl.steps[i - 1]!, from);
-        return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${from}`);
+        return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${plainName(from)}`);
       }
       return this.afterLast(tl);
     }
@@ -727,20 +737,62 @@ export class Session implements DebugSession {
 
   /**
    * A breakpoint's expression condition for one thread at a step: the machine moves there and
-   * the expression is evaluated in that thread's innermost frame; non-zero holds, and one that
-   * cannot be evaluated there (a name out of scope) does not.
+   * the expression is evaluated in that thread's innermost frame; non-zero holds. One that
+   * cannot be evaluated there (a name out of scope) answers gdb's message: the search stops there.
    */
-  private conditionAt(expr: string, step: number, key: number, lane: number): boolean {
+  private conditionAt(expr: string, step: number, key: number, lane: number): boolean | string {
     this.trace.goto(step);
     const w = this.machine.resident.find((c) => c.id === ctaOfKey(key))?.warps[warpOfKey(key)];
     if (!w) return false;
     try {
       const v = evaluateExpression(this.debugInfo(), new MachineThreadView(this.machine, w, lane, 0), expr);
-      return v.bytes !== undefined && v.bytes.some((b) => b !== 0);
+      if (v.bytes === undefined) return `value of \`${expr}' is not available`;
+      return v.bytes.some((b) => b !== 0);
     } catch (e) {
-      if (e instanceof PrintError) return false;
+      if (e instanceof PrintError) return e.message;
       throw e;
     }
+  }
+
+  /** gdb's `condition N [EXPR]`. */
+  setCondition(id: number, expr: string | undefined): string { return this.points.setCondition(id, expr); }
+
+  /** gdb's `clear LOCATION`: delete every breakpoint with an instruction of LOCATION. */
+  clearAt(spec: string): string {
+    return this.points.clear(this.locationGlobals(spec), spec);
+  }
+
+  /** The instructions a gdb location names (EngineError 'bad-breakpoint' when none). */
+  private locationGlobals(spec: string): number[] {
+    const where = this.where();
+    try {
+      return resolveSpec(spec, this.code, this.ptxText, { file: where.file, fn: where.function }).globals;
+    } catch (e) {
+      if (e instanceof BreakpointError) throw new EngineError(e.message, 'bad-breakpoint');
+      throw e;
+    }
+  }
+
+  /** Where a gdb location resolves (`info line N`). */
+  resolveLocation(spec: string): { function: string; pc: number; file: string | undefined; line: number }[] {
+    return this.locationGlobals(spec).map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
+  }
+
+  /**
+   * Where a stepping command (next, step, until, advance, finish and their reverse forms) landed,
+   * unless the focused thread met a breakpoint or watchpoint on the way (the landing step
+   * included), as gdb stops there: `Breakpoint N, ...`.
+   */
+  onTheWay(from: number, landed: Stop, dir: Direction): Stop {
+    if (landed.step === from || landed.reason === 'no-move') return landed;
+    this.trace.goto(from);
+    const met = this.cont(dir, false, { target: landed.step, key: this.focusKey, lane: this.focusLane });
+    if (!met) {
+      this.trace.goto(landed.step);
+      return landed;
+    }
+    this.lastReturn = undefined;
+    return met;
   }
 
   /** gdb's `ignore N COUNT`. */
@@ -758,14 +810,15 @@ export class Session implements DebugSession {
    * The breakpoint stop of a continue: the first hit whose ignore count is used up. Hits passed
    * over are returned so that only those before the final stop are counted.
    */
-  private nextBreakpointStop(p: number, dir: Direction, inclusive: boolean): { hit: BreakpointHit | undefined; passed: { step: number; bp: Bp }[] } {
+  private nextBreakpointStop(p: number, dir: Direction, inclusive: boolean, way?: Way): { hit: BreakpointHit | undefined; passed: { step: number; bp: Bp }[] } {
     const reverse = dir === 'backward';
     const passed: { step: number; bp: Bp }[] = [];
     const pending = new Map<Bp, number>();
     let from = p;
     let incl = inclusive;
     for (;;) {
-      const hit = this.points.findBreakpoint(from, dir, reverse ? 0 : this.trace.logged, incl && !reverse);
+      const limit = way ? (reverse ? way.target : Math.min(this.trace.logged, way.target + 1)) : reverse ? 0 : this.trace.logged;
+      const hit = this.points.findBreakpoint(from, dir, limit, incl && !reverse, way);
       if (!hit) return { hit: undefined, passed };
       const used = pending.get(hit.bp) ?? 0;
       if (used < hit.bp.ignore) {
@@ -779,24 +832,32 @@ export class Session implements DebugSession {
     }
   }
 
-  /** continue / reverse-continue; `fromHere` also counts a hit at the current step (run, start). */
-  cont(dir: Direction, fromHere = false): Stop {
+  /**
+   * continue / reverse-continue; `fromHere` also counts a hit at the current step (run, start).
+   * With `way` (a stepping command's landing step and the focused thread): only that thread's
+   * hits up to the landing step, and undefined when there is none.
+   */
+  cont(dir: Direction, fromHere?: boolean): Stop;
+  cont(dir: Direction, fromHere: boolean, way: Way): Stop | undefined;
+  cont(dir: Direction, fromHere = false, way?: Way): Stop | undefined {
     const reverse = dir === 'backward';
-    this.beginMove();
+    const fresh = this.atOpen && !reverse;
+    if (!way) this.beginMove();
     const p = this.position();
-    const { hit: bp, passed } = this.nextBreakpointStop(p, dir, fromHere);
+    const { hit: bp, passed } = this.nextBreakpointStop(p, dir, fromHere || (fresh && p === 0), way);
     this.trace.goto(p);
+    const far = way ? way.target : reverse ? 0 : this.total;
     let wt: WatchHit | undefined;
     if (this.points.wps.some((w) => w.enabled)) {
-      const bound = bp ? (reverse ? bp.step : bp.step + 1) : reverse ? 0 : this.total;
-      wt = this.points.findWatch(p, dir, bound);
+      const bound = bp ? (reverse ? bp.step : bp.step + 1) : far;
+      wt = this.points.findWatch(p, dir, bound, way);
     }
     if (this.rwps.some((w) => w.enabled)) {
       // a register change before the breakpoint / memory watch wins
       const near = wt ? wt.ev.step : bp?.step;
-      const bound = near !== undefined ? (reverse ? near : near + 1) : reverse ? 0 : this.total;
+      const bound = near !== undefined ? (reverse ? near : near + 1) : far;
       const rw = this.findRegisterWatch(p, dir, bound);
-      if (rw && (near === undefined || (reverse ? rw.step > near : rw.step < near) || (!wt && bp && rw.step === bp.step))) {
+      if (rw && (!way || (rw.wp.key === way.key && rw.wp.lane === way.lane)) && (near === undefined || (reverse ? rw.step > near : rw.step < near) || (!wt && bp && rw.step === bp.step))) {
         for (const h of passed) {
           if (reverse ? h.step <= rw.step : h.step >= rw.step) continue;
           h.bp.ignore--;
@@ -824,14 +885,18 @@ export class Session implements DebugSession {
       const target = reverse ? wt.ev.step : wt.ev.step + 1;
       this.hitMarks.push({ step: wt.ev.step, kind: 'watch' });
       const s = this.moveTo(target, 'watchpoint', '');
-      const kind = wt.wp.kind === 'write' ? 'Hardware watchpoint' : wt.wp.kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
-      const fmt = (b: Uint8Array | undefined): string => (b ? wt!.wp.format(b) : '<unavailable>');
       const at = this.describeStep(wt.ev.step, wt.ev.lane);
       const isRead = wt.ev.acc === Access.Read;
-      const body = isRead ? `Value = ${fmt(wt.ev.before)}` : `Old value = ${fmt(wt.ev.before)}\nNew value = ${fmt(wt.ev.after)}`;
       const verb = isRead ? (reverse ? 'read by' : 'after the read by') : reverse ? 'written by' : 'after the write by';
-      wt.wp.hits++;
-      return { ...s, message: `${kind} ${wt.wp.id}: ${wt.wp.expr}\n\n${body}\n${verb} ${at}`, hit: { kind: 'watchpoint', id: wt.wp.id, access: isRead ? 'read' : 'write' } };
+      // every watchpoint the step triggered, as gdb lists them, each with its values
+      const blocks = [wt, ...(wt.also ?? [])].map((h) => {
+        const f = (b: Uint8Array | undefined): string => (b ? h.wp.format(b) : '<unavailable>');
+        const k = h.wp.kind === 'write' ? 'Hardware watchpoint' : h.wp.kind === 'read' ? 'Hardware read watchpoint' : 'Hardware access (read/write) watchpoint';
+        const r = h.ev.acc === Access.Read;
+        h.wp.hits++;
+        return `${k} ${h.wp.id}: ${h.wp.expr}\n\n${r ? `Value = ${f(h.ev.before)}` : `Old value = ${f(h.ev.before)}\nNew value = ${f(h.ev.after)}`}`;
+      });
+      return { ...s, message: `${blocks.join('\n\n')}\n${verb} ${at}`, hit: { kind: 'watchpoint', id: wt.wp.id, access: isRead ? 'read' : 'write' } };
     }
     if (bp && bp.bp.id === 0) {
       // a brkpt instruction: gdb reports the trap it raises as SIGTRAP
@@ -839,7 +904,7 @@ export class Session implements DebugSession {
       this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
-      return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${plainName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);
@@ -849,8 +914,10 @@ export class Session implements DebugSession {
       if (bp.bp.temporary) this.points.remove(bp.bp);
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
-      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id }, message: `${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${w.function} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      const error = bp.error === undefined ? '' : `${conditionErrorText(bp.bp.id, bp.error)}\n`;
+      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${plainName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
+    if (way) return undefined;
     if (reverse) return this.moveTo(0, 'start', 'No more reverse-execution history: at the start of the recording.');
     return this.endStop();
   }
@@ -952,6 +1019,9 @@ export class Session implements DebugSession {
   }
 
 }
+
+/** A stepping command's landing step and the focused thread (warp key, lane): see Session.onTheWay. */
+interface Way extends OnlyThread { readonly target: number }
 
 /** A view for a thread that is not resident (not started, exited, retired): nothing to read. */
 class NoThreadView implements ThreadView {

@@ -8,7 +8,7 @@ import { coordsOf, type Launch } from '../exec/launch.js';
 import { lowestLane } from '../exec/int64.js';
 import { Access } from '../exec/probe.js';
 import { ctaOfKey, tidOfKey, type Trace } from '../trace/trace.js';
-import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, resolveSpec } from './breakpoints.js';
+import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, parseCondition, resolveSpec } from './breakpoints.js';
 import type { CodeIndex } from './code-index.js';
 import { EngineError } from './errors.js';
 import type { BreakpointInfo, Dim3, WatchKind, WatchpointInfo } from './types.js';
@@ -16,7 +16,10 @@ import { collectAccesses, sameBytes, type AccessEvent, type WatchTarget } from '
 
 export interface Bp extends BreakpointInfo {
   readonly globals: Set<number>;
-  readonly cond: Condition | undefined;
+  /** Changed by gdb's `condition N [EXPR]` (with `spec`, which shows the `if` part). */
+  cond: Condition | undefined;
+  spec: string;
+  condition: BreakpointInfo['condition'];
   readonly temporary: boolean;
   readonly hitCond: HitCondition | undefined;
   /** Steps of every hit in the recording, oldest first (computed on first need, for hit counts). */
@@ -31,11 +34,17 @@ export interface Wp extends WatchpointInfo {
   readonly format: (b: Uint8Array) => string;
 }
 
-/** A breakpoint hit: the step, the breakpoint, and the warp and lane that hit it. */
-export interface BreakpointHit { readonly step: number; readonly bp: Bp; readonly key: number; readonly lane: number }
+/**
+ * A breakpoint hit: the step, the breakpoint, and the warp and lane that hit it. `error`: its
+ * condition could not be evaluated there (gdb stops and says why).
+ */
+export interface BreakpointHit { readonly step: number; readonly bp: Bp; readonly key: number; readonly lane: number; readonly error?: string }
 
-/** A watchpoint trigger: the access and the watchpoint. */
-export interface WatchHit { readonly ev: AccessEvent; readonly wp: Wp }
+/** One thread (warp key and lane): stepping commands stop only at its own hits on the way. */
+export interface OnlyThread { readonly key: number; readonly lane: number }
+
+/** A watchpoint trigger: the access and the watchpoint; `also`: other watchpoints the same step triggered. */
+export interface WatchHit { readonly ev: AccessEvent; readonly wp: Wp; also?: WatchHit[] }
 
 export class StopPoints {
   readonly bps: Bp[] = [];
@@ -45,9 +54,12 @@ export class StopPoints {
   idSource: (() => number) | undefined;
   /**
    * Evaluates an expression condition for one thread at a step (the session moves the machine
-   * there and evaluates with the program's DWARF); false where it cannot be evaluated.
+   * there and evaluates with the program's DWARF): whether it holds, or the message of why it
+   * could not be evaluated there (gdb then stops: `Error in testing condition ...`).
    */
-  conditionAt: ((expr: string, step: number, key: number, lane: number) => boolean) | undefined;
+  conditionAt: ((expr: string, step: number, key: number, lane: number) => boolean | string) | undefined;
+  /** Throws (a located message) when a condition expression does not parse: checked at `break ... if` / `condition`. */
+  checkCondition: ((expr: string) => void) | undefined;
 
   /**
    * The program's brkpt instructions, each an implicit breakpoint (id 0, not listed or deletable):
@@ -109,6 +121,7 @@ export class StopPoints {
       if (e instanceof BreakpointError) throw new EngineError(e.message, 'bad-breakpoint');
       throw e;
     }
+    if (r.condition?.expr !== undefined) this.checkExpr(r.condition.expr);
     const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
     const bp: Bp = {
       id: this.newId(), spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
@@ -116,6 +129,56 @@ export class StopPoints {
     };
     this.bps.push(bp);
     return bp;
+  }
+
+  private checkExpr(expr: string): void {
+    try {
+      this.checkCondition?.(expr);
+    } catch (e) {
+      if (e instanceof EngineError) throw new EngineError(e.message, 'bad-breakpoint');
+      throw e;
+    }
+  }
+
+  /**
+   * gdb's `condition N EXPR` (replaces the condition; one that does not parse changes nothing)
+   * and `condition N` (removes it). Returns gdb's reply ('' when it prints nothing).
+   */
+  setCondition(id: number, text: string | undefined): string {
+    const b = this.bps.find((x) => x.id === id);
+    if (!b) {
+      if (this.wps.some((w) => w.id === id)) throw new EngineError(`Conditions on watchpoints are not supported: watchpoint ${id} stops on every change.`, 'bad-breakpoint');
+      throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
+    }
+    const location = b.spec.replace(/\s+if(\s.*|$)/s, '');
+    if (text === undefined || !text.trim()) {
+      b.cond = undefined;
+      b.condition = undefined;
+      b.spec = location;
+      b.allHits = undefined;
+      return `Breakpoint ${id} now unconditional.`;
+    }
+    let c: Condition;
+    try {
+      c = parseCondition(text);
+    } catch (e) {
+      if (e instanceof BreakpointError) throw new EngineError(e.message, 'bad-breakpoint');
+      throw e;
+    }
+    if (c.expr !== undefined) this.checkExpr(c.expr);
+    b.cond = c;
+    b.condition = { block: c.block, thread: c.thread };
+    b.spec = `${location} if ${text.trim()}`;
+    b.allHits = undefined;
+    return '';
+  }
+
+  /** gdb's `clear`: delete the breakpoints at any of `globals`; gdb's reply names them. */
+  clear(globals: readonly number[], spec: string): string {
+    const gone = this.bps.filter((b) => globals.some((g) => b.globals.has(g)));
+    if (!gone.length) throw new EngineError(`No breakpoint at ${spec}.`, 'no-such-breakpoint');
+    for (const b of gone) this.remove(b);
+    return `Deleted breakpoint${gone.length === 1 ? '' : 's'} ${gone.map((b) => b.id).join(' ')}`;
   }
 
   delete(id: number | undefined): string {
@@ -155,22 +218,32 @@ export class StopPoints {
    * for each remaining lane at that step.
    */
   private hitLane(bp: Bp, s: number, key: number, mask: number): number {
-    if (!bp.cond) return lowestLane(mask);
+    return this.hitLaneOrError(bp, s, key, mask).lane;
+  }
+
+  /** hitLane, with the message of a condition that could not be evaluated for the lane it names. */
+  private hitLaneOrError(bp: Bp, s: number, key: number, mask: number): { lane: number; error?: string } {
+    if (!bp.cond) return { lane: lowestLane(mask) };
     const block = coordsOf(ctaOfKey(key), this.launch.grid);
     let lanes = 0;
     for (let l = 0; l < 32; l++) {
       if (!((mask >>> l) & 1)) continue;
       if (conditionHolds(bp.cond, block, coordsOf(tidOfKey(key, l), this.launch.block))) lanes |= 1 << l;
     }
-    if (lanes === 0) return -1;
+    if (lanes === 0) return { lane: -1 };
     const expr = bp.cond.expr;
-    if (expr === undefined) return lowestLane(lanes);
-    for (let l = 0; l < 32; l++) if ((lanes >>> l) & 1 && this.conditionAt?.(expr, s, key, l)) return l;
-    return -1;
+    if (expr === undefined) return { lane: lowestLane(lanes) };
+    for (let l = 0; l < 32; l++) {
+      if (!((lanes >>> l) & 1)) continue;
+      const r = this.conditionAt?.(expr, s, key, l);
+      if (typeof r === 'string') return { lane: l, error: r };
+      if (r) return { lane: l };
+    }
+    return { lane: -1 };
   }
 
   /** First (forward) or last (reverse) breakpoint hit strictly after / before position p. */
-  findBreakpoint(p: number, dir: Direction, limit: number, inclusive = false): BreakpointHit | undefined {
+  findBreakpoint(p: number, dir: Direction, limit: number, inclusive = false, only?: OnlyThread): BreakpointHit | undefined {
     const reverse = dir === 'backward';
     const active = this.bps.filter((b) => b.enabled).concat(this.brkpts);
     if (!active.length) return undefined;
@@ -185,7 +258,7 @@ export class StopPoints {
       for (let s = from; s < to; s++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
         if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, log.segWarp[seg]!);
+        const r = this.matchAt(active, s, log.segWarp[seg]!, only);
         if (r) { found = r; if (!last) return r; }
       }
       return found;
@@ -199,7 +272,7 @@ export class StopPoints {
       for (let s = hi - 1; s >= lo; s--) {
         while (seg > 0 && log.segStep[seg]! > s) seg--;
         if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, log.segWarp[seg]!);
+        const r = this.matchAt(active, s, log.segWarp[seg]!, only);
         if (r) return r;
       }
       return undefined;
@@ -214,13 +287,18 @@ export class StopPoints {
     return undefined;
   }
 
-  private matchAt(active: Bp[], s: number, key: number): BreakpointHit | undefined {
+  private matchAt(active: Bp[], s: number, key: number, only: OnlyThread | undefined): BreakpointHit | undefined {
     const g = this.trace.log.loc(s);
-    const mask = this.trace.log.mask(s);
+    let mask = this.trace.log.mask(s);
+    if (only) {
+      if (key !== only.key) return undefined;
+      mask &= 1 << only.lane;
+      if (!mask) return undefined;
+    }
     for (const b of active) {
       if (!b.globals.has(g)) continue;
-      const lane = this.hitLane(b, s, key, mask);
-      if (lane >= 0 && (!b.hitCond || hitCountHolds(b.hitCond, this.hitOrdinal(b, s)))) return { step: s, bp: b, key, lane };
+      const { lane, error } = this.hitLaneOrError(b, s, key, mask);
+      if (lane >= 0 && (!b.hitCond || hitCountHolds(b.hitCond, this.hitOrdinal(b, s)))) return error === undefined ? { step: s, bp: b, key, lane } : { step: s, bp: b, key, lane, error };
     }
     return undefined;
   }
@@ -247,7 +325,7 @@ export class StopPoints {
    * access (rwatch/awatch). Intervals are replayed outward from p, so the search stops at the
    * first interval that has one.
    */
-  findWatch(p: number, dir: Direction, bound: number): WatchHit | undefined {
+  findWatch(p: number, dir: Direction, bound: number, only?: OnlyThread): WatchHit | undefined {
     const reverse = dir === 'backward';
     const active = this.wps.filter((w) => w.enabled);
     const K = this.trace.interval;
@@ -262,26 +340,36 @@ export class StopPoints {
       return out;
     };
     const qualifying = (wp: Wp, from: number, to: number): AccessEvent[] =>
-      lastPerStep(collectAccesses(this.trace, wp.target, wp.kind, from, to)).filter((e) => wp.kind !== 'write' || !sameBytes(e.before, e.after));
+      lastPerStep(collectAccesses(this.trace, wp.target, wp.kind, from, to)).filter((e) => (wp.kind !== 'write' || !sameBytes(e.before, e.after)) && (!only || (e.warpKey === only.key && e.lane === only.lane)));
     if (!reverse) {
       for (let i = Math.floor(p / K); i * K < bound; i++) {
         let best: WatchHit | undefined;
+        const found: WatchHit[] = [];
         for (const wp of active) {
           const ev = qualifying(wp, Math.max(p, i * K), Math.min(bound, (i + 1) * K)).find((e) => e.step >= p);
+          if (ev) found.push({ ev, wp });
           if (ev && (!best || ev.step < best.ev.step)) best = { ev, wp };
         }
-        if (best) return best;
+        if (best) return withOthers(best, found);
       }
       return undefined;
     }
     for (let i = Math.floor(Math.max(0, p - 1) / K); i >= 0 && (i + 1) * K > bound; i--) {
       let best: WatchHit | undefined;
+      const found: WatchHit[] = [];
       for (const wp of active) {
         const ev = qualifying(wp, Math.max(bound, i * K), Math.min(p, (i + 1) * K)).filter((e) => e.step < p).pop();
+        if (ev) found.push({ ev, wp });
         if (ev && (!best || ev.step > best.ev.step)) best = { ev, wp };
       }
-      if (best) return best;
+      if (best) return withOthers(best, found);
     }
     return undefined;
   }
+}
+
+/** The first trigger, with the other watchpoints that the same step triggered (gdb reports them all). */
+function withOthers(best: WatchHit, found: readonly WatchHit[]): WatchHit {
+  const also = found.filter((h) => h !== best && h.wp !== best.wp && h.ev.step === best.ev.step);
+  return also.length ? { ...best, also } : best;
 }

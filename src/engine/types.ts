@@ -94,7 +94,7 @@ export type StopReason = 'step' | 'breakpoint' | 'watchpoint' | 'start' | 'end' 
 
 /** What a stop hit, when it was more than a step: which breakpoint, watchpoint, race or fault. */
 export type Hit =
-  | { readonly kind: 'breakpoint'; readonly id: number }
+  | { readonly kind: 'breakpoint'; readonly id: number; /** gdb's `Error in testing condition`: the condition could not be evaluated at this hit. */ readonly conditionError?: string }
   | { readonly kind: 'watchpoint'; readonly id: number; readonly access: 'read' | 'write' }
   | { readonly kind: 'race'; readonly race: number; readonly second: boolean }
   | { readonly kind: 'fault'; readonly message: string };

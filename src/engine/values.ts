@@ -4,9 +4,12 @@
  * One home each, so the TUI's Registers pane, `info registers` and DAP agree.
  */
 import { formatFloat } from './print/index.js';
+import { charArrayText } from './print/format.js';
 
 /** Renders the bytes of a watched value of C type `type` (`float`, `unsigned int`...) and size. */
 export function formatterFor(type: string, size: number): (b: Uint8Array) => string {
+  // a char array (`char [8]`): a string, as print shows it
+  if (/^(?:const |volatile )*(?:(?:un)?signed )?char \[\d+\]$/.test(type)) return (b) => charArrayText([...b]);
   return (b) => {
     const dv = new DataView(b.buffer, b.byteOffset, b.byteLength);
     if (type === 'float' && size === 4) return formatFloat(dv.getFloat32(0, true), 4, BigInt(dv.getUint32(0, true)));

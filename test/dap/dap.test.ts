@@ -331,6 +331,23 @@ describe('ptxdbg dap', () => {
     await expect(dc.launchRequest({ program: join(ROOT, 'samples', 'no-such-kernel.ptx') } as DebugProtocol.LaunchRequestArguments)).rejects.toThrow(/no-such-kernel/);
   });
 
+  dapTest('a condition that does not parse is verified: false with gdb\'s message; one that fails at a hit stops and says why (#27)', async () => {
+    // samples/origin_flow kernel.cu line 16 `s[t] = b;` runs in both warps of its one block
+    dc = await client();
+    const dir = join(ROOT, 'samples', 'origin_flow');
+    await launch(dc, { program: join(dir, 'kernel.G.ptx') });
+    const src = join(dir, 'kernel.cu');
+    const bad = await dc.setBreakpointsRequest({ source: { path: src }, breakpoints: [{ line: 16, condition: 'b ==' }] });
+    expect(bad.body.breakpoints[0]!.verified).toBe(false);
+    expect(bad.body.breakpoints[0]!.message).toBe("A syntax error in expression, near `'.");
+    const unknown = await dc.setBreakpointsRequest({ source: { path: src }, breakpoints: [{ line: 16, condition: 'nosuchname == 1' }] });
+    expect(unknown.body.breakpoints[0]!.verified).toBe(true);
+    const hit = await move(dc, () => dc!.continueRequest({ threadId: 1 }));
+    expect(hit.body.reason).toBe('breakpoint');
+    expect(hit.body.description).toBe('Error in testing condition for breakpoint ' + String(unknown.body.breakpoints[0]!.id) + ': No symbol "nosuchname" in current context.');
+    expect((await top(dc, hit.body.threadId!)).line).toBe(16);
+  });
+
   test('the VS Code extension contributes the ptxdbg debugger, its launch attributes and the ptx language', () => {
     const ext = join(ROOT, 'src', 'frontends', 'dap', 'vscode');
     const pkg = JSON.parse(readFileSync(join(ext, 'package.json'), 'utf8')) as {

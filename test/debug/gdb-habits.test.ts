@@ -100,7 +100,7 @@ describe('saxpy: axpy(a, x, y) = a*x + y called by thread 0 with x[0], y[0]', ()
 test('a breakpoint on a line without code moves to the next line with code', () => {
   const s = open('saxpy');
   // line 8 is blank between axpy and the kernel; the kernel's first line with code is 9
-  expect(run(s, 'break 8')).toMatch(/^Breakpoint 1 at _Z5saxpyifPKfPf pc \d+: file kernel\.cu, line 9\.$/);
+  expect(run(s, 'break 8')).toMatch(/^Breakpoint 1 at saxpy pc \d+: file kernel\.cu, line 9\.$/);
 });
 
 test('until leaves a loop: from its last line to the first line after it, where next goes round', () => {
@@ -108,6 +108,10 @@ test('until leaves a loop: from its last line to the first line after it, where 
   run(s, 'break 14 if threadIdx.x == 0'); // the loop body's last line, the second __syncwarp()
   run(s, 'continue');
   expect(s.where().line).toBe(14);
+  // as in gdb, the breakpoint on the loop's line 14 stops `until` in the next iteration (off = 8)
+  expect(run(s, 'until')).toMatch(/^Breakpoint 1, /);
+  expect(run(s, 'print off')).toMatch(/= 8$/);
+  run(s, 'delete');
   run(s, 'until');
   expect(s.where().line).toBe(16); // if (t == 0) out[blockIdx.x] = v;
   const t = open('sync_warp_reduce');

@@ -168,6 +168,15 @@ describe('TUI on samples/saxpy', () => {
     h.press(KEY.enter);
     await h.waitFor((l) => /\$2 = 200/.test(l.join('\n')), 10000, 'print n again');
   });
+
+  test('a breakpoint condition that cannot be evaluated stops there and says why (gdb, #27)', async () => {
+    h = await TuiHarness.start({ session: saxpy(), title: 'saxpy', cols: 100, rows: 30 }, started);
+    h.press(':', ...'break 15 if nosuchname == 1', KEY.enter);
+    await h.waitFor((l) => /Breakpoint 1 at/.test(l.join('\n')), 10000, 'breakpoint set');
+    h.press('c');
+    await h.waitFor((l) => /Error in testing condition for breakpoint 1/.test(l.join('\n')), 10000, 'the condition error');
+    expect(currentLine(h.lines())).toBe(15);
+  });
 });
 
 test('a crash inside the UI restores the terminal and exits with 70', async () => {

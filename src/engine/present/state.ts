@@ -16,13 +16,15 @@ export interface ConsoleState {
   nextDisplay: number;
   /** The last moving command (an interactive prompt repeats it on an empty line). */
   repeat: string | undefined;
+  /** gdb's `set print repeats N` / `set print elements N` (undefined: gdb's defaults, 10 and 200; 0: unlimited). */
+  readonly print: { repeats?: number; elements?: number };
 }
 
 const states = new WeakMap<Engine, ConsoleState>();
 
 export function consoleState(e: Engine): ConsoleState {
   let g = states.get(e);
-  if (!g) states.set(e, (g = { history: new ValueHistory(), displays: [], nextDisplay: 1, repeat: undefined }));
+  if (!g) states.set(e, (g = { history: new ValueHistory(), displays: [], nextDisplay: 1, repeat: undefined, print: {} }));
   return g;
 }
 

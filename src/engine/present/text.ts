@@ -9,6 +9,7 @@ import { T } from '../print/ctypes.js';
 import { Access } from '../../exec/probe.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
+import { plainName } from '../../ptx/names.js';
 import { formatterFor, registerFloat } from '../values.js';
 import { type Engine, sessionOf } from '../api.js';
 import type { AddedWatch, BreakpointInfo, LaneValue, OriginAnswer, Stop, WatchKind } from '../types.js';
@@ -29,7 +30,8 @@ export function stopLine(e: Engine): string {
   if (w.state === 'exited' || w.state === 'retired') return `${launchLine(e)}${head}: exited`;
   if (w.state === 'not-started') return `${launchLine(e)}${head}: block not started yet`;
   const src = sourceLine(e, w.file, w.line);
-  const loc = w.file ? `${w.function} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
+  // at a source line the C++ name, as gdb prints it; at PTX level the PTX name its pcs belong to
+  const loc = w.file ? `${plainName(w.function)} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
   const state = w.state === 'active' ? '' : ` (${w.state === 'inactive' ? 'inactive: waiting at a divergent branch' : 'waiting at a barrier'})`;
   return `${launchLine(e)}${head}${state}\n${loc}\n${src !== undefined ? `${w.line}\t${src}` : `   ${w.pc}: ${w.ptx}`}`;
 }
@@ -79,7 +81,7 @@ export function breakText(bp: BreakpointInfo, temporary: boolean): string {
   const l = bp.locations[0];
   // gdb's pending breakpoint: in a program, a location not in the launch in focus (issue #25)
   if (!l) return `${bp.note ? `${bp.note}\n` : ''}${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} (${bp.spec}) pending.`;
-  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${l.function} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
+  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${plainName(l.function)} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
 }
 
 /** cuda-gdb's reply to a focus switch, then where the thread is. */
@@ -188,7 +190,12 @@ export function historyText(e: Engine, args: string): string {
 /** `info registers [NAMES]`: the focused thread's registers, `*` on those the last step changed. */
 export function registersText(e: Engine, restText: string): string {
   const s = sessionOf(e);
-  const regs = s.registers().filter((r) => !restText || restText.split(/\s+/).includes(r.name) || restText.split(/\s+/).includes(r.name.replace('%', '$')));
+  // gdb spells them $r1 or r1; PTX %r1
+  const asked = restText.split(/\s+/).filter(Boolean).map((n) => n.replace(/^[$%]/, ''));
+  const all = s.registers();
+  const unknown = asked.find((n) => !all.some((r) => r.name.slice(1) === n));
+  if (unknown !== undefined && all.length) throw new EngineError(`Invalid register \`${unknown}'`);
+  const regs = all.filter((r) => !asked.length || asked.includes(r.name.slice(1)));
   if (!regs.length) return 'No registers.';
   return regs.map((r) => `${r.name.padEnd(8)} ${('0x' + r.bits.toString(16)).padEnd(20)} ${r.type === 'pred' ? (r.bits ? 'true' : 'false') : r.type.startsWith('f') && r.type !== 'f16' ? registerFloat(r.type, r.bits) : String(r.bits)}${r.changed ? '  *' : ''}`).join('\n');
 }
@@ -307,6 +314,8 @@ export function watchCommand(e: Engine, args: string, name: string): string {
   const s = sessionOf(e);
   // -l / -location: watch the address the expression names now (our watchpoints always do)
   const expr = args.trim().replace(/^-(?:l|location)\s+/, '');
+  // gdb labels such a watchpoint `-location EXPR`
+  const label = expr === args.trim() ? expr : `-location ${expr}`;
   if (!expr) throw new EngineError(`usage: ${name} EXPR`);
   const kind: WatchKind = name === 'rwatch' ? 'read' : name === 'awatch' ? 'access' : 'write';
   // a register (`$r5`), or a local that lives in one: watch the register of the focused thread
@@ -327,7 +336,7 @@ export function watchCommand(e: Engine, args: string, name: string): string {
     });
     return `Watchpoint ${wp.id}: ${expr} (in registers of block (${wp.block.join(',')}) thread (${wp.thread.join(',')}), re-evaluated at each of its steps)`;
   }
-  return watchText(e.addWatch(expr, kind, consoleState(e).history));
+  return watchText(e.addWatch(expr, kind, consoleState(e).history, label));
 }
 
 /** `print EXPR`, `print/lanes EXPR`, `print/block EXPR`. */
@@ -335,7 +344,12 @@ export function printText(e: Engine, args: string): string {
   const s = sessionOf(e);
   const m = /^\/(lanes|block)(?:\/([xduotc]))?\s+(.*)$/s.exec(args.trim());
   if (!m && isAssignment(args.replace(/^\s*\/\w+/, ''))) return assignText(e, args, 'print'); // a write: forks a what-if timeline
-  if (!m) return printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history);
+  if (!m) {
+    // gdb's `set print repeats|elements` (0: unlimited)
+    const { repeats, elements } = consoleState(e).print;
+    const limits = { ...(repeats !== undefined ? { repeats: repeats || Infinity } : {}), ...(elements !== undefined ? { maxElements: elements || Infinity } : {}) };
+    return printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history, limits);
+  }
   return printLanes(e, m[1] === 'lanes' ? 'warp' : 'block', m[3]!, m[2]);
 }
 

@@ -277,7 +277,7 @@ export function charLiteral(c: number): string {
  * gdb's generic_printstr: the last NUL of a full array is dropped; runs longer than the repeat
  * threshold become `'c' <repeats N times>` segments; at most maxElements characters.
  */
-function stringText(ctx: Ctx, chars: readonly number[], truncated: boolean): string {
+function stringText(ctx: Pick<Ctx, 'maxElements' | 'repeats'>, chars: readonly number[], truncated: boolean): string {
   let len = chars.length;
   if (!truncated && len > 0 && chars[len - 1] === 0) len--;
   if (len === 0) return '""';
@@ -302,6 +302,11 @@ function stringText(ctx: Ctx, chars: readonly number[], truncated: boolean): str
   }
   if (cur) segs.push(`"${cur}"`);
   return segs.join(', ') + (i < len || truncated ? '...' : '');
+}
+
+/** A whole char array's bytes as `print` shows them (a watchpoint's Old/New values): `"ab\000"`. */
+export function charArrayText(chars: readonly number[], opts: FormatOptions = {}): string {
+  return stringText({ maxElements: opts.maxElements ?? 200, repeats: opts.repeats ?? 10 }, chars, false);
 }
 
 /** The NUL-terminated string a char pointer points at (gdb: `0x... "text"`). */

@@ -62,11 +62,11 @@ function evaluateChecked(info: DebugInfo, view: ThreadView, expr: string, histor
 }
 
 /** gdb's `print`: "$N = value" (N from `history`, or 1 without one). */
-export function printExpression(info: DebugInfo, view: ThreadView, expr: string, history?: ValueHistory): string {
+export function printExpression(info: DebugInfo, view: ThreadView, expr: string, history?: ValueHistory, limits: { readonly repeats?: number; readonly maxElements?: number } = {}): string {
   return guarded(() => {
     const { radix, expr: src } = splitFormat(expr);
     const v = evaluateChecked(info, view, src, history);
-    const text = formatTop(formatEnv(info, view), v, { radix });
+    const text = formatTop(formatEnv(info, view), v, { radix, ...limits });
     const n = history ? history.record(view, v) : 1;
     return `$${n} = ${text}`;
   });

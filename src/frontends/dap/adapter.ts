@@ -248,7 +248,8 @@ export class PtxDebugSession extends DebugSession {
     let text: string | undefined;
     if (!reasonOverride) {
       switch (s.hit?.kind) {
-        case 'breakpoint': reason = 'breakpoint'; break;
+        // gdb's stop at a condition that could not be evaluated: the reason in the stop's text
+        case 'breakpoint': reason = 'breakpoint'; if (s.hit.conditionError !== undefined) text = `Error in testing condition for breakpoint ${s.hit.id}: ${s.hit.conditionError}`; break;
         case 'watchpoint': reason = 'data breakpoint'; break;
         case 'race': reason = 'exception'; text = s.message; break;
         case 'fault': reason = 'exception'; text = s.hit.message; break;
@@ -259,7 +260,8 @@ export class PtxDebugSession extends DebugSession {
     }
     const ev = new StoppedEvent(reason, s.thread.id, text) as DebugProtocol.StoppedEvent;
     ev.body.allThreadsStopped = true;
-    if (s.message && reason !== 'step') ev.body.description = s.message.split('\n')[0];
+    if (s.message && reason !== 'step') ev.body.description = s.hit?.kind === 'breakpoint' && text !== undefined ? text : s.message.split('\n')[0];
+    if (s.hit?.kind === 'breakpoint' && text !== undefined) this.sendEvent(new OutputEvent(text + '\n', 'console'));
     if (s.hit?.kind === 'breakpoint') ev.body.hitBreakpointIds = [s.hit.id];
     this.sendEvent(ev);
     if (s.message && (s.reason === 'no-move' || s.reason === 'exited' || s.reason === 'end' || s.reason === 'start')) this.sendEvent(new OutputEvent(s.message + '\n', 'console'));

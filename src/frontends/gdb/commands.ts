@@ -5,14 +5,18 @@
  */
 import {
   backtrace, breakText, disassemble, type Dim3, displayLines, type Engine, EngineError, examineText, focusText, historyText, infoCudaBlocks,
-  infoCudaKernels, infoRaces, lineText, listText, pointsTable, printText, registersText, requestFailure, type Stop, stopText, threadsTable,
+  infoCudaKernels, infoRaces, lineText, pointsTable, printText, registersText, requestFailure, type Stop, stopText, threadsTable,
   watchCommand, whatis, consoleState, samePosition, returnValueText, originText, localsText, stopLine,
   assignText, infoTimelineText, timelineCommandTarget,
 } from '../../engine/index.js';
 import { gotoLaunchCommand, launchesTable, PROGRAM_COMMANDS, setCudaCommand } from './program.js';
+import {
+  absorbBlockLine, afterStop, bindExecutor, byDesign, checkCudaCoordinates, cudaQuery, frameSub, infoSub, LANGUAGE_COMMANDS, listCommand,
+  substituteVariables, threadSub, userCommand, userHelp,
+} from './language.js';
 
 /** A move's result as the language prints it: its reason and the engine's message. */
-type Moved = Pick<Stop, 'reason' | 'message'>;
+type Moved = Pick<Stop, 'reason' | 'message'> & { readonly tail?: string };
 
 type Handler = (e: Engine, args: string, name: string) => string | Moved;
 
@@ -44,6 +48,8 @@ function originCmd(e: Engine, args: string): Moved {
 }
 
 function infoCmd(e: Engine, args: string): string {
+  const lang = infoSub(e, args);
+  if (lang !== undefined) return lang;
   const [what = '', ...rest] = args.trim().split(/\s+/);
   const restText = rest.join(' ');
   switch (what) {
@@ -73,9 +79,12 @@ function infoCmd(e: Engine, args: string): string {
 /** `cuda block (1,0,0) thread (3,0,0)`, `cuda thread 5`, `cuda warp 2 lane 3`, bare `cuda thread` shows focus. */
 function cudaCmd(e: Engine, args: string): string {
   const t = args.trim();
+  const query = cudaQuery(e, t);
+  if (query !== undefined) return query;
+  checkCudaCoordinates(e, t);
   if (!t || /^(thread|block|warp|lane|kernel)$/.test(t)) {
     const w = e.where();
-    return `block (${w.block.join(',')}), thread (${w.thread.join(',')}), warp ${w.warp}, lane ${w.lane}`;
+    return `block (${w.block.join(',')}), thread (${w.thread.join(',')}), warp ${w.warp}, lane ${w.lane}${w.state === 'exited' ? ' (exited)' : ''}`;
   }
   let block: Dim3 | undefined;
   let thread: Dim3 | undefined;
@@ -168,7 +177,8 @@ const COMMANDS: Cmd[] = [
     run: (e) => {
       const st = e.finish({ direction: 'forward' });
       const shown = returnValueText(e);
-      return shown ? { ...st, message: `${st.message}\nValue returned is ${shown}` } : st;
+      // gdb prints the value after where the call returned to
+      return shown ? { ...st, tail: `Value returned is ${shown}` } : st;
     },
   },
   { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (e) => e.finish({ direction: 'backward' }) },
@@ -213,21 +223,30 @@ const COMMANDS: Cmd[] = [
     names: ['break', 'b', 'tbreak'], help: 'break FILE:LINE | LINE | FUNCTION | ptx:LINE | *INSTR [if threadIdx.x == N && blockIdx.x == M | thread (x,y,z) | block (x,y,z)]',
     run: (e, a, name) => breakText(e.breakAt(a.trim() || `${e.where().file ?? ''}:${e.where().line}`, name === 'tbreak'), name === 'tbreak'),
   },
+  {
+    names: ['condition'], help: 'condition N [EXPR]: stop at breakpoint N only where EXPR holds (no EXPR: always)',
+    run: (e, a) => {
+      const m = /^\s*(\S+)\s*(.*)$/s.exec(a);
+      if (!m) throw new EngineError('Argument required (breakpoint number).');
+      return e.setCondition(num(m[1]!, 'condition'), m[2]!.trim() || undefined);
+    },
+  },
+  { names: ['clear'], help: 'clear [LOCATION]: delete the breakpoints at LOCATION (the current line without one)', run: (e, a) => e.clearAt(a.trim() || `${e.where().file ?? ''}:${e.where().line}`) },
   { names: ['delete', 'd'], help: 'delete [N]: remove breakpoint/watchpoint N (all without N)', run: (e, a) => e.deleteBreakpoint(a.trim() ? num(a, 'delete') : undefined) },
   { names: ['disable'], help: 'disable N', run: (e, a) => { e.enableBreakpoint(num(a, 'disable'), false); return `${a.trim()} disabled.`; } },
   { names: ['enable'], help: 'enable N', run: (e, a) => { e.enableBreakpoint(num(a, 'enable'), true); return `${a.trim()} enabled.`; } },
   { names: ['watch'], help: 'watch EXPR | watch @SPACE ADDR [LEN]: stop when the value in memory changes (both directions)', run: (e, a, name) => watchCommand(e, a, name) },
   { names: ['rwatch'], help: 'rwatch EXPR: stop when it is read', run: (e, a, name) => watchCommand(e, a, name) },
   { names: ['awatch'], help: 'awatch EXPR: stop when it is read or written', run: (e, a, name) => watchCommand(e, a, name) },
-  { names: ['print', 'p', 'output', 'call'], help: 'print[/x] EXPR: a variable, member, element, register ($r1), special ($tid.x), cast (*(@shared int *)0x10); print/lanes EXPR: all 32 lanes of the warp; print/block EXPR: every thread of the block', run: (e, a) => printText(e, a) },
+  { names: ['print', 'p', 'call', 'inspect'], help: 'print[/x] EXPR: a variable, member, element, register ($r1), special ($tid.x), cast (*(@shared int *)0x10); print/lanes EXPR: all 32 lanes of the warp; print/block EXPR: every thread of the block', run: (e, a) => printText(e, a) },
   { names: ['x'], help: 'x/NFU EXPR: examine memory (F: x d u f t c; U: b h w g)', run: (e, a) => examineText(e, a) },
   { names: ['info', 'i'], help: 'info locals|args|variables|registers|breakpoints|threads|warps|lanes|frame|line|races', run: (e, a) => infoCmd(e, a) },
   { names: ['backtrace', 'bt', 'where'], help: 'backtrace: the focused thread\'s call stack, with argument values', run: (e) => backtrace(e) },
-  { names: ['frame', 'f'], help: 'frame N: select a frame of the call stack', run: (e, a) => { if (a.trim()) e.selectFrame(num(a, 'frame')); return backtrace(e); } },
+  { names: ['frame', 'f'], help: 'frame N | frame function NAME: select a frame of the call stack', run: (e, a) => { const byName = frameSub(e, a); if (byName !== undefined) return byName; if (a.trim()) e.selectFrame(num(a, 'frame')); return backtrace(e); } },
   { names: ['up'], help: 'up: select the caller\'s frame', run: (e) => { moveFrame(e, +1, 'Initial frame selected; you cannot go up.'); return backtrace(e); } },
   { names: ['down'], help: 'down: select the callee\'s frame', run: (e) => { moveFrame(e, -1, 'Bottom (innermost) frame selected; you cannot go down.'); return backtrace(e); } },
   { names: ['cuda'], help: 'cuda block (x,y,z) thread (x,y,z) | cuda warp N lane M: switch the focused thread', run: (e, a) => cudaCmd(e, a) },
-  { names: ['thread'], help: 'thread (x,y,z): focus a thread of the current block', run: (e, a) => (a.trim() ? cudaCmd(e, `thread ${a}`) : cudaCmd(e, '')) },
+  { names: ['thread'], help: 'thread (x,y,z): focus a thread of the current block; thread apply all|N...|(x,y,z)... CMD', run: (e, a) => threadSub(e, a) ?? (a.trim() ? cudaCmd(e, `thread ${a}`) : cudaCmd(e, '')) },
   { names: ['whatis'], help: 'whatis EXPR: the type of an expression', run: (e, a) => whatis(e, a, false) },
   { names: ['ptype'], help: 'ptype EXPR: the type, with structs spelled out', run: (e, a) => whatis(e, a, true) },
   {
@@ -259,8 +278,10 @@ const COMMANDS: Cmd[] = [
   },
   { names: ['origin'], help: 'origin EXPR | origin ^N: go to the step that last wrote the value (any thread), show its inputs; ^N follows input N', moves: true, run: (e, a) => originCmd(e, a) },
   { names: ['history'], help: 'history EXPR: every write to a variable/lvalue (or a register: $r3) with step, thread and line', run: (e, a) => historyText(e, a) },
-  { names: ['list', 'l'], help: 'list [LINE | FUNC | A,B]: source around the current line, of a function, or lines A to B', run: (e, a) => listText(e, a) },
-  { names: ['stdout', 'printf'], help: 'stdout: printf output so far', run: (e) => e.output() || '(no output yet)' },
+  { names: ['list', 'l'], help: 'list [LINE | FUNC | A,B | - ]: source around the current line, of a function, lines A to B; again: the next lines, -: those before', run: (e, a) => listCommand(e, a) },
+  { names: ['stdout', 'kernel-output'], help: 'stdout: the kernel\'s printf output so far (gdb\'s own printf formats values)', run: (e) => e.output() || '(no output yet)' },
+  // the gdb language (#27): settings, convenience variables, scripting, rr's checkpoints (language.ts)
+  ...LANGUAGE_COMMANDS,
   { names: ['where-am-i', 'status'], help: 'status: step, focused thread, location', run: (e) => stopLine(e) },
   { names: ['race'], help: 'race N [other]: travel to the first (or second) access of race N', moves: true, run: (e, a) => raceCommand(e, a) },
   {
@@ -269,6 +290,8 @@ const COMMANDS: Cmd[] = [
       const want = a.trim().toLowerCase();
       if (!want) return helpText();
       const c = COMMANDS.find((x) => x.names.includes(want));
+      const user = c ? undefined : userHelp(_s, want);
+      if (user !== undefined) return user;
       if (!c) throw new EngineError(`Undefined command: "${want}". Try "help".`);
       return `${c.help}${c.names.length > 1 ? `\nAliases: ${c.names.join(', ')}` : ''}`;
     },
@@ -280,6 +303,9 @@ const COMMANDS: Cmd[] = [
 ];
 
 for (const c of COMMANDS) HELP_ORDER.push(c.names[0]!);
+
+/** Commands whose argument is an expression: convenience variables are replaced in it. */
+const EXPRESSION_COMMANDS: ReadonlySet<string> = new Set(['print', 'x', 'whatis', 'ptype', 'display', 'history', 'origin', 'watch', 'rwatch', 'awatch']);
 
 export const COMMAND_NAMES: readonly string[] = COMMANDS.flatMap((c) => c.names).concat(['info locals', 'info args', 'info variables', 'info registers', 'info breakpoints', 'info threads', 'info warps', 'info races', 'info timeline']);
 
@@ -293,17 +319,25 @@ function helpText(): string {
  */
 export function executeCommand(e: Engine, line: string, opts: { repeatOnEmpty?: boolean } = {}): { output: string; moved: boolean; quit: boolean; error: boolean } {
   const g = consoleState(e);
+  const inBlock = absorbBlockLine(e, line);
+  if (inBlock) return inBlock;
   let text = line.trim();
   if (!text && opts.repeatOnEmpty && g.repeat) text = g.repeat;
   if (!text || text.startsWith('#')) return { output: '', moved: false, quit: false, error: false };
-  const m = /^([a-zA-Z?-]+)(\/\S*)?\s*(.*)$/s.exec(text);
+  const m = /^([a-zA-Z?!-]+)(\/\S*)?\s*(.*)$/s.exec(text);
   const name = m ? m[1]!.toLowerCase() : text;
   const cmd = COMMANDS.find((c) => c.names.includes(name));
+  const user = cmd ? undefined : userCommand(e, name, m?.[3] ?? '');
+  if (user) return user;
+  const reason = byDesign(name, m?.[3] ?? '');
+  if (reason !== undefined) return { output: reason, moved: false, quit: false, error: true };
   if (!cmd) {
     const near = COMMANDS.flatMap((c) => c.names).filter((n) => n.startsWith(name));
     return { output: `Undefined command: "${name}".${near.length ? ` Did you mean ${near.slice(0, 4).join(', ')}?` : ''} Try "help".`, moved: false, quit: false, error: true };
   }
-  const args = (m?.[2] ?? '') + (m?.[2] ? ' ' : '') + (m?.[3] ?? '');
+  const rawArgs = (m?.[2] ?? '') + (m?.[2] ? ' ' : '') + (m?.[3] ?? '');
+  // convenience variables ($i, $_lane) read in the expressions of these commands
+  const args = EXPRESSION_COMMANDS.has(cmd.names[0]!) ? substituteVariables(e, rawArgs) : rawArgs;
   if (cmd.names[0] === 'quit') return { output: '', moved: false, quit: true, error: false };
   const before = e.position();
   try {
@@ -311,7 +345,10 @@ export function executeCommand(e: Engine, line: string, opts: { repeatOnEmpty?: 
     if (cmd.moves) g.repeat = text;
     if (typeof r === 'string') return { output: r, moved: !samePosition(e.position(), before), quit: false, error: false };
     const shown = displayLines(e, g.displays);
-    return { output: [stopText(e, r), ...shown].join('\n'), moved: true, quit: false, error: false };
+    const stopped = [stopText(e, r), ...(r.tail ? [r.tail] : []), ...shown].join('\n');
+    // a breakpoint's `commands` run after its stop is shown (`silent` hides the stop)
+    const after = r.reason === 'breakpoint' ? afterStop(e, e.lastBreakpoint, stopped) : { text: '', silent: false };
+    return { output: [after.silent ? '' : stopped, after.text].filter(Boolean).join('\n'), moved: true, quit: false, error: false };
   } catch (err) {
     const message = requestFailure(err);
     if (message === undefined) throw err;
@@ -319,3 +356,5 @@ export function executeCommand(e: Engine, line: string, opts: { repeatOnEmpty?: 
     return { output: message, moved: err instanceof EngineError && !samePosition(e.position(), before), quit: false, error: true };
   }
 }
+
+bindExecutor((e, line) => executeCommand(e, line));
