@@ -476,8 +476,17 @@ export async function runProgram(argv: readonly string[], lib: string, device: D
   }
   await served;
   if (internal !== undefined) throw internal;
+  // 'exit' can come before the last of its output has been read: wait for the pipes to end (a
+  // grandchild still holding them open gets a second, then the recording ends without it)
+  if (piped || detached) await Promise.race([Promise.all([ended(child.stdout), ended(child.stderr)]), new Promise((r) => setTimeout(r, 1000).unref())]);
   launches.finish(code);
   return { code };
+}
+
+/** Resolves when a pipe has delivered its last byte (at once when there is none or it already has). */
+function ended(stream: NodeJS.ReadableStream & { readableEnded?: boolean } | null): Promise<void> {
+  if (!stream || stream.readableEnded) return Promise.resolve();
+  return new Promise((done) => { stream.once('end', () => done()); stream.once('close', () => done()); });
 }
 
 /**
