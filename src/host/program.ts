@@ -13,7 +13,7 @@
  * above the host layer (opening the debugger, the worker-threads line).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { constants } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Duplex } from 'node:stream';
@@ -472,7 +472,7 @@ export async function runProgram(argv: readonly string[], lib: string, device: D
   if (piped && !detached) process.stdin.unpipe(child.stdin!);
   if (code instanceof Error) {
     socket?.destroy();
-    return { notStarted: (code as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such program' : code.message };
+    return { notStarted: notStartedReason(app, code as NodeJS.ErrnoException) };
   }
   await served;
   if (internal !== undefined) throw internal;
@@ -481,6 +481,18 @@ export async function runProgram(argv: readonly string[], lib: string, device: D
   if (piped || detached) await Promise.race([Promise.all([ended(child.stdout), ended(child.stderr)]), new Promise((r) => setTimeout(r, 1000).unref())]);
   launches.finish(code);
   return { code };
+}
+
+/** Why a program could not be started, in words (node's errno text names the syscall, not the cause). */
+function notStartedReason(app: string, e: NodeJS.ErrnoException): string {
+  if (e.code === 'ENOENT') return 'no such program';
+  if (e.code === 'EACCES') {
+    let dir = false;
+    try { dir = statSync(app).isDirectory(); } catch { /* gone meanwhile: say permission */ }
+    return dir ? 'it is a directory, not a program' : 'permission denied (is it executable? chmod +x)';
+  }
+  if (e.code === 'ENOEXEC') return 'not an executable this machine can run';
+  return e.message;
 }
 
 /** Resolves when a pipe has delivered its last byte (at once when there is none or it already has). */

@@ -373,6 +373,11 @@ run("the program's exit code is ptxdbg's; a missing program is a usage error", (
   const missing = ptxdbg(['exec', '--', './no-such-program']);
   expect(missing.code).toBe(2);
   expect(missing.err).toContain('cannot run ./no-such-program: no such program');
+  // EACCES in words: a directory, a source file without the execute bit (not node's 'spawn ... EACCES')
+  const dir = ptxdbg(['exec', '--', bin]);
+  expect([dir.code, dir.err]).toEqual([2, `ptxdbg: cannot run ${bin}: it is a directory, not a program\n`]);
+  const source = ptxdbg(['exec', '--', './three.cu']);
+  expect([source.code, source.err]).toEqual([2, 'ptxdbg: cannot run ./three.cu: permission denied (is it executable? chmod +x)\n']);
 });
 
 run('extract writes the PTX nvcc embedded; info and check read it whole: the kernels, parameters and variables of pipeline.cu', () => {
