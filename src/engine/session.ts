@@ -15,13 +15,13 @@ import { unsupportedInstructions } from '../exec/support.js';
 import { entryOf, KernelProblems, type Program } from '../ptx/resolve.js';
 import { resolveLaunch, type LaunchFlags } from './load.js';
 import { EngineError } from './errors.js';
-import { DEFAULT_INTERVAL, type RecordProgress, Trace } from '../trace/trace.js';
+import { DEFAULT_INTERVAL, type RecordProgress, tidOfKey, Trace } from '../trace/trace.js';
 import { StopPoints } from './stoppoints.js';
 import { memoryOrigin, type OriginHop, type OriginSource, registerOrigin } from './origin.js';
 import { describeGlobalOffset, type ElementInfo } from '../exec/fault-site.js';
 import { GLOBAL_HI } from '../exec/memory.js';
 import { typeSize } from '../ptx/types.js';
-import type { DebugSession, Dim3, Stop, WatchKind, Where } from './types.js';
+import type { DataSpace, DebugSession, Dim3, Stop, WatchKind, Where } from './types.js';
 import { collectAccesses, type AccessEvent, type WatchTarget } from './watch.js';
 import { registerHistory, type RegisterWrite } from './history.js';
 import { ptxText } from '../exec/machine.js';
@@ -159,12 +159,12 @@ export class Session extends SessionStops implements DebugSession {
       return site ? `${site} (${hex})` : hex;
     }
     if (t.space === 'shared') return `shared 0x${t.address.toString(16)} of block (${coordsOf(t.ctaId, this.launch.grid).join(',')})`;
-    const tid = (t.warpKey % 32) * 32 + t.lane;
+    const tid = tidOfKey(t.warpKey, t.lane);
     return `local 0x${t.address.toString(16)} of thread (${coordsOf(tid, this.launch.block).join(',')})`;
   }
 
   /** A memory target in the focused thread's block/stack. */
-  memoryTarget(space: 'global' | 'shared' | 'local', address: number, size: number): WatchTarget {
+  memoryTarget(space: DataSpace, address: number, size: number): WatchTarget {
     return { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
   }
 

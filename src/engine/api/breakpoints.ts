@@ -3,7 +3,7 @@ import { BreakpointError, parseHitCondition } from '../breakpoints.js';
 import { EngineError } from '../errors.js';
 import { evaluateExpression, PrintError, type ValueHistory } from '../print/index.js';
 import type {
-  AddedWatch, BreakpointInfo, BreakpointRequest, BreakpointResult, Dim3, SpaceName, WatchKind, WatchpointInfo, WatchRequest, Where,
+  AddedWatch, BreakpointInfo, BreakpointRequest, BreakpointResult, DataSpace, Dim3, SpaceName, WatchKind, WatchpointInfo, WatchRequest, Where,
 } from '../types.js';
 import { formatterFor } from '../values.js';
 import { programBreak, programDelete } from '../program/breakpoints.js';
@@ -79,7 +79,7 @@ export abstract class EngineBreakpoints extends EngineValues {
     const s = this.session;
     const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
     if (raw) {
-      const space = raw[1]!.toLowerCase() as 'global' | 'shared' | 'local';
+      const space = raw[1]!.toLowerCase() as DataSpace;
       const address = BigInt(raw[2]!);
       const size = raw[3] ? Number(raw[3]) : 4;
       if (!s.threadView().readMemory(space, address, size)) throw new EngineError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`, 'bad-watch');
@@ -98,7 +98,7 @@ export abstract class EngineBreakpoints extends EngineValues {
     const addr = Number(v.address & 0xffffffffn);
     if (!s.threadView().readMemory(v.space as SpaceName, v.address, Math.max(1, v.size))) throw new EngineError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`, 'bad-watch');
     const across = this.programWatch(label, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
-    return { wp: across ?? s.addWatchpoint(label, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
+    return { wp: across ?? s.addWatchpoint(label, kind, v.space as DataSpace, addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
   }
 
   breakpoints(): readonly BreakpointInfo[] {

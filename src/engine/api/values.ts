@@ -6,7 +6,7 @@ import { ctaOfKey, tidOfKey } from '../../trace/trace.js';
 import { EngineError } from '../errors.js';
 import { evaluateExpression, PrintError, printExpression, type ValueHistory } from '../print/index.js';
 import type { OriginSource } from '../origin.js';
-import type { Evaluation, Instruction, LaneValue, OriginAnswer, Scope, SpaceName, Variable, Where, Write } from '../types.js';
+import type { DataSpace, Evaluation, Instruction, LaneValue, OriginAnswer, Scope, SpaceName, Variable, Where, Write } from '../types.js';
 import { formatterFor, registerValue } from '../values.js';
 import { frameScopes } from '../scopes.js';
 import { comparePositions, type Position, positionOf } from '../../trace/position.js';
@@ -30,7 +30,7 @@ export abstract class EngineValues extends EngineProgram {
     }
     const mem = r.address !== undefined && r.space !== undefined ? `${r.space}:0x${r.address.toString(16)}` : undefined;
     const lvalue = r.address !== undefined && r.space !== undefined && WRITABLE.includes(r.space) && r.size > 0
-      ? { space: r.space as 'global' | 'shared' | 'local', address: Number(r.address & 0xffffffffn), size: r.size } : undefined;
+      ? { space: r.space as DataSpace, address: Number(r.address & 0xffffffffn), size: r.size } : undefined;
     return { value: r.text, type: r.type, memoryReference: mem, lvalue };
   }
 
@@ -118,7 +118,7 @@ export abstract class EngineValues extends EngineProgram {
     } else if (RAW_RANGE.test(e)) {
       // a raw range, as `watch @global ADDR LEN` takes (origin across launches asks this way: src/engine/program/memory.ts)
       const m = RAW_RANGE.exec(e)!;
-      source = { kind: 'memory', target: s.memoryTarget(m[1]!.toLowerCase() as 'global' | 'shared' | 'local', Number(BigInt(m[2]!) & 0xffffffffn), m[3] ? Number(m[3]) : 4) };
+      source = { kind: 'memory', target: s.memoryTarget(m[1]!.toLowerCase() as DataSpace, Number(BigInt(m[2]!) & 0xffffffffn), m[3] ? Number(m[3]) : 4) };
     } else {
       let v;
       try {

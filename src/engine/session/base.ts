@@ -12,7 +12,7 @@ import { type Program } from '../../ptx/resolve.js';
 import { formatFault } from '../fault.js';
 import { DebugInfo } from '../print/debuginfo.js';
 import type { RaceReport } from '../../races/index.js';
-import { ctaOfKey, keyOf, tidOfKey, Trace } from '../../trace/trace.js';
+import { ctaOfKey, keyOf, tidOfKey, Trace, type WarpKey } from '../../trace/trace.js';
 import { StopPoints } from '../stoppoints.js';
 import { checkConditionSyntax } from '../conditions.js';
 import { CodeIndex } from '../code-index.js';
@@ -35,7 +35,7 @@ export interface RegisterWatchInfo {
 }
 
 export interface RegWp extends RegisterWatchInfo {
-  readonly key: number;
+  readonly key: WarpKey;
   readonly lane: number;
   /** Call depth of the frame the watch was set in (frames of the thread at that moment). */
   readonly depth: number;
@@ -101,7 +101,7 @@ export abstract class SessionBase {
     this.sources = new SourceCache(this.ptxPath, dir);
   }
 
-  get focusKey(): number { return keyOf(this.focusCta, this.focusTid >>> 5); }
+  get focusKey(): WarpKey { return keyOf(this.focusCta, this.focusTid >>> 5); }
   get focusLane(): number { return this.focusTid & 31; }
 
   focusBlock(): Dim3 {
@@ -131,7 +131,7 @@ export abstract class SessionBase {
     return undefined;
   }
 
-  protected focusKeyLane(key: number, lane: number): void {
+  protected focusKeyLane(key: WarpKey, lane: number): void {
     const cta = ctaOfKey(key);
     const tid = tidOfKey(key, lane);
     if (cta !== this.focusCta || tid !== this.focusTid) {
@@ -182,5 +182,5 @@ export abstract class SessionBase {
   /** The program's decoded DWARF (state.ts). */
   abstract debugInfo(): DebugInfo;
   /** A breakpoint condition at a logged step for one lane: true/false, or why it cannot be evaluated (stops.ts). */
-  protected abstract conditionAt(expr: string, step: number, key: number, lane: number): boolean | string;
+  protected abstract conditionAt(expr: string, step: number, key: WarpKey, lane: number): boolean | string;
 }

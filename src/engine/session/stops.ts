@@ -3,14 +3,14 @@ import { coordsOf } from '../../exec/launch.js';
 import { lowestLane } from '../../exec/int64.js';
 import { type Program } from '../../ptx/resolve.js';
 import { EngineError } from '../errors.js';
-import { ctaOfKey, warpOfKey, tidOfKey, Trace } from '../../trace/trace.js';
+import { ctaOfKey, warpOfKey, tidOfKey, Trace, type WarpKey } from '../../trace/trace.js';
 import { BreakpointError, type HitCondition, resolveSpec } from '../breakpoints.js';
 import { type BreakpointHit, type Bp, type OnlyThread, type WatchHit } from '../stoppoints.js';
 import { conditionErrorText } from '../conditions.js';
 import { MachineThreadView } from '../threadview.js';
 import { baseName } from '../sources.js';
 import { evaluateExpression, PrintError } from '../print/index.js';
-import type { BreakpointInfo, Stop, WatchKind, WatchpointInfo, Where } from '../types.js';
+import type { BreakpointInfo, DataSpace, Stop, WatchKind, WatchpointInfo, Where } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { type WatchTarget } from '../watch.js';
 import { Access } from '../../exec/probe.js';
@@ -52,7 +52,7 @@ export abstract class SessionStops extends SessionMoving {
    * the expression is evaluated in that thread's innermost frame; non-zero holds. One that
    * cannot be evaluated there (a name out of scope) answers gdb's message: the search stops there.
    */
-  protected conditionAt(expr: string, step: number, key: number, lane: number): boolean | string {
+  protected conditionAt(expr: string, step: number, key: WarpKey, lane: number): boolean | string {
     this.trace.goto(step);
     const w = this.machine.resident.find((c) => c.id === ctaOfKey(key))?.warps[warpOfKey(key)];
     if (!w) return false;
@@ -110,7 +110,7 @@ export abstract class SessionStops extends SessionMoving {
   /** gdb's `ignore N COUNT`. */
   ignoreBreakpoint(id: number, count: number): void { this.points.ignoreBreakpoint(id, count); }
 
-  addWatchpoint(expr: string, kind: WatchKind, space: 'global' | 'shared' | 'local', address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo {
+  addWatchpoint(expr: string, kind: WatchKind, space: DataSpace, address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo {
     const target: WatchTarget = { space, address, size, ctaId: this.focusCta, warpKey: this.focusKey, lane: this.focusLane };
     return this.points.addWatchpoint(expr, kind, target, space === 'global' ? undefined : this.focusBlock(), space === 'local' ? this.focusThread() : undefined, format);
   }
