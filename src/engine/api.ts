@@ -14,12 +14,11 @@
 import { coordsOf, linearOf } from '../exec/launch.js';
 import type { RaceReport } from '../races/index.js';
 import { EngineError } from './errors.js';
-import { DebugInfo, evaluateExpression, infoArgs, infoLocals, PrintError, type ValueHistory, variableTree, type VarNode } from './print/index.js';
+import { DebugInfo, evaluateExpression, infoArgs, infoLocals, type ValueHistory, variableTree, type VarNode } from './print/index.js';
 import { gotoRace, sessionRaces } from './races.js';
 import { openSession, Session, type SessionOptions } from './session.js';
 import type {
-  ContinueRequest, RegisterValue, TimelineMark, WarpInfo, Dim3, Direction, Evaluation, FrameInfo, SpaceName, StepRequest, Stop, StopEvent,
-  ThreadInfo, Where,
+  ContinueRequest, RegisterValue, TimelineMark, WarpInfo, Dim3, Direction, Evaluation, FrameInfo, SpaceName, StepRequest, Stop, StopEvent, ThreadInfo,
 } from './types.js';
 import { type Position, positionOf } from '../trace/position.js';
 import { type TimelineInfo, Timelines } from './whatif/timelines.js';

@@ -21,10 +21,9 @@ import { memoryOrigin, type OriginHop, type OriginSource, registerOrigin } from 
 import { describeGlobalOffset, type ElementInfo } from '../exec/fault-site.js';
 import { GLOBAL_HI } from '../exec/memory.js';
 import { typeSize } from '../ptx/types.js';
-import type { DataSpace, DebugSession, Dim3, Stop, WatchKind, Where } from './types.js';
+import type { DataSpace, DebugSession, Dim3, Stop, WatchKind } from './types.js';
 import { collectAccesses, type AccessEvent, type WatchTarget } from './watch.js';
 import { registerHistory, type RegisterWrite } from './history.js';
-import { ptxText } from '../exec/machine.js';
 import { MAX_SOURCE_BYTES, readBoundedText, ReadError } from '../io/bounded.js';
 
 import { SessionStops } from './session/stops.js';

@@ -3,7 +3,7 @@ import { BreakpointError, parseHitCondition } from '../breakpoints.js';
 import { EngineError } from '../errors.js';
 import { evaluateExpression, PrintError, type ValueHistory } from '../print/index.js';
 import type {
-  AddedWatch, BreakpointInfo, BreakpointRequest, BreakpointResult, DataSpace, Dim3, SpaceName, WatchKind, WatchpointInfo, WatchRequest, Where,
+  AddedWatch, BreakpointInfo, BreakpointRequest, BreakpointResult, DataSpace, Dim3, SpaceName, WatchKind, WatchpointInfo, WatchRequest,
 } from '../types.js';
 import { formatterFor } from '../values.js';
 import { programBreak, programDelete } from '../program/breakpoints.js';

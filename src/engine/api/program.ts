@@ -1,6 +1,6 @@
 /** The engine's program layer (see base.ts for the layers): a program's launches and memory across them. */
 import { EngineError } from '../errors.js';
-import type { Direction, OriginAnswer, Stop, StopEvent, WatchKind, WatchpointInfo, Write } from '../types.js';
+import type { Direction, OriginAnswer, Stop, StopEvent, WatchKind, WatchpointInfo } from '../types.js';
 import { type Position, positionOf } from '../../trace/position.js';
 import type { LaunchInfo, ProgramEvent } from '../types.js';
 import { plainName } from '../../ptx/names.js';

@@ -6,7 +6,7 @@ import { ctaOfKey, tidOfKey } from '../../trace/trace.js';
 import { EngineError } from '../errors.js';
 import { evaluateExpression, PrintError, printExpression, type ValueHistory } from '../print/index.js';
 import type { OriginSource } from '../origin.js';
-import type { DataSpace, Evaluation, Instruction, LaneValue, OriginAnswer, Scope, SpaceName, Variable, Where, Write } from '../types.js';
+import type { DataSpace, Evaluation, Instruction, LaneValue, OriginAnswer, Scope, SpaceName, Variable, Write } from '../types.js';
 import { formatterFor, registerValue } from '../values.js';
 import { frameScopes } from '../scopes.js';
 import { comparePositions, type Position, positionOf } from '../../trace/position.js';

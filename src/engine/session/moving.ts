@@ -1,6 +1,5 @@
 /** The session's moving layer (see base.ts for the layers). */
 import { WarpState } from '../../exec/state.js';
-import { type Program } from '../../ptx/resolve.js';
 import { formatFault } from '../fault.js';
 import { EngineError } from '../errors.js';
 import { BreakpointError, resolveSpec } from '../breakpoints.js';
@@ -9,7 +8,6 @@ import { ThreadTimeline } from '../timeline.js';
 import { nextLineIndex, previousLineIndex } from '../navigation.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
-import { ptxText } from '../../exec/machine.js';
 import { childLabel, childOrder } from '../../exec/children.js';
 import { plainName } from '../../ptx/names.js';
 

@@ -10,11 +10,10 @@ import { conditionErrorText } from '../conditions.js';
 import { MachineThreadView } from '../threadview.js';
 import { baseName } from '../sources.js';
 import { evaluateExpression, PrintError } from '../print/index.js';
-import type { BreakpointInfo, DataSpace, Stop, WatchKind, WatchpointInfo, Where } from '../types.js';
+import type { BreakpointInfo, DataSpace, Stop, WatchKind, WatchpointInfo } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { type WatchTarget } from '../watch.js';
 import { Access } from '../../exec/probe.js';
-import { ptxText } from '../../exec/machine.js';
 import { plainName } from '../../ptx/names.js';
 
 import { SessionMoving } from './moving.js';
