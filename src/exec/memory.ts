@@ -147,7 +147,8 @@ export class Bank {
    */
   constructor(public size: number, shared?: SharedArrayBuffer) {
     const buf = shared ?? new ArrayBuffer(alignUp8(size));
-    this.dirty = new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT);
+    // division, not `>>>`: a bank of 4 GiB (the global arena's largest) is past uint32
+    this.dirty = new Uint8Array(Math.ceil(buf.byteLength / PAGE_SIZE));
     this.setViews(buf);
   }
 
@@ -170,9 +171,101 @@ export class Bank {
     const cur = this.u8.buffer;
     if (cur instanceof SharedArrayBuffer) return cur;
     const bytes = new SharedArrayBuffer(cur.byteLength);
-    new Uint8Array(bytes).set(this.u8);
+    // only the pages that may be non-zero: a device of gigabytes is mostly never touched, and
+    // copying it whole would commit all of it in host memory
+    const to = new Uint8Array(bytes);
+    this.forWritten((from, end) => to.set(this.u8.subarray(from, end), from));
     this.setViews(bytes);
     return bytes;
+  }
+
+  /** Calls `f` for each run of pages that may be non-zero (dirty or written), as byte ranges. */
+  private forWritten(f: (from: number, end: number) => void): void {
+    const d = this.dirty, wr = this.written;
+    for (let p = 0; p < d.length;) {
+      if (d[p] === 0 && (wr === undefined || wr[p] === 0)) { p++; continue; }
+      const first = p;
+      while (p < d.length && (d[p] !== 0 || (wr !== undefined && wr[p] !== 0))) p++;
+      f(first * PAGE_SIZE, Math.min(p * PAGE_SIZE, this.u8.length));
+    }
+  }
+
+  /**
+   * A copy of the pages that may be non-zero, for restore(): a program's device of gigabytes is
+   * mostly never touched, and a whole copy would commit all of it in host memory.
+   */
+  save(): SavedPages {
+    const runs: number[] = [];
+    let n = 0;
+    this.forWritten((from, end) => { runs.push(from, end); n += end - from; });
+    const bytes = new Uint8Array(n);
+    for (let i = 0, at = 0; i < runs.length; i += 2) {
+      bytes.set(this.u8.subarray(runs[i]!, runs[i + 1]!), at);
+      at += runs[i + 1]! - runs[i]!;
+    }
+    return { size: this.u8.length, runs, bytes };
+  }
+
+  /**
+   * The bytes as save() found them (of a bank of the same size), whoever wrote since (threads
+   * with dirty flags of their own included): the saved pages copied back, any other non-zero page
+   * zeroed; the pages written are marked dirty.
+   */
+  restore(saved: SavedPages): void {
+    const u8 = this.u8, u32 = this.u32;
+    let from = 0;
+    // (runs and the bank's size are multiples of 4: page bounds, or the size aligned to 8)
+    const zeroTo = (end: number): void => {
+      for (let p = from; p < end; p += PAGE_SIZE) {
+        const q = Math.min(end, p + PAGE_SIZE);
+        // reading an untouched page commits nothing; only a non-zero one is written
+        for (let i = p / 4; i < q / 4; i++) if (u32[i] !== 0) { u8.fill(0, p, q); this.touch(p, q - p); break; }
+      }
+    };
+    for (let i = 0, at = 0; i < saved.runs.length; i += 2) {
+      const a = saved.runs[i]!, b = saved.runs[i + 1]!;
+      zeroTo(a);
+      u8.set(saved.bytes.subarray(at, at + b - a), a);
+      this.touch(a, b - a);
+      at += b - a;
+      from = b;
+    }
+    zeroTo(u8.length);
+  }
+
+  /**
+   * Put a page set in (a checkpoint's, one page per PAGE_SIZE; `zero` stands for an all-zero
+   * page): an all-zero page is written only where this bank may hold non-zero bytes, so a large
+   * bank's untouched pages stay uncommitted. The pages set count as written.
+   */
+  setPages(pages: readonly Uint8Array[], zero: Uint8Array): void {
+    const d = this.dirty;
+    const wr = (this.written ??= new Uint8Array(d.length));
+    for (let p = 0; p < pages.length && p < d.length; p++) {
+      const page = pages[p]!;
+      const start = p * PAGE_SIZE;
+      if (page !== zero) { this.u8.set(page.subarray(0, Math.min(PAGE_SIZE, this.u8.length - start)), start); wr[p] = 1; }
+      else if (d[p] !== 0 || wr[p] !== 0) this.u8.fill(0, start, Math.min(start + PAGE_SIZE, this.u8.length));
+    }
+  }
+
+  /**
+   * Copy `bytes` in at `offset`, marking what it writes: an all-zero page of them over a page
+   * that is zero already is skipped, so loading a large, mostly untouched allocation (a recorded
+   * program's launch image) commits no host memory for it.
+   */
+  load(bytes: Uint8Array, offset: number): void {
+    const wr = this.written;
+    for (let from = 0; from < bytes.length;) {
+      const at = offset + from;
+      const end = Math.min(bytes.length, from + PAGE_SIZE - (at % PAGE_SIZE)); // to the page's end
+      const p = Math.floor(at / PAGE_SIZE);
+      if (this.dirty[p] !== 0 || (wr !== undefined && wr[p] !== 0) || !allZero(bytes, from, end)) {
+        this.u8.set(bytes.subarray(from, end), at);
+        this.dirty[p] = 1;
+      }
+      from = end;
+    }
   }
 
   /** Mark the pages another bank over the same bytes wrote (a worker's flags, see the constructor). */
@@ -183,6 +276,7 @@ export class Bank {
 
   /** Mark bytes [idx, idx+len) written. */
   touch(idx: number, len: number): void {
+    // offsets of a 4 GiB bank are uint32: `>>>` keeps them unsigned (an index is below 2^32)
     const last = (idx + Math.max(len, 1) - 1) >>> PAGE_SHIFT;
     for (let p = idx >>> PAGE_SHIFT; p <= last; p++) this.dirty[p] = 1;
   }
@@ -224,7 +318,7 @@ export class Bank {
     const wr = this.written;
     for (let p = 0; p < d.length; p++) {
       if (d[p] === 0 && (wr === undefined || wr[p] === 0)) continue;
-      this.u8.fill(0, p << PAGE_SHIFT, Math.min((p + 1) << PAGE_SHIFT, this.u8.length));
+      this.u8.fill(0, p * PAGE_SIZE, Math.min((p + 1) * PAGE_SIZE, this.u8.length));
       d[p] = 1;
     }
     this.written = undefined;
@@ -273,6 +367,26 @@ export class Bank {
   }
 }
 
+/** Pages of a bank (Bank.save): byte ranges [runs[2i], runs[2i+1]) and their bytes, in order. */
+export interface SavedPages {
+  /** The bank's size then. */
+  readonly size: number;
+  readonly runs: readonly number[];
+  readonly bytes: Uint8Array;
+}
+
+/** Bytes [from, end) are all zero (read by words where aligned). */
+function allZero(u8: Uint8Array, from: number, end: number): boolean {
+  const off = u8.byteOffset + from;
+  if (off % 4 === 0 && (end - from) % 4 === 0) {
+    const w = new Int32Array(u8.buffer, off, (end - from) / 4);
+    for (let i = 0; i < w.length; i++) if (w[i] !== 0) return false;
+    return true;
+  }
+  for (let i = from; i < end; i++) if (u8[i] !== 0) return false;
+  return true;
+}
+
 function alignUp8(n: number): number {
   // arithmetic, not `& ~7`: a device of 2 GiB is past int32
   return Math.max(8, Math.ceil(n / 8) * 8);
@@ -302,6 +416,14 @@ export interface Allocation {
 }
 
 const GRANULE_SHIFT = 8; // 256-byte granules, like cudaMalloc alignment
+const GRANULE = 1 << GRANULE_SHIFT;
+/**
+ * The granule of an arena offset, by division: offsets reach 2^32 (a 4 GiB device), where `>>>`
+ * wraps to 0. Only check() (the hot path, offsets of an access: below 2^32) shifts.
+ */
+function granuleOf(off: number): number {
+  return Math.floor(off / GRANULE);
+}
 /** Freed program memory kept unreusable (most recent first) up to this many bytes; see GlobalArena.quarantine. */
 const QUARANTINE_BYTES = 64 << 20;
 
@@ -333,7 +455,8 @@ export class GlobalArena {
   /** An empty arena of `capacity` bytes, or one over shared bytes (a worker's view; loadState fills the map). */
   constructor(capacity: number, shared?: SharedArrayBuffer) {
     this.bank = new Bank(capacity, shared);
-    this.granules = new Int32Array((capacity >>> GRANULE_SHIFT) + 1).fill(-1);
+    // a worker's view gets its map from loadState: not made here (64 MiB for a 4 GiB device)
+    this.granules = shared ? new Int32Array(0) : new Int32Array(granuleOf(capacity) + 1).fill(-1);
   }
 
   allocate(size: number, name: string, kind: Allocation['kind']): Allocation {
@@ -348,8 +471,8 @@ export class GlobalArena {
     this.version++;
     const a: Allocation = { id: this.allocs.length, base, size, name, kind, freed: false };
     this.allocs.push(a);
-    const first = base >>> GRANULE_SHIFT;
-    const last = (base + Math.max(size, 1) - 1) >>> GRANULE_SHIFT;
+    const first = granuleOf(base);
+    const last = granuleOf(base + Math.max(size, 1) - 1);
     for (let g = first; g <= last; g++) this.granules[g] = a.id;
     return a;
   }
@@ -362,7 +485,7 @@ export class GlobalArena {
     const span = Math.max(256, Math.ceil(size / 256) * 256);
     if (base < 256 || base % 256 !== 0) throw new Error(`allocation ${name} at offset ${base}: not a 256-byte aligned device offset`);
     if (base + span + 256 > this.bank.size) this.grow(base + span + 256);
-    for (let g = base >>> GRANULE_SHIFT; g < (base + span) >>> GRANULE_SHIFT; g++) {
+    for (let g = granuleOf(base); g < granuleOf(base + span); g++) {
       if (this.granules[g] !== -1) throw new Error(`allocation ${name} at offset ${base} overlaps ${this.allocs[this.granules[g]!]!.name}`);
     }
     this.top = Math.max(this.top, base + span + 256);
@@ -454,17 +577,17 @@ export class GlobalArena {
   private unmap(a: Allocation): number {
     a.freed = true;
     this.version++;
-    const first = a.base >>> GRANULE_SHIFT;
-    const last = (a.base + Math.max(a.size, 1) - 1) >>> GRANULE_SHIFT;
+    const first = granuleOf(a.base);
+    const last = granuleOf(a.base + Math.max(a.size, 1) - 1);
     for (let g = first; g <= last; g++) this.granules[g] = -1;
-    return (last - first + 1) << GRANULE_SHIFT;
+    return (last - first + 1) * GRANULE;
   }
 
   /** Grow the backing store (between launches only: views are replaced). */
   grow(capacity: number): void {
     if (capacity <= this.bank.size) return;
     this.bank.grow(capacity, true);
-    const g = new Int32Array((this.bank.size >>> GRANULE_SHIFT) + 1).fill(-1);
+    const g = new Int32Array(granuleOf(this.bank.size) + 1).fill(-1);
     g.set(this.granules.subarray(0, Math.min(this.granules.length, g.length)));
     this.granules = g;
   }
@@ -513,7 +636,7 @@ export class GlobalArena {
 
   /** Device free: returns false for a pointer that is not a live heap block. */
   free(offset: number): boolean {
-    const id = this.granules[offset >>> GRANULE_SHIFT] ?? -1;
+    const id = this.granules[granuleOf(offset)] ?? -1;
     const a = id >= 0 ? this.allocs[id] : undefined;
     if (!a || a.kind !== 'heap' || a.base !== offset || a.freed) return false;
     this.freeList.push({ base: a.base, size: this.unmap(a) });
@@ -531,11 +654,12 @@ export class GlobalArena {
     };
   }
 
-  loadState(s: ArenaState): void {
+  /** `own`: the state is this arena's alone (a worker's copy of it), so its map is taken, not copied. */
+  loadState(s: ArenaState, own = false): void {
     this.version = s.version;
     this.allocs.length = 0;
     for (const a of s.allocs) this.allocs.push({ ...a });
-    this.granules = s.granules.slice();
+    this.granules = own ? s.granules : s.granules.slice();
     this.top = s.top; this.heapStart = s.heapStart; this.heapEnd = s.heapEnd; this.heapTop = s.heapTop;
     this.freeList.length = 0;
     for (const f of s.freeList) this.freeList.push({ ...f });

@@ -87,9 +87,10 @@ export interface ImageRequest {
 const ADDRESS_MODES: readonly AddressMode[] = ['wrap', 'clamp', 'mirror', 'border'];
 
 /**
- * The device memory `exec` provides by default: all the emulator can address. A real sm_80 card
- * (A100) has 40 or 80 GiB, but the interpreter indexes global memory with 31-bit offsets, so a
- * larger device would be one the kernels cannot reach; the program is told the size it gets.
+ * The device memory `exec` provides by default: all the emulator can address, 4 GiB, committed
+ * in host memory only where the program touches it. A real sm_80 card (A100) has 40 or 80 GiB,
+ * but the interpreter indexes global memory with unsigned 32-bit offsets, so a larger device
+ * would be one the kernels cannot reach; the program is told the size it gets.
  */
 export const DEFAULT_DEVICE_BYTES = MAX_DEVICE_BYTES;
 

@@ -57,8 +57,7 @@ export function launchOfSnapshot(s: LaunchSnapshot): Launch {
   const outputs: Allocation[] = [];
   for (const g of s.regions) {
     outputs.push(arena.allocateAt(g.offset, g.size, g.name, g.kind));
-    arena.bank.u8.set(g.bytes, g.offset);
-    arena.bank.touch(g.offset, g.size);
+    arena.bank.load(g.bytes, g.offset);
     if (g.kind === 'global') globals.set(g.variable ?? g.name, g.offset);
   }
   let constBank: Bank | undefined;

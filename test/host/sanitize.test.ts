@@ -231,7 +231,7 @@ describe('every faulting thread (a launch run again with refused accesses noted)
     const params = new Uint8Array(8);
     new DataView(params.buffer).setBigUint64(0, buf, true);
     const r: LaunchRequest = { module: m, kernel: 'fill', grid: [2, 1, 1], block: [32, 1, 1], sharedBytes: 0, params, cooperative: false };
-    const before = d.arena.bank.u8.slice();
+    const before = d.arena.bank.save();
     const plain = d.run(r, DEFAULT_RUN_OPTIONS);
     expect(plain.result.fault?.thread).toEqual([16, 0, 0]);
     const afterPlain = Array.from(d.read(buf, 64));
