@@ -62,7 +62,7 @@ export function captureImage(m: Machine): LaunchImage {
     opts: m.opts,
     global,
     globalSize: m.arena.bank.size,
-    allocator: m.arena.saveState(),
+    allocator: m.arena.saveState(true),
     constBytes: m.constBank.u8.slice(),
     paramBytes: m.paramBank.u8.slice(),
     globals,
