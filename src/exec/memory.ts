@@ -659,7 +659,10 @@ export class GlobalArena {
     };
   }
 
-  /** `own`: the state is this arena's alone (a worker's copy of it), so its map is taken, not copied. */
+  /**
+   * `own`: the state is this arena's to keep (a worker's, posted to it), so its map is taken, not
+   * copied (shared with the other workers, which only read it: a launch that allocates runs on one).
+   */
   loadState(s: ArenaState, own = false): void {
     this.version = s.version;
     this.allocs.length = 0;

@@ -241,7 +241,14 @@ export class Device {
     const n = Number(size);
     const align = kind === 'device' ? 256 : HOST_VISIBLE_ALIGN;
     const span = kind === 'device' ? n : Math.ceil(Math.max(n, 1) / HOST_VISIBLE_ALIGN) * HOST_VISIBLE_ALIGN;
-    const a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, this.capacity);
+    let a;
+    try {
+      a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, this.capacity);
+    } catch (e) {
+      // growing the arena reserves (not commits) host memory; a host that refuses even that
+      if (!(e instanceof RangeError)) throw e;
+      throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes: the host refused to reserve address space for it (${e.message})`);
+    }
     // free bytes, but not in one piece (gaps between live allocations)
     if (!a) throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes: ${free} bytes are free, but no ${size} of them in one piece`);
     // cudaMalloc memory is not zeroed on a GPU, but a reused span would leak old values into a
