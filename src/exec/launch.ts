@@ -12,6 +12,7 @@ import type { Sampler } from './texture/image.js';
 import { type ImageSpec, parseImage, parseSampler, withFields } from './texture/spec.js';
 import { FORMAT_NAMES, ImageTable, parseFormat, texelBytes } from './texture/image.js';
 import { type Allocation, Bank, GlobalArena, type ResidentMemory } from './memory.js';
+import { loadBytes } from './bank-pages.js';
 
 export type ElemType = 'u8' | 's8' | 'u16' | 's16' | 'u32' | 's32' | 'u64' | 's64' | 'f16' | 'f32' | 'f64';
 const ELEM_TYPES: ReadonlySet<string> = new Set(['u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f16', 'f32', 'f64']);
@@ -328,7 +329,7 @@ function parseDevice(v: unknown, program: Program, baseDir: string, where: strin
     } catch (e) {
       throw new LaunchError(`${where}.regions[${i}]: ${(e as Error).message}`);
     }
-    arena.bank.load(r.bytes, r.offset);
+    loadBytes(arena.bank, r.bytes, r.offset);
     if (r.kind === 'global') globals.set(r.variable, r.offset);
     outputs.push(a);
   }

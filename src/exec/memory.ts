@@ -180,7 +180,7 @@ export class Bank {
   }
 
   /** Calls `f` for each run of pages that may be non-zero (dirty or written), as byte ranges. */
-  private forWritten(f: (from: number, end: number) => void): void {
+  forWritten(f: (from: number, end: number) => void): void {
     const d = this.dirty, wr = this.written;
     for (let p = 0; p < d.length;) {
       if (d[p] === 0 && (wr === undefined || wr[p] === 0)) { p++; continue; }
@@ -190,82 +190,14 @@ export class Bank {
     }
   }
 
-  /**
-   * A copy of the pages that may be non-zero, for restore(): a program's device of gigabytes is
-   * mostly never touched, and a whole copy would commit all of it in host memory.
-   */
-  save(): SavedPages {
-    const runs: number[] = [];
-    let n = 0;
-    this.forWritten((from, end) => { runs.push(from, end); n += end - from; });
-    const bytes = new Uint8Array(n);
-    for (let i = 0, at = 0; i < runs.length; i += 2) {
-      bytes.set(this.u8.subarray(runs[i]!, runs[i + 1]!), at);
-      at += runs[i + 1]! - runs[i]!;
-    }
-    return { size: this.u8.length, runs, bytes };
+  /** Page p may hold non-zero bytes: dirty, or written before the flags were last cleared. */
+  mayBeNonZero(p: number): boolean {
+    return this.dirty[p] !== 0 || (this.written !== undefined && this.written[p] !== 0);
   }
 
-  /**
-   * The bytes as save() found them (of a bank of the same size), whoever wrote since (threads
-   * with dirty flags of their own included): the saved pages copied back, any other non-zero page
-   * zeroed; the pages written are marked dirty.
-   */
-  restore(saved: SavedPages): void {
-    const u8 = this.u8, u32 = this.u32;
-    let from = 0;
-    // (runs and the bank's size are multiples of 4: page bounds, or the size aligned to 8)
-    const zeroTo = (end: number): void => {
-      for (let p = from; p < end; p += PAGE_SIZE) {
-        const q = Math.min(end, p + PAGE_SIZE);
-        // reading an untouched page commits nothing; only a non-zero one is written
-        for (let i = p / 4; i < q / 4; i++) if (u32[i] !== 0) { u8.fill(0, p, q); this.touch(p, q - p); break; }
-      }
-    };
-    for (let i = 0, at = 0; i < saved.runs.length; i += 2) {
-      const a = saved.runs[i]!, b = saved.runs[i + 1]!;
-      zeroTo(a);
-      u8.set(saved.bytes.subarray(at, at + b - a), a);
-      this.touch(a, b - a);
-      at += b - a;
-      from = b;
-    }
-    zeroTo(u8.length);
-  }
-
-  /**
-   * Put a page set in (a checkpoint's, one page per PAGE_SIZE; `zero` stands for an all-zero
-   * page): an all-zero page is written only where this bank may hold non-zero bytes, so a large
-   * bank's untouched pages stay uncommitted. The pages set count as written.
-   */
-  setPages(pages: readonly Uint8Array[], zero: Uint8Array): void {
-    const d = this.dirty;
-    const wr = (this.written ??= new Uint8Array(d.length));
-    for (let p = 0; p < pages.length && p < d.length; p++) {
-      const page = pages[p]!;
-      const start = p * PAGE_SIZE;
-      if (page !== zero) { this.u8.set(page.subarray(0, Math.min(PAGE_SIZE, this.u8.length - start)), start); wr[p] = 1; }
-      else if (d[p] !== 0 || wr[p] !== 0) this.u8.fill(0, start, Math.min(start + PAGE_SIZE, this.u8.length));
-    }
-  }
-
-  /**
-   * Copy `bytes` in at `offset`, marking what it writes: an all-zero page of them over a page
-   * that is zero already is skipped, so loading a large, mostly untouched allocation (a recorded
-   * program's launch image) commits no host memory for it.
-   */
-  load(bytes: Uint8Array, offset: number): void {
-    const wr = this.written;
-    for (let from = 0; from < bytes.length;) {
-      const at = offset + from;
-      const end = Math.min(bytes.length, from + PAGE_SIZE - (at % PAGE_SIZE)); // to the page's end
-      const p = Math.floor(at / PAGE_SIZE);
-      if (this.dirty[p] !== 0 || (wr !== undefined && wr[p] !== 0) || !allZero(bytes, from, end)) {
-        this.u8.set(bytes.subarray(from, end), at);
-        this.dirty[p] = 1;
-      }
-      from = end;
-    }
+  /** Page p was set without a dirty mark (a checkpoint's bytes put back): it counts as written. */
+  markWritten(p: number): void {
+    (this.written ??= new Uint8Array(this.dirty.length))[p] = 1;
   }
 
   /** Mark the pages another bank over the same bytes wrote (a worker's flags, see the constructor). */
@@ -365,26 +297,6 @@ export class Bank {
     this.written = undefined; // covered by the dirty flags
     this.size = newSize;
   }
-}
-
-/** Pages of a bank (Bank.save): byte ranges [runs[2i], runs[2i+1]) and their bytes, in order. */
-export interface SavedPages {
-  /** The bank's size then. */
-  readonly size: number;
-  readonly runs: readonly number[];
-  readonly bytes: Uint8Array;
-}
-
-/** Bytes [from, end) are all zero (read by words where aligned). */
-function allZero(u8: Uint8Array, from: number, end: number): boolean {
-  const off = u8.byteOffset + from;
-  if (off % 4 === 0 && (end - from) % 4 === 0) {
-    const w = new Int32Array(u8.buffer, off, (end - from) / 4);
-    for (let i = 0; i < w.length; i++) if (w[i] !== 0) return false;
-    return true;
-  }
-  for (let i = from; i < end; i++) if (u8[i] !== 0) return false;
-  return true;
 }
 
 function alignUp8(n: number): number {

@@ -10,7 +10,7 @@
 import type { FaultReport, RunOptions } from '../exec/machine.js';
 import type { LaneFault, Warp } from '../exec/state.js';
 import type { Probe } from '../exec/probe.js';
-import type { SavedPages } from '../exec/memory.js';
+import { restoreSaved, savePages, type SavedPages } from '../exec/bank-pages.js';
 import type { Device, LaunchRequest } from './device.js';
 
 /** The rerun past a fault stops after this many warp-steps at most (the faults found by then are reported). */
@@ -47,14 +47,14 @@ export function faultingLanes(device: Device, r: LaunchRequest, opts: RunOptions
   // device malloc in the kernel may have grown the bank: then the start cannot be restored
   if (bank.u8.length !== before.size) return undefined;
   // the pages that may be non-zero only: a device of gigabytes is mostly never touched
-  const after = bank.save();
-  bank.restore(before);
+  const after = savePages(bank);
+  restoreSaved(bank, before);
   const sink: LaneFault[] = [];
   let lanes: FaultReport[] | undefined;
   try {
     lanes = device.run(r, { ...opts, maxSteps: Math.min(opts.maxSteps, RERUN_STEPS) }, 1, sink, KEEP_CTAS).laneFaults;
   } finally {
-    bank.restore(after);
+    restoreSaved(bank, after);
   }
   if (!lanes || lanes.length === 0) return undefined;
   const keep = new Set(firstPerWarp(sink));

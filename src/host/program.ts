@@ -19,6 +19,7 @@ import { basename, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FaultReport, Machine, RunOptions } from '../exec/machine.js';
 import type { ParallelRun } from '../exec/parallel/pool.js';
+import { savePages } from '../exec/bank-pages.js';
 import { checkRun, LaunchSetupError } from '../races/run.js';
 import { formatReport } from '../races/format.js';
 import type { RaceReport } from '../races/types.js';
@@ -278,7 +279,7 @@ export class ProgramLaunches {
     // launches the filters or --launch-skip/--launch-count leave out run unchecked
     const checkedBy = san?.checks(r.kernel) ? tool : undefined;
     // memcheck reports every faulting lane: the memory the launch starts from, to run it again
-    const before = checkedBy === 'memcheck' && p.threads === 1 ? device.arena.bank.save() : undefined;
+    const before = checkedBy === 'memcheck' && p.threads === 1 ? savePages(device.arena.bank) : undefined;
     let ran: Ran;
     try {
       ran = runLaunch(device, r, p, checkedBy);

@@ -4,6 +4,7 @@
  * only the pages that may be non-zero. Expected values by hand from the offsets and sizes.
  */
 import { Bank, GlobalArena, PAGE_SIZE } from '../../src/exec/memory.js';
+import { loadBytes, restoreSaved, savePages, setPageSet } from '../../src/exec/bank-pages.js';
 
 const GiB = 2 ** 30;
 
@@ -35,37 +36,37 @@ test('a bank of 4 GiB has a dirty flag for each of its 2^20 pages, the last one 
   expect(b.u8[4 * GiB - 1]).toBe(0xde);
 });
 
-test('save and restore bring back the saved pages and zero pages written since, whoever wrote them', () => {
+test('savePages and restoreSaved bring back the saved pages and zero pages written since, whoever wrote them', () => {
   const b = new Bank(16 * PAGE_SIZE);
   b.u8[3 * PAGE_SIZE + 5] = 7;
   b.touch(3 * PAGE_SIZE + 5, 1);
-  const saved = b.save();
+  const saved = savePages(b);
   expect(saved.runs).toEqual([3 * PAGE_SIZE, 4 * PAGE_SIZE]); // only the page written
   expect(saved.bytes.length).toBe(PAGE_SIZE);
   b.u8[3 * PAGE_SIZE + 5] = 9;
   b.u8[10 * PAGE_SIZE] = 1; // no dirty mark (a worker thread's write over shared bytes)
-  b.restore(saved);
+  restoreSaved(b, saved);
   expect(b.u8[3 * PAGE_SIZE + 5]).toBe(7);
   expect(b.u8[10 * PAGE_SIZE]).toBe(0);
   expect(b.dirty[10]).toBe(1); // it changed
   expect(b.dirty[11]).toBe(0); // untouched pages stay unmarked
 });
 
-test('load copies only non-zero pages over clean ones, and marks what it wrote', () => {
+test('loadBytes copies only non-zero pages over clean ones, and marks what it wrote', () => {
   const b = new Bank(8 * PAGE_SIZE);
   const bytes = new Uint8Array(4 * PAGE_SIZE);
   bytes[PAGE_SIZE + 1] = 5;
-  b.load(bytes, 2 * PAGE_SIZE);
+  loadBytes(b, bytes, 2 * PAGE_SIZE);
   expect(b.u8[3 * PAGE_SIZE + 1]).toBe(5);
   expect([...b.dirty]).toEqual([0, 0, 0, 1, 0, 0, 0, 0]);
   // a zero page over a written one is copied: the page must become zero
   b.u8[4 * PAGE_SIZE] = 3;
   b.touch(4 * PAGE_SIZE, 1);
-  b.load(new Uint8Array(PAGE_SIZE), 4 * PAGE_SIZE);
+  loadBytes(b, new Uint8Array(PAGE_SIZE), 4 * PAGE_SIZE);
   expect(b.u8[4 * PAGE_SIZE]).toBe(0);
 });
 
-test('setPages writes a zero page only where the bank may hold non-zero bytes', () => {
+test('setPageSet writes a zero page only where the bank may hold non-zero bytes', () => {
   const zero = new Uint8Array(PAGE_SIZE);
   const b = new Bank(4 * PAGE_SIZE);
   b.u8[PAGE_SIZE] = 4;
@@ -73,7 +74,7 @@ test('setPages writes a zero page only where the bank may hold non-zero bytes', 
   b.u8[2 * PAGE_SIZE] = 6; // unmarked: setPages trusts the marks (every write goes through them)
   const page = new Uint8Array(PAGE_SIZE);
   page[9] = 8;
-  b.setPages([zero, zero, zero, page], zero);
+  setPageSet(b, [zero, zero, zero, page], zero);
   expect(b.u8[PAGE_SIZE]).toBe(0);
   expect(b.u8[2 * PAGE_SIZE]).toBe(6);
   expect(b.u8[3 * PAGE_SIZE + 9]).toBe(8);
