@@ -12,7 +12,7 @@ import * as fp from './float/index.js';
 import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, spaceOfWindow32, window32Of, WINDOW32_SHIFT, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
-import { markMemOp } from './block/memspec.js';
+import { markMemOp, markUniformLoad } from './block/memspec.js';
 import { lanes } from './codegen.js';
 
 function readValue(b: Bank, idx: number, size: number, signed: boolean, u: Uint32Array, d: number): void {
@@ -152,7 +152,7 @@ function compileLd(ctx: Ctx): Exec {
   if (!uniformAddress(g, space)) return perLane;
   // one address for every lane (kernel parameters, variables): one translation and read, copied
   // to the other lanes; a probe of the space sees every lane's access, so it takes the per-lane path
-  return (w: Warp, m: number) => {
+  const uniform = (w: Warp, m: number) => {
     const p = w.mem.probe;
     if (m === 0 || (p !== undefined && (p.spaces === undefined || ((p.spaces >>> space) & 1) !== 0))) { perLane(w, m); return; }
     const l0 = 31 - Math.clz32(m & -m);
@@ -171,6 +171,11 @@ function compileLd(ctx: Ctx): Exec {
       }
     }
   };
+  // a block (src/exec/block/) reads the bank once and copies the value to its lanes
+  if (vec === 1 && (size === 4 || size === 8) && (g.lo & (size - 1)) === 0 && (space === Space.Param || space === Space.Const)) {
+    return markUniformLoad(uniform, { space, lo: g.lo, size, signed, data: dsts[0]! });
+  }
+  return uniform;
 }
 
 /**
