@@ -121,3 +121,92 @@ testIf(why)('a whole program: breakpoints in two kernels, continue and reverse-c
   // this session has not passed going forward; the recording line came at launch
   expect(output.join('')).toMatch(/recorded offbyone: 3 launches, 3 recorded; the program exited with code 1/);
 }, 600_000);
+
+/** Start the adapter on offbyone (from its cwd), the events of `kinds` logged in arrival order. */
+async function launchOffbyone(stopOnEntry: boolean, log: { event: string; body: unknown }[], kinds: readonly string[]): Promise<DebugClient> {
+  const c = (dc = new DebugClient('node', 'dist/src/cli.js dap', 'ptxdbg', { cwd: ROOT, shell: true }));
+  c.defaultTimeout = LONG;
+  await c.start();
+  for (const k of kinds) c.on(k, (e: DebugProtocol.Event) => log.push({ event: k, body: e.body }));
+  await c.initializeRequest({ adapterID: 'ptxdbg', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+  await Promise.all([
+    c.waitForEvent('initialized', LONG),
+    c.launchRequest({ program: './offbyone', cwd: bin!, stopOnEntry } as DebugProtocol.LaunchRequestArguments),
+  ]);
+  return c;
+}
+
+testIf(why)('pending breakpoints as gdb-based adapters show them: unverified with the reason at set time, a `changed` event (verified, the line) when a launch with the code is reached, verified at once once one was', async () => {
+  const log: { event: string; body: unknown }[] = [];
+  const c = await launchOffbyone(true, log, ['breakpoint', 'stopped']);
+  const scaleLine = lineOf('if (i < n) b[i] = 2 * a[i]');
+  const finishLine = lineOf('if (i < n) out[i] = b[i] + 1');
+  const source = { path: join(DIR, 'offbyone.cu') };
+  // launch 1 (prefix) is in focus and no other launch was reached: both are pending, named by their kernel
+  let bps = (await c.setBreakpointsRequest({ source, breakpoints: [{ line: scaleLine }, { line: finishLine }] })).body.breakpoints;
+  expect(bps.map((b) => [b.verified, b.message])).toEqual([[false, 'pending: no launch of scale reached yet'], [false, 'pending: no launch of finish reached yet']]);
+  const [scaleId, finishId] = bps.map((b) => b.id!);
+  const fnBps = (await c.setFunctionBreakpointsRequest({ breakpoints: [{ name: 'finish' }] })).body.breakpoints;
+  expect(fnBps.map((b) => [b.verified, b.message])).toEqual([[false, 'pending: no launch of finish reached yet']]);
+  const entry = c.waitForEvent('stopped', LONG) as Promise<DebugProtocol.StoppedEvent>;
+  await c.configurationDoneRequest();
+  const tid = (await entry).body.threadId!;
+  expect(log.filter((e) => e.event === 'breakpoint')).toEqual([]);
+
+  // continue into launch 2: scale's breakpoint is resolved there, said before the stop at it
+  log.length = 0;
+  let s = await move(c, () => c.continueRequest({ threadId: tid }));
+  expect(s.body.hitBreakpointIds).toEqual([scaleId]);
+  expect(log.map((e) => e.event)).toEqual(['breakpoint', 'stopped']);
+  expect(log[0]!.body).toMatchObject({ reason: 'changed', breakpoint: { id: scaleId, verified: true, line: scaleLine } });
+
+  // set again (as VS Code does on an edit): scale is verified at once, a launch recorded so far has it; finish still pending
+  bps = (await c.setBreakpointsRequest({ source, breakpoints: [{ line: scaleLine }, { line: finishLine }] })).body.breakpoints;
+  expect(bps.map((b) => [b.verified, b.line, b.message])).toEqual([[true, scaleLine, undefined], [false, finishLine, 'pending: no launch of finish reached yet']]);
+  const finishId2 = bps[1]!.id!;
+
+  // on to launch 3 (scale's second warp first): the finish breakpoints resolve there; the replaced
+  // ids (scale's and finish's first) get no event
+  log.length = 0;
+  s = await move(c, () => c.continueRequest({ threadId: s.body.threadId! }));
+  expect(log.map((e) => e.event)).toEqual(['stopped']);
+  s = await move(c, () => c.continueRequest({ threadId: s.body.threadId! }));
+  const changed = log.filter((e) => e.event === 'breakpoint').map((e) => e.body as DebugProtocol.BreakpointEvent['body']);
+  expect(changed.map((b) => b.breakpoint.id).sort()).toEqual([finishId2, fnBps[0]!.id!].sort());
+  expect(changed.every((b) => b.reason === 'changed' && b.breakpoint.verified)).toBe(true);
+  expect(changed.find((b) => b.breakpoint.id === finishId2)?.breakpoint.line).toBe(finishLine);
+  expect(changed.map((b) => b.breakpoint.id)).not.toContain(finishId);
+  expect(log.at(-1)!.event).toBe('stopped');
+  expect((await top(c, s.body.threadId!)).name).toBe('finish [launch 3]');
+}, 600_000);
+
+testIf(why)('the program\'s output after its last launch (its final host check) reaches the Debug Console at the end, once, in order', async () => {
+  const log: { event: string; body: unknown }[] = [];
+  const c = await launchOffbyone(false, log, ['output']);
+  const stdout = (): string => log.map((e) => e.body as DebugProtocol.OutputEvent['body']).filter((b) => b.category === 'stdout').map((b) => b.output).join('');
+  // offbyone prints only after its three launches: out[i] = 2·i(i+1)/2 + 1 where (i+1)(i+2) + 1 is expected, for each i < 8, then FAIL
+  const expected = Array.from({ length: 8 }, (_, i) => `out[${i}] = ${i * (i + 1) + 1}, expected ${(i + 1) * (i + 2) + 1}\n`).join('') + 'FAIL\n';
+  const end = c.waitForEvent('stopped', LONG) as Promise<DebugProtocol.StoppedEvent>;
+  await c.configurationDoneRequest(); // no breakpoint: runs to the program's end
+  const s = await end;
+  expect(s.body.reason).toBe('pause');
+  expect(stdout()).toBe(expected);
+  // continuing at the end, back and forward again, and terminating send nothing twice
+  await move(c, () => c.continueRequest({ threadId: s.body.threadId! }));
+  await move(c, () => c.reverseContinueRequest({ threadId: s.body.threadId! }));
+  await move(c, () => c.continueRequest({ threadId: s.body.threadId! }));
+  await c.terminateRequest({});
+  expect(stdout()).toBe(expected);
+}, 600_000);
+
+testIf(why)('terminating before the end sends the output not passed yet', async () => {
+  const log: { event: string; body: unknown }[] = [];
+  const c = await launchOffbyone(true, log, ['output']);
+  const entry = c.waitForEvent('stopped', LONG);
+  await c.configurationDoneRequest();
+  await entry;
+  const stdout = (): string => log.map((e) => e.body as DebugProtocol.OutputEvent['body']).filter((b) => b.category === 'stdout').map((b) => b.output).join('');
+  expect(stdout()).toBe('');
+  await c.terminateRequest({});
+  expect(stdout()).toMatch(/^out\[0\] = 1, expected 3\n[^]*FAIL\n$/);
+}, 600_000);

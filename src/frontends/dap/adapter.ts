@@ -18,12 +18,12 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import {
-  Breakpoint, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
+  Breakpoint, BreakpointEvent, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import {
   type CommandConsole, compileCuda, type Engine, EngineError, type EngineOptions, type FrameInfo, launchFileBeside, openEngine, openReplayEngine,
-  comparePositions, type Position, samePosition, type StopEvent, type WatchKind,
+  type BreakpointResult, comparePositions, type Position, positionOf, samePosition, type StopEvent, type WatchKind,
 } from '../../engine/index.js';
 
 /** `launch` arguments (see the extension's package.json for their documentation). */
@@ -107,6 +107,12 @@ export class PtxDebugSession extends DebugSession {
 
   /** In a whole program: the furthest position whose output was sent. */
   private programOutputSent: Position | undefined;
+  /**
+   * In a whole program: breakpoints answered `verified: false` because no launch reached so far
+   * has their code (gdb's pending breakpoints), by id, with the line the client asked for (a PTX
+   * file's breakpoints keep theirs); each gets a `changed` event once a launch that has it is recorded.
+   */
+  private readonly pendingBps = new Map<number, { readonly askedLine: number | undefined }>();
 
   /**
    * `consoleFor`: the command language of the Debug Console's `-exec` lines (the gdb language,
@@ -228,11 +234,13 @@ export class PtxDebugSession extends DebugSession {
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
+    this.flushOutput();
     this.sendResponse(response);
     this.shutdown();
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    this.flushOutput();
     this.sendResponse(response);
     this.shutdown();
   }
@@ -244,6 +252,7 @@ export class PtxDebugSession extends DebugSession {
     this.frames.clear();
     this.lastStop = s;
     this.sendOutput();
+    this.resolvePending();
     let reason: string = reasonOverride ?? 'step';
     let text: string | undefined;
     if (!reasonOverride) {
@@ -281,7 +290,9 @@ export class PtxDebugSession extends DebugSession {
       }
       return;
     }
-    const here = e.position();
+    // at the program's end (the last recorded launch's end) its output after that launch has been
+    // passed too: its final host lines (the PASS/FAIL line) are sent now
+    const here = this.atProgramEnd() ? positionOf(e.launches().length + 1, 0) : e.position();
     const from = this.programOutputSent;
     if (from !== undefined && comparePositions(here, from) <= 0) return;
     for (const ev of e.programEvents()) {
@@ -289,6 +300,46 @@ export class PtxDebugSession extends DebugSession {
       this.sendEvent(new OutputEvent(ev.detail, ev.what === 'stderr' ? 'stderr' : 'stdout'));
     }
     this.programOutputSent = here;
+  }
+
+  /** Whether the position is the end of the program's last recorded launch (nothing runs after it). */
+  private atProgramEnd(): boolean {
+    const e = this.e;
+    const last = e.launches().filter((l) => l.steps !== undefined).at(-1);
+    return last !== undefined && e.position().launch === last.index && e.position().step === e.total;
+  }
+
+  /** Send every program output not sent yet (the session ends: nothing is passed later). */
+  private flushOutput(): void {
+    const e = this.engine;
+    if (!e?.isProgram) return;
+    const end = positionOf(e.launches().length + 1, 0);
+    const from = this.programOutputSent;
+    for (const ev of e.programEvents()) {
+      if (ev.kind !== 'output' || (from !== undefined && comparePositions(ev.position, from) <= 0)) continue;
+      this.sendEvent(new OutputEvent(ev.detail, ev.what === 'stderr' ? 'stderr' : 'stdout'));
+    }
+    this.programOutputSent = end;
+  }
+
+  /** Pending breakpoints whose code a launch recorded since has: DAP's `breakpoint` event, `changed`, verified, at the resolved line. */
+  private resolvePending(): void {
+    for (const [id, p] of this.pendingBps) {
+      const at = this.e.breakpointResolved(id);
+      if (!at) continue;
+      this.pendingBps.delete(id);
+      const b = new Breakpoint(true, p.askedLine ?? at.line) as DebugProtocol.Breakpoint;
+      b.id = id;
+      this.sendEvent(new BreakpointEvent('changed', b));
+    }
+  }
+
+  /** Keep the pending answers of a set*Breakpoints request; forget those the engine no longer has (replaced). */
+  private notePending(rs: readonly BreakpointResult[], askedLine: (i: number) => number | undefined): void {
+    if (!this.e.isProgram) return;
+    rs.forEach((r, i) => { if (!r.verified && r.id !== undefined) this.pendingBps.set(r.id, { askedLine: askedLine(i) }); });
+    const live = new Set(this.e.breakpoints().map((b) => b.id));
+    for (const id of this.pendingBps.keys()) if (!live.has(id)) this.pendingBps.delete(id);
   }
 
   /** continue / reverse-continue (or run from the start): stopping at race accesses on the way when race stops are on. */
@@ -567,6 +618,7 @@ export class PtxDebugSession extends DebugSession {
       const path = args.source.path ?? args.source.name ?? '';
       const file = this.isPtx(path) ? resolve(this.e.ptxPath) : basename(path);
       const rs = this.e.setBreakpoints(this.isPtx(path) ? this.e.ptxPath : file, (args.breakpoints ?? []).map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition })));
+      this.notePending(rs, (i) => (this.isPtx(path) ? args.breakpoints?.[i]?.line : undefined));
       response.body = { breakpoints: rs.map((r, i) => this.breakpoint(r, args.breakpoints?.[i]?.line)) };
       this.sendResponse(response);
     });
@@ -582,6 +634,7 @@ export class PtxDebugSession extends DebugSession {
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
     this.guard(response, () => {
       const rs = this.e.setFunctionBreakpoints(args.breakpoints.map((b) => ({ name: b.name, condition: b.condition, hitCondition: b.hitCondition })));
+      this.notePending(rs, () => undefined);
       response.body = { breakpoints: rs.map((r) => this.breakpoint(r)) };
       this.sendResponse(response);
     });
@@ -590,6 +643,7 @@ export class PtxDebugSession extends DebugSession {
   protected override setInstructionBreakpointsRequest(response: DebugProtocol.SetInstructionBreakpointsResponse, args: DebugProtocol.SetInstructionBreakpointsArguments): void {
     this.guard(response, () => {
       const rs = this.e.setInstructionBreakpoints(args.breakpoints.map((b) => ({ address: Number(b.instructionReference) + (b.offset ?? 0), condition: b.condition, hitCondition: b.hitCondition })));
+      this.notePending(rs, (i) => rs[i]?.line);
       response.body = { breakpoints: rs.map((r) => this.breakpoint(r)) };
       this.sendResponse(response);
     });
