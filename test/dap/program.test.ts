@@ -78,20 +78,21 @@ testIf(why)('a whole program: breakpoints in two kernels, continue and reverse-c
   expect(s.body.reason).toBe('breakpoint');
   const tid = s.body.threadId!;
   let f = await top(c, tid);
-  expect(f.name).toBe('scale [launch 2]');
+  // named with its parameter types (offbyone.cu: scale(const int *a, int *b, int n)) and its launch
+  expect(f.name).toBe('scale(const int *, int *, int) [launch 2]');
   expect(f.line).toBe(scaleLine);
 
   // scale<<<2, 4>>> has two blocks of one warp: continue stops at the second warp, still in launch 2
   s = await move(c, () => c.continueRequest({ threadId: tid }));
   const threadName = async (id: number): Promise<string | undefined> => (await c.threadsRequest()).body.threads.find((t) => t.id === id)?.name;
   expect(await threadName(s.body.threadId!)).toBe('block (1,0,0) thread (0,0,0)');
-  expect((await top(c, s.body.threadId!)).name).toBe('scale [launch 2]');
+  expect((await top(c, s.body.threadId!)).name).toBe('scale(const int *, int *, int) [launch 2]');
 
   // continue: finish's line in launch 3
   s = await move(c, () => c.continueRequest({ threadId: s.body.threadId! }));
   expect(s.body.reason).toBe('breakpoint');
   f = await top(c, s.body.threadId!);
-  expect(f.name).toBe('finish [launch 3]');
+  expect(f.name).toBe('finish(const int *, int *, int) [launch 3]');
   expect(f.line).toBe(finishLine);
 
   // reverse-continue: back over the boundary to scale's line in launch 2
@@ -177,7 +178,7 @@ testIf(why)('pending breakpoints as gdb-based adapters show them: unverified wit
   expect(changed.find((b) => b.breakpoint.id === finishId2)?.breakpoint.line).toBe(finishLine);
   expect(changed.map((b) => b.breakpoint.id)).not.toContain(finishId);
   expect(log.at(-1)!.event).toBe('stopped');
-  expect((await top(c, s.body.threadId!)).name).toBe('finish [launch 3]');
+  expect((await top(c, s.body.threadId!)).name).toBe('finish(const int *, int *, int) [launch 3]');
 }, 600_000);
 
 testIf(why)('the program\'s output after its last launch (its final host check) reaches the Debug Console at the end, once, in order', async () => {

@@ -454,8 +454,10 @@ export class PtxDebugSession extends DebugSession {
         const id = this.nextFrame++;
         this.frames.set(id, { thread: args.threadId, level: f.level });
         const loc = this.frameLocation(f);
-        // in a whole program the top frame names its launch: `scale [launch 2]`
-        const name = f.level === 0 && launch ? `${f.function === launch.mangled ? launch.kernel : f.function} [launch ${launch.index}]` : f.function;
+        // named as C++ debuggers name frames, `axpy(float, float, float)`; in a whole program the
+        // top frame names its launch too: `scale(const int *, int *, int) [launch 2]`
+        const shown = this.e.functionDisplayName(f.function);
+        const name = f.level === 0 && launch ? `${shown} [launch ${launch.index}]` : shown;
         const sf = new StackFrame(id, name, loc.source, loc.line, 1) as DebugProtocol.StackFrame;
         sf.instructionPointerReference = `0x${this.e.address(f.function, f.pc).toString(16)}`;
         return sf;
