@@ -211,3 +211,20 @@ testIf(why)('terminating before the end sends the output not passed yet', async 
   await c.terminateRequest({});
   expect(stdout()).toMatch(/^out\[0\] = 1, expected 3\n[^]*FAIL\n$/);
 }, 600_000);
+
+testIf(why)('a condition that fails to evaluate, on a breakpoint pending at set time, stops at its hit in a later launch and says why (gdb, #27)', async () => {
+  const log: { event: string; body: unknown }[] = [];
+  const c = await launchOffbyone(false, log, ['breakpoint']);
+  const scaleLine = lineOf('if (i < n) b[i] = 2 * a[i]');
+  const bp = (await c.setBreakpointsRequest({ source: { path: join(DIR, 'offbyone.cu') }, breakpoints: [{ line: scaleLine, condition: 'nosuchname == 1' }] })).body.breakpoints[0]!;
+  expect([bp.verified, bp.message]).toEqual([false, 'pending: no launch of scale reached yet']);
+  const first = c.waitForEvent('stopped', LONG) as Promise<DebugProtocol.StoppedEvent>;
+  await c.configurationDoneRequest();
+  const s = await first;
+  // scale has no `nosuchname`: gdb stops at the hit rather than treat the condition as false
+  expect(s.body.reason).toBe('breakpoint');
+  expect(s.body.description).toBe(`Error in testing condition for breakpoint ${bp.id}: No symbol "nosuchname" in current context.`);
+  const f = await top(c, s.body.threadId!);
+  expect([f.name, f.line]).toEqual(['scale(const int *, int *, int) [launch 2]', scaleLine]);
+  expect(log.map((e) => (e.body as DebugProtocol.BreakpointEvent['body']).breakpoint)).toMatchObject([{ id: bp.id, verified: true, line: scaleLine }]);
+}, 600_000);

@@ -111,3 +111,14 @@ run('offbyone: the header and timeline name the launch; c crosses launches, C co
 
   expect(await h.quit()).toBe(0);
 }, 300_000);
+
+run('offbyone: a breakpoint condition that fails to evaluate stops at its hit in a later launch and says why (gdb, #27)', async () => {
+  const debug = await openProgramForTest(join(bin!, 'offbyone'));
+  h = await TuiHarness.start({ debug, title: 'offbyone', cols: 120, rows: 36 }, (l) => header(l).includes('launch 1/3'));
+  // pending while prefix (launch 1) is in focus; scale has no `nosuchname`
+  await command(h, 'break scale if nosuchname == 1', (l) => /Breakpoint 1/.test(l.join('\n')), 'breakpoint 1');
+  // gdb's two lines: `Error in testing condition for breakpoint 1:` and the reason (the message line shows the first)
+  const l = await h.pressAndWait('c', (ls) => ls.some((x) => x.trim() === 'Error in testing condition for breakpoint 1:') && /No symbol "nosuchname" in current/.test(ls.join('\n')), 'the condition error');
+  expect(header(l)).toContain(SCALE);
+  expect(await h.quit()).toBe(0);
+}, 300_000);
