@@ -12,10 +12,8 @@
  * A whole CUDA program (`"program": "./app"`, with `args`, `cwd`, `env`) runs once under the
  * recorder at `launch` (the CLI hands in how: `ProgramOpener`), and the session is the whole
  * program: continue, step and their reverse forms cross launch boundaries, the top frame names
- * its launch (`scale [launch 2]`), and the program's stdout and printf arrive as output events
- * the first time execution passes their place.
+ * its launch (`scale(const int *, int *, int) [launch 2]`); output and pending breakpoints: program.ts.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import {
   Breakpoint, BreakpointEvent, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
@@ -23,8 +21,11 @@ import {
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import {
   type CommandConsole, compileCuda, type Engine, EngineError, type EngineOptions, type FrameInfo, launchFileBeside, openEngine, openReplayEngine,
-  type BreakpointResult, comparePositions, type Position, positionOf, samePosition, type StopEvent, type WatchKind,
+  type Position, samePosition, type StopEvent, type WatchKind,
 } from '../../engine/index.js';
+import { isProgram, ProgramFeed, type ProgramOpener } from './program.js';
+
+export type { ProgramOpener, ProgramRun } from './program.js';
 
 /** `launch` arguments (see the extension's package.json for their documentation). */
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
@@ -50,44 +51,6 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   record?: string[];
 }
 
-/** What a whole program is run with: the executable, its arguments, where and with what environment. */
-export interface ProgramRun {
-  readonly program: string;
-  readonly args: readonly string[];
-  readonly cwd: string | undefined;
-  readonly env: Readonly<Record<string, string>> | undefined;
-  readonly record: readonly string[] | undefined;
-  readonly schedule: 'rr' | 'random' | undefined;
-  readonly seed: number | undefined;
-  readonly maxSteps: number | undefined;
-  /** A line for the user while the program runs (recording progress, the program's exit). */
-  readonly say: (line: string) => void;
-}
-
-/**
- * Runs a whole program under the recorder and opens the engine on it (the CLI hands in the
- * host side's; DAP itself imports no host code). Rejects with an EngineError the user can read.
- */
-export type ProgramOpener = (run: ProgramRun) => Promise<Engine>;
-
-/**
- * Whether `path` is a program to run rather than a file to read: an ELF file, or any regular file
- * with an execute bit (a script that starts the program).
- */
-function isProgram(path: string): boolean {
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) return false;
-    if (st.mode & 0o111) return true;
-    const fd = openSync(path, 'r');
-    const magic = Buffer.alloc(4);
-    try { readSync(fd, magic, 0, 4, 0); } finally { closeSync(fd); }
-    return magic.toString('latin1') === '\x7fELF';
-  } catch {
-    return false;
-  }
-}
-
 const FAULTS = 'faults';
 const RACES = 'races';
 
@@ -105,14 +68,8 @@ export class PtxDebugSession extends DebugSession {
   /** The positions of the last gotoTargets answer (target id N is the N-th). */
   private targets: readonly Position[] = [];
 
-  /** In a whole program: the furthest position whose output was sent. */
-  private programOutputSent: Position | undefined;
-  /**
-   * In a whole program: breakpoints answered `verified: false` because no launch reached so far
-   * has their code (gdb's pending breakpoints), by id, with the line the client asked for (a PTX
-   * file's breakpoints keep theirs); each gets a `changed` event once a launch that has it is recorded.
-   */
-  private readonly pendingBps = new Map<number, { readonly askedLine: number | undefined }>();
+  /** In a whole program: the output sent so far and the pending breakpoints (program.ts). */
+  private feed = new ProgramFeed();
 
   /**
    * `consoleFor`: the command language of the Debug Console's `-exec` lines (the gdb language,
@@ -212,7 +169,7 @@ export class PtxDebugSession extends DebugSession {
       });
       if (args.sourceDir) this.engine.setSourceDir(args.sourceDir);
       this.stopOnEntry = args.stopOnEntry ?? true;
-      this.programOutputSent = undefined;
+      this.feed = new ProgramFeed();
       this.sendResponse(response);
       const n = this.engine.launches();
       const code = this.engine.exitCode;
@@ -234,13 +191,13 @@ export class PtxDebugSession extends DebugSession {
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
-    this.flushOutput();
+    if (this.engine) this.feed.flush(this.engine, (text, stream) => this.sendEvent(new OutputEvent(text, stream)));
     this.sendResponse(response);
     this.shutdown();
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
-    this.flushOutput();
+    if (this.engine) this.feed.flush(this.engine, (text, stream) => this.sendEvent(new OutputEvent(text, stream)));
     this.sendResponse(response);
     this.shutdown();
   }
@@ -252,7 +209,7 @@ export class PtxDebugSession extends DebugSession {
     this.frames.clear();
     this.lastStop = s;
     this.sendOutput();
-    this.resolvePending();
+    for (const b of this.feed.resolved(this.e)) this.sendEvent(new BreakpointEvent('changed', b));
     let reason: string = reasonOverride ?? 'step';
     let text: string | undefined;
     if (!reasonOverride) {
@@ -290,56 +247,7 @@ export class PtxDebugSession extends DebugSession {
       }
       return;
     }
-    // at the program's end (the last recorded launch's end) its output after that launch has been
-    // passed too: its final host lines (the PASS/FAIL line) are sent now
-    const here = this.atProgramEnd() ? positionOf(e.launches().length + 1, 0) : e.position();
-    const from = this.programOutputSent;
-    if (from !== undefined && comparePositions(here, from) <= 0) return;
-    for (const ev of e.programEvents()) {
-      if (ev.kind !== 'output' || comparePositions(ev.position, here) > 0 || (from !== undefined && comparePositions(ev.position, from) <= 0)) continue;
-      this.sendEvent(new OutputEvent(ev.detail, ev.what === 'stderr' ? 'stderr' : 'stdout'));
-    }
-    this.programOutputSent = here;
-  }
-
-  /** Whether the position is the end of the program's last recorded launch (nothing runs after it). */
-  private atProgramEnd(): boolean {
-    const e = this.e;
-    const last = e.launches().filter((l) => l.steps !== undefined).at(-1);
-    return last !== undefined && e.position().launch === last.index && e.position().step === e.total;
-  }
-
-  /** Send every program output not sent yet (the session ends: nothing is passed later). */
-  private flushOutput(): void {
-    const e = this.engine;
-    if (!e?.isProgram) return;
-    const end = positionOf(e.launches().length + 1, 0);
-    const from = this.programOutputSent;
-    for (const ev of e.programEvents()) {
-      if (ev.kind !== 'output' || (from !== undefined && comparePositions(ev.position, from) <= 0)) continue;
-      this.sendEvent(new OutputEvent(ev.detail, ev.what === 'stderr' ? 'stderr' : 'stdout'));
-    }
-    this.programOutputSent = end;
-  }
-
-  /** Pending breakpoints whose code a launch recorded since has: DAP's `breakpoint` event, `changed`, verified, at the resolved line. */
-  private resolvePending(): void {
-    for (const [id, p] of this.pendingBps) {
-      const at = this.e.breakpointResolved(id);
-      if (!at) continue;
-      this.pendingBps.delete(id);
-      const b = new Breakpoint(true, p.askedLine ?? at.line) as DebugProtocol.Breakpoint;
-      b.id = id;
-      this.sendEvent(new BreakpointEvent('changed', b));
-    }
-  }
-
-  /** Keep the pending answers of a set*Breakpoints request; forget those the engine no longer has (replaced). */
-  private notePending(rs: readonly BreakpointResult[], askedLine: (i: number) => number | undefined): void {
-    if (!this.e.isProgram) return;
-    rs.forEach((r, i) => { if (!r.verified && r.id !== undefined) this.pendingBps.set(r.id, { askedLine: askedLine(i) }); });
-    const live = new Set(this.e.breakpoints().map((b) => b.id));
-    for (const id of this.pendingBps.keys()) if (!live.has(id)) this.pendingBps.delete(id);
+    this.feed.outputPassed(e, (text, stream) => this.sendEvent(new OutputEvent(text, stream)));
   }
 
   /** continue / reverse-continue (or run from the start): stopping at race accesses on the way when race stops are on. */
@@ -620,7 +528,7 @@ export class PtxDebugSession extends DebugSession {
       const path = args.source.path ?? args.source.name ?? '';
       const file = this.isPtx(path) ? resolve(this.e.ptxPath) : basename(path);
       const rs = this.e.setBreakpoints(this.isPtx(path) ? this.e.ptxPath : file, (args.breakpoints ?? []).map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition })));
-      this.notePending(rs, (i) => (this.isPtx(path) ? args.breakpoints?.[i]?.line : undefined));
+      this.feed.notePending(this.e, rs, (i) => (this.isPtx(path) ? args.breakpoints?.[i]?.line : undefined));
       response.body = { breakpoints: rs.map((r, i) => this.breakpoint(r, args.breakpoints?.[i]?.line)) };
       this.sendResponse(response);
     });
@@ -636,7 +544,7 @@ export class PtxDebugSession extends DebugSession {
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
     this.guard(response, () => {
       const rs = this.e.setFunctionBreakpoints(args.breakpoints.map((b) => ({ name: b.name, condition: b.condition, hitCondition: b.hitCondition })));
-      this.notePending(rs, () => undefined);
+      this.feed.notePending(this.e, rs, () => undefined);
       response.body = { breakpoints: rs.map((r) => this.breakpoint(r)) };
       this.sendResponse(response);
     });
@@ -645,7 +553,7 @@ export class PtxDebugSession extends DebugSession {
   protected override setInstructionBreakpointsRequest(response: DebugProtocol.SetInstructionBreakpointsResponse, args: DebugProtocol.SetInstructionBreakpointsArguments): void {
     this.guard(response, () => {
       const rs = this.e.setInstructionBreakpoints(args.breakpoints.map((b) => ({ address: Number(b.instructionReference) + (b.offset ?? 0), condition: b.condition, hitCondition: b.hitCondition })));
-      this.notePending(rs, (i) => rs[i]?.line);
+      this.feed.notePending(this.e, rs, (i) => rs[i]?.line);
       response.body = { breakpoints: rs.map((r) => this.breakpoint(r)) };
       this.sendResponse(response);
     });
