@@ -228,3 +228,29 @@ testIf(why)('a condition that fails to evaluate, on a breakpoint pending at set 
   expect([f.name, f.line]).toEqual(['scale(const int *, int *, int) [launch 2]', scaleLine]);
   expect(log.map((e) => (e.body as DebugProtocol.BreakpointEvent['body']).breakpoint)).toMatchObject([{ id: bp.id, verified: true, line: scaleLine }]);
 }, 600_000);
+
+testIf(why)('-rdc: a breakpoint in the other translation unit\'s kernel is pending until its launch is reached, then verified at its line', async () => {
+  // rdc_main.cu: fill<<<2, 32>>> (launch 1) then bump<<<1, 64>>> (launch 2), bump defined in rdc_other.cu
+  const err = await nvccBuild(join(DIR, 'rdc_main.cu'), join(bin!, 'rdc'), ['-g', '-G', '-rdc=true', join(DIR, 'rdc_other.cu')]);
+  if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
+  const other = readFileSync(join(DIR, 'rdc_other.cu'), 'utf8').split('\n');
+  const bumpLine = other.findIndex((l) => l.includes('v[i] += twice_plus_one(v[i])')) + 1;
+  const log: { event: string; body: unknown }[] = [];
+  const c = (dc = new DebugClient('node', 'dist/src/cli.js dap', 'ptxdbg', { cwd: ROOT, shell: true }));
+  c.defaultTimeout = LONG;
+  await c.start();
+  for (const k of ['breakpoint', 'stopped']) c.on(k, (e: DebugProtocol.Event) => log.push({ event: k, body: e.body }));
+  await c.initializeRequest({ adapterID: 'ptxdbg', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
+  await Promise.all([c.waitForEvent('initialized', LONG), c.launchRequest({ program: './rdc', cwd: bin!, stopOnEntry: false } as DebugProtocol.LaunchRequestArguments)]);
+  const bp = (await c.setBreakpointsRequest({ source: { path: join(DIR, 'rdc_other.cu') }, breakpoints: [{ line: bumpLine }] })).body.breakpoints[0]!;
+  expect(bp.verified).toBe(false);
+  expect(bp.message).toMatch(/^pending: no launch of .+ reached yet$/);
+  const first = c.waitForEvent('stopped', LONG) as Promise<DebugProtocol.StoppedEvent>;
+  await c.configurationDoneRequest();
+  const s = await first;
+  expect(s.body.hitBreakpointIds).toEqual([bp.id]);
+  expect(log.map((e) => e.event)).toEqual(['breakpoint', 'stopped']);
+  expect(log[0]!.body).toMatchObject({ reason: 'changed', breakpoint: { id: bp.id, verified: true, line: bumpLine } });
+  const f = await top(c, s.body.threadId!);
+  expect([f.name, f.source?.name, f.line]).toEqual(['bump(int *, int) [launch 2]', 'rdc_other.cu', bumpLine]);
+}, 600_000);
