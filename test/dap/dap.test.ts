@@ -127,7 +127,9 @@ describe('ptxdbg dap', () => {
     // step into axpy: the callee's first body line, its arguments from the caller
     await move(dc, () => dc!.stepInRequest({ threadId: tid }));
     const st = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames;
-    expect(st[0]!.name).toContain('axpy');
+    // named as C++ debuggers name frames: kernel.cu's axpy(float a, float x, float y) and
+    // saxpy(int n, float a, const float* x, float* y), with their parameter types
+    expect(st.map((x) => x.name)).toEqual(['axpy(float, float, float)', 'saxpy(int, float, const float *, float *)']);
     expect(st[0]!.line).toBe(4);
     expect(st[1]!.line).toBe(15);
     expect(asF32(await evaluate(dc, 'x', st[0]!.id))).toBe(X[0]);

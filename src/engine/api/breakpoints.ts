@@ -6,6 +6,7 @@ import type {
   AddedWatch, BreakpointInfo, BreakpointRequest, BreakpointResult, DataSpace, Dim3, SpaceName, WatchKind, WatchpointInfo, WatchRequest,
 } from '../types.js';
 import { formatterFor } from '../values.js';
+import { plainName } from '../../ptx/names.js';
 import { programBreak, programDelete } from '../program/breakpoints.js';
 
 import { WRITABLE } from './base.js';
@@ -29,13 +30,48 @@ export abstract class EngineBreakpoints extends EngineValues {
       const hc = hitCondition?.trim() ? parseHitCondition(hitCondition) : undefined;
       const text = condition?.trim() ? `${spec} if ${condition.trim()}` : spec;
       const b = this.program ? programBreak(this.program, this.session, text, false, hc) : this.session.addBreakpoint(text, false, hc);
-      // a program's breakpoint not in the launch in focus is pending: not verified (yet), but kept
-      if (b.pending) return { verified: false, id: b.id, line: undefined, message: b.note ?? 'pending: not in the code of the launch in focus' };
+      // a program's breakpoint not in the launch in focus: verified when a launch recorded so far
+      // has its code (gdb's resolved breakpoint), else pending, and kept (DAP: a `changed` event later)
+      if (b.pending) {
+        const at = this.breakpointResolved(b.id);
+        if (at) return { verified: true, id: b.id, line: at.line, message: undefined };
+        return { verified: false, id: b.id, line: undefined, message: b.note ?? this.pendingMessage(spec) };
+      }
       return { verified: true, id: b.id, line: b.locations[0]?.line, message: undefined };
     } catch (e) {
       if (e instanceof EngineError || e instanceof BreakpointError) return { verified: false, id: undefined, line: undefined, message: e.message };
       throw e;
     }
+  }
+
+  /**
+   * Where breakpoint `id` resolved: the first launch recorded so far whose code has it (a
+   * program's breakpoint is pending until one does), with its source line there; undefined while
+   * pending or unknown. A single-kernel session: its one launch, numbered 0.
+   */
+  breakpointResolved(id: number): { readonly launch: number; readonly line: number | undefined } | undefined {
+    const p = this.program;
+    const inSession = (s: { breakpoints(): readonly BreakpointInfo[] }): BreakpointInfo | undefined => s.breakpoints().find((b) => b.id === id && b.locations.length > 0);
+    if (!p) { const b = inSession(this.session); return b ? { launch: 0, line: b.locations[0]!.line } : undefined; }
+    for (const n of [...p.openSessions().keys()].sort((a, b) => a - b)) {
+      const b = inSession(p.openSessions().get(n)!);
+      if (b) return { launch: n, line: b.locations[0]!.line };
+    }
+    return undefined;
+  }
+
+  /** Why a program's breakpoint is pending, naming the function its location is in when the focused module knows it. */
+  private pendingMessage(spec: string): string {
+    if (/^[A-Za-z_$][\w$:<>]*$/.test(spec)) return `pending: no launch of ${spec} reached yet`;
+    try {
+      const at = this.session.resolveLocation(spec)[0];
+      if (at) return `pending: no launch of ${plainName(at.function)} reached yet`;
+    } catch (e) {
+      // code the focused launch does not reach: its error names the function (`... is in scale, which kernel ...`)
+      const fn = e instanceof Error ? /\bis in (\S+?)(?: \([^)]*\))?, which kernel\b/.exec(e.message)?.[1] : undefined;
+      if (fn) return `pending: no launch of ${fn} reached yet`;
+    }
+    return `pending: no launch of the code at ${spec} reached yet`;
   }
 
   /** Replace the breakpoints of one source file (a CUDA file, or the PTX file: PTX lines). */

@@ -13,6 +13,7 @@ import { comparePositions, type Position, positionOf } from '../../trace/positio
 
 import { RAW_RANGE, WRITABLE } from './base.js';
 import { EngineProgram } from './program.js';
+import { plainName } from '../../ptx/names.js';
 
 /** The engine's values, history, origin and code (see base.ts for the layers). */
 export abstract class EngineValues extends EngineProgram {
@@ -207,5 +208,16 @@ export abstract class EngineValues extends EngineProgram {
     const tl = s.timelineOfFocus();
     for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(positionOf(this.launchNo, tl.steps[i]!));
     return out;
+  }
+  /**
+   * A function as C++ debuggers name it in a call stack: `axpy(float, float, float)`, its
+   * parameter types as the launch's DWARF spells them (what a demangler gives for a mangled
+   * name); without debug information for it, its plain name (`axpy`).
+   */
+  functionDisplayName(fn: string): string {
+    const fs = this.session.debugInfo().scopes.functions();
+    const f = fs.find((x) => x.linkageName === fn) ?? fs.find((x) => x.name === fn);
+    if (!f?.name) return plainName(fn);
+    return `${f.name}(${f.variables.filter((v) => v.kind === 'parameter').map((v) => v.typeName).join(', ')})`;
   }
 }
