@@ -209,6 +209,11 @@ export class Bank {
     }
   }
 
+  /** Whether page `p` may hold a non-zero byte (marked dirty, or written before its flag was cleared). */
+  mayBeNonZero(p: number): boolean {
+    return this.dirty[p] !== 0 || (this.written !== undefined && this.written[p] !== 0);
+  }
+
   /** The bytes were set without dirty marks (a checkpoint restore): any page may be non-zero. */
   markAllWritten(): void {
     this.written = new Uint8Array(this.dirty.length).fill(1);

@@ -104,6 +104,16 @@ run('exec keeps a short launch on one thread by default (threads would cost more
   expect(two.out).toBe(one.out);
 });
 
+run('exec --workers 2: a launch that faults on threads is rerun on one from the memory it started with, and reports as one thread does', () => {
+  // oob.cu: fill<<<2, 256>>> writes out[256], one past the buffer (block 1, thread 0)
+  const one = ptxdbg(['exec', '--workers', '1', '--', './oob']);
+  const two = ptxdbg(['exec', '--workers', '2', '--stats', '--', './oob']);
+  expect(two.err).toContain('threads: 1 (rerun on one thread after a fault (oob))');
+  expect(two.code).toBe(one.code);
+  expect(two.out).toBe(one.out);
+  expect(two.err.split('\n').filter((l) => !l.includes('warp-steps')).join('\n')).toBe(one.err);
+});
+
 run('capture writes a bundle per launch and `run` on each reproduces its outputs byte for byte', () => {
   const cap = join(bin, 'cap');
   const r = ptxdbg(['capture', '-o', cap, '--', './pipeline']);

@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Machine } from '../machine.js';
 import { captureImage } from './image.js';
+import { restoreBank, saveBank } from './saved.js';
 import { sequentialReason } from './eligible.js';
 import { Claim, CLAIM_BYTES, CLOSED, runUnless, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
 import type { Program } from '../../ptx/resolve.js';
@@ -132,7 +133,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, go
   if (module === undefined) { module = nextModule++; moduleIds.set(m.program, module); }
   // resident memory (a program's) outlives the launch: kept to restore if the launch is rerun;
   // a launch's own arena is made afresh by the caller's rerun
-  const before = m.launch.resident ? m.arena.bank.u8.slice() : undefined;
+  const before = m.launch.resident ? saveBank(m.arena.bank) : undefined;
   const image = captureImage(m);
   const claims = new Int32Array(new SharedArrayBuffer(CLAIM_BYTES));
   const used: Helper[] = [];
@@ -165,10 +166,9 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, go
   const stop = m.fault ? `a fault (${m.fault.kind})` : ended ? 'the program has ended' : failed ? failed.why
     : steps > m.opts.maxSteps ? 'the step limit' : undefined;
   if (stop !== undefined) {
-    if (before) {
-      m.arena.bank.u8.set(before);
-      m.arena.bank.dirty.fill(1);
-    }
+    // the pages each worker wrote (a worker that did not join wrote none; one that did not report: unknown)
+    const wrote = reports.map((o) => (o === undefined ? new Uint8Array(0) : o.dirty));
+    if (before) restoreBank(m.arena.bank, before, wrote.every((d) => d !== undefined) ? wrote as Uint8Array[] : undefined);
     return { kind: 'rerun', why: stop };
   }
   for (const o of outs) if (o.ok) m.arena.bank.mergeDirty(o.dirty);

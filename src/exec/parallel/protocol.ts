@@ -71,4 +71,5 @@ export type WorkerOutput =
     /** The worker's dirty flags of the global bank (pages its CTAs wrote). */
     readonly dirty: Uint8Array;
   }
-  | { readonly ok: false; readonly why: string };
+  /** `dirty`: the pages it wrote, when it got as far as running CTAs. */
+  | { readonly ok: false; readonly why: string; readonly dirty?: Uint8Array };

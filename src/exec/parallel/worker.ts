@@ -32,22 +32,23 @@ function program(job: LaunchJob): Program {
 
 function run(job: LaunchJob, prog: Program): WorkerOutput {
   const claims = new Int32Array(job.claims);
+  let m: Machine | undefined;
   try {
-    const m = new Machine(prog, imageLaunch(job.image), job.image.opts, layoutFromImage(job.image, prog));
+    m = new Machine(prog, imageLaunch(job.image), job.image.opts, layoutFromImage(job.image, prog));
     m.ctaClaims = claims;
     if (!runUnless(m, () => Atomics.load(claims, Claim.Stop) !== 0)) throw new Error('the program has ended');
     if (m.fault) throw new Error(`a fault (${m.fault.kind})`);
     return { ok: true, warpSteps: m.warpSteps, threadInstructions: m.threadInstructions, ctas: m.ctasClaimed, dirty: m.arena.bank.dirty };
   } catch (e) {
-    return failed(job, e);
+    return failed(job, e, m?.arena.bank.dirty ?? new Uint8Array(0));
   }
 }
 
-/** No thread claims another CTA: the launch is rerun on one thread. */
-function failed(job: LaunchJob, e: unknown): WorkerOutput {
+/** No thread claims another CTA: the launch is rerun on one thread (`dirty`: the pages this worker wrote). */
+function failed(job: LaunchJob, e: unknown, dirty?: Uint8Array): WorkerOutput {
   const [gx, gy, gz] = job.image.launch.grid;
   Atomics.store(new Int32Array(job.claims), Claim.NextCta, gx * gy * gz);
-  return { ok: false, why: e instanceof Error ? e.message : String(e) };
+  return { ok: false, why: e instanceof Error ? e.message : String(e), ...(dirty ? { dirty } : {}) };
 }
 
 port.on('message', (job: LaunchJob) => {
@@ -63,7 +64,7 @@ port.on('message', (job: LaunchJob) => {
   const claims = new Int32Array(job.claims);
   // the main thread closed the launch before this worker came: it ran without it
   if (Atomics.add(claims, Claim.Joined, 1) >= CLOSED) return;
-  const out = prog === undefined ? failed(job, err) : run(job, prog);
+  const out = prog === undefined ? failed(job, err, new Uint8Array(0)) : run(job, prog);
   port.postMessage(out);
   Atomics.add(claims, Claim.Finished, 1);
   Atomics.notify(claims, Claim.Finished);
