@@ -14,7 +14,7 @@ import { baseName } from '../sources.js';
 import { plainName } from '../breakpoints.js';
 import { MachineThreadView } from '../threadview.js';
 import { type Engine, sessionOf } from '../api.js';
-import { consoleState, ctx, type Display } from './state.js';
+import { consoleState, ctx, type Display, printOptions } from './state.js';
 import type { SpaceName } from '../types.js';
 
 export function whatis(e: Engine, expr: string, expand: boolean): string {
@@ -174,7 +174,7 @@ export function backtrace(e: Engine): string {
     if (warp && !f.inlined) {
       try {
         const view = new MachineThreadView(s.machine, warp, w.lane, f.level);
-        args = variableTree(c.info, view, 0).args.map((a) => `${a.name}=${a.value}`).join(', ');
+        args = variableTree(c.info, view, 0, printOptions(e)).args.map((a) => `${a.name}=${a.value}`).join(', ');
       } catch (e) {
         if (!(e instanceof PrintError)) throw e;
       }

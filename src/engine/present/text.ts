@@ -13,7 +13,8 @@ import { plainName } from '../../ptx/names.js';
 import { formatterFor, registerFloat } from '../values.js';
 import { type Engine, sessionOf } from '../api.js';
 import type { AddedWatch, BreakpointInfo, DataSpace, LaneValue, OriginAnswer, SpaceName, Stop, WatchKind } from '../types.js';
-import { consoleState } from './state.js';
+import { consoleState, printOptions } from './state.js';
+import { wrapText } from './wrap.js';
 import { examineInstructions, examineString, listRange } from './inspect.js';
 import { programHistoryText } from '../program/memory.js';
 import { assignText, timelineTag } from './whatif.js';
@@ -345,10 +346,9 @@ export function printText(e: Engine, args: string): string {
   const m = /^\/(lanes|block)(?:\/([xduotc]))?\s+(.*)$/s.exec(args.trim());
   if (!m && isAssignment(args.replace(/^\s*\/\w+/, ''))) return assignText(e, args, 'print'); // a write: forks a what-if timeline
   if (!m) {
-    // gdb's `set print repeats|elements` (0: unlimited)
-    const { repeats, elements } = consoleState(e).print;
-    const limits = { ...(repeats !== undefined ? { repeats: repeats || Infinity } : {}), ...(elements !== undefined ? { maxElements: elements || Infinity } : {}) };
-    return printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history, limits);
+    // gdb's `set print repeats|elements|pretty|address` and `set width`
+    const text = printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history, printOptions(e));
+    return wrapText(text, consoleState(e).print.width);
   }
   return printLanes(e, m[1] === 'lanes' ? 'warp' : 'block', m[3]!, m[2]);
 }

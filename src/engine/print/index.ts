@@ -15,7 +15,7 @@ import { displayType } from './ctypes.js';
 import { DebugInfo } from './debuginfo.js';
 import { PrintError } from './errors.js';
 import { evaluateSource } from './evaluate.js';
-import { formatTop, type FormatEnv, type Radix } from './format.js';
+import { formatTop, type FormatEnv, type FormatOptions, type Radix } from './format.js';
 import { ValueHistory } from './history.js';
 import { infoArgs as infoArgsImpl, infoLocals as infoLocalsImpl, infoVariables as infoVariablesImpl, variableTree as variableTreeImpl, type VarNode } from './info.js';
 import { canonicalPlace, makeSymbolizer } from './places.js';
@@ -62,7 +62,7 @@ function evaluateChecked(info: DebugInfo, view: ThreadView, expr: string, histor
 }
 
 /** gdb's `print`: "$N = value" (N from `history`, or 1 without one). */
-export function printExpression(info: DebugInfo, view: ThreadView, expr: string, history?: ValueHistory, limits: { readonly repeats?: number; readonly maxElements?: number } = {}): string {
+export function printExpression(info: DebugInfo, view: ThreadView, expr: string, history?: ValueHistory, limits: Omit<FormatOptions, 'radix'> = {}): string {
   return guarded(() => {
     const { radix, expr: src } = splitFormat(expr);
     const v = evaluateChecked(info, view, src, history);
@@ -127,8 +127,8 @@ export function infoVariables(info: DebugInfo, view: ThreadView): string {
   return guarded(() => infoVariablesImpl(info, view));
 }
 
-export function variableTree(info: DebugInfo, view: ThreadView, maxChildren?: number): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
-  return guarded(() => variableTreeImpl(info, view, maxChildren));
+export function variableTree(info: DebugInfo, view: ThreadView, maxChildren?: number, options: Omit<FormatOptions, 'radix'> = {}): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
+  return guarded(() => variableTreeImpl(info, view, maxChildren, options));
 }
 
 /**

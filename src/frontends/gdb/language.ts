@@ -171,6 +171,9 @@ function setCommand(e: Engine, args: string): string {
   const n = value === 'unlimited' ? 0 : Number(value);
   if (found.name === 'print repeats') consoleState(e).print.repeats = n;
   if (found.name === 'print elements') consoleState(e).print.elements = n;
+  if (found.name === 'print pretty') consoleState(e).print.pretty = value === 'on';
+  if (found.name === 'print address') consoleState(e).print.address = value === 'on';
+  if (found.name === 'width') consoleState(e).print.width = n;
   return '';
 }
 
