@@ -9,7 +9,7 @@ import { T } from '../print/ctypes.js';
 import { Access } from '../../exec/probe.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
-import { plainName } from '../../ptx/names.js';
+import { printName } from '../../ptx/names.js';
 import { formatterFor, registerFloat } from '../values.js';
 import { type Engine, sessionOf } from '../api.js';
 import type { AddedWatch, BreakpointInfo, DataSpace, LaneValue, OriginAnswer, SpaceName, Stop, WatchKind } from '../types.js';
@@ -32,7 +32,7 @@ export function stopLine(e: Engine): string {
   if (w.state === 'not-started') return `${launchLine(e)}${head}: block not started yet`;
   const src = sourceLine(e, w.file, w.line);
   // at a source line the C++ name, as gdb prints it; at PTX level the PTX name its pcs belong to
-  const loc = w.file ? `${plainName(w.function)} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
+  const loc = w.file ? `${printName(w.function)} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
   const state = w.state === 'active' ? '' : ` (${w.state === 'inactive' ? 'inactive: waiting at a divergent branch' : 'waiting at a barrier'})`;
   return `${launchLine(e)}${head}${state}\n${loc}\n${src !== undefined ? `${w.line}\t${src}` : `   ${w.pc}: ${w.ptx}`}`;
 }
@@ -82,7 +82,7 @@ export function breakText(bp: BreakpointInfo, temporary: boolean): string {
   const l = bp.locations[0];
   // gdb's pending breakpoint: in a program, a location not in the launch in focus (issue #25)
   if (!l) return `${bp.note ? `${bp.note}\n` : ''}${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} (${bp.spec}) pending.`;
-  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${plainName(l.function)} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
+  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${printName(l.function)} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
 }
 
 /** cuda-gdb's reply to a focus switch, then where the thread is. */
