@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setCudaCommand } from './program.js';
+import { CUDA_VARIABLES, cudaVariable } from './convenience.js';
 import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, plainName, type Stop } from '../../engine/index.js';
 
 /** A move's result as the language prints it. */
@@ -110,7 +111,7 @@ function focusVariable(e: Engine, name: string): string | undefined {
     case '_thread': return String(w.thread[0] + w.thread[1] * e.launchInfo().block[0] + w.thread[2] * e.launchInfo().block[0] * e.launchInfo().block[1]);
     case '_block': return String(w.block[0] + w.block[1] * e.launchInfo().grid[0] + w.block[2] * e.launchInfo().grid[0] * e.launchInfo().grid[1]);
     case '_step': return String(e.position().step);
-    default: return undefined;
+    default: return cudaVariable(e, name);
   }
 }
 
@@ -182,7 +183,7 @@ function showCommand(e: Engine, args: string): string {
   if (t === 'convenience' || t === 'conv') {
     const st = state(e);
     const rows = [...st.vars].map(([k, v]) => `$${k} = ${v}`);
-    for (const k of ['_lane', '_warp', '_thread', '_block', '_step']) rows.push(`$${k} = ${focusVariable(e, k)}`);
+    for (const k of ['_lane', '_warp', '_thread', '_block', '_step', ...CUDA_VARIABLES]) rows.push(`$${k} = ${focusVariable(e, k)}`);
     return rows.join('\n');
   }
   if (t === 'version') return 'ptxdbg: a time-travel debugger for NVIDIA PTX kernels, with the command language of gdb, cuda-gdb and rr.';
