@@ -40,6 +40,7 @@ test('break scale<float, 4>(float*, int) and the stem alone name the same kernel
   expect(r.output).toContain('function "scale(int*, int)" not defined');
 });
 
+// gdb prints each declaration from the debug info, its types spelled as gdb spells them (`float *`)
 test('info functions lists each function demangled, at its declaration line, sorted by name', () => {
   const s = open();
   expect(run(s, 'info functions')).toBe([
@@ -47,12 +48,12 @@ test('info functions lists each function demangled, at its declaration line, sor
     '',
     'File kernel.cu:',
     '5:\tfloat ops::times<float, 4>(float);',
-    '12:\tvoid scale<float, 4>(float*, int);',
+    '12:\tvoid scale<float, 4>(float *, int);',
   ].join('\n'));
   expect(run(s, 'info functions ^void')).toBe([
     'All functions matching regular expression "^void":',
     '',
     'File kernel.cu:',
-    '12:\tvoid scale<float, 4>(float*, int);',
+    '12:\tvoid scale<float, 4>(float *, int);',
   ].join('\n'));
 });

@@ -7,7 +7,7 @@ import { coordsOf } from '../../exec/launch.js';
 import { WarpState } from '../../exec/state.js';
 import { intValue } from '../print/arith.js';
 import { T } from '../print/ctypes.js';
-import { describeType, evaluateExpression, PrintError, printExpression, variableTree } from '../print/index.js';
+import { describeType, evaluateExpression, functionSignature, PrintError, printExpression, variableTree } from '../print/index.js';
 import type { Session } from '../session.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
@@ -218,7 +218,8 @@ export function functionsText(e: Engine, regex: string): string {
   const byFile = new Map<string, { line: number; text: string; key: string }[]>();
   const bare: string[] = [];
   for (const f of s.program.functions.values()) {
-    const full = demangledName(f.name);
+    // gdb prints the declaration from the debug info; without it, the demangled name
+    const full = (s.debugInfo().hasVariables ? functionSignature(s.debugInfo(), f.name, printName(f.name)) : undefined) ?? demangledName(f.name);
     if (re && !re.test(full) && !re.test(f.name)) continue;
     const fi = f.locFile.find((x) => x >= 0);
     const file = fi === undefined ? undefined : s.program.files.get(fi);

@@ -186,3 +186,21 @@ function spellType(t: DwarfType): string {
   }
   return displayType(r);
 }
+
+/**
+ * A function's declaration as gdb's `info functions` prints it, from its DWARF: return type,
+ * `name` (the caller's print name, `scale<float, 4>`) and the parameter types in gdb's spelling
+ * (`void saxpy(int, float, const float *, float *)`); undefined without a DWARF subprogram.
+ */
+export function functionSignature(info: DebugInfo, linkageName: string, name: string): string | undefined {
+  try {
+    const f = info.scopes.functions().find((x) => x.linkageName === linkageName);
+    if (!f) return undefined;
+    const ret = displayType(info.scopes.types.typeOfAttr(f.die));
+    const params = f.variables.filter((v) => v.kind === 'parameter').map((v) => v.typeName);
+    return `${ret} ${name}(${params.join(', ')})`;
+  } catch (e) {
+    if (e instanceof PrintError) return undefined;
+    throw e;
+  }
+}
