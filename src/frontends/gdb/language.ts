@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setCudaCommand } from './program.js';
 import { CUDA_VARIABLES, cudaVariable } from './convenience.js';
-import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, plainName, type Stop } from '../../engine/index.js';
+import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, namesFunction, printName, type Stop } from '../../engine/index.js';
 
 /** A move's result as the language prints it. */
 type Moved = Pick<Stop, 'reason' | 'message'>;
@@ -470,9 +470,9 @@ function infoFrame(e: Engine): string {
   if (!f) throw new EngineError('No stack.');
   const caller = frames[level + 1];
   const callee = level > 0 ? frames[level - 1] : undefined;
-  const at = (x: typeof f): string => `${plainName(x.function)}${x.file ? ` (${baseName(x.file)}:${x.line})` : ''}`;
+  const at = (x: typeof f): string => `${printName(x.function)}${x.file ? ` (${baseName(x.file)}:${x.line})` : ''}`;
   return [
-    `Stack level ${level}, frame at ${plainName(f.function)}:`,
+    `Stack level ${level}, frame at ${printName(f.function)}:`,
     ` pc = ${f.pc} in ${at(f)}; saved pc = ${caller ? caller.pc : 'none'}`,
     caller ? ` called by frame at ${at(caller)}` : ' caller: none (the kernel\'s entry)',
     ...(callee ? [` caller of frame at ${at(callee)}`] : []),
@@ -499,7 +499,7 @@ function infoLine(e: Engine, args: string): string {
 
 function frameFunction(e: Engine, name: string): string {
   const frames = e.stack();
-  const i = frames.findIndex((f) => f.function === name || plainName(f.function) === name);
+  const i = frames.findIndex((f) => namesFunction(name, f.function));
   if (i < 0) throw new EngineError(`No frame for function "${name}".`);
   e.selectFrame(i);
   return backtrace(e);
