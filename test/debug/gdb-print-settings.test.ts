@@ -60,6 +60,11 @@ describe('set print pretty|address|elements|repeats and set width (vars_structs,
     ].join('\n'));
   });
 
+  test('pretty on applies to info locals too', () => {
+    run(s, 'set print pretty on');
+    expect(run(s, 'info locals')).toContain('p = {\n  id = 0,\n  pos = {\n    x = 20.25,\n    y = -2\n  },');
+  });
+
   test('address off: a pointer shows only the symbol it points into; bt shows no address', () => {
     expect(value('print sp')).toMatch(/^\(int \*\) 0x[0-9a-f]+ <sTile\+4>$/);
     run(s, 'set print address off');

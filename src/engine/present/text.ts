@@ -373,8 +373,9 @@ function num(text: string, what: string): number {
 /** `info locals|args|variables` of the focused thread's selected frame. */
 export function localsText(e: Engine, which: 'locals' | 'args' | 'variables'): string {
   const s = sessionOf(e);
-  const f = which === 'locals' ? infoLocals : which === 'args' ? infoArgs : infoVariables;
-  return f(s.debugInfo(), s.threadView());
+  // gdb's print settings apply to these listings too
+  if (which === 'variables') return infoVariables(s.debugInfo(), s.threadView());
+  return (which === 'locals' ? infoLocals : infoArgs)(s.debugInfo(), s.threadView(), printOptions(e));
 }
 
 /** The value the last `finish` saw returned, as gdb prints it; undefined when none (void, or not a forward finish). */

@@ -115,12 +115,12 @@ export function evaluateExpression(info: DebugInfo, view: ThreadView, expr: stri
   });
 }
 
-export function infoLocals(info: DebugInfo, view: ThreadView): string {
-  return guarded(() => infoLocalsImpl(info, view));
+export function infoLocals(info: DebugInfo, view: ThreadView, options: Omit<FormatOptions, 'radix'> = {}): string {
+  return guarded(() => infoLocalsImpl(info, view, options));
 }
 
-export function infoArgs(info: DebugInfo, view: ThreadView): string {
-  return guarded(() => infoArgsImpl(info, view));
+export function infoArgs(info: DebugInfo, view: ThreadView, options: Omit<FormatOptions, 'radix'> = {}): string {
+  return guarded(() => infoArgsImpl(info, view, options));
 }
 
 export function infoVariables(info: DebugInfo, view: ThreadView): string {

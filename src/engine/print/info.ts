@@ -74,9 +74,9 @@ function staticEntries(info: DebugInfo, view: ThreadView): Entry[] {
   return out;
 }
 
-function render(info: DebugInfo, view: ThreadView, entries: readonly Entry[], empty: string): string {
+function render(info: DebugInfo, view: ThreadView, entries: readonly Entry[], empty: string, options: FormatOptions = {}): string {
   if (entries.length === 0) return withWarnings(info, empty);
-  const e = env(info, view);
+  const e = env(info, view, options);
   const groups = [...new Set(entries.map((x) => x.group))].sort((a, b) => rank(a) - rank(b));
   const lines: string[] = [];
   for (const g of groups) {
@@ -109,16 +109,16 @@ function noSymbols(info: DebugInfo, view: ThreadView): boolean {
   return !info.hasVariables || info.scopes.instructionAddress(view.function, view.pc) === undefined;
 }
 
-export function infoLocals(info: DebugInfo, view: ThreadView): string {
+export function infoLocals(info: DebugInfo, view: ThreadView, options: FormatOptions = {}): string {
   if (view.frames.length === 0) return 'No frame selected.';
   if (noSymbols(info, view)) return withWarnings(info, 'No symbol table info available.');
-  return render(info, view, localEntries(info, view, 'variable'), 'No locals.');
+  return render(info, view, localEntries(info, view, 'variable'), 'No locals.', options);
 }
 
-export function infoArgs(info: DebugInfo, view: ThreadView): string {
+export function infoArgs(info: DebugInfo, view: ThreadView, options: FormatOptions = {}): string {
   if (view.frames.length === 0) return 'No frame selected.';
   if (noSymbols(info, view)) return withWarnings(info, 'No symbol table info available.');
-  return render(info, view, localEntries(info, view, 'parameter'), 'No arguments.');
+  return render(info, view, localEntries(info, view, 'parameter'), 'No arguments.', options);
 }
 
 /** Module variables (`__device__`, `__constant__`, `__shared__`, kernel-scope statics) with values. */
