@@ -15,7 +15,7 @@ import { type ArenaState, Bank } from '../exec/memory.js';
 import { coordsOf } from '../exec/launch.js';
 import type { CFunction } from '../exec/compiled.js';
 import { Cta, Frame, INITIAL_LOCAL_STRIDE, Warp } from '../exec/state.js';
-import { restorePages, snapDirty, type Pages } from './pages.js';
+import { restorePages, restorePagesOver, snapDirty, type Pages } from './pages.js';
 import { decodeRegs } from './regpages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
 import { type FrameSnap, type Frozen, freeze, frozenCtaIds, thaw } from './frozen.js';
@@ -48,6 +48,11 @@ export interface Checkpoint {
 }
 
 const NONE: readonly never[] = [];
+/**
+ * The page set each global bank held when last snapshotted or restored: the bank equals it on
+ * every page not flagged dirty since, so a restore copies only the pages that differ.
+ */
+const inBank = new WeakMap<Bank, Pages>();
 const NO_DIRTY = new Uint32Array(0);
 /** A checkpoint object and its frozen CTAs' objects, besides their buffers (an estimate). */
 const CHECKPOINT_BYTES = 256;
@@ -74,6 +79,7 @@ export class Snapshotter {
     const dirty: number[] = [];
     for (let i = arenaBank.dirty.indexOf(1); i >= 0; i = arenaBank.dirty.indexOf(1, i + 1)) dirty.push(i);
     const global = this.bank(arenaBank);
+    inBank.set(arenaBank, global);
     let arena = this.prevArena;
     if (arena === undefined || arena.version !== m.arena.version) {
       arena = m.arena.saveState();
@@ -159,7 +165,9 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.finished = false;
   m.fault = undefined;
   m.faultStep = -1;
-  restorePages(m.arena.bank.u8, c.global, PAGE_SIZE);
+  const bank = m.arena.bank;
+  restorePagesOver(bank.u8, c.global, PAGE_SIZE, inBank.get(bank), bank.dirty);
+  inBank.set(bank, c.global);
   m.arena.loadState(c.arena);
   m.children.clear();
   for (const [k, v] of c.children) m.children.set(k, v);

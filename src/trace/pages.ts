@@ -66,6 +66,25 @@ export function restorePages(u8: Uint8Array, pages: Pages, size: number): void {
   }
 }
 
+/**
+ * restorePages when `known` is the page set `u8` held when its dirty flags were last all clear
+ * (a snapshot or a restore since): only pages written since (dirty) or differing from `known`
+ * are copied. A bank opened on a large arena (a program's launch with its 8 MiB device heap)
+ * restores in the pages it touched instead of all of them, and its untouched pages stay
+ * uncommitted.
+ */
+export function restorePagesOver(u8: Uint8Array, pages: Pages, size: number, known: Pages | undefined, dirty: Uint8Array): void {
+  if (known === undefined || known.length !== pages.length || size !== PAGE_SIZE) { restorePages(u8, pages, size); return; }
+  for (let i = 0; i < pages.length; i++) {
+    const p = pages[i]!;
+    if (p === known[i] && dirty[i] === 0) continue;
+    const start = i * size;
+    const end = Math.min(start + size, u8.length);
+    if (p === ZERO) u8.fill(0, start, end);
+    else u8.set(p.subarray(0, end - start), start);
+  }
+}
+
 /** The shared all-zero page (stored for free). */
 export function isZeroPage(p: Uint8Array): boolean {
   return p === ZERO;
