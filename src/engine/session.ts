@@ -42,6 +42,11 @@ export interface SessionOptions extends LaunchFlags {
   maxSteps?: number | undefined;
   /** Checkpoint interval in warp-steps (power of two). */
   interval?: number | undefined;
+  /**
+   * The module already loaded from ptxText (loadPtx, lazy), shared by the sessions of one
+   * module's launches in a program: parsed and resolved once, its compiled code cached with it.
+   */
+  program?: Program | undefined;
 }
 
 /** Default recording limit: a runaway loop stops here instead of filling memory. */
@@ -68,6 +73,16 @@ export async function openSessionAsync(o: SessionOptions, rec: { onProgress?: (p
   return s;
 }
 
+/** unsupportedInstructions compiles every resolved function: once per program and resolved set (a shared program's sessions). */
+const unsupportedSeen = new WeakMap<Program, { functions: number; found: ReturnType<typeof unsupportedInstructions> }>();
+function unsupportedOf(program: Program): ReturnType<typeof unsupportedInstructions> {
+  const had = unsupportedSeen.get(program);
+  if (had && had.functions === program.functions.size) return had.found;
+  const found = unsupportedInstructions(program);
+  unsupportedSeen.set(program, { functions: program.functions.size, found });
+  return found;
+}
+
 function prepareSession(o: SessionOptions): { text: string; program: Program; launch: Launch; opts: RunOptions; machine: Machine; loadWarnings: string | undefined } {
   let text = o.ptxText;
   if (text === undefined) {
@@ -78,9 +93,12 @@ function prepareSession(o: SessionOptions): { text: string; program: Program; la
       throw e;
     }
   }
-  const loaded = loadPtx(text, o.ptxPath, { lazy: true });
-  if (!loaded.program) throw new EngineError(renderDiagnostics(loaded), 'bad-ptx');
-  const program = loaded.program;
+  let program = o.program;
+  if (!program) {
+    const loaded = loadPtx(text, o.ptxPath, { lazy: true });
+    if (!loaded.program) throw new EngineError(renderDiagnostics(loaded), 'bad-ptx');
+    program = loaded.program;
+  }
   let launch: Launch;
   try {
     launch = o.launchObject ?? resolveLaunch(o.ptxPath, program, { ...o, launch: o.launch ?? o.launchPath });
@@ -104,8 +122,8 @@ function prepareSession(o: SessionOptions): { text: string; program: Program; la
   }
   // what `check` reports as errors, the debugger reports at load as warnings: the run stops at
   // such an instruction only if a thread reaches it
-  const unsupported = unsupportedInstructions(program).map((d) => ({ ...d, severity: 'warning' as const }));
-  const loadWarnings = unsupported.length ? renderDiagnostics({ ...loaded, diagnostics: unsupported }) : undefined;
+  const unsupported = unsupportedOf(program).map((d) => ({ ...d, severity: 'warning' as const }));
+  const loadWarnings = unsupported.length ? renderDiagnostics({ module: program.module, diagnostics: unsupported }) : undefined;
   return { text, program, launch, opts, machine, loadWarnings };
 }
 

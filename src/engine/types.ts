@@ -380,6 +380,8 @@ export interface LaunchInfo {
   readonly steps: number | undefined;
   /** Launched from device code by this kernel (a child grid). */
   readonly launchedBy: string | undefined;
+  /** Its fault, in one line, when it faulted (a continue stops there). */
+  readonly fault?: string | undefined;
 }
 
 /** A host call or output between launches, at its place on the program timeline. */

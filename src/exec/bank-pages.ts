@@ -56,12 +56,16 @@ export function restoreSaved(bank: Bank, saved: SavedPages): void {
 /**
  * Put a page set into `bank` (a checkpoint's, one page per PAGE_SIZE; `zero` stands for an
  * all-zero page): an all-zero page is written only where the bank may hold non-zero bytes. The
- * pages set count as written.
+ * pages set count as written. `known`: the page set the bank held when last snapshotted or
+ * restored; a page that is the same object there and not flagged dirty since is equal already,
+ * so it is skipped (a restore rewrites only what changed, not a whole arena).
  */
-export function setPageSet(bank: Bank, pages: readonly Uint8Array[], zero: Uint8Array): void {
+export function setPageSet(bank: Bank, pages: readonly Uint8Array[], zero: Uint8Array, known?: readonly Uint8Array[]): void {
   const u8 = bank.u8;
+  const same = known !== undefined && known.length === pages.length ? known : undefined;
   for (let p = 0; p < pages.length && p < bank.dirty.length; p++) {
     const page = pages[p]!;
+    if (same !== undefined && same[p] === page && bank.dirty[p] === 0) continue;
     const start = p * PAGE_SIZE;
     if (page !== zero) { u8.set(page.subarray(0, Math.min(PAGE_SIZE, u8.length - start)), start); bank.markWritten(p); }
     else if (bank.mayBeNonZero(p)) u8.fill(0, start, Math.min(start + PAGE_SIZE, u8.length));

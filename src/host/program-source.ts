@@ -4,21 +4,26 @@
  * launch's start state built in memory (the Launch a captured bundle's launch.json would give,
  * without writing the bundle), so `openProgramEngine` can record a launch when it is visited.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { plainName } from '../ptx/names.js';
 import type { Launch } from '../exec/launch.js';
+import type { FaultReport } from '../exec/machine.js';
 import { Bank, GlobalArena, type Allocation, type ResidentMemory } from '../exec/memory.js';
 import { loadBytes } from '../exec/bank-pages.js';
 import { ImageTable } from '../exec/texture/image.js';
 import type { LaunchStart, ProgramEventInfo, ProgramLaunch, ProgramSource } from '../engine/index.js';
-import type { LaunchSnapshot } from './bundle.js';
+import { type LaunchSnapshot, writeBundle } from './bundle.js';
 import { WINDOW_BASE } from './device.js';
-import { launchSnapshotAt, memoryAt, type ProgramRecording } from './recording.js';
+import { launchSnapshotAt, memoryAt, type ProgramRecording, readImage } from './recording.js';
 
 /** The recording as the engine reads it. */
 export function programSource(rec: ProgramRecording): ProgramSource {
   const launches: ProgramLaunch[] = rec.launches.map((l) => ({
-    index: l.launch, kernel: l.kernel, module: l.module, grid: [...l.grid], block: [...l.block], site: l.site?.text, steps: l.steps,
-    recorded: l.start !== undefined && l.params !== undefined, launchedBy: l.request.launchedBy,
+    index: l.launch, kernel: l.kernel, module: l.module, grid: [...l.grid], block: [...l.block], site: l.site?.text,
+    // the faulting warp-step ran but never completed: a launch's positions end before it (trace.ts)
+    steps: l.fault && l.steps !== undefined && l.steps > 0 ? l.steps - 1 : l.steps,
+    recorded: l.start !== undefined && l.params !== undefined, launchedBy: l.request.launchedBy, fault: l.fault ? faultLine(l.fault) : undefined,
   }));
   const events: ProgramEventInfo[] = rec.events.map((e): ProgramEventInfo => {
     if (e.kind === 'launch') return { kind: 'launch', event: e.index, launch: e.launch };
@@ -41,7 +46,34 @@ export function programSource(rec: ProgramRecording): ProgramSource {
       return { ptxPath: join(dir, `${basename(rec.app)}.module${l.module}.ptx`), ptxText: snap.ptx, launch: launchOfSnapshot(snap) };
     },
     memoryAt: (event, address, n) => memoryAt(rec, event, address, n),
+    capture: (n, into) => captureLaunch(rec, n, into),
   };
+}
+
+/**
+ * Launch n as the bundle `ptxdbg capture` writes (src/host/program.ts names it the same way):
+ * its start state, and as expected/ the regions' bytes at its end and its printf output.
+ */
+function captureLaunch(rec: ProgramRecording, n: number, into: string): string | undefined {
+  const snap = launchSnapshotAt(rec, n);
+  const l = rec.launches[n - 1];
+  if (!snap || !l) return undefined;
+  const out = join(into, `${String(n).padStart(4, '0')}-${plainName(l.kernel)}`);
+  writeBundle(out, snap);
+  if (l.end) {
+    mkdirSync(join(out, 'expected'), { recursive: true });
+    for (const g of snap.regions) writeFileSync(join(out, 'expected', `${g.name}.bin`), readImage(l.end, g.offset, g.size));
+    writeFileSync(join(out, 'stdout.txt'), l.stdout);
+  }
+  return out;
+}
+
+/** A fault in one line: what, where in the source, which thread. */
+function faultLine(f: FaultReport): string {
+  const what = f.message.split('\n')[0]!.replace(/ at 0x[0-9a-f]+$/i, '');
+  const where = f.file ? ` at ${basename(f.file)}:${f.line}` : '';
+  const who = f.block && f.thread ? `, block (${f.block.join(',')}) thread (${f.thread.join(',')})` : '';
+  return `${what}${where}${who}`;
 }
 
 /**

@@ -49,6 +49,11 @@ export interface Checkpoint {
 }
 
 const NONE: readonly never[] = [];
+/**
+ * The page set each global bank held when last snapshotted or restored: the bank equals it on
+ * every page not flagged dirty since, so a restore copies only the pages that differ.
+ */
+const inBank = new WeakMap<Bank, Pages>();
 const NO_DIRTY = new Uint32Array(0);
 /** A checkpoint object and its frozen CTAs' objects, besides their buffers (an estimate). */
 const CHECKPOINT_BYTES = 256;
@@ -75,6 +80,7 @@ export class Snapshotter {
     const dirty: number[] = [];
     for (let i = arenaBank.dirty.indexOf(1); i >= 0; i = arenaBank.dirty.indexOf(1, i + 1)) dirty.push(i);
     const global = this.bank(arenaBank);
+    inBank.set(arenaBank, global);
     let arena = this.prevArena;
     if (arena === undefined || arena.version !== m.arena.version) {
       arena = m.arena.saveState();
@@ -160,7 +166,9 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.finished = false;
   m.fault = undefined;
   m.faultStep = -1;
-  setPageSet(m.arena.bank, c.global, ZERO_PAGE);
+  const bank = m.arena.bank;
+  setPageSet(bank, c.global, ZERO_PAGE, inBank.get(bank));
+  inBank.set(bank, c.global);
   m.arena.loadState(c.arena);
   m.children.clear();
   for (const [k, v] of c.children) m.children.set(k, v);

@@ -26,7 +26,7 @@ export abstract class EngineProgram extends EngineBase {
     const open = p.openSessions();
     return p.source.launches.map((l) => ({
       index: l.index, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: l.site,
-      steps: l.recorded ? open.get(l.index)?.total ?? l.steps : undefined, launchedBy: l.launchedBy,
+      steps: l.recorded ? open.get(l.index)?.total ?? l.steps : undefined, launchedBy: l.launchedBy, fault: l.fault,
     }));
   }
 
@@ -34,6 +34,21 @@ export abstract class EngineProgram extends EngineBase {
   currentLaunch(): LaunchInfo {
     const n = this.launchNo;
     return this.launches().find((l) => l.index === n)!;
+  }
+
+  /**
+   * `capture DIR` in a program session: the launch in focus written as the bundle `ptxdbg
+   * capture` writes for it (reopen with `ptxdbg DIR/0002-kernel/kernel.ptx`); its directory.
+   */
+  captureLaunch(dir: string): string {
+    const p = this.program;
+    if (!p) throw new EngineError('capture DIR works in a whole-program session (ptxdbg ./app); for one launch use `ptxdbg capture`', 'bad-request');
+    if (!dir.trim()) throw new EngineError('usage: capture DIR', 'bad-request');
+    const n = p.current;
+    if (!p.source.capture) throw new EngineError('this recording cannot write bundles', 'bad-request');
+    const out = p.source.capture(n, dir.trim());
+    if (out === undefined) throw new EngineError(`launch ${n} was not recorded: there is no start state to write`, 'out-of-range');
+    return out;
   }
 
   /** Whether the engine debugs a whole program (several launches, host events) rather than one kernel. */

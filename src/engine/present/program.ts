@@ -15,11 +15,14 @@ export function launchLabel(l: LaunchInfo): string {
 export function launchesTable(e: Engine): string {
   const ls = e.launches();
   const cur = e.position().launch;
+  // a Fault column when a launch faulted (the launch a continue stops in)
+  const faults = ls.some((l) => l.fault !== undefined);
   const rows = ls.map((l) => [
     `${l.index === cur ? '*' : ' '} ${String(l.index).padStart(6)}`, l.kernel, `${dim(l.grid)} x ${dim(l.block)}`,
     l.steps === undefined ? 'unrecorded' : String(l.steps), `${l.site ?? '-'}${l.launchedBy ? ` (launched by ${l.launchedBy})` : ''}`,
+    ...(faults ? [l.fault ?? '-'] : []),
   ]);
-  const head = ['  Launch', 'Kernel', 'Grid x Block', 'Warp-steps', 'Host call site'];
+  const head = ['  Launch', 'Kernel', 'Grid x Block', 'Warp-steps', 'Host call site', ...(faults ? ['Fault'] : [])];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: readonly string[]): string => r.map((c, i) => (i === 3 ? c.padStart(width[i]!) : i === r.length - 1 ? c : c.padEnd(width[i]!))).join('  ').trimEnd();
   return [line(head), ...rows.map(line)].join('\n');

@@ -29,6 +29,11 @@ export interface ProgramLaunch {
   readonly recorded: boolean;
   /** Launched from device code by this kernel (a child grid). */
   readonly launchedBy?: string | undefined;
+  /**
+   * Its fault in the program's run, in one line (`out-of-bounds global write at faulty.cu:18,
+   * block (0,0,0) thread (5,0,0)`); a continue stops there.
+   */
+  readonly fault?: string | undefined;
 }
 
 /** A host call between launches (cudaMalloc, cudaMemcpy*, cudaMemset*, cudaFree, ...). */
@@ -89,6 +94,12 @@ export interface ProgramSource {
    * or undefined where the recording holds none (after recording stopped).
    */
   memoryAt(event: number, address: bigint, n: number): Uint8Array | undefined;
+  /**
+   * Write launch `index` as a bundle under `dir` (what `ptxdbg capture` writes for it:
+   * `dir/0002-gather/` with kernel.ptx, launch.json, in/ and expected/), returning the bundle's
+   * directory; undefined when the launch was not recorded.
+   */
+  capture?(index: number, dir: string): string | undefined;
   /** The program's exit code, once it ended. */
   readonly exitCode: number | undefined;
   /** Why recording stopped before the program's end, if it did. */

@@ -1,8 +1,10 @@
 /**
  * The program timeline (issue #25): one debugging session over every launch of a recorded
  * program. Each launch is a Session of its own, recorded from the launch's start state when the
- * user first goes into it and kept in a small LRU (a launch is a deterministic function of its
- * start, so an evicted one is recorded again, identically, when visited again).
+ * user first goes into it and kept in an LRU sized by the memory the kept launches hold (a launch
+ * is a deterministic function of its start, so an evicted one is recorded again, identically,
+ * when visited again). What the launches of one module share is made once: the parsed and
+ * resolved module and its compiled code (programOf).
  *
  * Moving across launches follows cuda-gdb going forward: when a continue (or a step past the
  * end) leaves a launch, the next stop is in the next launch that has one: a breakpoint hit, or
@@ -16,13 +18,20 @@ import { openSession, type Session } from '../session.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { plainName } from '../../ptx/names.js';
+import { loadPtx } from '../../ptx/index.js';
+import type { Program } from '../../ptx/resolve.js';
 import type { ProgramLaunch, ProgramSource } from './source.js';
 
 export interface ProgramOptions {
   schedule?: 'rr' | 'random' | undefined;
   seed?: number | undefined;
   maxSteps?: number | undefined;
-  /** Launches kept recorded at once (the LRU's size; default 4). */
+  /**
+   * Bytes the launches kept recorded may hold together (the LRU's size; default
+   * DEFAULT_KEPT_BYTES): a visited launch stays recorded until others push it out.
+   */
+  memory?: number | undefined;
+  /** At most this many launches kept recorded at once, whatever their size (tests). */
   sessions?: number | undefined;
 }
 
@@ -41,10 +50,28 @@ export interface ProgramBreakpoint {
 /** A stop somewhere in the program: the launch it is in, and the session's stop. */
 export interface ProgramStop { readonly launch: number; readonly stop: Stop }
 
+/** What the recorded launches kept for a return visit may hold (256 MiB). */
+export const DEFAULT_KEPT_BYTES = 256 * 2 ** 20;
+
+/**
+ * What keeping launch session `s` costs: its step log and checkpoints, the pages its machine
+ * has committed (about those of its checkpoints again) and a fixed part for its objects.
+ */
+function heldBytes(s: Session): number {
+  const b = s.trace.bytes();
+  return b.log + 2 * b.checkpoints + 64 * 1024;
+}
+
 export class ProgramTimeline {
   /** Open launches' sessions, least recently used first. */
   private readonly open = new Map<number, Session>();
+  /** Each module's Program, by module id (programOf). */
+  private readonly programs = new Map<number, { ptxText: string; program: Program }>();
   private readonly capacity: number;
+  private readonly budget: number;
+  /** Bytes each open session holds (heldBytes, taken once it is recorded). */
+  private readonly held = new Map<number, number>();
+  private heldTotal = 0;
   /** `set cuda break_on_launch application`: stop at each launch's first instruction. */
   breakOnLaunch = false;
   readonly bps: ProgramBreakpoint[] = [];
@@ -56,7 +83,8 @@ export class ProgramTimeline {
   current: number;
 
   constructor(readonly source: ProgramSource, private readonly o: ProgramOptions = {}) {
-    this.capacity = Math.max(1, o.sessions ?? 4);
+    this.capacity = Math.max(1, o.sessions ?? Number.POSITIVE_INFINITY);
+    this.budget = o.memory ?? DEFAULT_KEPT_BYTES;
     const first = source.launches.find((l) => l.recorded);
     if (!first) throw new EngineError(source.launches.length ? `none of the program's ${source.launches.length} launches was recorded` : 'the program made no kernel launch', 'out-of-range');
     this.current = first.index;
@@ -93,16 +121,38 @@ export class ProgramTimeline {
     if (!start) throw new EngineError(`launch ${n} (${this.label(n)}) was not recorded${this.source.stopped ? ` (recording stopped: ${this.source.stopped})` : ' (--record left it out)'}: it ran, and only its effect on memory is known`, 'out-of-range');
     const s = openSession({
       ptxPath: start.ptxPath, ptxText: start.ptxText, launchObject: start.launch, schedule: this.o.schedule, seed: this.o.seed, maxSteps: this.o.maxSteps,
+      program: this.programOf(l.module, start.ptxPath, start.ptxText),
     });
     s.useIds(this.takeId);
     if (this.sourceDir) s.setSourceDir(this.sourceDir);
     for (const b of this.bps) this.apply(b, n, s);
     this.open.set(n, s);
+    const bytes = heldBytes(s);
+    this.held.set(n, bytes);
+    this.heldTotal += bytes;
+    // least recently used first; the launch in focus and the one opened stay
     for (const k of this.open.keys()) {
-      if (this.open.size <= this.capacity) break;
-      if (k !== this.current && k !== n) this.open.delete(k);
+      if (this.open.size <= this.capacity && this.heldTotal <= this.budget) break;
+      if (k === this.current || k === n) continue;
+      this.open.delete(k);
+      this.heldTotal -= this.held.get(k) ?? 0;
+      this.held.delete(k);
     }
     return s;
+  }
+
+  /**
+   * Module `id` parsed and resolved (lazily, as a Session loads it), once for all its launches:
+   * the compiled code is cached with the Program (exec/machine.ts), so a launch visited again,
+   * or another launch of the module, compiles nothing. Undefined when it does not load (the
+   * Session then loads it itself and reports why).
+   */
+  private programOf(id: number, ptxPath: string, ptxText: string): Program | undefined {
+    const had = this.programs.get(id);
+    if (had && had.ptxText === ptxText) return had.program;
+    const loaded = loadPtx(ptxText, ptxPath, { lazy: true });
+    if (loaded.program) this.programs.set(id, { ptxText, program: loaded.program });
+    return loaded.program;
   }
 
   /** The sessions recorded now, by launch. */
@@ -204,7 +254,7 @@ export class ProgramTimeline {
   /** Whether a continue must look into launch l for a stop. */
   private mayStopIn(l: ProgramLaunch): boolean {
     if (!l.recorded) return false;
-    if (this.breakOnLaunch) return true;
+    if (this.breakOnLaunch || l.fault !== undefined) return true;
     return this.bps.some((b) => b.enabled && this.mayResolve(b, l)) || this.open.has(l.index);
   }
 

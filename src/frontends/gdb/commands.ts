@@ -301,6 +301,7 @@ const COMMANDS: Cmd[] = [
   ...WRITE_COMMANDS,
   // the program timeline (issue #25, src/frontends/gdb/program.ts)
   { ...PROGRAM_COMMANDS[0], names: [...PROGRAM_COMMANDS[0].names], moves: true },
+  { ...PROGRAM_COMMANDS[1], names: [...PROGRAM_COMMANDS[1].names] },
 ];
 
 for (const c of COMMANDS) HELP_ORDER.push(c.names[0]!);

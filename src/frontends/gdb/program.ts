@@ -40,6 +40,10 @@ export const PROGRAM_COMMANDS = [
     names: ['launch'], help: 'launch [N]: go to the start of launch N of the program (no N: the launch in focus)',
     run: (e: Engine, a: string): string | Moved => (a.trim() ? e.gotoLaunch(launchNumber(a, 'launch')) : launchText(e)),
   },
+  {
+    names: ['capture'], help: 'capture DIR: write the launch in focus as a bundle under DIR (what `ptxdbg capture` writes; reopen it with `ptxdbg DIR/NNNN-kernel/kernel.ptx`)',
+    run: (e: Engine, a: string): string => `Launch ${e.currentLaunch().index} written to ${e.captureLaunch(a)}`,
+  },
 ] as const;
 
 export { launchesTable };
