@@ -542,7 +542,7 @@ static cudaError_t dev_free(void *p) { LOCKED(dev_free_locked(p)); }
 cudaError_t cudaFree(void *p) { return dev_free(p); }
 cudaError_t cudaFreeHost(void *p) { return dev_free(p); }
 /* memory freed inside a stream capture stays allocated: the graph may run again */
-cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return ptxdbg_capturing(s) ? cudaSuccess : dev_free(p); }
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return ptxdbg_stream_bad(s) ? fail(cudaErrorInvalidResourceHandle) : ptxdbg_capturing(s) ? cudaSuccess : dev_free(p); }
 cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
   (void)flags;
   if (!d || visible_index((uintptr_t)h) < 0) return fail(cudaErrorInvalidValue);
@@ -672,6 +672,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
   return copy(dst, src, n);
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t s) {
+  if (ptxdbg_stream_bad(s)) return fail(cudaErrorInvalidResourceHandle);
   if (ptxdbg_capturing(s)) return ptxdbg_capture_copy(s, dst, src, n);
   if (bad_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
   check_kind("cudaMemcpyAsync", dst, src, n, kind);
@@ -733,6 +734,7 @@ cudaError_t ptxdbg_set(void *dst, int value, size_t n) {
 }
 cudaError_t cudaMemset(void *p, int v, size_t n) { return ptxdbg_set(p, v, n); }
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+  if (ptxdbg_stream_bad(s)) return fail(cudaErrorInvalidResourceHandle);
   if (ptxdbg_capturing(s)) return ptxdbg_capture_memset(s, p, 0, (unsigned)v & 255, 1, n, 1);
   return ptxdbg_set(p, v, n);
 }
@@ -961,6 +963,7 @@ static cudaError_t launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint
   cudaError_t e = ptxdbg_pack_launch(i, g, b, args, shmem, flags, &q, &qlen);
   leave();
   if (e != cudaSuccess) return fail(e);
+  if (ptxdbg_stream_bad(stream)) { free(q); return fail(cudaErrorInvalidResourceHandle); }
   if (ptxdbg_capturing(stream)) return ptxdbg_capture_launch(stream, i, q, qlen);
   e = ptxdbg_run_launch(q, qlen);
   free(q);

@@ -598,6 +598,12 @@ class Parser {
   private parseInitializer(): Initializer {
     const start = this.tok.start;
     if (this.isPunct('{')) {
+      if (this.nesting >= MAX_NESTING) {
+        // the rest of the declaration is skipped, so its closing braces are not one error each
+        const at = this.tok;
+        while (!this.isPunct(';') && this.tok.kind !== Tok.Eof) this.next();
+        this.fail(`initializer lists nested more than ${MAX_NESTING} levels deep`, at);
+      }
       this.deeper(this.tok, 'initializer lists');
       try {
         this.next();

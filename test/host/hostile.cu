@@ -53,6 +53,16 @@ int main(int argc, char **argv) {
   } else if (!strcmp(m, "deep")) {
     deep<<<1, 1>>>(100000, dev);
     SAY("deep", cudaDeviceSynchronize());
+  } else if (!strcmp(m, "streams")) {
+    cudaStream_t s, wild = (cudaStream_t)0x1234;
+    SAY("create", cudaStreamCreate(&s));
+    nop<<<1, 1, 0, s>>>(); SAY("launch on it", cudaGetLastError());
+    nop<<<1, 1, 0, wild>>>(); SAY("launch on 0x1234", cudaGetLastError());
+    SAY("memset on 0x1234", cudaMemsetAsync(dev, 0, 4, wild));
+    SAY("synchronize 0x1234", cudaStreamSynchronize(wild));
+    SAY("destroy", cudaStreamDestroy(s));
+    SAY("synchronize the destroyed one", cudaStreamSynchronize(s));
+    SAY("default stream", cudaStreamSynchronize(0));
   } else if (!strcmp(m, "launches")) {
     void *args[] = { &dev };
     SAY("main as a kernel", cudaLaunchKernel((const void *)main, 1, 1, args, 0, 0));

@@ -4,7 +4,7 @@
  * program gets what the CUDA Runtime API documents (cudaErrorInvalidValue for a copy that cannot
  * be done, cudaErrorInvalidDeviceFunction for a launch of something that is not a kernel,
  * cudaErrorInvalidConfiguration for a block or grid past the device's limits: block 1..1024
- * threads, grid y at most 65535).
+ * threads, grid y at most 65535; cudaErrorInvalidResourceHandle for a stream that is not one).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -53,7 +53,8 @@ run('garbage written to the runtime\'s socket: the request fails, ptxdbg says wh
   const r = exec('garbage');
   expect(r.out).toBe('malloc: cudaSuccess\nmemset: failed\n');
   expect(r.code).toBe(0);
-  expect(r.err).toMatch(/^ptxdbg: a request of \d+ bytes .*not speaking the ptxdbg runtime protocol; closing the connection$/m);
+  // 0xff bytes: the frame's u64 length is 2^64 - 1, named exactly
+  expect(r.err).toMatch(/^ptxdbg: a request of 18446744073709551615 bytes .*not speaking the ptxdbg runtime protocol; closing the connection$/m);
   expect(r.err).not.toContain('internal error');
 }, 150_000);
 
@@ -71,6 +72,16 @@ run('launching what is not a kernel, or with a block or grid past the limits, is
     'block 0: cudaErrorInvalidConfiguration', 'grid y 65536: cudaErrorInvalidConfiguration', 'block 1025: cudaErrorInvalidConfiguration',
     'a good launch: cudaSuccess', ''].join('\n'));
   expect(r.code).toBe(0);
+}, 150_000);
+
+run('a stream handle the program never created, or destroyed, is cudaErrorInvalidResourceHandle, not a crash', () => {
+  const r = exec('streams');
+  const bad = 'cudaErrorInvalidResourceHandle';
+  expect(r.out).toBe([
+    'malloc: cudaSuccess', 'create: cudaSuccess', 'launch on it: cudaSuccess', `launch on 0x1234: ${bad}`, `memset on 0x1234: ${bad}`,
+    `synchronize 0x1234: ${bad}`, 'destroy: cudaSuccess', `synchronize the destroyed one: ${bad}`, 'default stream: cudaSuccess', ''].join('\n'));
+  expect(r.code).toBe(0);
+  expect(r.err).toMatch(/^ptxdbg: stream 0x1234 is not a stream this program created/m);
 }, 150_000);
 
 run('SIGTERM to ptxdbg while the program idles ends the program too (no orphan left holding the terminal)', async () => {
