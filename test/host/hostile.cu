@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 __global__ void nop() {}
+__global__ void chatter(int lines) { for (int i = 0; i < lines; i++) printf("line %05d of thread %d\n", i, threadIdx.x); }
 __device__ int rec(int d) { volatile int pad[64]; pad[d & 63] = d; return d == 0 ? pad[0] : rec(d - 1) + pad[d & 63]; }
 __global__ void deep(int d, int *out) { *out = rec(d); }
 
@@ -63,6 +64,9 @@ int main(int argc, char **argv) {
     SAY("destroy", cudaStreamDestroy(s));
     SAY("synchronize the destroyed one", cudaStreamSynchronize(s));
     SAY("default stream", cudaStreamSynchronize(0));
+  } else if (!strcmp(m, "chatter")) {
+    chatter<<<1, 1>>>(50000);
+    SAY("chatter", cudaDeviceSynchronize());
   } else if (!strcmp(m, "launches")) {
     void *args[] = { &dev };
     SAY("main as a kernel", cudaLaunchKernel((const void *)main, 1, 1, args, 0, 0));

@@ -28,7 +28,7 @@ beforeAll(async () => {
 afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
 
 function exec(mode: string): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [CLI, 'exec', '--', './hostile', mode], { cwd: bin, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(process.execPath, [CLI, 'exec', '--', './hostile', mode], { cwd: bin, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -82,6 +82,15 @@ run('a stream handle the program never created, or destroyed, is cudaErrorInvali
     `synchronize 0x1234: ${bad}`, 'destroy: cudaSuccess', `synchronize the destroyed one: ${bad}`, 'default stream: cudaSuccess', ''].join('\n'));
   expect(r.code).toBe(0);
   expect(r.err).toMatch(/^ptxdbg: stream 0x1234 is not a stream this program created/m);
+}, 150_000);
+
+run('a launch printing more than the 1 MiB printf buffer of a GPU: all of it is shown, and one line says a GPU would lose some', () => {
+  const r = exec('chatter');
+  // "line NNNNN of thread 0\n" is 23 bytes: 50,000 lines are 1,150,000 bytes, past 1 MiB (1,048,576)
+  const lines = r.out.split('\n');
+  expect(lines.filter((l) => /^line \d{5} of thread 0$/.test(l))).toHaveLength(50_000);
+  expect(lines.at(-2)).toBe('chatter: cudaSuccess');
+  expect(r.err).toMatch(/^ptxdbg: launch 1 chatter<<<\(1,1,1\),\(1,1,1\)>>>: its printf output is 1150000 bytes, more than a GPU's printf buffer \(cudaLimitPrintfFifoSize, 1 MiB by default\) may hold/m);
 }, 150_000);
 
 run('SIGTERM to ptxdbg while the program idles ends the program too (no orphan left holding the terminal)', async () => {
