@@ -15,6 +15,8 @@
 #include <cuda_profiler_api.h>
 #include <pthread.h>
 #include <errno.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +106,8 @@ static int read_all(void *p, size_t n) { return transfer(0, p, n); }
 
 static void lost(void) {
   static int once;
+  /* the kernel refused a buffer of the call's (one not found unmapped beforehand, e.g. read-only) */
+  if (errno == EFAULT && !once) fprintf(stderr, "ptxdbg: a CUDA call was given a host buffer the program cannot read or write (EFAULT) while its request was on the wire\n");
   if (!once) { once = 1; fprintf(stderr, "ptxdbg: the connection to ptxdbg was lost (ptxdbg ended or closed it; its messages above say why): this CUDA call and every later one return cudaErrorDevicesUnavailable (46), and device memory is gone\n"); }
   fd = -1;
 }
@@ -115,7 +119,33 @@ static void lost(void) {
 /* Programs call CUDA from several threads: one request and its reply at a time on the wire, and
  * the runtime's tables change under the same lock (recursive: a launch holds it across calls). */
 static pthread_mutex_t big = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
-#define LOCKED(expr) do { pthread_mutex_lock(&big); cudaError_t r_ = (expr); pthread_mutex_unlock(&big); return r_; } while (0)
+/* A signal handler that calls CUDA while its thread is inside a call would put its request in the
+ * middle of the other's frame (or read the other's reply), and the recursive lock lets it in: the
+ * wire then never recovers. So while a thread is in the runtime, the asynchronous signals whose
+ * handler is the program's are held back, and delivered when the outermost call returns. Signals
+ * left at their default action (SIGINT, SIGTERM, ...) still end the program at once. */
+static __thread int depth;
+static __thread sigset_t saved_mask;
+static void enter(void) {
+  if (depth++ == 0) {
+    sigset_t hold;
+    sigfillset(&hold);
+    static const int sync_or_default[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGABRT };
+    for (size_t k = 0; k < sizeof sync_or_default / sizeof *sync_or_default; k++) sigdelset(&hold, sync_or_default[k]);
+    static const int stopping[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
+    for (size_t k = 0; k < sizeof stopping / sizeof *stopping; k++) {
+      struct sigaction now;
+      if (sigaction(stopping[k], NULL, &now) == 0 && !(now.sa_flags & SA_SIGINFO) && now.sa_handler == SIG_DFL) sigdelset(&hold, stopping[k]);
+    }
+    pthread_sigmask(SIG_BLOCK, &hold, &saved_mask);
+  }
+  pthread_mutex_lock(&big);
+}
+static void leave(void) {
+  pthread_mutex_unlock(&big);
+  if (--depth == 0) pthread_sigmask(SIG_SETMASK, &saved_mask, NULL);
+}
+#define LOCKED(expr) do { enter(); cudaError_t r_ = (expr); leave(); return r_; } while (0)
 
 static cudaError_t call_unlocked(uint32_t op, const void *a, size_t alen, const void *b, size_t blen,
                         void *out, size_t cap, size_t *got, char **dyn);
@@ -219,6 +249,10 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   sanitizing = getenv("PTXDBG_SANITIZE") != NULL;
   sites = getenv("PTXDBG_SITES") != NULL;
   under_ptxdbg = 1;
+  /* ptxdbg ended (SIGTERM, a crash, kill -9) while the program runs: the program goes too, as a
+     debugger's inferior does; left running it would hold the terminal with no device. A child
+     it forks does not inherit this (and has no device). */
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
   /* large socket buffers: a memcpy of many megabytes crosses in few system calls */
   int big_buf = 8 << 20;
   setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big_buf, sizeof big_buf);
@@ -530,7 +564,7 @@ static cudaError_t dev_free(void *p) { LOCKED(dev_free_locked(p)); }
 cudaError_t cudaFree(void *p) { return dev_free(p); }
 cudaError_t cudaFreeHost(void *p) { return dev_free(p); }
 /* memory freed inside a stream capture stays allocated: the graph may run again */
-cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return ptxdbg_capturing(s) ? cudaSuccess : dev_free(p); }
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { return ptxdbg_stream_bad(s) ? fail(cudaErrorInvalidResourceHandle) : ptxdbg_capturing(s) ? cudaSuccess : dev_free(p); }
 cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
   (void)flags;
   if (!d || visible_index((uintptr_t)h) < 0) return fail(cudaErrorInvalidValue);
@@ -571,7 +605,7 @@ static int bulk_ready(size_t n) {
 }
 /* status of a bulk request; -1 when the bulk path is unavailable (then use the socket) */
 static int bulk_write(uint64_t dst, const void *src, size_t n) {
-  pthread_mutex_lock(&big);
+  enter();
   int r = -1;
   if (n >= BULK_MIN && bulk_ready(n)) {
     memcpy(bulk, src, n);
@@ -579,11 +613,11 @@ static int bulk_write(uint64_t dst, const void *src, size_t n) {
     cudaError_t e = simple(OP_BULK_WRITE, &q, sizeof q, NULL, 0);
     if (e == cudaErrorNotSupported) bulk_ok = 0; else r = e;
   }
-  pthread_mutex_unlock(&big);
+  leave();
   return r;
 }
 static int bulk_read(void *dst, uint64_t src, size_t n) {
-  pthread_mutex_lock(&big);
+  enter();
   int r = -1;
   if (n >= BULK_MIN && bulk_ready(n)) {
     struct { uint64_t src, n; uint32_t fd; } __attribute__((packed)) q = { src, n, (uint32_t)bulk_fd };
@@ -591,10 +625,22 @@ static int bulk_read(void *dst, uint64_t src, size_t n) {
     if (e == cudaSuccess) memcpy(dst, bulk, n);
     if (e == cudaErrorNotSupported) bulk_ok = 0; else r = e;
   }
-  pthread_mutex_unlock(&big);
+  leave();
   return r;
 }
 
+/*
+ * Whether [p, p+n) of host memory is mapped in this process (msync says ENOMEM for a range with a
+ * hole). A host buffer that is not would fault inside the runtime (NVIDIA's crashes the program
+ * there) or, sent on the socket, leave a request cut short and the connection out of step; it is
+ * refused first instead, with a line that says so.
+ */
+static int host_mapped(const void *p, size_t n, const char *side) {
+  uintptr_t a = (uintptr_t)p, page = a & ~(uintptr_t)4095;
+  if (a + n >= a && msync((void *)page, a + n - page, MS_ASYNC) == 0) return 1;
+  fprintf(stderr, "ptxdbg: a copy's host %s (%zu bytes at %p) is not memory of the program's; the copy returns cudaErrorInvalidValue (NVIDIA's runtime would crash here)\n", side, n, p);
+  return 0;
+}
 /* The copy, whichever side each end is on (the kind is implied by the addresses, as with UVA). */
 cudaError_t ptxdbg_copy(void *dst, const void *src, size_t n) {
   CHECK_STICKY();
@@ -602,6 +648,7 @@ cudaError_t ptxdbg_copy(void *dst, const void *src, size_t n) {
   if (!dst || !src) return fail(cudaErrorInvalidValue);
   int dd = is_device(dst), sd = is_device(src);
   uint64_t d = (uintptr_t)dst, s = (uintptr_t)src;
+  if ((!sd && !host_mapped(src, n, "source")) || (!dd && !host_mapped(dst, n, "destination"))) return fail(cudaErrorInvalidValue);
   if (!dd && !sd) { memmove(dst, src, n); return cudaSuccess; }
   if (dd && !sd) {
     int b = bulk_write(d, src, n);
@@ -647,6 +694,7 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, enum cudaMemcpyKind
   return copy(dst, src, n);
 }
 cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, enum cudaMemcpyKind kind, cudaStream_t s) {
+  if (ptxdbg_stream_bad(s)) return fail(cudaErrorInvalidResourceHandle);
   if (ptxdbg_capturing(s)) return ptxdbg_capture_copy(s, dst, src, n);
   if (bad_kind(kind)) return fail(cudaErrorInvalidMemcpyDirection);
   check_kind("cudaMemcpyAsync", dst, src, n, kind);
@@ -708,6 +756,7 @@ cudaError_t ptxdbg_set(void *dst, int value, size_t n) {
 }
 cudaError_t cudaMemset(void *p, int v, size_t n) { return ptxdbg_set(p, v, n); }
 cudaError_t cudaMemsetAsync(void *p, int v, size_t n, cudaStream_t s) {
+  if (ptxdbg_stream_bad(s)) return fail(cudaErrorInvalidResourceHandle);
   if (ptxdbg_capturing(s)) return ptxdbg_capture_memset(s, p, 0, (unsigned)v & 255, 1, n, 1);
   return ptxdbg_set(p, v, n);
 }
@@ -905,9 +954,9 @@ cudaError_t ptxdbg_pack_launch(int i, dim3 g, dim3 b, void **args, size_t shmem,
 
 /* Run a packed launch: managed memory in, the kernel, its printf output, managed memory out. */
 cudaError_t ptxdbg_run_launch(const unsigned char *q, size_t qlen) {
-  pthread_mutex_lock(&big);
+  enter();
   cudaError_t e = sticky;
-  if (e != cudaSuccess) { pthread_mutex_unlock(&big); return fail(e); }
+  if (e != cudaSuccess) { leave(); return fail(e); }
   e = push_visible();
   char *text = NULL;
   size_t got = 0;
@@ -920,7 +969,7 @@ cudaError_t ptxdbg_run_launch(const unsigned char *q, size_t qlen) {
   int faulted = e == cudaErrorIllegalAddress || e == cudaErrorAssert || e == cudaErrorLaunchFailure || e == cudaErrorMisalignedAddress || e == cudaErrorLaunchTimeout;
   if (faulted) sticky = e;
   if (e == cudaSuccess) e = back;
-  pthread_mutex_unlock(&big);
+  leave();
   /* a kernel's fault is ptxdbg's report; the calls after it report the sticky error */
   if (faulted) { last_error = e; return e; }
   return fail(e);
@@ -931,10 +980,11 @@ static cudaError_t launch(int i, dim3 g, dim3 b, void **args, size_t shmem, uint
   CHECK_STICKY();
   unsigned char *q = NULL;
   size_t qlen = 0;
-  pthread_mutex_lock(&big);
+  enter();
   cudaError_t e = ptxdbg_pack_launch(i, g, b, args, shmem, flags, &q, &qlen);
-  pthread_mutex_unlock(&big);
+  leave();
   if (e != cudaSuccess) return fail(e);
+  if (ptxdbg_stream_bad(stream)) { free(q); return fail(cudaErrorInvalidResourceHandle); }
   if (ptxdbg_capturing(stream)) return ptxdbg_capture_launch(stream, i, q, qlen);
   e = ptxdbg_run_launch(q, qlen);
   free(q);
@@ -981,11 +1031,11 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
   if (i < 0 && (uintptr_t)func >= 1 && (uintptr_t)func <= (uintptr_t)nfuncs) i = (int)(uintptr_t)func - 1;
   if (i < 0) return fail(cudaErrorInvalidDeviceFunction);
   if (attr != cudaFuncAttributeMaxDynamicSharedMemorySize) return cudaSuccess;
-  pthread_mutex_lock(&big);
+  enter();
   cudaError_t e = kernel_info(i);
   if (e == cudaSuccess && (value < 0 || (size_t)value + funcs[i].static_shared > 227 * 1024)) e = cudaErrorInvalidValue;
   if (e == cudaSuccess) dyn_limit[i] = (long long)value + 1;
-  pthread_mutex_unlock(&big);
+  leave();
   return fail(e);
 }
 cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache c) { (void)func; (void)c; return cudaSuccess; }

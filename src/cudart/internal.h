@@ -22,6 +22,7 @@ size_t ptxdbg_frames(unsigned char *out, size_t cap, const char **api, uint64_t 
 
 /* streams.c */
 int ptxdbg_capturing(cudaStream_t s);
+int ptxdbg_stream_bad(cudaStream_t s);
 int ptxdbg_graph_memory(const void *p);  /* allocated by a graph: frees keep it */
 cudaError_t ptxdbg_capture_launch(cudaStream_t s, int func, unsigned char *packed, size_t len); /* takes packed */
 cudaError_t ptxdbg_capture_copy(cudaStream_t s, void *dst, const void *src, size_t n);

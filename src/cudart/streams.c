@@ -7,7 +7,9 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include <stdint.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -28,12 +30,26 @@ struct CUgraphNode_st {
 };
 struct CUgraph_st { struct CUgraphNode_st **nodes; size_t n, cap; cudaStream_t *joined; size_t njoined; };
 struct CUgraphExec_st { struct CUgraphNode_st **nodes; size_t n; };
-struct CUstream_st { struct CUgraph_st *capture; int origin; struct CUgraphNode_st *last; };
+struct CUstream_st { uint32_t magic; struct CUgraph_st *capture; int origin; struct CUgraphNode_st *last; };
+#define STREAM_MAGIC 0x5354524dU
 struct CUevent_st { double ms; int recorded; struct CUgraph_st *capture; struct CUgraphNode_st *node; };
 
 /* the legacy and per-thread default streams (0, cudaStreamLegacy, cudaStreamPerThread) */
 static struct CUstream_st default_stream;
-static struct CUstream_st *stream_of(cudaStream_t s) { return (uintptr_t)s < 0x100 ? &default_stream : s; }
+/* A handle that is no stream of this runtime's (never created, destroyed, or a wild pointer):
+   the calls given it return cudaErrorInvalidResourceHandle instead of crashing on it. */
+static struct CUstream_st invalid_stream;
+int ptxdbg_stream_bad(cudaStream_t s) {
+  if ((uintptr_t)s < 0x100) return 0;
+  uintptr_t page = (uintptr_t)s & ~(uintptr_t)4095;
+  if (msync((void *)page, (uintptr_t)s + sizeof *s - page, MS_ASYNC) != 0 || s->magic != STREAM_MAGIC) {
+    static int said;
+    if (!said++) fprintf(stderr, "ptxdbg: stream %p is not a stream this program created (or it was destroyed); calls given it return cudaErrorInvalidResourceHandle\n", (void *)s);
+    return 1;
+  }
+  return 0;
+}
+static struct CUstream_st *stream_of(cudaStream_t s) { return (uintptr_t)s < 0x100 ? &default_stream : ptxdbg_stream_bad(s) ? &invalid_stream : s; }
 
 int ptxdbg_capturing(cudaStream_t s) { return stream_of(s)->capture != NULL; }
 
@@ -395,13 +411,18 @@ cudaError_t cudaDeviceGraphMemTrim(int device) { (void)device; return cudaSucces
 cudaError_t cudaStreamCreate(cudaStream_t *s) {
   if (!s) return ptxdbg_fail(cudaErrorInvalidValue);
   *s = calloc(1, sizeof **s);
+  if (*s) (*s)->magic = STREAM_MAGIC;
   return *s ? cudaSuccess : ptxdbg_fail(cudaErrorMemoryAllocation);
 }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int f) { (void)f; return cudaStreamCreate(s); }
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int f, int p) { (void)f; (void)p; return cudaStreamCreate(s); }
-cudaError_t cudaStreamDestroy(cudaStream_t s) { if ((uintptr_t)s >= 0x100) free(s); return cudaSuccess; }
-cudaError_t cudaStreamSynchronize(cudaStream_t s) { (void)s; CHECK(); return cudaSuccess; }
-cudaError_t cudaStreamQuery(cudaStream_t s) { (void)s; CHECK(); return cudaSuccess; }
+cudaError_t cudaStreamDestroy(cudaStream_t s) {
+  if (ptxdbg_stream_bad(s)) return ptxdbg_fail(cudaErrorInvalidResourceHandle);
+  if ((uintptr_t)s >= 0x100) { s->magic = 0; free(s); }
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t s) { if (ptxdbg_stream_bad(s)) return ptxdbg_fail(cudaErrorInvalidResourceHandle); CHECK(); return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t s) { if (ptxdbg_stream_bad(s)) return ptxdbg_fail(cudaErrorInvalidResourceHandle); CHECK(); return cudaSuccess; }
 cudaError_t cudaStreamGetPriority(cudaStream_t s, int *p) { (void)s; if (p) *p = 0; return cudaSuccess; }
 cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *f) { (void)s; if (f) *f = 0; return cudaSuccess; }
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n, unsigned int f) { (void)s; (void)p; (void)n; (void)f; return cudaSuccess; }

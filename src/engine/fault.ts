@@ -8,8 +8,14 @@ export function formatFault(f: FaultReport): string {
     f.block ? `  in block (${f.block.join(',')}) thread (${f.thread!.join(',')}), warp ${f.warp} lane ${f.lane}` : '',
     `  at ${where} in ${f.function}, PTX instruction ${f.pc}: ${f.ptx}`,
   ];
-  for (const c of f.callers) {
-    lines.push(`  called from ${c.file ? `${c.file.split('/').pop()}:${c.line}` : `instruction ${c.pc}`} in ${c.function}`);
+  // runaway recursion leaves thousands of identical frames: a run of them is one line with its count
+  const callers = f.callers.map((c) => `  called from ${c.file ? `${c.file.split('/').pop()}:${c.line}` : `instruction ${c.pc}`} in ${c.function}`);
+  for (let i = 0; i < callers.length;) {
+    let j = i + 1;
+    while (j < callers.length && callers[j] === callers[i]) j++;
+    lines.push(j - i > 2 ? `${callers[i]!} (${j - i} times over)` : callers[i]!);
+    if (j - i === 2) lines.push(callers[i]!);
+    i = j;
   }
   for (const h of f.hints ?? []) lines.push(`  ${h}`);
   return lines.filter(Boolean).join('\n');

@@ -291,6 +291,11 @@ export class ProgramLaunches {
     }
     const { fault, stdout, steps, instrs } = ran;
     this.launchDone(recorded, steps, stdout, fault);
+    // a GPU keeps printf records in a buffer of cudaLimitPrintfFifoSize (1 MiB by default) and
+    // loses what does not fit; where that cuts depends on its record format, so say it, not cut
+    if (stdout.length > PRINTF_FIFO) {
+      say(`ptxdbg: launch ${index} ${label}: its printf output is ${Buffer.byteLength(stdout)} bytes, more than a GPU's printf buffer (cudaLimitPrintfFifoSize, 1 MiB by default) may hold; a GPU would lose the output past it, ptxdbg shows all of it`);
+    }
     for (const f of ran.findings) san!.record(f.lines, f.level, f.kind, f.times);
     if (ran.raceReport) {
       say(`ptxdbg: launch ${index} ${label}:`);
@@ -416,6 +421,9 @@ function raceFindings(report: RaceReport, mode: 'hazard' | 'analysis' | 'all'): 
   }
   return out;
 }
+
+/** The default cudaLimitPrintfFifoSize (CUDA Runtime API, cudaDeviceSetLimit): 1 MiB. */
+const PRINTF_FIFO = 1 << 20;
 
 /** How the program ended: its exit code, or why it could not be started. */
 export type ProgramExit = { code: number } | { notStarted: string };

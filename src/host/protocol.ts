@@ -68,7 +68,8 @@ export class FrameReader {
     if (this.have < 16) return undefined;
     const head = this.peek(16);
     const len = Number(head.readBigUInt64LE(8));
-    if (len > MAX_FRAME) throw new ProtocolError(`a request of ${len} bytes (at most ${MAX_FRAME}): the program is not speaking the ptxdbg runtime protocol`);
+    // the exact u64 in the message (Number would round 2^64 - 1 to 18446744073709552000)
+    if (len > MAX_FRAME) throw new ProtocolError(`a request of ${head.readBigUInt64LE(8)} bytes (at most ${MAX_FRAME}): the program is not speaking the ptxdbg runtime protocol`);
     if (this.have < 16 + len) {
       if (len >= BIG_FRAME) {
         // gather the rest in place instead of holding thousands of chunks

@@ -46,11 +46,18 @@ export class LineMap {
 /** gcc/clang style rendering with the offending line and a caret under the span. */
 export function formatDiagnostic(fileName: string, map: LineMap, d: Diagnostic): string {
   const { line, column } = map.position(d.span.start);
-  const text = map.lineText(line).replace(/\t/g, ' ');
-  const width = Math.max(1, Math.min(d.span.end - d.span.start, text.length - column + 1));
-  const caret = ' '.repeat(Math.max(0, column - 1)) + '^' + (width > 1 ? '~'.repeat(width - 1) : '');
+  const full = map.lineText(line).replace(/\t/g, ' ');
+  // a line longer than a terminal's (generated or hostile PTX: 100,000 characters) is shown as
+  // the part around the column, each cut marked with '...'
+  const from = full.length > EXCERPT ? Math.max(0, Math.min(column - 1 - EXCERPT / 2, full.length - EXCERPT)) : 0;
+  const text = (from > 0 ? '...' : '') + full.slice(from, from + EXCERPT) + (from + EXCERPT < full.length ? '...' : '');
+  const at = column - from + (from > 0 ? 3 : 0);
+  const width = Math.max(1, Math.min(d.span.end - d.span.start, text.length - at + 1));
+  const caret = ' '.repeat(Math.max(0, at - 1)) + '^' + (width > 1 ? '~'.repeat(width - 1) : '');
   return `${fileName}:${line}:${column}: ${d.severity}: ${d.message}\n  ${text}\n  ${caret}`;
 }
+/** The most characters of a source line a diagnostic shows. */
+const EXCERPT = 160;
 
 export function formatDiagnostics(fileName: string, source: string, ds: readonly Diagnostic[]): string {
   const map = new LineMap(source);

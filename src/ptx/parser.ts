@@ -35,6 +35,12 @@ export interface ParseOptions {
 }
 
 const MAX_DIAGNOSTICS = 100;
+/**
+ * How deep blocks, initializer lists, operand lists and constant expressions may nest: the parser
+ * recurses on each, and a hostile file (100,000 `{` or `(`) would otherwise overflow the stack.
+ * nvcc's output nests a few levels.
+ */
+export const MAX_NESTING = 256;
 
 const SPACES: ReadonlySet<string> = new Set([
   'reg', 'sreg', 'const', 'global', 'local', 'param', 'shared', 'tex', 'surf', 'sampler',
@@ -175,6 +181,14 @@ class Parser {
     if (last && last.span.start === span.start) return;
     this.diags.push({ severity: 'error', message, span });
   }
+  /** Nesting depth of the recursive rules (MAX_NESTING). */
+  private nesting = 0;
+  /** Enter one more level of a recursive rule at `t`; a located error past MAX_NESTING. Pair with `this.nesting--`. */
+  private deeper(t: Token, what: string): void {
+    if (this.nesting >= MAX_NESTING) this.fail(`${what} nested more than ${MAX_NESTING} levels deep`, t);
+    this.nesting++;
+  }
+
   private fail(message: string, span: Span = this.tok): never {
     this.error(message, { start: span.start, end: span.end });
     throw new ParseError(message);
@@ -583,14 +597,26 @@ class Parser {
 
   private parseInitializer(): Initializer {
     const start = this.tok.start;
-    if (this.eatPunct('{')) {
-      const items: Initializer[] = [];
-      if (!this.isPunct('}')) {
-        do items.push(this.parseInitializer());
-        while (this.eatPunct(','));
+    if (this.isPunct('{')) {
+      if (this.nesting >= MAX_NESTING) {
+        // the rest of the declaration is skipped, so its closing braces are not one error each
+        const at = this.tok;
+        while (!this.isPunct(';') && this.tok.kind !== Tok.Eof) this.next();
+        this.fail(`initializer lists nested more than ${MAX_NESTING} levels deep`, at);
       }
-      this.expectPunct('}');
-      return { kind: 'list', items, span: this.spanFrom(start) };
+      this.deeper(this.tok, 'initializer lists');
+      try {
+        this.next();
+        const items: Initializer[] = [];
+        if (!this.isPunct('}')) {
+          do items.push(this.parseInitializer());
+          while (this.eatPunct(','));
+        }
+        this.expectPunct('}');
+        return { kind: 'list', items, span: this.spanFrom(start) };
+      } finally {
+        this.nesting--;
+      }
     }
     const t = this.tok;
     if (t.kind === Tok.Float) {
@@ -776,9 +802,14 @@ class Parser {
     const t = this.tok;
     if (this.isPunct('{')) {
       const start = t.start;
-      const body = this.parseBlockBody();
-      const b: Block = { kind: 'block', body, span: this.spanFrom(start) };
-      return b;
+      this.deeper(t, 'blocks');
+      try {
+        const body = this.parseBlockBody();
+        const b: Block = { kind: 'block', body, span: this.spanFrom(start) };
+        return b;
+      } finally {
+        this.nesting--;
+      }
     }
     if (this.isPunct(';')) {
       this.next();
@@ -896,6 +927,15 @@ class Parser {
   }
 
   private parseOperand(): Operand {
+    this.deeper(this.tok, 'operands');
+    try {
+      return this.parseOperandAt();
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private parseOperandAt(): Operand {
     const t = this.tok;
     const start = t.start;
     if (this.isPunct('(')) {
@@ -1033,6 +1073,16 @@ class Parser {
 
   private parseUnary(): bigint {
     const t = this.tok;
+    if (t.kind !== Tok.Punct) return this.parsePrimary(t);
+    this.deeper(t, 'constant expressions');
+    try {
+      return this.parsePrimary(t);
+    } finally {
+      this.nesting--;
+    }
+  }
+
+  private parsePrimary(t: Token): bigint {
     if (this.eatPunct('-')) return -this.parseUnary();
     if (this.eatPunct('+')) return this.parseUnary();
     if (this.eatPunct('~')) return ~this.parseUnary();
