@@ -14,6 +14,7 @@ import { hasBody } from './ast.js';
 import { typeRuleError } from './typerules.js';
 import { isVideoOpcode, splitSelectors } from './selectors.js';
 import { typeSize } from './types.js';
+import { spaceInitError } from './space-init.js';
 
 export interface RegInfo {
   readonly name: string;
@@ -330,7 +331,8 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
       // every frame, carried across calls and returns: ProgFunction.moduleRegSlots)
       moduleRegs.push(item);
     } else if (item.kind === 'var') {
-      if (item.space === 'shared' && item.init !== undefined) err('.shared variables cannot have an initializer', item.span);
+      const initWhy = spaceInitError(item, module.version);
+      if (initWhy) err(initWhy, item.span);
       for (const f of item.fields ?? []) {
         const why = opaqueFieldError(item.type, f.name, f.value);
         if (why) err(why, f.span);
@@ -374,7 +376,7 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
         own.push(...decl.deferred.diagnostics);
         if (body === undefined || checkFunctionLimits(decl, (d) => varSize(d, structs), report) > 0) continue;
       }
-      functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, report, moduleRegs));
+      functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, report, moduleRegs, module.version));
     }
   };
   const tabled = tabledFunctions(module, functionNames);
@@ -464,6 +466,8 @@ interface ModuleContext {
   readonly globalsOut: VarInfo[];
   readonly callPrototypes: Set<string>;
   readonly err: (m: string, s: Span) => void;
+  /** The module's `.version` (ISA 1.x forms: space-init.ts). */
+  readonly version?: string | undefined;
 }
 
 function resolveFunction(
@@ -476,8 +480,9 @@ function resolveFunction(
   callPrototypes: Set<string>,
   err: (m: string, s: Span) => void,
   moduleRegs: readonly VarDecl[] = [],
+  version?: string,
 ): ProgFunction {
-  const r = new FunctionResolver(decl, { moduleScope, structs, functionNames, sharedOut, globalsOut, callPrototypes, err });
+  const r = new FunctionResolver(decl, { moduleScope, structs, functionNames, sharedOut, globalsOut, callPrototypes, err, version });
   // declarations, then labels (function-scoped, may be used before definition), then the body's
   // statements in order, then their operands against the scopes they were written in
   for (const d of moduleRegs) r.declareVar(r.fnScope, d);
@@ -563,10 +568,8 @@ class FunctionResolver {
       } else one(d.name);
       return;
     }
-    if ((d.space === 'shared' || d.space === 'local') && d.init !== undefined) {
-      // ptxas refuses these; accepting them silently would leave the memory zero
-      this.err(`.${d.space} variables cannot have an initializer`, d.span);
-    }
+    const initWhy = spaceInitError(d, this.mod.version);
+    if (initWhy) this.err(initWhy, d.span);
     if (d.space === 'shared') {
       const v = makeVar(d, this.structs, 'cta');
       this.mod.sharedOut.push(v);
