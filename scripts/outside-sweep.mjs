@@ -1,0 +1,191 @@
+#!/usr/bin/env node
+// Outside PTX sweep (issue #28): every .cu of suites nobody here wrote (NVIDIA's cuda-samples,
+// Rodinia), compiled by nvcc to PTX twice (-G and -O3 -lineinfo, -arch=sm_80), then
+//   1. `ptxdbg check` of every PTX file (both builds): must pass 100 %;
+//   2. every entry of the -O3 PTX run under a default launch (`ptxdbg run FILE --kernel K`, the
+//      CLI's default grid, block and arguments): each must end ok or in a located fault, never
+//      'unsupported', a crash (exit 70) or an unlocated error.
+// It fetches nothing and nothing it makes is committed: the suites' code and PTX stay in --work.
+//
+// Get the suites (any checkout will do; only source files are read), e.g.
+//   git clone --depth 1 https://github.com/NVIDIA/cuda-samples /tmp/sweep/cuda-samples
+//   git clone --depth 1 https://github.com/yuhc/gpu-rodinia     /tmp/sweep/rodinia
+// then, after `npm run build`:
+//   nice node scripts/outside-sweep.mjs --work /tmp/sweep \
+//     --suite cuda-samples=/tmp/sweep/cuda-samples --suite rodinia=/tmp/sweep/rodinia \
+//     [--jobs 2] [--max-steps 2000000] [--timeout 60] [--phase compile|check|run|all] [--only SUBSTR] [--cached]
+// Compiled PTX is cached in WORK/ptx/<suite>/ (delete it to recompile); results go to
+// WORK/sweep.json and a summary to stdout (--cached: only files already compiled, nvcc not run). A file nvcc cannot compile here is skipped and counted
+// with nvcc's first error line. CUDA dynamic-parallelism files are compiled again with -rdc=true
+// when nvcc asks for separate compilation.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ptxdbg = join(root, 'dist', 'bin', 'ptxdbg.js');
+
+function parseArgs(argv) {
+  const o = { work: undefined, suites: [], jobs: 2, maxSteps: 2_000_000, timeout: 60, phase: 'all', only: undefined, cached: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i], v = () => argv[++i];
+    if (a === '--work') o.work = resolve(v());
+    else if (a === '--suite') { const [name, dir] = v().split('='); o.suites.push({ name, dir: resolve(dir) }); }
+    else if (a === '--jobs') o.jobs = Number(v());
+    else if (a === '--max-steps') o.maxSteps = Number(v());
+    else if (a === '--timeout') o.timeout = Number(v());
+    else if (a === '--phase') o.phase = v();
+    else if (a === '--only') o.only = v();
+    else if (a === '--cached') o.cached = true;
+    else { console.error(`unknown argument ${a}`); process.exit(2); }
+  }
+  if (!o.work || o.suites.length === 0) { console.error('usage: outside-sweep.mjs --work DIR --suite NAME=DIR [--suite ...]'); process.exit(2); }
+  return o;
+}
+
+/** Run a command; resolves with its exit code (or 'timeout'), stdout and stderr. */
+function sh(cmd, args, { cwd, timeoutS } = {}) {
+  return new Promise((done) => {
+    const p = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '', err = '', timedOut = false;
+    p.stdout.on('data', (d) => { if (out.length < 1 << 20) out += d; });
+    p.stderr.on('data', (d) => { if (err.length < 1 << 20) err += d; });
+    const t = timeoutS ? setTimeout(() => { timedOut = true; p.kill('SIGKILL'); }, timeoutS * 1000) : undefined;
+    p.on('close', (code) => { if (t) clearTimeout(t); done({ code: timedOut ? 'timeout' : code, out, err }); });
+  });
+}
+
+/** Map `items` through async `fn`, `jobs` at a time, in order. */
+async function pool(items, jobs, fn) {
+  const res = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.max(1, jobs) }, async () => {
+    while (next < items.length) { const i = next++; res[i] = await fn(items[i], i); }
+  }));
+  return res;
+}
+
+function cuFiles(dir) {
+  const out = [];
+  const walk = (d) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.cu')) out.push(p);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/** Include folders: the suite's common headers (cuda-samples Common/, Rodinia common/) and the file's. */
+function includes(suiteDir, file) {
+  const dirs = [dirname(file), dirname(dirname(file))];
+  for (const c of ['Common', 'common', 'Common/UtilNPP', 'cuda/common']) if (existsSync(join(suiteDir, c))) dirs.push(join(suiteDir, c));
+  return dirs.flatMap((d) => ['-I', d]);
+}
+
+const BUILDS = { G: ['-G'], O3: ['-O3', '-lineinfo'] };
+
+/** nvcc's first error line, shortened. */
+function firstError(text) {
+  const line = text.split('\n').find((l) => /error|fatal/i.test(l)) ?? text.split('\n').find((l) => l.trim()) ?? '';
+  return line.replace(/^.*?\/(?=[^/]+:\d+)/, '').trim().slice(0, 200);
+}
+
+async function compile(o, suite, file) {
+  const rel = relative(suite.dir, file);
+  const outBase = join(o.work, 'ptx', suite.name, rel.replace(/\.cu$/, ''));
+  mkdirSync(dirname(outBase), { recursive: true });
+  const result = { suite: suite.name, file: rel, ptx: {}, skipped: undefined };
+  for (const [b, flags] of Object.entries(BUILDS)) {
+    const out = `${outBase}.${b}.ptx`;
+    if (existsSync(out) && statSync(out).mtimeMs >= statSync(file).mtimeMs) { result.ptx[b] = out; continue; }
+    if (o.cached) { result.skipped = 'not compiled yet (--cached)'; result.ptx = {}; return result; }
+    const base = ['-ptx', '-arch=sm_80', '-std=c++17', ...flags, ...includes(suite.dir, file), file, '-o', out];
+    let r = await sh('nvcc', base, { cwd: dirname(file), timeoutS: 600 });
+    if (r.code !== 0 && /separate compilation|-rdc|relocatable/i.test(r.err)) r = await sh('nvcc', ['-rdc=true', ...base], { cwd: dirname(file), timeoutS: 600 });
+    if (r.code !== 0) { result.skipped = `nvcc (${b}): ${r.code === 'timeout' ? 'timed out' : firstError(r.err + r.out)}`; result.ptx = {}; return result; }
+    result.ptx[b] = out;
+  }
+  return result;
+}
+
+/** The entries of a PTX file, read from its text (`.entry NAME(`, `.visible .entry NAME`). */
+function entries(ptxPath) {
+  const text = readFileSync(ptxPath, 'utf8');
+  return [...text.matchAll(/^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$%][\w$%]*)/gm)].map((m) => m[1]);
+}
+
+/** How a `ptxdbg run` ended: ok, a located fault, a step limit, or something that must be fixed. */
+function classifyRun(r) {
+  const text = `${r.err}\n${r.out}`;
+  if (r.code === 'timeout') return 'timeout';
+  if (r.code === 0) return 'ok';
+  if (r.code === 70) return 'crash';
+  if (/unsupported|not supported/i.test(text)) return 'unsupported';
+  // a fault names its place ('at kernel.cu:12 in k, PTX instruction 40: ...'); a load error its line
+  const located = /\n\s+at .* PTX instruction \d+/.test(text) || /\.(ptx|cu|cuh|h|hpp):\d+/.test(text);
+  if (r.code === 3) {
+    if (/step limit reached/.test(text)) return located ? 'step limit' : 'unlocated';
+    return located ? 'located fault' : 'unlocated';
+  }
+  if (r.code === 2) return /bad launch|cannot set up/.test(text) ? 'bad launch' : 'other';
+  return located ? 'located error' : 'unlocated';
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  mkdirSync(o.work, { recursive: true });
+  const all = o.suites.flatMap((s) => cuFiles(s.dir).filter((f) => !o.only || f.includes(o.only)).map((f) => ({ s, f })));
+  const t0 = Date.now();
+  const compiled = await pool(all, o.jobs, ({ s, f }) => compile(o, s, f));
+  const report = { suites: {}, checks: [], runs: [], skipped: [] };
+  for (const s of o.suites) report.suites[s.name] = { files: compiled.filter((c) => c.suite === s.name).length };
+  for (const c of compiled) if (c.skipped) report.skipped.push({ suite: c.suite, file: c.file, why: c.skipped });
+  console.log(`compiled: ${compiled.filter((c) => !c.skipped).length}/${compiled.length} files (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+  if (o.phase === 'compile') return finish(o, report, compiled);
+
+  const ptx = compiled.flatMap((c) => Object.entries(c.ptx).map(([b, p]) => ({ suite: c.suite, file: c.file, build: b, path: p })));
+  if (o.phase === 'all' || o.phase === 'check') {
+    report.checks = await pool(ptx, o.jobs, async (x) => {
+      const r = await sh('node', [ptxdbg, 'check', x.path], { timeoutS: o.timeout * 4 });
+      return { suite: x.suite, file: x.file, build: x.build, ok: r.code === 0, code: r.code, msg: r.code === 0 ? undefined : (r.err + r.out).trim().split('\n').slice(0, 3).join(' | ') };
+    });
+  }
+  if (o.phase === 'all' || o.phase === 'run') {
+    const jobs = ptx.filter((x) => x.build === 'O3').flatMap((x) => {
+      const ks = entries(x.path);
+      return ks.length === 0 ? [{ ...x, kernel: undefined }] : ks.map((k) => ({ ...x, kernel: k }));
+    });
+    report.runs = await pool(jobs, o.jobs, async (x) => {
+      if (!x.kernel) return { suite: x.suite, file: x.file, kernel: undefined, outcome: 'no entry' };
+      const r = await sh('node', [ptxdbg, 'run', x.path, '--kernel', x.kernel, '--max-steps', String(o.maxSteps), '--workers', '1'], { timeoutS: o.timeout });
+      const outcome = classifyRun(r);
+      const msg = outcome === 'ok' ? undefined : r.err.trim().split('\n').slice(0, 2).join(' | ').slice(0, 300);
+      return { suite: x.suite, file: x.file, kernel: x.kernel, outcome, code: r.code, msg };
+    });
+  }
+  finish(o, report, compiled, t0);
+}
+
+function finish(o, report, compiled, t0 = Date.now()) {
+  writeFileSync(join(o.work, 'sweep.json'), JSON.stringify(report, null, 1));
+  for (const s of Object.keys(report.suites)) {
+    const files = compiled.filter((c) => c.suite === s);
+    const built = files.filter((c) => !c.skipped).length;
+    const checks = report.checks.filter((c) => c.suite === s);
+    const runs = report.runs.filter((r) => r.suite === s);
+    const by = {};
+    for (const r of runs) by[r.outcome] = (by[r.outcome] ?? 0) + 1;
+    console.log(`${s}: ${files.length} .cu, ${built} compiled, ${files.length - built} skipped by nvcc; check ${checks.filter((c) => c.ok).length}/${checks.length}; run ${runs.length}: ${Object.entries(by).map(([k, v]) => `${v} ${k}`).join(', ')}`);
+  }
+  for (const c of report.checks.filter((c) => !c.ok)) console.log(`CHECK FAIL ${c.suite}/${c.file} [${c.build}] (${c.code}): ${c.msg}`);
+  const bad = new Set(['unsupported', 'crash', 'unlocated', 'other', 'timeout']);
+  for (const r of report.runs.filter((r) => bad.has(r.outcome))) console.log(`RUN ${r.outcome.toUpperCase()} ${r.suite}/${r.file} ${r.kernel} (${r.code}): ${r.msg}`);
+  for (const s of report.skipped) console.log(`SKIPPED ${s.suite}/${s.file}: ${s.why}`);
+  console.log(`total ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+
+main().catch((e) => { console.error(e); process.exit(70); });
