@@ -94,22 +94,43 @@ function firstError(text) {
   return line.replace(/^.*?\/(?=[^/]+:\d+)/, '').trim().slice(0, 200);
 }
 
-async function compile(o, suite, file) {
+/** Compile `file` for one build (cached); its PTX path, or why nvcc could not. */
+async function compileOne(o, suite, file, b) {
   const rel = relative(suite.dir, file);
-  const outBase = join(o.work, 'ptx', suite.name, rel.replace(/\.cu$/, ''));
-  mkdirSync(dirname(outBase), { recursive: true });
-  const result = { suite: suite.name, file: rel, ptx: {}, skipped: undefined };
-  for (const [b, flags] of Object.entries(BUILDS)) {
-    const out = `${outBase}.${b}.ptx`;
-    if (existsSync(out) && statSync(out).mtimeMs >= statSync(file).mtimeMs) { result.ptx[b] = out; continue; }
-    if (o.cached) { result.skipped = 'not compiled yet (--cached)'; result.ptx = {}; return result; }
-    const base = ['-ptx', '-arch=sm_80', '-std=c++17', ...flags, ...includes(suite.dir, file), file, '-o', out];
-    let r = await sh('nvcc', base, { cwd: dirname(file), timeoutS: 600 });
-    if (r.code !== 0 && /separate compilation|-rdc|relocatable/i.test(r.err)) r = await sh('nvcc', ['-rdc=true', ...base], { cwd: dirname(file), timeoutS: 600 });
-    if (r.code !== 0) { result.skipped = `nvcc (${b}): ${r.code === 'timeout' ? 'timed out' : firstError(r.err + r.out)}`; result.ptx = {}; return result; }
-    result.ptx[b] = out;
+  const out = `${join(o.work, 'ptx', suite.name, rel.replace(/\.cu$/, ''))}.${b}.ptx`;
+  mkdirSync(dirname(out), { recursive: true });
+  const failed = `${out}.failed`;
+  if (existsSync(out) && statSync(out).mtimeMs >= statSync(file).mtimeMs) return { out };
+  // nvcc's refusal is cached too (it takes as long as a compile)
+  if (existsSync(failed) && statSync(failed).mtimeMs >= statSync(file).mtimeMs) return { why: readFileSync(failed, 'utf8') };
+  if (o.cached) return { why: 'not compiled yet (--cached)' };
+  const base = ['-ptx', '-arch=sm_80', '-std=c++17', ...BUILDS[b], ...includes(suite.dir, file), file, '-o', out];
+  let r = await sh('nvcc', base, { cwd: dirname(file), timeoutS: 600 });
+  if (r.code !== 0 && /separate compilation|-rdc|relocatable/i.test(r.err)) r = await sh('nvcc', ['-rdc=true', ...base], { cwd: dirname(file), timeoutS: 600 });
+  if (r.code !== 0) {
+    const why = `nvcc (${b}): ${r.code === 'timeout' ? 'timed out' : firstError(r.err + r.out)}`;
+    writeFileSync(failed, why);
+    return { why };
   }
-  return result;
+  return { out };
+}
+
+/**
+ * Every file's -O3 build first (what the run sweep needs), then the -G builds of those that
+ * compiled: a file nvcc refuses is refused by both, and a short sweep still runs every entry.
+ */
+async function compileAll(o, all) {
+  const res = all.map(({ s, f }) => ({ suite: s.name, file: relative(s.dir, f), ptx: {}, skipped: undefined }));
+  await pool(all, o.jobs, async ({ s, f }, i) => {
+    const r = await compileOne(o, s, f, 'O3');
+    if (r.out) res[i].ptx.O3 = r.out; else res[i].skipped = r.why;
+  });
+  await pool(all, o.jobs, async ({ s, f }, i) => {
+    if (res[i].skipped) return;
+    const r = await compileOne(o, s, f, 'G');
+    if (r.out) res[i].ptx.G = r.out; else { res[i].skipped = r.why; res[i].ptx = {}; }
+  });
+  return res;
 }
 
 /** The entries of a PTX file, read from its text (`.entry NAME(`, `.visible .entry NAME`). */
@@ -140,7 +161,7 @@ async function main() {
   mkdirSync(o.work, { recursive: true });
   const all = o.suites.flatMap((s) => cuFiles(s.dir).filter((f) => !o.only || f.includes(o.only)).map((f) => ({ s, f })));
   const t0 = Date.now();
-  const compiled = await pool(all, o.jobs, ({ s, f }) => compile(o, s, f));
+  const compiled = await compileAll(o, all);
   const report = { suites: {}, checks: [], runs: [], skipped: [] };
   for (const s of o.suites) report.suites[s.name] = { files: compiled.filter((c) => c.suite === s.name).length };
   for (const c of compiled) if (c.skipped) report.skipped.push({ suite: c.suite, file: c.file, why: c.skipped });
