@@ -5,9 +5,14 @@
  * thread-private memory all initialize their variables to the same value". Later modules refuse
  * them, as ptxas does. Module-scope .local variables each have their own place in every thread.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseLaunch } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
+import { ROOT } from '../helpers.js';
 
 /** Runs entry `k` on grid x block threads with one u32[n] buffer `out`; returns it. */
 function run1x(src: string, grid: number, block: number, n: number): number[] {
@@ -148,4 +153,35 @@ test('from PTX 2.0 on a .shared or .local initializer is refused, module scope i
     [4, '.local variables cannot have an initializer'],
     [7, '.local variables cannot have an initializer'],
   ]);
+});
+
+test('the debugger prints module-scope .local variables from their own places, initialized', () => {
+  // ml = 11 and m2 = 22 at module scope, kl = 5 in the kernel; the kernel stores 33 into m2
+  const src = `.version 1.1
+.target sm_10
+.local .u32 ml = 11;
+.local .u32 m2 = 22;
+.entry k
+{
+  .local .u32 kl = 5;
+  .reg .u32 r;
+  ld.local.u32 r, [ml];
+  st.local.u32 [m2], 33;
+  ld.local.u32 r, [kl];
+  exit;
+}
+`;
+  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-init-'));
+  try {
+    writeFileSync(join(dir, 'm.ptx'), src);
+    const ex = ['stepi', 'print (unsigned int)ml', 'print (unsigned int)m2', 'print (unsigned int)kl', 'stepi 2', 'print (unsigned int)m2', 'x/2dw &ml'];
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'm.ptx', '--batch', ...ex.flatMap((c) => ['--ex', c])], { encoding: 'utf8', cwd: dir, timeout: 120_000 });
+    expect(r.status).toBe(0);
+    const values = r.stdout.split('\n').filter((l) => /^\$\d+ = /.test(l));
+    expect(values).toEqual(['$1 = 11', '$2 = 22', '$3 = 5', '$4 = 33']);
+    // the two module-scope words side by side in local memory, in declaration order
+    expect(r.stdout).toMatch(/^local 0x[0-9a-f]+:\s+11\s+33$/m);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
