@@ -79,12 +79,21 @@ function cuFiles(dir) {
   return out.sort();
 }
 
-/** Include folders: the suite's common headers (cuda-samples Common/, Rodinia common/) and the file's. */
-function includes(suiteDir, file) {
+/**
+ * Include folders: the file's, its parent's, and every suite's common headers (cuda-samples
+ * Common/, which Rodinia's cfd includes as the old SDK's helper_cuda.h; Rodinia common/).
+ */
+function includes(suites, file) {
   const dirs = [dirname(file), dirname(dirname(file))];
-  for (const c of ['Common', 'common', 'Common/UtilNPP', 'cuda/common']) if (existsSync(join(suiteDir, c))) dirs.push(join(suiteDir, c));
+  for (const s of suites) for (const c of ['Common', 'common', 'cuda/common']) if (existsSync(join(s.dir, c))) dirs.push(join(s.dir, c));
   return dirs.flatMap((d) => ['-I', d]);
 }
+
+/**
+ * CUDA 13 removed cudaThreadSynchronize (deprecated since CUDA 4 for cudaDeviceSynchronize, the
+ * same call); Rodinia's host code still calls it. A macro on the command line, not an edit.
+ */
+const SHIMS = ['-DcudaThreadSynchronize=cudaDeviceSynchronize'];
 
 const BUILDS = { G: ['-G'], O3: ['-O3', '-lineinfo'] };
 
@@ -104,7 +113,7 @@ async function compileOne(o, suite, file, b) {
   // nvcc's refusal is cached too (it takes as long as a compile)
   if (existsSync(failed) && statSync(failed).mtimeMs >= statSync(file).mtimeMs) return { why: readFileSync(failed, 'utf8') };
   if (o.cached) return { why: 'not compiled yet (--cached)' };
-  const base = ['-ptx', '-arch=sm_80', '-std=c++17', ...BUILDS[b], ...includes(suite.dir, file), file, '-o', out];
+  const base = ['-ptx', '-arch=sm_80', '-std=c++17', ...SHIMS, ...BUILDS[b], ...includes(o.suites, file), file, '-o', out];
   let r = await sh('nvcc', base, { cwd: dirname(file), timeoutS: 600 });
   if (r.code !== 0 && /separate compilation|-rdc|relocatable/i.test(r.err)) r = await sh('nvcc', ['-rdc=true', ...base], { cwd: dirname(file), timeoutS: 600 });
   if (r.code !== 0) {
