@@ -14,10 +14,11 @@
 //   nice node scripts/outside-sweep.mjs --work /tmp/sweep \
 //     --suite cuda-samples=/tmp/sweep/cuda-samples --suite rodinia=/tmp/sweep/rodinia \
 //     [--jobs 2] [--max-steps 2000000] [--timeout 60] [--phase compile|check|run|all] [--only SUBSTR] [--cached]
-// Compiled PTX is cached in WORK/ptx/<suite>/ (delete it to recompile); results go to
-// WORK/sweep.json and a summary to stdout (--cached: only files already compiled, nvcc not run). A file nvcc cannot compile here is skipped and counted
-// with nvcc's first error line. CUDA dynamic-parallelism files are compiled again with -rdc=true
-// when nvcc asks for separate compilation.
+// Compiled PTX is cached in WORK/ptx/<suite>/ (nvcc's refusals too, as FILE.failed; delete them
+// to recompile); results go to WORK/sweep-PHASE.json and a summary to stdout. --cached: only
+// files already compiled, nvcc not run; --phase run needs only the -O3 builds. A file nvcc cannot
+// compile here is skipped and counted with nvcc's first error line. CUDA dynamic-parallelism
+// files are compiled again with -rdc=true when nvcc asks for separate compilation.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -134,6 +135,7 @@ async function compileAll(o, all) {
     const r = await compileOne(o, s, f, 'O3');
     if (r.out) res[i].ptx.O3 = r.out; else res[i].skipped = r.why;
   });
+  if (o.phase === 'run') return res; // the run sweep reads the -O3 builds only
   await pool(all, o.jobs, async ({ s, f }, i) => {
     if (res[i].skipped) return;
     const r = await compileOne(o, s, f, 'G');
@@ -201,7 +203,7 @@ async function main() {
 }
 
 function finish(o, report, compiled, t0 = Date.now()) {
-  writeFileSync(join(o.work, 'sweep.json'), JSON.stringify(report, null, 1));
+  writeFileSync(join(o.work, `sweep-${o.phase}.json`), JSON.stringify(report, null, 1));
   for (const s of Object.keys(report.suites)) {
     const files = compiled.filter((c) => c.suite === s);
     const built = files.filter((c) => !c.skipped).length;
