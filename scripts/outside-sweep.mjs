@@ -13,7 +13,7 @@
 // then, after `npm run build`:
 //   nice node scripts/outside-sweep.mjs --work /tmp/sweep \
 //     --suite cuda-samples=/tmp/sweep/cuda-samples --suite rodinia=/tmp/sweep/rodinia \
-//     [--jobs 2] [--max-steps 2000000] [--timeout 60] [--phase compile|check|run|all] [--only SUBSTR] [--cached]
+//     [--jobs 2] [--max-steps 2000000] [--timeout 60] [--phase compile|check|run|all] [--only SUBSTR] [--cached] [--in-process] [--report FILE]
 // Compiled PTX is cached in WORK/ptx/<suite>/ (nvcc's refusals too, as FILE.failed; delete them
 // to recompile); results go to WORK/sweep-PHASE.json and a summary to stdout. --cached: only
 // files already compiled, nvcc not run; --phase run needs only the -O3 builds. A file nvcc cannot
@@ -28,7 +28,7 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ptxdbg = join(root, 'dist', 'bin', 'ptxdbg.js');
 
 function parseArgs(argv) {
-  const o = { work: undefined, suites: [], jobs: 2, maxSteps: 2_000_000, timeout: 60, phase: 'all', only: undefined, cached: false };
+  const o = { work: undefined, suites: [], jobs: 2, maxSteps: 2_000_000, timeout: 60, phase: 'all', only: undefined, cached: false, inProcess: false, report: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--work') o.work = resolve(v());
@@ -39,6 +39,8 @@ function parseArgs(argv) {
     else if (a === '--phase') o.phase = v();
     else if (a === '--only') o.only = v();
     else if (a === '--cached') o.cached = true;
+    else if (a === '--in-process') o.inProcess = true;
+    else if (a === '--report') o.report = resolve(v());
     else { console.error(`unknown argument ${a}`); process.exit(2); }
   }
   if (!o.work || o.suites.length === 0) { console.error('usage: outside-sweep.mjs --work DIR --suite NAME=DIR [--suite ...]'); process.exit(2); }
@@ -150,6 +152,32 @@ function entries(ptxPath) {
   return [...text.matchAll(/^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$%][\w$%]*)/gm)].map((m) => m[1]);
 }
 
+/**
+ * --in-process: `check` and `run` as the CLI runs them (its own command functions, the same
+ * options and exit codes, stdout and stderr captured), in this one process: on a loaded machine a
+ * node start costs more than most runs. An exception is what the CLI reports as exit 70. No
+ * timeout applies (--max-steps bounds a run).
+ */
+let cliFns;
+async function inProcess(kind, args) {
+  cliFns ??= { run: await import(join(root, 'dist', 'src', 'cli', 'run.js')), check: await import(join(root, 'dist', 'src', 'cli', 'check.js')) };
+  let out = '', err = '';
+  const ow = process.stdout.write, ew = process.stderr.write;
+  process.stdout.write = (d) => { if (out.length < 1 << 16) out += d; return true; };
+  process.stderr.write = (d) => { if (err.length < 1 << 16) err += d; return true; };
+  let code;
+  try {
+    code = kind === 'check' ? cliFns.check.checkCommand([args.path]) : cliFns.run.runCommand(args.path, { kernel: args.kernel, maxSteps: args.maxSteps, workers: 1 });
+  } catch (e) {
+    err += `ptxdbg: internal error: ${e?.stack ?? e}\n`;
+    code = 70;
+  } finally {
+    process.stdout.write = ow;
+    process.stderr.write = ew;
+  }
+  return { code, out, err };
+}
+
 /** How a `ptxdbg run` ended: ok, a located fault, a step limit, or something that must be fixed. */
 function classifyRun(r) {
   const text = `${r.err}\n${r.out}`;
@@ -182,7 +210,7 @@ async function main() {
   const ptx = compiled.flatMap((c) => Object.entries(c.ptx).map(([b, p]) => ({ suite: c.suite, file: c.file, build: b, path: p })));
   if (o.phase === 'all' || o.phase === 'check') {
     report.checks = await pool(ptx, o.jobs, async (x) => {
-      const r = await sh('node', [ptxdbg, 'check', x.path], { timeoutS: o.timeout * 4 });
+      const r = o.inProcess ? await inProcess('check', { path: x.path }) : await sh('node', [ptxdbg, 'check', x.path], { timeoutS: o.timeout * 4 });
       return { suite: x.suite, file: x.file, build: x.build, ok: r.code === 0, code: r.code, msg: r.code === 0 ? undefined : (r.err + r.out).trim().split('\n').slice(0, 3).join(' | ') };
     });
   }
@@ -193,7 +221,9 @@ async function main() {
     });
     report.runs = await pool(jobs, o.jobs, async (x) => {
       if (!x.kernel) return { suite: x.suite, file: x.file, kernel: undefined, outcome: 'no entry' };
-      const r = await sh('node', [ptxdbg, 'run', x.path, '--kernel', x.kernel, '--max-steps', String(o.maxSteps), '--workers', '1'], { timeoutS: o.timeout });
+      const r = o.inProcess
+        ? await inProcess('run', { path: x.path, kernel: x.kernel, maxSteps: o.maxSteps })
+        : await sh('node', [ptxdbg, 'run', x.path, '--kernel', x.kernel, '--max-steps', String(o.maxSteps), '--workers', '1'], { timeoutS: o.timeout });
       const outcome = classifyRun(r);
       const msg = outcome === 'ok' ? undefined : r.err.trim().split('\n').slice(0, 2).join(' | ').slice(0, 300);
       return { suite: x.suite, file: x.file, kernel: x.kernel, outcome, code: r.code, msg };
@@ -203,7 +233,7 @@ async function main() {
 }
 
 function finish(o, report, compiled, t0 = Date.now()) {
-  writeFileSync(join(o.work, `sweep-${o.phase}.json`), JSON.stringify(report, null, 1));
+  writeFileSync(o.report ?? join(o.work, `sweep-${o.phase}.json`), JSON.stringify(report, null, 1));
   for (const s of Object.keys(report.suites)) {
     const files = compiled.filter((c) => c.suite === s);
     const built = files.filter((c) => !c.skipped).length;
