@@ -83,11 +83,13 @@ function cuFiles(dir) {
 }
 
 /**
- * Include folders: the file's, its parent's, and every suite's common headers (cuda-samples
+ * Include folders: the file's, its parent's (and an inc/ there), and every suite's common headers (cuda-samples
  * Common/, which Rodinia's cfd includes as the old SDK's helper_cuda.h; Rodinia common/).
  */
 function includes(suites, file) {
   const dirs = [dirname(file), dirname(dirname(file))];
+  // cuda-samples keep some headers in an inc/ beside src/ (FDTD3d)
+  if (existsSync(join(dirname(dirname(file)), 'inc'))) dirs.push(join(dirname(dirname(file)), 'inc'));
   for (const s of suites) for (const c of ['Common', 'common', 'cuda/common']) if (existsSync(join(s.dir, c))) dirs.push(join(s.dir, c));
   return dirs.flatMap((d) => ['-I', d]);
 }
