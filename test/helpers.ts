@@ -1,6 +1,7 @@
 /** Test helpers: locate shared fixtures and list PTX files. */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -35,4 +36,20 @@ export function testIf(why: string | null): typeof test {
 export function missingTool(cmd: string): string | null {
   const r = spawnSync(cmd, ['--version'], { encoding: 'utf8' });
   return r.error || r.status !== 0 ? `${cmd} is not on the PATH` : null;
+}
+
+const madeDirs: string[] = [];
+function removeMadeDirs(): void {
+  for (const d of madeDirs.splice(0)) rmSync(d, { recursive: true, force: true });
+}
+// jest loads this module once per test file, so the hook runs after that file's tests; outside jest
+// (benches, the fuzzer) the directories go when the process exits.
+if (typeof afterAll === 'function') afterAll(removeMadeDirs);
+else process.once('exit', removeMadeDirs);
+
+/** A fresh directory under the system's temp folder, removed after the test file (tests leave nothing behind). */
+export function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  madeDirs.push(dir);
+  return dir;
 }

@@ -24,3 +24,12 @@ test('no test or helper names an absolute path of a development machine', () => 
   }
   expect(offenders).toEqual([]);
 });
+
+test('every temporary directory a test makes is removed (tempDir, or rmSync in the same file)', () => {
+  const offenders: string[] = [];
+  for (const f of sources(join(ROOT, 'test'))) {
+    const text = readFileSync(f, 'utf8');
+    if (/\bmkdtempSync\(/.test(text) && !/\brmSync\(/.test(text)) offenders.push(relative(ROOT, f));
+  }
+  expect(offenders).toEqual([]);
+});

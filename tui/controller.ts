@@ -6,7 +6,7 @@
  * without the view.
  */
 import type { Key } from 'ink';
-import { breakText, displaysText, focusText, originText, stopText, watchText, type BreakpointInfo, type Dim3, type Engine, type StopEvent } from '#engine';
+import { breakText, displaysText, focusText, originText, returnValueText, stopText, watchText, type BreakpointInfo, type Dim3, type Engine, type StopEvent } from '#engine';
 import { formatForType } from './format.js';
 import { keyPresses, NAV_KEYS, type KeyPress, type NavKey, parseMouse } from './keys.js';
 import { slotOf } from './layout.js';
@@ -23,10 +23,13 @@ const CONSOLE_MAX = 5000;
 /**
  * The line of a command's reply worth the message line: the stop reason ("Breakpoint 1, ...")
  * rather than the position echo (`[step N/T] ...`, `fn at file:line`, the source line), which
- * the panes show anyway.
+ * the panes show anyway; after a finish, the value it returned.
  */
 export function summary(text: readonly string[]): string {
   const echo = (l: string): boolean => /^\[step \d+\/\d+\]/.test(l) || /^\d+\t/.test(l) || /^\S+ at \S+:\d+$/.test(l);
+  // after a finish, the value returned is the news ("Run till exit from ..." is where it came from)
+  const returned = text.find((l) => l.startsWith('Value returned is '));
+  if (returned !== undefined) return returned;
   return text.find((l) => !echo(l) && l.trim() !== '') ?? text[0] ?? '';
 }
 
@@ -53,7 +56,7 @@ export class Controller extends PaneMoves {
    * Run a typed engine request for a key: its result is shown as the gdb language shows the same
    * request (`label` is the Console's name for it), so keys and typed commands read alike.
    */
-  private act(label: string, f: (e: Engine) => string | StopEvent): void {
+  private act(label: string, f: (e: Engine) => string | StopEvent, tail?: (e: Engine) => string | undefined): void {
     const before = this.engine.position();
     let output: string;
     let error = false;
@@ -61,6 +64,8 @@ export class Controller extends PaneMoves {
     try {
       const r = f(this.engine);
       output = typeof r === 'string' ? r : stopText(this.engine, r);
+      const more = tail?.(this.engine);
+      if (more) output = `${output}\n${more}`;
       moved = typeof r !== 'string' || this.engine.position() !== before;
       // `display` expressions follow every stop, whether a key or a typed command made it
       const shown = moved ? displaysText(this.engine) : '';
@@ -210,7 +215,9 @@ export class Controller extends PaneMoves {
 
   private navigate(k: NavKey): void {
     const m = k.move;
-    this.act(k.label, (e) => (m.kind === 'step' ? e.step(m.request) : m.kind === 'finish' ? e.finish({ direction: m.direction }) : e.continue({ direction: m.direction })));
+    // `f` prints the value the function returned, as gdb's `finish` (and the `:finish` line) does
+    const returned = m.kind === 'finish' && m.direction === 'forward' ? (e: Engine): string | undefined => { const v = returnValueText(e); return v && `Value returned is ${v}`; } : undefined;
+    this.act(k.label, (e) => (m.kind === 'step' ? e.step(m.request) : m.kind === 'finish' ? e.finish({ direction: m.direction }) : e.continue({ direction: m.direction })), returned);
   }
 
   private toggleAt(ids: readonly number[], label: string, add: (e: Engine) => BreakpointInfo): void {
@@ -359,6 +366,8 @@ export class Controller extends PaneMoves {
     switch (r.kind) {
       case 'edit': return;
       case 'cancel': this.mode = 'normal'; return;
+      // Tab on an empty line (S-Tab anywhere): out of the line to the next / previous pane
+      case 'leave': this.mode = 'normal'; this.cycleFocus(r.direction); return;
       case 'candidates':
         this.say(r.names.length ? r.names.slice(0, 40).join('  ') : `no command starts with "${this.line.text.trim()}"`);
         return;

@@ -1,6 +1,8 @@
 /**
  * The one-line editor behind `:` (and the Memory pane's address prompt): insertion at a cursor,
  * readline's common control keys, history on up/down, completion of command names on Tab.
+ * Tab with no word before the cursor, and Shift-Tab, leave the line for the next / previous
+ * pane, so the keyboard is never trapped in it (a shell's Tab completes only what was begun).
  */
 import type { KeyPress } from './keys.js';
 import { commonPrefix } from './text.js';
@@ -9,7 +11,9 @@ export type EditResult =
   | { readonly kind: 'edit' }
   | { readonly kind: 'submit'; readonly text: string }
   | { readonly kind: 'cancel' }
-  | { readonly kind: 'candidates'; readonly names: readonly string[] };
+  | { readonly kind: 'candidates'; readonly names: readonly string[] }
+  /** Leave the line (what was typed is dropped, as Esc drops it) and move focus to the next (1) / previous (-1) pane. */
+  | { readonly kind: 'leave'; readonly direction: 1 | -1 };
 
 const HISTORY_MAX = 500;
 
@@ -75,7 +79,8 @@ export class LineEditor {
       case 'end': this.cursor = s.length; return edit;
       case 'up': this.recall(1); return edit;
       case 'down': this.recall(-1); return edit;
-      case 'tab': return this.complete(names);
+      case 'tab': return this.text.slice(0, c).trim() === '' ? { kind: 'leave', direction: 1 } : this.complete(names);
+      case 'backTab': return { kind: 'leave', direction: -1 };
       default: return edit;
     }
   }

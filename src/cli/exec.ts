@@ -67,7 +67,7 @@ export function parseDeviceMemory(spec: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(spec.trim());
   const bytes = m ? Math.floor(Number(m[1]) * 1024 ** ' kmg'.indexOf(m[2]!.toLowerCase() || ' ')) : NaN;
   if (!Number.isSafeInteger(bytes) || bytes < 1 << 20) throw new UsageError(`--device-memory ${spec}: expected a size of at least 1M, such as 2G, 1536M or 1073741824`);
-  if (bytes > MAX_DEVICE_BYTES) throw new UsageError(`--device-memory ${spec}: more than the ${MAX_DEVICE_BYTES / 2 ** 30} GiB ptxdbg can emulate (kernels address global memory with 31-bit offsets)`);
+  if (bytes > MAX_DEVICE_BYTES) throw new UsageError(`--device-memory ${spec}: more than the ${MAX_DEVICE_BYTES / 2 ** 30} GiB ptxdbg can emulate (kernels address global memory with 32-bit offsets)`);
   return bytes;
 }
 

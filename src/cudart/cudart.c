@@ -172,6 +172,28 @@ static cudaError_t simple(uint32_t op, const void *a, size_t alen, void *out, si
   return call(op, a, alen, NULL, 0, out, cap, NULL, NULL);
 }
 
+/* Device memory written and read through the socket, in pieces of at most 1 GiB: a request's
+ * frame is at most 2 GiB (protocol.ts MAX_FRAME), and a copy may be up to the device's 4 GiB. */
+#define SOCKET_PIECE ((size_t)1 << 30)
+static cudaError_t socket_write(uint64_t dst, const void *src, size_t n) {
+  for (size_t done = 0; done < n; done += SOCKET_PIECE) {
+    uint64_t at = dst + done;
+    size_t k = n - done < SOCKET_PIECE ? n - done : SOCKET_PIECE;
+    cudaError_t e = call(OP_WRITE, &at, 8, (const char *)src + done, k, NULL, 0, NULL, NULL);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+static cudaError_t socket_read(void *dst, uint64_t src, size_t n) {
+  for (size_t done = 0; done < n; done += SOCKET_PIECE) {
+    size_t k = n - done < SOCKET_PIECE ? n - done : SOCKET_PIECE;
+    uint64_t q[2] = { src + done, k };
+    cudaError_t e = call(OP_READ, q, 16, NULL, 0, (char *)dst + done, k, NULL, NULL);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
 /* fork: the child lets go of the parent's connection (closing its copy of the socket leaves the
    parent's open) and of the lock, which another thread of the parent may have held. */
 static void fork_prepare(void) { pthread_mutex_lock(&big); }
@@ -584,12 +606,12 @@ cudaError_t ptxdbg_copy(void *dst, const void *src, size_t n) {
   if (dd && !sd) {
     int b = bulk_write(d, src, n);
     if (b >= 0) return fail((cudaError_t)b);
-    return fail(call(OP_WRITE, &d, 8, src, n, NULL, 0, NULL, NULL));
+    return fail(socket_write(d, src, n));
   }
   if (!dd && sd) {
     int b = bulk_read(dst, s, n);
     if (b >= 0) return fail((cudaError_t)b);
-    uint64_t q[2] = { s, n }; size_t got = 0; cudaError_t e = call(OP_READ, q, 16, NULL, 0, dst, n, &got, NULL); return fail(e);
+    return fail(socket_read(dst, s, n));
   }
   uint64_t q[3] = { d, s, n };
   return fail(simple(OP_COPY, q, 24, NULL, 0));
@@ -810,7 +832,7 @@ static cudaError_t push_visible(void) {
   cudaError_t e = cudaSuccess;
   for (int i = 0; i < nvisible && e == cudaSuccess; i++) {
     uint64_t d = visible[i].ptr;
-    if (!visible[i].shared) { e = call(OP_WRITE, &d, 8, (void *)(uintptr_t)visible[i].ptr, visible[i].size, NULL, 0, NULL, NULL); continue; }
+    if (!visible[i].shared) { e = socket_write(d, (void *)(uintptr_t)visible[i].ptr, visible[i].size); continue; }
     struct page_region r[256];
     for (uint64_t at = d, end = d + visible[i].size; at < end && e == cudaSuccess;) {
       uint64_t from = at;
@@ -840,8 +862,7 @@ static cudaError_t pull_visible(void) {
   int any_shared = 0;
   for (int i = 0; i < nvisible; i++) {
     if (visible[i].shared) { any_shared = 1; continue; }
-    uint64_t q[2] = { visible[i].ptr, visible[i].size };
-    cudaError_t e = call(OP_READ, q, 16, NULL, 0, (void *)(uintptr_t)visible[i].ptr, visible[i].size, NULL, NULL);
+    cudaError_t e = socket_read((void *)(uintptr_t)visible[i].ptr, visible[i].ptr, visible[i].size);
     if (e != cudaSuccess) return e;
   }
   uint64_t written = 0;

@@ -11,78 +11,38 @@
  * Container ids (scopes, structs, arrays) are valid until the next move or focus change, like
  * DAP's variablesReference: children are built when first asked for.
  */
-import { LineMap } from '../ptx/diagnostics.js';
-import { ptxText as instructionText } from '../exec/machine.js';
 import { coordsOf, linearOf } from '../exec/launch.js';
-import { Access } from '../exec/probe.js';
-import { ctaOfKey, tidOfKey } from '../trace/trace.js';
 import type { RaceReport } from '../races/index.js';
-import { BreakpointError, parseHitCondition } from './breakpoints.js';
 import { EngineError } from './errors.js';
-import { DebugInfo, evaluateExpression, infoArgs, infoLocals, PrintError, printExpression, type ValueHistory, variableTree, type VarNode } from './print/index.js';
-import type { OriginHop, OriginSource } from './origin.js';
+import { DebugInfo, evaluateExpression, infoArgs, infoLocals, type ValueHistory, variableTree, type VarNode } from './print/index.js';
 import { gotoRace, sessionRaces } from './races.js';
 import { openSession, Session, type SessionOptions } from './session.js';
 import type {
-  AddedWatch, BreakpointInfo, BreakpointRequest, ContinueRequest, RegisterValue, TimelineMark, WarpInfo, BreakpointResult, Dim3, Direction, Evaluation, FrameInfo, Instruction, LaneValue, OriginAnswer,
-  Scope, SpaceName, StepRequest, Stop, StopEvent, ThreadInfo, ThreadRef, Variable, WatchKind, WatchpointInfo, WatchRequest, Where, Write,
+  ContinueRequest, RegisterValue, TimelineMark, WarpInfo, Dim3, Direction, Evaluation, FrameInfo, SpaceName, StepRequest, Stop, StopEvent, ThreadInfo,
 } from './types.js';
+import { type Position, positionOf } from '../trace/position.js';
+import { type TimelineInfo, Timelines } from './whatif/timelines.js';
+import { ProgramTimeline } from './program/timeline.js';
 // the API's types live in types.ts; re-exported for the modules that still import them from here
 export type {
   AddedWatch, BreakpointRequest, BreakpointResult, Direction, Evaluation, Instruction, LaneValue, OriginAnswer, Scope, StepRequest, StopEvent,
   ThreadInfo, ThreadRef, Variable, WatchRequest, Write,
 } from './types.js';
-import { formatterFor, registerValue } from './values.js';
-import { Containers, frameScopes } from './scopes.js';
-import { comparePositions, type Position, positionOf } from '../trace/position.js';
-import { type TimelineInfo, Timelines } from './whatif/timelines.js';
-import type { LaunchInfo, ProgramEvent } from './types.js';
-import { type ProgramStop, ProgramTimeline } from './program/timeline.js';
-import { programBreak, programDelete } from './program/breakpoints.js';
-import { plainName } from '../ptx/names.js';
-import {
-  comparePlaces, findWriter, launchIndex, type MemoryLaunchEvent, memorySourceOf, originBefore, programHistory, type ProgramMemorySource, type ProgramPoint,
-  type ProgramWriter, watchStopText, writerPlace, writerText,
-} from './program/memory.js';
-import { collectAccesses, type WatchTarget } from './watch.js';
 
-
-const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
-/** A raw memory range: `@global 0x7f0000000010 4`, `@shared 0x40` (4 bytes). */
-const RAW_RANGE = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i;
-
-/** A single-kernel session records one launch: its positions are in launch 0 (a program's launches count from 1). */
-const LAUNCH = 0;
-
-const engines = new WeakMap<Session, Engine>();
-const sessions = new WeakMap<Engine, Session>();
-
-/** The session behind an engine: for the engine's own modules (presenters), never re-exported by index.ts. */
-export function sessionOf(e: Engine): Session {
-  return sessions.get(e)!;
-}
+import { boundEngine, LAUNCH } from './api/base.js';
+import { EngineBreakpoints } from './api/breakpoints.js';
+export { sessionOf } from './api/base.js';
 
 /** The session's engine (one per session, shared by its front ends: breakpoint groups, containers). */
 export function engineOf(s: Session): Engine {
   return Engine.of(s);
 }
 
-export class Engine {
-  private readonly containers = new Containers();
-  /** Breakpoint ids per group (a source file, 'function', 'instruction', 'data'). */
-  private readonly groups = new Map<string, number[]>();
-  private ptxLines: LineMap | undefined;
-  private ptxTextLines: readonly string[] | undefined;
-
-  /** The launch in focus's session (a program's changes as the position moves across launches). */
-  private get session(): Session { return sessions.get(this)!; }
-  /** The whole program's timeline, when the engine debugs a program (issue #25). */
-  private program: ProgramTimeline | undefined;
-
+/** The engine (its parts, one concern per file, are the layers in api/: see api/base.ts). */
+export class Engine extends EngineBreakpoints {
   /** Engines are made by `Engine.open`, `openEngine*` and `engineOf` (one per session). */
   private constructor(s: Session) {
-    sessions.set(this, s);
-    engines.set(s, this);
+    super(s);
   }
 
   /** @internal an engine over a whole program's launches (openProgramEngine), in its first recorded launch. */
@@ -92,29 +52,14 @@ export class Engine {
     return e;
   }
 
-  /** The launch in focus: 0 in a single-kernel session, from 1 in a program. */
-  private get launchNo(): number { return this.program?.current ?? LAUNCH; }
-
   /** @internal the engine of a session (engineOf). */
   static of(s: Session): Engine {
-    return engines.get(s) ?? new Engine(s);
+    return (boundEngine(s) as Engine | undefined) ?? new Engine(s);
   }
 
   static open(o: SessionOptions): Engine {
     return Engine.of(openSession(o));
   }
-
-  get total(): number { return this.session.total; }
-  /** The current position on the program timeline. */
-  position(): Position { return positionOf(this.launchNo, this.session.position()); }
-  /** The position `step` warp-steps into the current launch (range-checked when travelled to). */
-  at(step: number): Position { return positionOf(this.position().launch, step); }
-  /** The first and last positions of the current launch's recording. */
-  start(): Position { return this.at(0); }
-  end(): Position { return this.at(this.total); }
-  where(): Where { return this.session.where(); }
-  /** printf output up to the current position. */
-  output(): string { return this.session.output(); }
 
   // ---- moving ---------------------------------------------------------------------------------
 
@@ -196,28 +141,8 @@ export class Engine {
     return sessionRaces(this.session);
   }
 
-  private stopped(s: Stop): StopEvent {
-    this.containers.clear();
-    this.eventStop = undefined;
-    const w = this.session.where();
-    return { reason: s.reason, position: positionOf(this.launchNo, s.step), total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
-  }
-
   // ---- threads and frames -----------------------------------------------------------------------
 
-  private get threadsPerBlock(): number {
-    const b = this.session.launch.block;
-    return b[0] * b[1] * b[2];
-  }
-
-  private threadRef(cta: number, tid: number): ThreadRef {
-    return { id: cta * this.threadsPerBlock + tid + 1, block: coordsOf(cta, this.session.launch.grid), thread: coordsOf(tid, this.session.launch.block) };
-  }
-
-  focus(): ThreadRef {
-    const s = this.session;
-    return this.threadRef(s.focusBlockId(), linearOf(s.focusThread(), s.launch.block));
-  }
 
   /** Focus a thread by id (as `threads()` gives) or by coordinates (a block alone keeps the thread, a thread alone the block). */
   setFocus(t: number | { readonly block?: Dim3 | undefined; readonly thread?: Dim3 | undefined }): void {
@@ -251,325 +176,6 @@ export class Engine {
   /** The focused thread's call stack, innermost first. */
   stack(): readonly FrameInfo[] {
     return this.session.where().frames;
-  }
-
-  selectFrame(level: number): void {
-    if (level === this.session.selectedFrame) return;
-    const err = this.session.selectFrame(level);
-    if (err) throw new EngineError(err, 'out-of-range');
-  }
-
-  // ---- breakpoints and watchpoints --------------------------------------------------------------
-
-  private replaceGroup(group: string, add: () => BreakpointResult[]): BreakpointResult[] {
-    for (const id of this.groups.get(group) ?? []) {
-      try { this.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
-    }
-    const out = add();
-    this.groups.set(group, out.flatMap((r) => (r.id === undefined ? [] : [r.id])));
-    return out;
-  }
-
-  private addSpec(spec: string, condition: string | undefined, hitCondition: string | undefined): BreakpointResult {
-    try {
-      const hc = hitCondition?.trim() ? parseHitCondition(hitCondition) : undefined;
-      const text = condition?.trim() ? `${spec} if ${condition.trim()}` : spec;
-      const b = this.program ? programBreak(this.program, this.session, text, false, hc) : this.session.addBreakpoint(text, false, hc);
-      // a program's breakpoint not in the launch in focus is pending: not verified (yet), but kept
-      if (b.pending) return { verified: false, id: b.id, line: undefined, message: b.note ?? 'pending: not in the code of the launch in focus' };
-      return { verified: true, id: b.id, line: b.locations[0]?.line, message: undefined };
-    } catch (e) {
-      if (e instanceof EngineError || e instanceof BreakpointError) return { verified: false, id: undefined, line: undefined, message: e.message };
-      throw e;
-    }
-  }
-
-  /** Replace the breakpoints of one source file (a CUDA file, or the PTX file: PTX lines). */
-  setBreakpoints(file: string, lines: readonly BreakpointRequest[]): BreakpointResult[] {
-    const isPtx = file === this.session.ptxPath || file.endsWith('.ptx');
-    return this.replaceGroup(`source:${file}`, () => lines.map((l) => {
-      const r = this.addSpec(isPtx ? `ptx:${l.line}` : `${file}:${l.line}`, l.condition, l.hitCondition);
-      return isPtx && r.verified ? { ...r, line: l.line } : r;
-    }));
-  }
-
-  setFunctionBreakpoints(fns: readonly { readonly name: string; readonly condition?: string | undefined; readonly hitCondition?: string | undefined }[]): BreakpointResult[] {
-    return this.replaceGroup('function', () => fns.map((f) => this.addSpec(f.name, f.condition, f.hitCondition)));
-  }
-
-  /** Breakpoints on instructions by global address (see `instructions()`). */
-  setInstructionBreakpoints(addrs: readonly { readonly address: number; readonly condition?: string | undefined; readonly hitCondition?: string | undefined }[]): BreakpointResult[] {
-    return this.replaceGroup('instruction', () => addrs.map((a) => {
-      const ins = this.instruction(a.address);
-      if (!ins) return { verified: false, id: undefined, line: undefined, message: `no instruction at ${a.address}` };
-      return { ...this.addSpec(`ptx:${ins.ptxLine}`, a.condition, a.hitCondition), line: ins.ptxLine };
-    }));
-  }
-
-  /** One breakpoint at a source line (`file` by base name) or a line of the PTX file. */
-  addBreakpoint(at: { readonly file: string; readonly line: number } | { readonly ptxLine: number }): BreakpointInfo {
-    return this.breakAt('ptxLine' in at ? `ptx:${at.ptxLine}` : `${at.file.replace(/^.*[\\/]/, '')}:${at.line}`);
-  }
-
-  /** Delete breakpoints or watchpoints by id; returns the engine's confirmation per id. */
-  deleteBreakpoints(ids: readonly number[]): string[] {
-    return ids.map((id) => this.deleteBreakpoint(id));
-  }
-
-  /**
-   * Watch an lvalue of the focused thread, or a raw range written `@space ADDR [LEN]`: `write`
-   * stops where the value changes, `read`/`access` where it is read / accessed (both directions).
-   * `history` lets the expression name gdb's `$1, $2...` values.
-   */
-  addWatch(expr: string, kind: WatchKind, history?: ValueHistory, label = expr): AddedWatch {
-    const s = this.session;
-    const raw = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i.exec(expr);
-    if (raw) {
-      const space = raw[1]!.toLowerCase() as 'global' | 'shared' | 'local';
-      const address = BigInt(raw[2]!);
-      const size = raw[3] ? Number(raw[3]) : 4;
-      if (!s.threadView().readMemory(space, address, size)) throw new EngineError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`, 'bad-watch');
-      const across = this.programWatch(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size));
-      return { wp: across ?? s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size)), raw: true };
-    }
-    let v;
-    try {
-      v = evaluateExpression(s.debugInfo(), s.threadView(), expr, history);
-    } catch (e) {
-      if (e instanceof PrintError) throw new EngineError(e.message, 'bad-expression');
-      throw e;
-    }
-    if (v.address === undefined || v.space === undefined) throw new EngineError(`Cannot watch constant value \`${expr}' (it is not in memory).`, 'bad-watch');
-    if (!WRITABLE.includes(v.space)) throw new EngineError(`cannot watch ${v.space} memory (read-only)`, 'bad-watch');
-    const addr = Number(v.address & 0xffffffffn);
-    if (!s.threadView().readMemory(v.space as SpaceName, v.address, Math.max(1, v.size))) throw new EngineError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`, 'bad-watch');
-    const across = this.programWatch(label, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
-    return { wp: across ?? s.addWatchpoint(label, kind, v.space as 'global' | 'shared' | 'local', addr, Math.max(1, v.size), formatterFor(v.type, v.size)), raw: false };
-  }
-
-  breakpoints(): readonly BreakpointInfo[] {
-    const p = this.program;
-    if (!p) return this.session.breakpoints();
-    // the program's: as set in the launch in focus, else pending (not in this launch's code)
-    const here = this.session.breakpoints();
-    return p.bps.map((b) => here.find((x) => x.id === b.id) ?? { id: b.id, spec: b.location, enabled: b.enabled, condition: undefined, locations: [], hits: 0, pending: true });
-  }
-  watchpoints(): readonly WatchpointInfo[] { return this.pwatches.length ? [...this.session.watchpoints(), ...this.pwatches] : this.session.watchpoints(); }
-
-  /** Replace the watchpoints (DAP's data breakpoints): each expression is resolved now. */
-  setWatchpoints(reqs: readonly WatchRequest[]): { verified: boolean; id: number | undefined; message: string | undefined }[] {
-    const out: { verified: boolean; id: number | undefined; message: string | undefined }[] = [];
-    for (const id of this.groups.get('data') ?? []) {
-      const pw = this.pwatches.findIndex((w) => w.id === id);
-      if (pw >= 0) { this.pwatches.splice(pw, 1); continue; }
-      try { this.deleteBreakpoint(id); } catch (e) { if (!(e instanceof EngineError)) throw e; }
-    }
-    for (const r of reqs) {
-      try {
-        const ev = this.evaluate(r.expression);
-        if (!ev.lvalue) throw new EngineError(`${r.expression} is not writable memory of the focused thread`, 'bad-watch');
-        const wp = this.programWatch(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size)) ?? this.session.addWatchpoint(r.expression, r.kind, ev.lvalue.space, ev.lvalue.address, ev.lvalue.size, formatterFor(ev.type, ev.lvalue.size));
-        out.push({ verified: true, id: wp.id, message: undefined });
-      } catch (e) {
-        if (!(e instanceof EngineError)) throw e;
-        out.push({ verified: false, id: undefined, message: e.message });
-      }
-    }
-    this.groups.set('data', out.flatMap((r) => (r.id === undefined ? [] : [r.id])));
-    return out;
-  }
-
-  // ---- values ----------------------------------------------------------------------------------
-
-  /** Evaluate a C expression in the focused thread's selected frame (`frame` selects another). */
-  evaluate(expr: string, frame?: number): Evaluation {
-    if (frame !== undefined) this.selectFrame(frame);
-    let r;
-    try {
-      r = evaluateExpression(this.session.debugInfo(), this.session.threadView(), expr);
-    } catch (e) {
-      if (e instanceof PrintError) throw new EngineError(e.message, 'bad-expression');
-      throw e;
-    }
-    const mem = r.address !== undefined && r.space !== undefined ? `${r.space}:0x${r.address.toString(16)}` : undefined;
-    const lvalue = r.address !== undefined && r.space !== undefined && WRITABLE.includes(r.space) && r.size > 0
-      ? { space: r.space as 'global' | 'shared' | 'local', address: Number(r.address & 0xffffffffn), size: r.size } : undefined;
-    return { value: r.text, type: r.type, memoryReference: mem, lvalue };
-  }
-
-  /** The scopes of a frame of the focused thread: its variables by address space, the warp view, and its PTX registers. */
-  scopes(frame: number): Scope[] {
-    this.selectFrame(frame);
-    return frameScopes(this.session, frame, this.containers, (expr, f) => this.evaluate(expr, f), (name) => this.lanes(name));
-  }
-
-  /** The children of a container (a scope, struct, array or pointer target). */
-  variables(containerId: number): Variable[] {
-    return this.containers.get(containerId);
-  }
-
-  /** Bytes at a memory reference (`space:0xaddress`, as variables give) as the focused thread reads them. */
-  readMemory(ref: string, offset: number, count: number): { address: string; bytes: Uint8Array; unreadable: number } {
-    const m = /^(global|shared|local|const|param|generic):0x([0-9a-f]+)$/i.exec(ref);
-    if (!m) throw new EngineError(`bad memory reference '${ref}': expected space:0xaddress`, 'bad-request');
-    const space = m[1]!.toLowerCase() as SpaceName;
-    const at = BigInt('0x' + m[2]!) + BigInt(offset);
-    const view = this.session.threadView();
-    // the readable prefix: halve the request until a read succeeds, then grow it back
-    let n = Math.max(0, Math.min(count, 1 << 20));
-    let bytes = n ? view.readMemory(space, at, n) : new Uint8Array(0);
-    while (!bytes && n > 1) { n >>= 1; bytes = view.readMemory(space, at, n); }
-    const got = bytes ?? new Uint8Array(0);
-    return { address: `${space}:0x${at.toString(16)}`, bytes: got, unreadable: count - got.length };
-  }
-
-  // ---- history -----------------------------------------------------------------------------------
-
-  /**
-   * Every write to a register of the focused thread (`$r3`, `%r3`) or to an lvalue in global,
-   * shared or local memory, over the whole recording, oldest first.
-   */
-  history(expr: string, limit = 1000): Write[] {
-    const s = this.session;
-    const reg = expr.trim().replace(/^\$/, '%');
-    const view = s.threadView();
-    const rtype = /^%[a-z]+\d*$/i.test(reg) ? view.registerType(reg) : undefined;
-    if (rtype !== undefined) {
-      const me = this.focus();
-      return s.registerHistory(reg, limit).map((w) => ({ position: positionOf(this.launchNo, w.step), thread: me, file: w.file, line: w.line, before: undefined, after: registerValue(rtype, w.value), atomic: false }));
-    }
-    const ev = this.evaluate(expr);
-    if (!ev.lvalue) throw new EngineError(`history needs a register or an lvalue in global, shared or local memory`, 'bad-request');
-    const { space, address, size } = ev.lvalue;
-    const fmt = formatterFor(ev.type, size);
-    const target = { space, address, size, ctaId: s.focusBlockId(), warpKey: s.focusKey, lane: s.focusLane };
-    return s.memoryHistory(target, 'write').slice(-limit).map((e) => {
-      const g = s.trace.log.loc(e.step);
-      return {
-        position: positionOf(this.launchNo, e.step), thread: this.threadRef(ctaOfKey(e.warpKey), tidOfKey(e.warpKey, e.lane)), file: s.code.fileName(g), line: s.code.line[g]!,
-        before: e.before ? fmt(e.before) : undefined, after: e.after ? fmt(e.after) : undefined, atomic: e.acc === Access.Atomic,
-      };
-    });
-  }
-
-  /** Where the current value came from: the last write before the current position, if any. */
-  /** The last write of `expr` before the position (from its history), or undefined. */
-  lastWrite(expr: string): Write | undefined {
-    const p = this.position();
-    return this.history(expr).filter((w) => comparePositions(w.position, p) < 0).pop();
-  }
-
-  /**
-   * Where a value came from (dataflow): `expr` is a register (`$r3`), a variable (in a register
-   * or in memory), an lvalue, or `^N`: input N of the previous answer. Moves to the writing step
-   * with the writing thread in focus.
-   */
-  origin(expr: string, history?: ValueHistory): OriginAnswer {
-    const s = this.session;
-    const e = expr.trim();
-    if (!e) throw new EngineError('origin needs an expression: a register $r3, a variable, an lvalue, or ^N for input N of the last answer', 'bad-expression');
-    let source: OriginSource;
-    const follow = /^\^(\d+)$/.exec(e);
-    if (follow) {
-      const hop = s.lastOrigin;
-      const input = hop?.inputs[Number(follow[1]) - 1];
-      if (!hop || !input) throw new EngineError(hop ? `The last origin has ${hop.inputs.length} input(s).` : 'No origin yet: ask `origin EXPR` first.', 'bad-request');
-      if (!input.follow) throw new EngineError(`${input.text} is ${/^%(tid|ntid|ctaid|nctaid|laneid|warpid|clock|globaltimer)/.test(input.text) ? 'a special register' : 'a constant'}: it has no earlier writer.`, 'bad-request');
-      source = input.follow;
-    } else if (/^[$%][a-z]+\d*$/i.test(e) && s.threadView().registerType(e.replace(/^\$/, '%')) !== undefined) {
-      source = { kind: 'register', name: e.replace(/^\$/, '%') };
-    } else if (RAW_RANGE.test(e)) {
-      // a raw range, as `watch @global ADDR LEN` takes (origin across launches asks this way: src/engine/program/memory.ts)
-      const m = RAW_RANGE.exec(e)!;
-      source = { kind: 'memory', target: s.memoryTarget(m[1]!.toLowerCase() as 'global' | 'shared' | 'local', Number(BigInt(m[2]!) & 0xffffffffn), m[3] ? Number(m[3]) : 4) };
-    } else {
-      let v;
-      try {
-        v = evaluateExpression(s.debugInfo(), s.threadView(), e, history);
-      } catch (err) {
-        if (err instanceof PrintError) throw new EngineError(err.message, 'bad-expression');
-        throw err;
-      }
-      if (v.register !== undefined) source = { kind: 'register', name: v.register };
-      else if (v.address !== undefined && (v.space === 'global' || v.space === 'shared' || v.space === 'local')) {
-        source = { kind: 'memory', target: s.memoryTarget(v.space, Number(v.address & 0xffffffffn), Math.max(1, v.size)) };
-      } else throw new EngineError(`${e} is a computed value: ask for a register, a variable or an lvalue in memory.`, 'bad-expression');
-    }
-    const what = source.kind === 'register' ? source.name : `${s.memoryName(source.target)}, ${source.target.size} bytes,`;
-    const across = this.program && source.kind === 'memory' && source.target.space === 'global' ? this.originAcross(source.target, what) : undefined;
-    if (across) return across;
-    const { stop, hop } = s.origin(source);
-    return { stop: this.stopped(stop), hop, what };
-  }
-
-  /**
-   * The warp view of a value: `expr` for each lane of the focused warp (or thread of the block),
-   * with the lane's state; `value` is the printed value, or why there is none.
-   */
-  lanes(expr: string, scope: 'warp' | 'block' = 'warp', radix?: string): LaneValue[] {
-    const s = this.session;
-    return s.laneViews(scope).map((r) => {
-      let value: string;
-      if (!r.view) value = `<${r.state}>`;
-      else {
-        try {
-          value = printExpression(s.debugInfo(), r.view, `${radix ? `/${radix} ` : ''}${expr}`).replace(/^\$\d+ = /, '');
-        } catch (err) {
-          if (!(err instanceof PrintError)) throw err;
-          value = `<${err.message}>`; // e.g. not in scope where this thread is
-        }
-      }
-      return { thread: r.thread, warp: r.warp, lane: r.lane, state: r.state, value };
-    });
-  }
-
-  // ---- code ------------------------------------------------------------------------------------
-
-  /** 1-based line in the PTX file of instruction pc of a function (0 when there is none). */
-  ptxLine(fn: string, pc: number): number {
-    const ins = this.session.program.functions.get(fn)?.instrs[pc];
-    if (!ins) return 0;
-    this.ptxLines ??= new LineMap(this.session.ptxText);
-    return this.ptxLines.position(ins.src.span.start).line;
-  }
-
-  instruction(address: number): Instruction | undefined {
-    const code = this.session.code;
-    if (!Number.isInteger(address) || address < 0 || address >= code.pc.length) return undefined;
-    const fn = code.fnName(address);
-    const pc = code.pc[address]!;
-    const ins = this.session.program.functions.get(fn)?.instrs[pc];
-    if (!ins) return undefined;
-    return { address, function: fn, pc, text: instructionText(this.session.ptxText, ins.src.span), ptxLine: this.ptxLine(fn, pc), file: code.fileName(address), line: code.line[address]! };
-  }
-
-  /** Global address of instruction pc of a function. */
-  address(fn: string, pc: number): number {
-    return this.session.code.global(fn, pc);
-  }
-
-  instructionCount(): number {
-    return this.session.code.pc.length;
-  }
-
-  /**
-   * Positions at which the focused thread starts source line `line` of `file` (or, for the PTX
-   * file, issues the instruction on that PTX line), oldest first: goto targets.
-   */
-  linePositions(file: string, line: number, limit = 20): Position[] {
-    const s = this.session;
-    const code = s.code;
-    const isPtx = file.endsWith('.ptx');
-    const key = file.replace(/^.*[\\/]/, '');
-    const at = (g: number): boolean => {
-      if (isPtx) return this.ptxLine(code.fnName(g), code.pc[g]!) === line;
-      const f = code.fileName(g);
-      return code.line[g] === line && code.lineStart[g] === 1 && f !== undefined && f.replace(/^.*[\\/]/, '') === key;
-    };
-    const out: Position[] = [];
-    const tl = s.timelineOfFocus();
-    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(positionOf(this.launchNo, tl.steps[i]!));
-    return out;
   }
 
   // ---- the recording and its files -------------------------------------------------------------
@@ -625,256 +231,6 @@ export class Engine {
     return coordsOf(w * 32 + l, block);
   }
 
-  // ---- breakpoints by gdb location -------------------------------------------------------------
-
-  /** gdb's `break LOCATION [if COND]` (`tbreak` when temporary): FILE:LINE, LINE, FUNCTION, ptx:LINE, *INSTR. */
-  breakAt(location: string, temporary = false): BreakpointInfo {
-    if (this.program) return programBreak(this.program, this.session, location, temporary);
-    return this.session.addBreakpoint(location, temporary);
-  }
-  /** Delete breakpoint or watchpoint `id` (every one when undefined); gdb's reply. */
-  deleteBreakpoint(id: number | undefined): string {
-    const w = this.pwatches.findIndex((x) => x.id === id);
-    if (w >= 0) { this.pwatches.splice(w, 1); return `Deleted watchpoint ${id}.`; }
-    if (!this.program) return this.session.deleteBreakpoint(id);
-    const text = programDelete(this.program, this.session, id);
-    // `delete` (all): the program's watchpoints go too, and count in the reply
-    const k = id === undefined ? this.pwatches.splice(0).length : 0;
-    return k ? text.replace(/(\d+) watchpoints?\.$/, (_m, n: string) => `${Number(n) + k} watchpoint${Number(n) + k === 1 ? '' : 's'}.`) : text;
-  }
-  enableBreakpoint(id: number, on: boolean): void {
-    const w = this.pwatches.find((x) => x.id === id);
-    if (w) { w.enabled = on; return; }
-    if (!this.program) this.session.enableBreakpoint(id, on);
-    else if (!this.program.enableBreakpoint(id, on)) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
-  }
-  /** Pass the next `count` hits of breakpoint `id`. */
-  ignoreBreakpoint(id: number, count: number): void {
-    if (!this.program) this.session.ignoreBreakpoint(id, count);
-    else if (!this.program.ignoreBreakpoint(id, count)) throw new EngineError(`No breakpoint number ${id}.`, 'no-such-breakpoint');
-  }
-  /** The breakpoint the last stop hit, if it was one. */
-  get lastBreakpoint(): number | undefined { return this.session.lastBreakpoint; }
-  /** gdb's `condition N EXPR` (a condition that does not parse changes nothing) / `condition N` (removes it); gdb's reply. */
-  setCondition(id: number, expr: string | undefined): string { return this.session.setCondition(id, expr); }
-  /** gdb's `clear LOCATION`: delete the breakpoints at LOCATION; gdb's reply. */
-  clearAt(location: string): string { return this.session.clearAt(location); }
-  /** The grid and block dimensions of the launch (the gdb language's `$_block`, `thread apply all`). */
-  launchInfo(): { readonly grid: Dim3; readonly block: Dim3 } { return { grid: this.session.launch.grid, block: this.session.launch.block }; }
-  /** The breakpoint set last (gdb's `commands` without a number), if any. */
-  lastBreakpointSet(): number | undefined { const ids = this.session.breakpoints().map((b) => b.id); return ids.length ? Math.max(...ids) : undefined; }
-  /** Where a gdb location (`16`, `kernel.cu:16`, `twice`) resolves, without setting anything (`info line N`). */
-  resolveLocation(location: string): { function: string; pc: number; file: string | undefined; line: number }[] { return this.session.resolveLocation(location); }
-
-  // ---- the program timeline (issue #25, helper timeline) ----------------------------------------
-  // A program's launches each have a Session (program/timeline.ts); the engine follows the one in
-  // focus. One block, apart from the rest, so that edits elsewhere merge.
-
-  /** Focus launch n's session (recorded when first visited); a new launch drops what was cached of the old. */
-  private enter(n: number): void {
-    const p = this.program!;
-    if (n === p.current && sessions.get(this) === p.session(n)) return;
-    const s = p.session(n);
-    p.current = n;
-    sessions.set(this, s);
-    engines.set(s, this);
-    this.containers.clear();
-    this.ptxLines = undefined;
-    this.ptxTextLines = undefined;
-    this.tuiDebugInfo = undefined;
-  }
-
-  /** A stop somewhere in the program: focus its launch, then the stop as usual. */
-  private programStop(ps: ProgramStop): StopEvent {
-    this.enter(ps.launch);
-    const st = this.stopped(ps.stop);
-    if (st.hit?.kind === 'breakpoint') this.program!.hitTemporary(st.hit.id);
-    return st;
-  }
-
-  /**
-   * A step or finish in a program: where it cannot move in its launch (forward at the launch's
-   * end, backward at its start), the next stop is in the next launch that has one, as cuda-gdb
-   * does when a kernel ends under `next` (and mirrored backward).
-   */
-  private crossing(direction: Direction, move: () => Stop): StopEvent {
-    const p = this.program!;
-    const before = this.session.position();
-    const s = move();
-    const stuck = s.step === before;
-    // forward: the launch ended, or the focused thread has exited (nothing more of it here);
-    // backward: already at the thread's first instruction
-    const gone = (): boolean => ['exited', 'retired'].includes(this.session.where().state);
-    const off = direction === 'forward' ? s.reason === 'end' || (stuck && (before === this.session.total || (s.reason === 'no-move' && gone()))) : stuck && s.reason === 'start';
-    if (off) {
-      this.session.goto(direction === 'forward' ? this.session.total : 0);
-      return this.programStop(p.beyond(p.current, direction));
-    }
-    return this.stopped(s);
-  }
-
-  /** Every launch of the program, in order (a single-kernel session: its one launch, numbered 0). */
-  launches(): LaunchInfo[] {
-    const p = this.program;
-    if (!p) {
-      const l = this.session.launch;
-      return [{ index: LAUNCH, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: undefined, steps: this.total, launchedBy: undefined }];
-    }
-    const open = p.openSessions();
-    return p.source.launches.map((l) => ({
-      index: l.index, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: l.site,
-      steps: l.recorded ? open.get(l.index)?.total ?? l.steps : undefined, launchedBy: l.launchedBy,
-    }));
-  }
-
-  /** The launch in focus (`[launch 2 scale<<<(2,1,1),(4,1,1)>>> at offbyone.cu:57]` names it). */
-  currentLaunch(): LaunchInfo {
-    const n = this.launchNo;
-    return this.launches().find((l) => l.index === n)!;
-  }
-
-  /** Whether the engine debugs a whole program (several launches, host events) rather than one kernel. */
-  get isProgram(): boolean { return this.program !== undefined; }
-
-  /** gdb's `launch N` / `goto launch N step S`: travel into launch n (its first step by default). */
-  gotoLaunch(n: number, step = 0): StopEvent {
-    if (!Number.isInteger(n)) throw new EngineError(`launch ${n}: expected a launch number`, 'bad-request');
-    return this.goto(positionOf(n, step));
-  }
-
-  /** `set cuda break_on_launch application|none`: stop at each launch's first instruction (both directions). */
-  setBreakOnLaunch(on: boolean): void {
-    if (!this.program) throw new EngineError('break_on_launch needs a whole program (ptxdbg ./app): this session records one launch', 'bad-request');
-    this.program.breakOnLaunch = on;
-  }
-  get breakOnLaunch(): boolean { return this.program?.breakOnLaunch ?? false; }
-
-  /**
-   * The program's host calls and output, each at its position: the events before launch k sit at
-   * steps -m..-1 of launch k (m of them), those after the last launch before launch count + 1.
-   */
-  programEvents(): ProgramEvent[] {
-    const p = this.program;
-    if (!p) return [];
-    const out: ProgramEvent[] = [];
-    let pending: Omit<ProgramEvent, 'position'>[] = [];
-    const flush = (launch: number): void => {
-      pending.forEach((e, i) => out.push({ ...e, position: positionOf(launch, i - pending.length) }));
-      pending = [];
-    };
-    for (const e of p.source.events) {
-      if (e.kind === 'launch') flush(e.launch);
-      else if (e.kind === 'host') pending.push({ kind: 'host', what: e.api, detail: e.op, site: e.site });
-      else pending.push({ kind: 'output', what: e.stream, detail: e.text, site: undefined });
-    }
-    flush(p.source.launches.length + 1);
-    return out;
-  }
-
-  /** The program's exit code (undefined: a single kernel, or a program stopped before its end). */
-  get exitCode(): number | undefined { return this.program?.source.exitCode; }
-
-  // ---- memory across launches (issue #25, helper tmem): program/memory.ts -----------------------
-  // A program's write watchpoints on global memory see every launch and the host's copies;
-  // origin continues into earlier launches and the host. One block, apart from the rest.
-
-  private memSource: ProgramMemorySource | undefined;
-  private get mem(): ProgramMemorySource {
-    const p = this.program!;
-    return (this.memSource ??= memorySourceOf(p.source, (n) => p.session(n)));
-  }
-  /** Write watchpoints on global memory in a program: they are the program's, not one launch's. */
-  private readonly pwatches: (WatchpointInfo & { readonly format: (b: Uint8Array) => string })[] = [];
-  /**
-   * Where the last watch or origin stop was when no thread made the change (a host call, an
-   * unrecorded launch): its index among the program's events, so that the next continue goes on
-   * from there rather than from the launch shown. Any other stop clears it.
-   */
-  private eventStop: number | undefined;
-
-  /** A program's watchpoint for a write watch on global memory; undefined: the launch's own watch. */
-  private programWatch(expr: string, kind: WatchKind, space: string, address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo | undefined {
-    if (!this.program || space !== 'global' || kind !== 'write') return undefined;
-    const wp = { id: this.program.takeId(), expr, kind, space: 'global' as const, address, size, block: undefined, thread: undefined, enabled: true, hits: 0, format };
-    this.pwatches.push(wp);
-    return wp;
-  }
-
-  /** continue / reverse-continue in a program: the nearer of the next breakpoint stop and the next change of a watched range. */
-  private programContinue(dir: Direction): StopEvent {
-    const p = this.program!;
-    const from: ProgramPoint = this.eventStop !== undefined
-      ? { kind: 'host', index: this.eventStop + (dir === 'forward' ? 1 : 0) }
-      : { kind: 'launch', launch: p.current, step: this.session.position() };
-    const ps = p.cont(p.current, dir);
-    const watches = this.pwatches.filter((w) => w.enabled);
-    if (!watches.length) return this.programStop(ps);
-    const src = this.mem;
-    // a breakpoint stop bounds the search; the program's end (start) does not
-    const limit = ps.stop.reason === 'end' || ps.stop.reason === 'start' ? undefined : { event: launchIndex(src, ps.launch), step: ps.stop.step };
-    let best: { w: ProgramWriter; wp: (typeof watches)[number] } | undefined;
-    for (const wp of watches) {
-      const w = findWriter(src, { offset: wp.address, size: wp.size }, from, dir, limit);
-      if (w && (!best || (comparePlaces(writerPlace(src, w), writerPlace(src, best.w)) < 0) === (dir === 'forward'))) best = { w, wp };
-    }
-    if (!best) return this.programStop(ps);
-    best.wp.hits++;
-    const hit = { kind: 'watchpoint' as const, id: best.wp.id, access: 'write' as const };
-    return this.showWriter(best.w, dir, watchStopText(best.wp.id, best.wp.expr, best.w, dir, best.wp.format), 'watchpoint', hit);
-  }
-
-  /**
-   * Stop where a writer is: a thread's write (backward at the writing step, forward just after
-   * it, the thread in focus), else the device after the host call or unrecorded launch (the next
-   * recorded launch's start; the last one's end when none follows).
-   */
-  private showWriter(w: ProgramWriter, dir: Direction, message: string, reason: Stop['reason'], hit: Stop['hit']): StopEvent {
-    if (w.kind === 'device') {
-      this.enter(w.launch);
-      const s = this.session;
-      s.goto(dir === 'backward' ? w.step : w.step + 1);
-      s.setFocus(w.block, w.thread);
-      return this.stopped({ reason, step: s.position(), message, hit });
-    }
-    const at = w.event.index;
-    const launches = this.mem.events.filter((e): e is MemoryLaunchEvent => e.kind === 'launch' && e.recorded);
-    const next = launches.find((e) => e.index > at);
-    const show = next ?? launches.filter((e) => e.index < at).pop()!;
-    this.enter(show.launch);
-    this.session.goto(next ? 0 : this.session.total);
-    const st = this.stopped({ reason, step: this.session.position(), message: `${message}
-(no thread made this change: showing the ${next ? 'start' : 'end'} of launch ${show.launch})`, hit });
-    this.eventStop = at;
-    return st;
-  }
-
-  /**
-   * origin of global memory in a program: this launch's last write before here when there is
-   * one (undefined: the caller asks the session), else the last change before the launch.
-   */
-  private originAcross(target: WatchTarget, what: string): OriginAnswer | undefined {
-    const s = this.session;
-    const p = s.position();
-    if (collectAccesses(s.trace, target, 'write', 0, p).length) { s.trace.goto(p); return undefined; }
-    s.trace.goto(p);
-    const o = originBefore(this.mem, this.program!.current, { offset: target.address, size: target.size });
-    if (!o) throw new EngineError(`No write to ${s.memoryName(target)} in the program before here: it holds what its allocation started with.`);
-    const by = writerText(o.writer);
-    if (o.writer.kind === 'device' && o.hop) {
-      this.enter(o.writer.launch);
-      const here = this.session;
-      here.lastOrigin = o.hop;
-      return { stop: this.stopped({ reason: 'goto', step: here.position(), message: `Now at launch ${o.writer.launch} step ${o.hop.step}: ${here.describeStep(o.hop.step, o.hop.lane)}` }), hop: o.hop, what, by };
-    }
-    // no thread wrote it (a host call, an unrecorded launch): the answer names who; the position stays
-    return { stop: this.stopped({ reason: 'no-move', step: s.position(), message: '(no thread of the program wrote it: the position stays)' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
-  }
-
-  /** `history` of a global range over the whole program (a program only; undefined otherwise). */
-  writesAcross(offset: number, size: number): readonly ProgramWriter[] | undefined {
-    return this.program ? programHistory(this.mem, { offset, size }) : undefined;
-  }
-
   // ---- used by the terminal front end (tui/, issue #26) -----------------------------------------
   // What the TUI's panes read that the sections above do not give, so that tui/ needs no
   // Session: one block, kept apart from the rest of the class so that edits elsewhere merge.
@@ -910,8 +266,6 @@ export class Engine {
   registerBits(name: string): bigint | undefined { return this.session.threadView().readRegister(name); }
   /** Where a PTX symbol lives, as the focused thread sees it. */
   symbolAddress(name: string): { space: SpaceName; address: bigint } | undefined { return this.session.threadView().symbolAddress(name); }
-
-  private tuiDebugInfo: DebugInfo | null | undefined;
   /** The program's DWARF, decoded once; undefined when it cannot be read. */
   private dwarf(): DebugInfo | undefined {
     if (this.tuiDebugInfo === undefined) {
@@ -999,14 +353,6 @@ export class Engine {
     if (!v) throw new EngineError(`No variable ${name} in container ${containerId}.`, 'bad-request');
     if (v.expression === undefined) throw new EngineError(`${name} cannot be assigned: it is not an lvalue.`, 'bad-write');
     return this.setExpression(v.expression, value);
-  }
-
-  private useSession(s: Session): void {
-    if (s === this.session) return;
-    sessions.set(this, s);
-    engines.set(s, this);
-    s.activate();
-    this.containers.clear();
   }
 
   /** The race checker runs the launch as recorded: a what-if timeline has no race report. */

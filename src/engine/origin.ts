@@ -12,7 +12,7 @@ import { Access, type Probe } from '../exec/probe.js';
 import type { Cta, Warp } from '../exec/state.js';
 import type { ProgFunction, RInstruction, ROperand } from '../ptx/resolve.js';
 import { factsOf, writtenRegisters } from '../ptx/instructions.js';
-import { ctaOfKey, type Trace, warpKey, warpOfKey } from '../trace/trace.js';
+import { ctaOfKey, type Trace, type WarpKey, warpKey, warpOfKey } from '../trace/trace.js';
 import type { CodeIndex } from './code-index.js';
 import { MachineThreadView } from './threadview.js';
 import { ThreadTimeline } from './timeline.js';
@@ -37,7 +37,7 @@ export interface OriginInput {
 /** The step that last wrote the value, seen from the writing thread. */
 export interface OriginHop {
   readonly step: number;
-  readonly warpKey: number;
+  readonly warpKey: WarpKey;
   readonly lane: number;
   readonly function: string;
   readonly pc: number;
@@ -57,12 +57,12 @@ export function writesRegister(ins: RInstruction, name: string): boolean {
 }
 
 /** The warp with trace key `key` in the machine's current state, if resident. */
-function warpOf(m: Machine, key: number): Warp | undefined {
+function warpOf(m: Machine, key: WarpKey): Warp | undefined {
   return m.resident.find((c) => c.id === ctaOfKey(key))?.warps[warpOfKey(key)];
 }
 
 /** The thread's register value at the machine's current position. */
-function registerAt(m: Machine, key: number, lane: number, name: string): bigint | undefined {
+function registerAt(m: Machine, key: WarpKey, lane: number, name: string): bigint | undefined {
   const w = warpOf(m, key);
   return w ? new MachineThreadView(m, w, lane, 0).readRegister(name) : undefined;
 }
@@ -71,7 +71,7 @@ function registerAt(m: Machine, key: number, lane: number, name: string): bigint
  * The last write before `position` to register `name` of thread (`key`, `lane`) in its current
  * frame of function `fn`.
  */
-export function registerOrigin(trace: Trace, code: CodeIndex, position: number, key: number, lane: number, fn: string, name: string): OriginResult {
+export function registerOrigin(trace: Trace, code: CodeIndex, position: number, key: WarpKey, lane: number, fn: string, name: string): OriginResult {
   const prog = trace.machine.program.functions.get(fn);
   if (!prog || !prog.regs.some((r) => r.name === name)) return { found: false, reason: `${name} is not a register of ${fn}` };
   const base = code.global(fn, 0);
@@ -114,7 +114,7 @@ export function memoryOrigin(trace: Trace, code: CodeIndex, position: number, ta
 class StepProbe implements Probe {
   /** `target` is undefined for memory no thread writes (kernel parameters, constants). */
   readonly seen: { acc: Access; target: WatchTarget | undefined; text: string; bytes: Uint8Array | undefined }[] = [];
-  constructor(private readonly key: number, private readonly lane: number) {}
+  constructor(private readonly key: WarpKey, private readonly lane: number) {}
 
   access(w: Warp, space: Space, bank: Bank, idx: number, size: number, lane: number, acc: Access, address: number): void {
     if (lane !== this.lane || warpKey(w) !== this.key) return;
@@ -135,7 +135,7 @@ class StepProbe implements Probe {
   fence(): void {}
 }
 
-function accessesOfStep(trace: Trace, step: number, key: number, lane: number): StepProbe['seen'] {
+function accessesOfStep(trace: Trace, step: number, key: WarpKey, lane: number): StepProbe['seen'] {
   const m = trace.machine;
   trace.goto(step);
   const probe = new StepProbe(key, lane);
@@ -149,7 +149,7 @@ function accessesOfStep(trace: Trace, step: number, key: number, lane: number): 
   return probe.seen;
 }
 
-function describeHop(trace: Trace, prog: ProgFunction, step: number, key: number, lane: number, pc: number): OriginHop {
+function describeHop(trace: Trace, prog: ProgFunction, step: number, key: WarpKey, lane: number, pc: number): OriginHop {
   const m = trace.machine;
   const ins = prog.instrs[pc]!;
   const accesses = accessesOfStep(trace, step, key, lane);

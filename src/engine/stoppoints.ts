@@ -7,7 +7,7 @@ import type { Direction } from '../trace/position.js';
 import { coordsOf, type Launch } from '../exec/launch.js';
 import { lowestLane } from '../exec/int64.js';
 import { Access } from '../exec/probe.js';
-import { ctaOfKey, tidOfKey, type Trace } from '../trace/trace.js';
+import { ctaOfKey, tidOfKey, type Trace, type WarpKey } from '../trace/trace.js';
 import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, parseCondition, resolveSpec } from './breakpoints.js';
 import type { CodeIndex } from './code-index.js';
 import { EngineError } from './errors.js';
@@ -38,10 +38,10 @@ export interface Wp extends WatchpointInfo {
  * A breakpoint hit: the step, the breakpoint, and the warp and lane that hit it. `error`: its
  * condition could not be evaluated there (gdb stops and says why).
  */
-export interface BreakpointHit { readonly step: number; readonly bp: Bp; readonly key: number; readonly lane: number; readonly error?: string }
+export interface BreakpointHit { readonly step: number; readonly bp: Bp; readonly key: WarpKey; readonly lane: number; readonly error?: string }
 
 /** One thread (warp key and lane): stepping commands stop only at its own hits on the way. */
-export interface OnlyThread { readonly key: number; readonly lane: number }
+export interface OnlyThread { readonly key: WarpKey; readonly lane: number }
 
 /** A watchpoint trigger: the access and the watchpoint; `also`: other watchpoints the same step triggered. */
 export interface WatchHit { readonly ev: AccessEvent; readonly wp: Wp; also?: WatchHit[] }
@@ -57,7 +57,7 @@ export class StopPoints {
    * there and evaluates with the program's DWARF): whether it holds, or the message of why it
    * could not be evaluated there (gdb then stops: `Error in testing condition ...`).
    */
-  conditionAt: ((expr: string, step: number, key: number, lane: number) => boolean | string) | undefined;
+  conditionAt: ((expr: string, step: number, key: WarpKey, lane: number) => boolean | string) | undefined;
   /** Throws (a located message) when a condition expression does not parse: checked at `break ... if` / `condition`. */
   checkCondition: ((expr: string) => void) | undefined;
 
@@ -217,12 +217,12 @@ export class StopPoints {
    * or -1. Coordinate conditions are answered from the log; an expression condition is evaluated
    * for each remaining lane at that step.
    */
-  private hitLane(bp: Bp, s: number, key: number, mask: number): number {
+  private hitLane(bp: Bp, s: number, key: WarpKey, mask: number): number {
     return this.hitLaneOrError(bp, s, key, mask).lane;
   }
 
   /** hitLane, with the message of a condition that could not be evaluated for the lane it names. */
-  private hitLaneOrError(bp: Bp, s: number, key: number, mask: number): { lane: number; error?: string } {
+  private hitLaneOrError(bp: Bp, s: number, key: WarpKey, mask: number): { lane: number; error?: string } {
     if (!bp.cond) return { lane: lowestLane(mask) };
     const block = coordsOf(ctaOfKey(key), this.launch.grid);
     let lanes = 0;
@@ -258,7 +258,7 @@ export class StopPoints {
       for (let s = from; s < to; s++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
         if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, log.segWarp[seg]!, only);
+        const r = this.matchAt(active, s, (log.segWarp[seg]! as WarpKey), only);
         if (r) { found = r; if (!last) return r; }
       }
       return found;
@@ -272,7 +272,7 @@ export class StopPoints {
       for (let s = hi - 1; s >= lo; s--) {
         while (seg > 0 && log.segStep[seg]! > s) seg--;
         if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, log.segWarp[seg]!, only);
+        const r = this.matchAt(active, s, (log.segWarp[seg]! as WarpKey), only);
         if (r) return r;
       }
       return undefined;
@@ -287,7 +287,7 @@ export class StopPoints {
     return undefined;
   }
 
-  private matchAt(active: Bp[], s: number, key: number, only: OnlyThread | undefined): BreakpointHit | undefined {
+  private matchAt(active: Bp[], s: number, key: WarpKey, only: OnlyThread | undefined): BreakpointHit | undefined {
     const g = this.trace.log.loc(s);
     let mask = this.trace.log.mask(s);
     if (only) {
@@ -311,7 +311,7 @@ export class StopPoints {
       let seg = 0;
       for (let t = 0; t < this.trace.logged; t++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= t) seg++;
-        if (b.globals.has(log.loc(t)) && this.hitLane(b, t, log.segWarp[seg]!, log.mask(t)) >= 0) hits.push(t);
+        if (b.globals.has(log.loc(t)) && this.hitLane(b, t, (log.segWarp[seg]! as WarpKey), log.mask(t)) >= 0) hits.push(t);
       }
       b.allHits = hits;
     }

@@ -7,7 +7,7 @@
  * entered the callee; after a `ret` at depth > 1, a next step anywhere but the following
  * instruction means it returned. (A guarded-off call or ret falls through to pc + 1.)
  */
-import type { StepLog } from '../trace/trace.js';
+import type { StepLog, WarpKey } from '../trace/trace.js';
 import { type CodeIndex, Kind } from './code-index.js';
 
 export class ThreadTimeline {
@@ -16,7 +16,7 @@ export class ThreadTimeline {
   depth: Uint16Array;
   length = 0;
 
-  constructor(log: StepLog, logged: number, key: number, lane: number, code: CodeIndex) {
+  constructor(log: StepLog, logged: number, key: WarpKey, lane: number, code: CodeIndex) {
     let cap = 1024;
     let steps = new Uint32Array(cap);
     let locs = new Uint32Array(cap);

@@ -8,7 +8,7 @@ import type { OriginHop } from './origin.js';
 import type { Direction, Position } from '../trace/position.js';
 
 export type { Direction, Position, ThreadIndex } from '../trace/position.js';
-import type { MemorySpace } from '../exec/memory.js';
+import type { DataSpace, MemorySpace } from '../exec/memory.js';
 
 export type Dim3 = [number, number, number];
 
@@ -80,7 +80,7 @@ export interface WatchpointInfo {
   readonly id: number;
   readonly expr: string;
   readonly kind: WatchKind;
-  readonly space: 'global' | 'shared' | 'local';
+  readonly space: DataSpace;
   readonly address: number;
   readonly size: number;
   /** For shared: the block; for local: block and thread whose memory is watched. */
@@ -122,6 +122,8 @@ export interface RegisterValue {
 
 /** MemorySpace (src/exec/memory.ts), declared once there. */
 export type SpaceName = MemorySpace;
+/** The spaces a thread's data lives in: what a watchpoint watches and an lvalue is written in (memory.ts). */
+export type { DataSpace };
 
 /**
  * The focused thread's view of the machine at the current position: what `print` and
@@ -306,7 +308,7 @@ export interface Evaluation {
   readonly type: string;
   readonly memoryReference: string | undefined;
   /** For an lvalue in writable memory: what a watchpoint on it would watch. */
-  readonly lvalue: { readonly space: 'global' | 'shared' | 'local'; readonly address: number; readonly size: number } | undefined;
+  readonly lvalue: { readonly space: DataSpace; readonly address: number; readonly size: number } | undefined;
 }
 
 /** What `origin` answers: the stop at the writing step, the hop (instruction, inputs), and what was asked. */

@@ -9,23 +9,23 @@ import { type Bank, PAGE_SHIFT, Space } from '../exec/memory.js';
 import { Access, type Probe } from '../exec/probe.js';
 import type { Cta, Warp } from '../exec/state.js';
 import { residentIds } from '../trace/checkpoint.js';
-import { ctaOfKey, type Trace, warpKey, warpOfKey } from '../trace/trace.js';
-import type { WatchKind } from './types.js';
+import { ctaOfKey, type Trace, type WarpKey, warpKey, warpOfKey } from '../trace/trace.js';
+import type { DataSpace, WatchKind } from './types.js';
 
 export interface WatchTarget {
-  readonly space: 'global' | 'shared' | 'local';
+  readonly space: DataSpace;
   /** State-space address (for global, the arena offset = low word of the address). */
   readonly address: number;
   readonly size: number;
   /** Owner of shared (CTA linear id) / local (warp key and lane) memory. */
   readonly ctaId: number;
-  readonly warpKey: number;
+  readonly warpKey: WarpKey;
   readonly lane: number;
 }
 
 export interface AccessEvent {
   readonly step: number;
-  readonly warpKey: number;
+  readonly warpKey: WarpKey;
   readonly lane: number;
   readonly acc: Access;
   readonly before: Uint8Array | undefined;

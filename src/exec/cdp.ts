@@ -202,7 +202,7 @@ export function deviceRuntimeCall(m: Machine, w: Warp, name: string, info: CallI
         const [plo, phi] = words(w, arg[0], l);
         const [nlo, nhi] = words(w, arg[1], l);
         const size = nhi * 4294967296 + nlo;
-        const off = size > 0x7fffffff ? 0 : m.arena.malloc(size);
+        const off = m.arena.malloc(size);
         store(w, plo, phi, l, 8, off, off ? GLOBAL_HI : 0);
         status(l, off ? CUDA_SUCCESS : CUDA_ERROR_MEMORY_ALLOCATION);
       });
@@ -218,7 +218,7 @@ export function deviceRuntimeCall(m: Machine, w: Warp, name: string, info: CallI
       // (alignment, size): a heap block the launching thread fills, then cudaLaunchDevice
       each((l) => {
         const [nlo, nhi] = words(w, arg[1], l);
-        const off = nhi !== 0 || nlo > 0x7fffffff ? 0 : m.arena.malloc(Math.max(16, nlo));
+        const off = m.arena.malloc(Math.max(16, nhi * 4294967296 + nlo));
         setRet(w, info.rets[0], l, off, off ? GLOBAL_HI : 0);
       });
       return true;

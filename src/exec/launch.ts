@@ -12,6 +12,7 @@ import type { Sampler } from './texture/image.js';
 import { type ImageSpec, parseImage, parseSampler, withFields } from './texture/spec.js';
 import { FORMAT_NAMES, ImageTable, parseFormat, texelBytes } from './texture/image.js';
 import { type Allocation, Bank, GlobalArena, type ResidentMemory } from './memory.js';
+import { loadBytes } from './bank-pages.js';
 
 export type ElemType = 'u8' | 's8' | 'u16' | 's16' | 'u32' | 's32' | 'u64' | 's64' | 'f16' | 'f32' | 'f64';
 const ELEM_TYPES: ReadonlySet<string> = new Set(['u8', 's8', 'u16', 's16', 'u32', 's32', 'u64', 's64', 'f16', 'f32', 'f64']);
@@ -73,8 +74,12 @@ function dims(v: unknown, field: string): [number, number, number] {
 const MAX_LAUNCH_FILE = 16 << 20;
 /** One buffer argument: the emulated device memory is a host allocation, so it is bounded. */
 export const MAX_BUFFER_BYTES = 2 ** 30;
-/** All device memory of a launch (buffers, globals, heap) lives in one host allocation. */
-export const MAX_DEVICE_BYTES = 2 ** 31;
+/**
+ * All device memory of a launch or a program (buffers, globals, heap) lives in one host
+ * allocation, addressed by unsigned 32-bit offsets: 4 GiB (the host commits only the pages a
+ * program touches).
+ */
+export const MAX_DEVICE_BYTES = 2 ** 32;
 /** Up to 227 KiB of shared memory per block (opt-in dynamic size). */
 const MAX_DYNAMIC_SHARED = DEVICE_LIMITS.sharedPerBlock;
 
@@ -324,8 +329,7 @@ function parseDevice(v: unknown, program: Program, baseDir: string, where: strin
     } catch (e) {
       throw new LaunchError(`${where}.regions[${i}]: ${(e as Error).message}`);
     }
-    arena.bank.u8.set(r.bytes, r.offset);
-    arena.bank.touch(r.offset, r.size);
+    loadBytes(arena.bank, r.bytes, r.offset);
     if (r.kind === 'global') globals.set(r.variable, r.offset);
     outputs.push(a);
   }

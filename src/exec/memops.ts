@@ -12,30 +12,30 @@ import * as fp from './float/index.js';
 import { Bank, FRAME_PARAM_BASE, GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, spaceOfWindow32, window32Of, WINDOW32_SHIFT, windowOf } from './memory.js';
 import { Access } from './probe.js';
 import type { Warp } from './state.js';
-import { markMemOp } from './block/memspec.js';
+import { markMemOp, markUniformLoad } from './block/memspec.js';
 import { lanes } from './codegen.js';
 
 function readValue(b: Bank, idx: number, size: number, signed: boolean, u: Uint32Array, d: number): void {
   switch (size) {
     case 1: { const v = signed ? b.i8[idx]! : b.u8[idx]!; u[d] = v >>> 0; u[d + 1] = v < 0 ? 0xffffffff : 0; break; }
-    case 2: { const v = signed ? b.i16[idx >> 1]! : b.u16[idx >> 1]!; u[d] = v >>> 0; u[d + 1] = v < 0 ? 0xffffffff : 0; break; }
+    case 2: { const v = signed ? b.i16[idx >>> 1]! : b.u16[idx >>> 1]!; u[d] = v >>> 0; u[d + 1] = v < 0 ? 0xffffffff : 0; break; }
     case 4: {
       // a 32-bit load into a 64-bit register extends by the instruction's type
-      const v = b.u32[idx >> 2]!;
+      const v = b.u32[idx >>> 2]!;
       u[d] = v;
       u[d + 1] = signed && v >= 0x80000000 ? 0xffffffff : 0;
       break;
     }
-    default: u[d] = b.u32[idx >> 2]!; u[d + 1] = b.u32[(idx >> 2) + 1]!; break;
+    default: u[d] = b.u32[idx >>> 2]!; u[d + 1] = b.u32[(idx >>> 2) + 1]!; break;
   }
 }
 
 function writeValue(b: Bank, idx: number, size: number, u: Uint32Array, s: number): void {
   switch (size) {
     case 1: b.u8[idx] = u[s]!; break;
-    case 2: b.u16[idx >> 1] = u[s]!; break;
-    case 4: b.u32[idx >> 2] = u[s]!; break;
-    default: b.u32[idx >> 2] = u[s]!; b.u32[(idx >> 2) + 1] = u[s + 1]!; break;
+    case 2: b.u16[idx >>> 1] = u[s]!; break;
+    case 4: b.u32[idx >>> 2] = u[s]!; break;
+    default: b.u32[idx >>> 2] = u[s]!; b.u32[(idx >>> 2) + 1] = u[s + 1]!; break;
   }
 }
 
@@ -152,7 +152,7 @@ function compileLd(ctx: Ctx): Exec {
   if (!uniformAddress(g, space)) return perLane;
   // one address for every lane (kernel parameters, variables): one translation and read, copied
   // to the other lanes; a probe of the space sees every lane's access, so it takes the per-lane path
-  return (w: Warp, m: number) => {
+  const uniform = (w: Warp, m: number) => {
     const p = w.mem.probe;
     if (m === 0 || (p !== undefined && (p.spaces === undefined || ((p.spaces >>> space) & 1) !== 0))) { perLane(w, m); return; }
     const l0 = 31 - Math.clz32(m & -m);
@@ -171,6 +171,11 @@ function compileLd(ctx: Ctx): Exec {
       }
     }
   };
+  // a block (src/exec/block/) reads the bank once and copies the value to its lanes
+  if (vec === 1 && (size === 4 || size === 8) && (g.lo & (size - 1)) === 0 && (space === Space.Param || space === Space.Const)) {
+    return markUniformLoad(uniform, { space, lo: g.lo, size, signed, data: dsts[0]! });
+  }
+  return uniform;
 }
 
 /**
@@ -189,7 +194,7 @@ function scalarLd(g: AddrGen, space: Space, size: number, signed: boolean, d: nu
     const b32 = bank.u32;
     for (let l = 0; l < 32; l++) {
       if (((m >>> l) & 1) === 0) continue;
-      const i = PIDX[l]! >> 2;
+      const i = PIDX[l]! >>> 2;
       const v = b32[i]!;
       u[d + 2 * l] = v;
       u[d + 2 * l + 1] = wide ? b32[i + 1]! : signed && v >= 0x80000000 ? 0xffffffff : 0;
@@ -208,9 +213,9 @@ function scalarLd(g: AddrGen, space: Space, size: number, signed: boolean, d: nu
       let idx = w.quickIndex(space, lo, hi, size, false);
       if (idx < 0) idx = w.translate(space, lo, hi, size, l, Access.Read);
       const b32 = w.xbank.u32;
-      const v = b32[idx >> 2]!;
+      const v = b32[idx >>> 2]!;
       u[d + 2 * l] = v;
-      u[d + 2 * l + 1] = wide ? b32[(idx >> 2) + 1]! : signed && v >= 0x80000000 ? 0xffffffff : 0;
+      u[d + 2 * l + 1] = wide ? b32[(idx >>> 2) + 1]! : signed && v >= 0x80000000 ? 0xffffffff : 0;
     }
   };
   return markMemOp(run, { kind: 'ld', space, size, signed, reg: r, reg32: r32, lo: glo, hi: ghi, data: d });
@@ -222,7 +227,7 @@ function batchable(space: Space): boolean {
 }
 
 /** Lane byte indices of the probed access in progress. */
-const PIDX = new Int32Array(32);
+const PIDX = new Uint32Array(32);
 
 /**
  * A warp instruction of scalarLd / scalarSt / atom32 under a probe with `accessWarp`, when every
@@ -291,8 +296,8 @@ function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | u
       if (((m >>> l) & 1) === 0) continue;
       const lo = PIDX[l]!;
       if (lo >>> PAGE_SHIFT !== page) dirty[page = lo >>> PAGE_SHIFT] = 1;
-      b32[lo >> 2] = u[src + 2 * l]!;
-      if (wide) b32[(lo >> 2) + 1] = u[src + 2 * l + 1]!;
+      b32[lo >>> 2] = u[src + 2 * l]!;
+      if (wide) b32[(lo >>> 2) + 1] = u[src + 2 * l + 1]!;
     }
   };
   const run = (w: Warp, m: number): void => {
@@ -307,8 +312,8 @@ function scalarSt(g: AddrGen, space: Space, size: number, src: number): Exec | u
       let idx = w.quickIndex(space, lo, hi, size, true);
       if (idx < 0) idx = w.translate(space, lo, hi, size, l, Access.Write);
       const b32 = w.xbank.u32;
-      b32[idx >> 2] = u[src + 2 * l]!;
-      if (wide) b32[(idx >> 2) + 1] = u[src + 2 * l + 1]!;
+      b32[idx >>> 2] = u[src + 2 * l]!;
+      if (wide) b32[(idx >>> 2) + 1] = u[src + 2 * l + 1]!;
     }
   };
   return markMemOp(run, { kind: 'st', space, size, signed: false, reg: r, reg32: r32, lo: glo, hi: ghi, data: src });
@@ -543,7 +548,7 @@ function atom32(g: AddrGen, space: Space, op: number, signed: boolean, D: number
  * operand slots B, C and destination D), under its stripe lock when threads share memory.
  */
 function atomLane32(b32: Uint32Array, idx: number, locks: Int32Array | undefined, op: number, signed: boolean, u: Uint32Array, o: number, B: number, C: number, D: number): void {
-  const i = idx >> 2;
+  const i = idx >>> 2;
   const held = locks === undefined ? -1 : lockWord(locks, idx);
   const old = b32[i]!;
   b32[i] = rmw32(op, signed, old, u[B + o]!, u, C + o) >>> 0;

@@ -147,7 +147,8 @@ export class Bank {
    */
   constructor(public size: number, shared?: SharedArrayBuffer) {
     const buf = shared ?? new ArrayBuffer(alignUp8(size));
-    this.dirty = new Uint8Array((buf.byteLength + PAGE_SIZE - 1) >>> PAGE_SHIFT);
+    // division, not `>>>`: a bank of 4 GiB (the global arena's largest) is past uint32
+    this.dirty = new Uint8Array(Math.ceil(buf.byteLength / PAGE_SIZE));
     this.setViews(buf);
   }
 
@@ -170,9 +171,33 @@ export class Bank {
     const cur = this.u8.buffer;
     if (cur instanceof SharedArrayBuffer) return cur;
     const bytes = new SharedArrayBuffer(cur.byteLength);
-    new Uint8Array(bytes).set(this.u8);
+    // only the pages that may be non-zero: a device of gigabytes is mostly never touched, and
+    // copying it whole would commit all of it in host memory
+    const to = new Uint8Array(bytes);
+    this.forWritten((from, end) => to.set(this.u8.subarray(from, end), from));
     this.setViews(bytes);
     return bytes;
+  }
+
+  /** Calls `f` for each run of pages that may be non-zero (dirty or written), as byte ranges. */
+  forWritten(f: (from: number, end: number) => void): void {
+    const d = this.dirty, wr = this.written;
+    for (let p = 0; p < d.length;) {
+      if (d[p] === 0 && (wr === undefined || wr[p] === 0)) { p++; continue; }
+      const first = p;
+      while (p < d.length && (d[p] !== 0 || (wr !== undefined && wr[p] !== 0))) p++;
+      f(first * PAGE_SIZE, Math.min(p * PAGE_SIZE, this.u8.length));
+    }
+  }
+
+  /** Page p may hold non-zero bytes: dirty, or written before the flags were last cleared. */
+  mayBeNonZero(p: number): boolean {
+    return this.dirty[p] !== 0 || (this.written !== undefined && this.written[p] !== 0);
+  }
+
+  /** Page p was set without a dirty mark (a checkpoint's bytes put back): it counts as written. */
+  markWritten(p: number): void {
+    (this.written ??= new Uint8Array(this.dirty.length))[p] = 1;
   }
 
   /** Mark the pages another bank over the same bytes wrote (a worker's flags, see the constructor). */
@@ -183,6 +208,7 @@ export class Bank {
 
   /** Mark bytes [idx, idx+len) written. */
   touch(idx: number, len: number): void {
+    // offsets of a 4 GiB bank are uint32: `>>>` keeps them unsigned (an index is below 2^32)
     const last = (idx + Math.max(len, 1) - 1) >>> PAGE_SHIFT;
     for (let p = idx >>> PAGE_SHIFT; p <= last; p++) this.dirty[p] = 1;
   }
@@ -224,7 +250,7 @@ export class Bank {
     const wr = this.written;
     for (let p = 0; p < d.length; p++) {
       if (d[p] === 0 && (wr === undefined || wr[p] === 0)) continue;
-      this.u8.fill(0, p << PAGE_SHIFT, Math.min((p + 1) << PAGE_SHIFT, this.u8.length));
+      this.u8.fill(0, p * PAGE_SIZE, Math.min((p + 1) * PAGE_SIZE, this.u8.length));
       d[p] = 1;
     }
     this.written = undefined;
@@ -302,6 +328,14 @@ export interface Allocation {
 }
 
 const GRANULE_SHIFT = 8; // 256-byte granules, like cudaMalloc alignment
+const GRANULE = 1 << GRANULE_SHIFT;
+/**
+ * The granule of an arena offset, by division: offsets reach 2^32 (a 4 GiB device), where `>>>`
+ * wraps to 0. Only check() (the hot path, offsets of an access: below 2^32) shifts.
+ */
+function granuleOf(off: number): number {
+  return Math.floor(off / GRANULE);
+}
 /** Freed program memory kept unreusable (most recent first) up to this many bytes; see GlobalArena.quarantine. */
 const QUARANTINE_BYTES = 64 << 20;
 
@@ -333,7 +367,8 @@ export class GlobalArena {
   /** An empty arena of `capacity` bytes, or one over shared bytes (a worker's view; loadState fills the map). */
   constructor(capacity: number, shared?: SharedArrayBuffer) {
     this.bank = new Bank(capacity, shared);
-    this.granules = new Int32Array((capacity >>> GRANULE_SHIFT) + 1).fill(-1);
+    // a worker's view gets its map from loadState: not made here (64 MiB for a 4 GiB device)
+    this.granules = shared ? new Int32Array(0) : new Int32Array(granuleOf(capacity) + 1).fill(-1);
   }
 
   allocate(size: number, name: string, kind: Allocation['kind']): Allocation {
@@ -348,8 +383,8 @@ export class GlobalArena {
     this.version++;
     const a: Allocation = { id: this.allocs.length, base, size, name, kind, freed: false };
     this.allocs.push(a);
-    const first = base >>> GRANULE_SHIFT;
-    const last = (base + Math.max(size, 1) - 1) >>> GRANULE_SHIFT;
+    const first = granuleOf(base);
+    const last = granuleOf(base + Math.max(size, 1) - 1);
     for (let g = first; g <= last; g++) this.granules[g] = a.id;
     return a;
   }
@@ -362,7 +397,7 @@ export class GlobalArena {
     const span = Math.max(256, Math.ceil(size / 256) * 256);
     if (base < 256 || base % 256 !== 0) throw new Error(`allocation ${name} at offset ${base}: not a 256-byte aligned device offset`);
     if (base + span + 256 > this.bank.size) this.grow(base + span + 256);
-    for (let g = base >>> GRANULE_SHIFT; g < (base + span) >>> GRANULE_SHIFT; g++) {
+    for (let g = granuleOf(base); g < granuleOf(base + span); g++) {
       if (this.granules[g] !== -1) throw new Error(`allocation ${name} at offset ${base} overlaps ${this.allocs[this.granules[g]!]!.name}`);
     }
     this.top = Math.max(this.top, base + span + 256);
@@ -454,17 +489,17 @@ export class GlobalArena {
   private unmap(a: Allocation): number {
     a.freed = true;
     this.version++;
-    const first = a.base >>> GRANULE_SHIFT;
-    const last = (a.base + Math.max(a.size, 1) - 1) >>> GRANULE_SHIFT;
+    const first = granuleOf(a.base);
+    const last = granuleOf(a.base + Math.max(a.size, 1) - 1);
     for (let g = first; g <= last; g++) this.granules[g] = -1;
-    return (last - first + 1) << GRANULE_SHIFT;
+    return (last - first + 1) * GRANULE;
   }
 
   /** Grow the backing store (between launches only: views are replaced). */
   grow(capacity: number): void {
     if (capacity <= this.bank.size) return;
     this.bank.grow(capacity, true);
-    const g = new Int32Array((this.bank.size >>> GRANULE_SHIFT) + 1).fill(-1);
+    const g = new Int32Array(granuleOf(this.bank.size) + 1).fill(-1);
     g.set(this.granules.subarray(0, Math.min(this.granules.length, g.length)));
     this.granules = g;
   }
@@ -513,29 +548,38 @@ export class GlobalArena {
 
   /** Device free: returns false for a pointer that is not a live heap block. */
   free(offset: number): boolean {
-    const id = this.granules[offset >>> GRANULE_SHIFT] ?? -1;
+    const id = this.granules[granuleOf(offset)] ?? -1;
     const a = id >= 0 ? this.allocs[id] : undefined;
     if (!a || a.kind !== 'heap' || a.base !== offset || a.freed) return false;
     this.freeList.push({ base: a.base, size: this.unmap(a) });
     return true;
   }
 
-  /** The allocator's state (not the bytes), for checkpoints. */
-  saveState(): ArenaState {
+  /**
+   * The allocator's state (not the bytes), for checkpoints. `shared`: its granule map in shared
+   * memory, for worker threads to read one copy (64 MiB for a 4 GiB device) instead of one each.
+   */
+  saveState(shared = false): ArenaState {
+    const granules = shared ? new Int32Array(new SharedArrayBuffer(this.granules.byteLength)) : this.granules.slice();
+    if (shared) granules.set(this.granules);
     return {
       version: this.version,
       allocs: this.allocs.map((a) => ({ ...a })),
-      granules: this.granules.slice(),
+      granules,
       top: this.top, heapStart: this.heapStart, heapEnd: this.heapEnd, heapTop: this.heapTop,
       freeList: this.freeList.map((f) => ({ ...f })),
     };
   }
 
-  loadState(s: ArenaState): void {
+  /**
+   * `own`: the state is this arena's to keep (a worker's, posted to it), so its map is taken, not
+   * copied (shared with the other workers, which only read it: a launch that allocates runs on one).
+   */
+  loadState(s: ArenaState, own = false): void {
     this.version = s.version;
     this.allocs.length = 0;
     for (const a of s.allocs) this.allocs.push({ ...a });
-    this.granules = s.granules.slice();
+    this.granules = own ? s.granules : s.granules.slice();
     this.top = s.top; this.heapStart = s.heapStart; this.heapEnd = s.heapEnd; this.heapTop = s.heapTop;
     this.freeList.length = 0;
     for (const f of s.freeList) this.freeList.push({ ...f });

@@ -27,7 +27,7 @@ export interface Probe {
    * Optional; without it the probe sees each lane through `access`, interleaved with the data.
    * The interpreter uses it for its commonest loads, stores and atomics (see memops probedWarp).
    */
-  accessWarp?(w: Warp, space: Space, bank: Bank, idx: Int32Array, mask: number, size: number, acc: Access): number;
+  accessWarp?(w: Warp, space: Space, bank: Bank, idx: Uint32Array, mask: number, size: number, acc: Access): number;
   /** Lanes `mask` of `w` arrived at barrier `id` (bar.sync / barrier.sync / bar.red / bar.arrive). */
   barrierArrive(w: Warp, id: number, mask: number, expected: number, arriveOnly: boolean): void;
   /** Barrier `id` of `cta` completed: every waiting thread is released. */

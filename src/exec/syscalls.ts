@@ -69,7 +69,8 @@ export function systemCall(m: Machine, w: Warp, name: string, info: CallInfo, la
         if (!((lanes >>> l) & 1)) continue;
         const [lo, hi] = argWords(w, info.args[0], l);
         const size = hi * 4294967296 + lo;
-        const off = size > 0x7fffffff ? 0 : m.arena.malloc(size);
+        // the whole size_t: a size past the heap gets NULL, never one cut to 32 bits
+        const off = m.arena.malloc(size);
         setRet(w, info.rets[0], l, off, off ? GLOBAL_HI : 0);
       }
       return true;
@@ -198,7 +199,7 @@ export function formatPrintf(w: Warp, lane: number, fmt: string, alo: number, ah
 
 function readWord(w: Warp, lo: number, hi: number, lane: number): number {
   const idx = w.translate(Space.Generic, lo >>> 0, hi, 4, lane, Access.Read);
-  return w.xbank.u32[idx >> 2]!;
+  return w.xbank.u32[idx >>> 2]!;
 }
 
 function formatFloat(x: number, conv: string, precIn: number | undefined, flags: string): { sign: string; body: string } {

@@ -87,9 +87,10 @@ export interface ImageRequest {
 const ADDRESS_MODES: readonly AddressMode[] = ['wrap', 'clamp', 'mirror', 'border'];
 
 /**
- * The device memory `exec` provides by default: all the emulator can address. A real sm_80 card
- * (A100) has 40 or 80 GiB, but the interpreter indexes global memory with 31-bit offsets, so a
- * larger device would be one the kernels cannot reach; the program is told the size it gets.
+ * The device memory `exec` provides by default: all the emulator can address, 4 GiB, committed
+ * in host memory only where the program touches it. A real sm_80 card (A100) has 40 or 80 GiB,
+ * but the interpreter indexes global memory with unsigned 32-bit offsets, so a larger device
+ * would be one the kernels cannot reach; the program is told the size it gets.
  */
 export const DEFAULT_DEVICE_BYTES = MAX_DEVICE_BYTES;
 
@@ -240,7 +241,14 @@ export class Device {
     const n = Number(size);
     const align = kind === 'device' ? 256 : HOST_VISIBLE_ALIGN;
     const span = kind === 'device' ? n : Math.ceil(Math.max(n, 1) / HOST_VISIBLE_ALIGN) * HOST_VISIBLE_ALIGN;
-    const a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, this.capacity);
+    let a;
+    try {
+      a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, this.capacity);
+    } catch (e) {
+      // growing the arena reserves (not commits) host memory; a host that refuses even that
+      if (!(e instanceof RangeError)) throw e;
+      throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes: the host refused to reserve address space for it (${e.message})`);
+    }
     // free bytes, but not in one piece (gaps between live allocations)
     if (!a) throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes: ${free} bytes are free, but no ${size} of them in one piece`);
     // cudaMalloc memory is not zeroed on a GPU, but a reused span would leak old values into a

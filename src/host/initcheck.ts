@@ -40,11 +40,15 @@ export class InitCheck implements Probe {
   /** Reads found, kept or not. */
   total = 0;
 
-  private ensure(n: number): void {
-    if (n <= this.global.length) return;
-    const g = new Uint8Array(Math.max(n, this.global.length * 2));
+  /** Shadow bytes up to n; returns how many there were before (the new ones are zero). */
+  private ensure(n: number): number {
+    const had = this.global.length;
+    if (n <= had) return had;
+    // at most the 4 GiB the device can have (MAX_DEVICE_BYTES): a Uint8Array cannot be longer
+    const g = new Uint8Array(Math.min(2 ** 32, Math.max(n, had * 2)));
     g.set(this.global);
     this.global = g;
+    return had;
   }
 
   /** Bytes [off, off+n) of global memory were written (by the host, or are static storage). */
@@ -55,8 +59,10 @@ export class InitCheck implements Probe {
 
   /** Bytes [off, off+n) became a new allocation: never written. */
   uninitialized(off: number, n: number): void {
-    this.ensure(off + n);
-    this.global.fill(0, off, off + n);
+    // new shadow bytes are zero already: not writing them keeps a large untouched allocation
+    // from costing host memory
+    const had = this.ensure(off + n);
+    this.global.fill(0, off, Math.min(off + n, had));
   }
 
   /** Watch one launch (its machine); module variables count as initialized. */

@@ -10,6 +10,7 @@
 import type { FaultReport, RunOptions } from '../exec/machine.js';
 import type { LaneFault, Warp } from '../exec/state.js';
 import type { Probe } from '../exec/probe.js';
+import { restoreSaved, savePages, type SavedPages } from '../exec/bank-pages.js';
 import type { Device, LaunchRequest } from './device.js';
 
 /** The rerun past a fault stops after this many warp-steps at most (the faults found by then are reported). */
@@ -41,19 +42,19 @@ function firstPerWarp(sink: readonly LaneFault[]): LaneFault[] {
 }
 
 /** Every thread's first fault in the launch, or undefined when they cannot be had. */
-export function faultingLanes(device: Device, r: LaunchRequest, opts: RunOptions, before: Uint8Array): FaultReport[] | undefined {
+export function faultingLanes(device: Device, r: LaunchRequest, opts: RunOptions, before: SavedPages): FaultReport[] | undefined {
   const bank = device.arena.bank;
   // device malloc in the kernel may have grown the bank: then the start cannot be restored
-  if (bank.u8.length !== before.length) return undefined;
-  const after = bank.u8.slice();
-  bank.u8.set(before);
+  if (bank.u8.length !== before.size) return undefined;
+  // the pages that may be non-zero only: a device of gigabytes is mostly never touched
+  const after = savePages(bank);
+  restoreSaved(bank, before);
   const sink: LaneFault[] = [];
   let lanes: FaultReport[] | undefined;
   try {
     lanes = device.run(r, { ...opts, maxSteps: Math.min(opts.maxSteps, RERUN_STEPS) }, 1, sink, KEEP_CTAS).laneFaults;
   } finally {
-    bank.u8.set(after);
-    bank.touch(0, after.length);
+    restoreSaved(bank, after);
   }
   if (!lanes || lanes.length === 0) return undefined;
   const keep = new Set(firstPerWarp(sink));

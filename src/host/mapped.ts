@@ -12,6 +12,9 @@ import { PAGE_SHIFT, PAGE_SIZE } from '../exec/memory.js';
 import { type Device, WINDOW_BASE } from './device.js';
 import { CUDA, CudaError } from './errors.js';
 
+/** The bytes one read or write of a memory file moves at most: node refuses a length past 2^31-1. */
+export const IO_CHUNK = 2 ** 30;
+
 interface Range { ptr: bigint; size: number; file: number }
 
 const ioError = (e: unknown): boolean => typeof (e as NodeJS.ErrnoException).code === 'string';
@@ -59,7 +62,7 @@ export class MappedRanges {
     const r = this.rangeOf(ptr, n);
     const off = Number(ptr - r.ptr);
     const view = this.device.view(ptr, n);
-    this.io((k) => readSync(r.file, view, k, n - k, off + k), n);
+    this.io((k) => readSync(r.file, view, k, Math.min(n - k, IO_CHUNK), off + k), n);
     const base = Number(ptr - WINDOW_BASE);
     this.device.written(ptr, n);
     // not the kernel's writes: they need not go back
@@ -72,15 +75,16 @@ export class MappedRanges {
     let bytes = 0;
     for (const r of this.ranges.values()) {
       const base = Number(r.ptr - WINDOW_BASE);
-      const first = base >>> PAGE_SHIFT;
-      const end = (base + r.size + PAGE_SIZE - 1) >>> PAGE_SHIFT;
+      // division and products, not shifts: offsets of a 4 GiB device are past int32
+      const first = Math.floor(base / PAGE_SIZE);
+      const end = Math.ceil((base + r.size) / PAGE_SIZE);
       for (let p = dirty.indexOf(1, first); p >= 0 && p < end; p = dirty.indexOf(1, p)) {
         let q = p;
         while (q < end && dirty[q] === 1) q++;
-        const lo = Math.max(base, p << PAGE_SHIFT);
-        const hi = Math.min(base + r.size, q << PAGE_SHIFT);
+        const lo = Math.max(base, p * PAGE_SIZE);
+        const hi = Math.min(base + r.size, q * PAGE_SIZE);
         const view = this.device.arena.bank.u8.subarray(lo, hi);
-        this.io((k) => writeSync(r.file, view, k, hi - lo - k, lo - base + k), hi - lo);
+        this.io((k) => writeSync(r.file, view, k, Math.min(hi - lo - k, IO_CHUNK), lo - base + k), hi - lo);
         bytes += hi - lo;
         this.takeDirty(lo, hi - lo);
         p = q;

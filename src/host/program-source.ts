@@ -7,6 +7,7 @@
 import { basename, dirname, join } from 'node:path';
 import type { Launch } from '../exec/launch.js';
 import { Bank, GlobalArena, type Allocation, type ResidentMemory } from '../exec/memory.js';
+import { loadBytes } from '../exec/bank-pages.js';
 import { ImageTable } from '../exec/texture/image.js';
 import type { LaunchStart, ProgramEventInfo, ProgramLaunch, ProgramSource } from '../engine/index.js';
 import type { LaunchSnapshot } from './bundle.js';
@@ -57,8 +58,7 @@ export function launchOfSnapshot(s: LaunchSnapshot): Launch {
   const outputs: Allocation[] = [];
   for (const g of s.regions) {
     outputs.push(arena.allocateAt(g.offset, g.size, g.name, g.kind));
-    arena.bank.u8.set(g.bytes, g.offset);
-    arena.bank.touch(g.offset, g.size);
+    loadBytes(arena.bank, g.bytes, g.offset);
     if (g.kind === 'global') globals.set(g.variable ?? g.name, g.offset);
   }
   let constBank: Bank | undefined;

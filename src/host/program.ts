@@ -19,7 +19,8 @@ import { basename, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FaultReport, Machine, RunOptions } from '../exec/machine.js';
 import type { ParallelRun } from '../exec/parallel/pool.js';
-import { checkRun } from '../races/run.js';
+import { savePages } from '../exec/bank-pages.js';
+import { checkRun, LaunchSetupError } from '../races/run.js';
 import { formatReport } from '../races/format.js';
 import type { RaceReport } from '../races/types.js';
 import { formatFault } from '../engine/index.js';
@@ -278,7 +279,7 @@ export class ProgramLaunches {
     // launches the filters or --launch-skip/--launch-count leave out run unchecked
     const checkedBy = san?.checks(r.kernel) ? tool : undefined;
     // memcheck reports every faulting lane: the memory the launch starts from, to run it again
-    const before = checkedBy === 'memcheck' && p.threads === 1 ? device.arena.bank.u8.slice() : undefined;
+    const before = checkedBy === 'memcheck' && p.threads === 1 ? savePages(device.arena.bank) : undefined;
     let ran: Ran;
     try {
       ran = runLaunch(device, r, p, checkedBy);
@@ -376,7 +377,16 @@ interface Ran {
 function runLaunch(device: Device, r: LaunchRequest, p: LaunchPolicy, tool: SanitizeTool | undefined): Ran {
   if (p.races || tool === 'racecheck' || tool === 'synccheck') {
     const { program, launch } = device.launchOf(r);
-    const { result, report, machine } = checkRun(program, launch, p.opts, (m) => device.runWhileWaitedFor(m));
+    let checked;
+    try {
+      checked = checkRun(program, launch, p.opts, (m) => device.runWhileWaitedFor(m));
+    } catch (e) {
+      // the launch itself was checked (launchOf): what is left is the checker's own limit (its
+      // shadow of a device of gigabytes), said to the user; the program gets an error status
+      if (!(e instanceof LaunchSetupError)) throw e;
+      throw new CudaError(CUDA.notSupported, `the race checker cannot check it: ${e.message}`);
+    }
+    const { result, report, machine } = checked;
     machine.release();
     const findings = tool === 'racecheck' ? raceFindings(report, p.sanitize!.o.racecheckReport)
       : tool === 'synccheck' ? report.barrierErrors.map((e): Finding => ({ lines: synccheckError(e), level: 'error', kind: 'error' })) : [];

@@ -144,9 +144,10 @@ export function readImage(img: MemoryImage, offset: number, n: number): Uint8Arr
   const out = new Uint8Array(n);
   for (let at = offset; at < offset + n;) {
     const p = at >>> PAGE_SHIFT;
-    const pageEnd = Math.min((p + 1) << PAGE_SHIFT, offset + n);
+    // products, not shifts: offsets past 2 GiB
+    const pageEnd = Math.min((p + 1) * PAGE_SIZE, offset + n);
     const page = img.global[p];
-    if (page && !isZeroPage(page)) out.set(page.subarray(at - (p << PAGE_SHIFT), pageEnd - (p << PAGE_SHIFT)), at - offset);
+    if (page && !isZeroPage(page)) out.set(page.subarray(at - p * PAGE_SIZE, pageEnd - p * PAGE_SIZE), at - offset);
     at = pageEnd;
   }
   return out;

@@ -7,7 +7,7 @@ import { closeSync, fstatSync, openSync, readlinkSync, readSync, writeSync } fro
 import type { Duplex } from 'node:stream';
 import { type Device, type LaunchRequest } from './device.js';
 import { CUDA, CudaError } from './errors.js';
-import { MappedRanges } from './mapped.js';
+import { IO_CHUNK, MappedRanges } from './mapped.js';
 import { Fields, FrameReader, Op, PROTOCOL_VERSION, ProtocolError, reply } from './protocol.js';
 import { readFrames, type RawFrame } from './backtrace.js';
 
@@ -193,7 +193,9 @@ export function serveProgram(socket: Duplex, device: Device, app: string, onLaun
             // the runtime's shared memory file holds the bytes at offset 0
             try {
               for (let done = 0; done < n;) {
-                const k = op === Op.BulkWrite ? readSync(file, view, done, n - done, done) : writeSync(file, view, done, n - done, done);
+                // at most IO_CHUNK a call (a copy of 3 GB is several)
+                const len = Math.min(n - done, IO_CHUNK);
+                const k = op === Op.BulkWrite ? readSync(file, view, done, len, done) : writeSync(file, view, done, len, done);
                 if (k <= 0) return reply(CUDA.notSupported);
                 done += k;
               }

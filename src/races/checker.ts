@@ -94,7 +94,7 @@ const lowestByte = lowestLane;
 const MAX_PENDING = 16;
 
 /** `access` passes its one lane's index to `accessWarp` here. */
-const ONE = new Int32Array(32);
+const ONE = new Uint32Array(32);
 
 // Module-local copies of the layout and flag constants: V8 folds module-local constants into
 // the hot path but loads imported bindings on every use (measured: a quarter of the per-access cost).
@@ -167,7 +167,7 @@ export class RaceChecker implements Probe {
     let top = 0;
     for (const a of arena.allocs) if (a.kind !== 'heap') top = Math.max(top, a.base + a.size);
     this.heapStart = Math.ceil(top / 256) * 256 + 256;
-    this.heapGran = new Int32Array(Math.max(0, (arena.bank.size - this.heapStart) >>> 8) + 1);
+    this.heapGran = new Int32Array(Math.floor(Math.max(0, arena.bank.size - this.heapStart) / 256) + 1);
   }
 
   /** Install on the machine (before `run()`); `detach()` removes it. */
@@ -251,7 +251,7 @@ export class RaceChecker implements Probe {
    * (see `pend`): after a lane that left a check pending, and before a lane writing a word an
    * earlier lane of this call wrote; the caller moves the data of the lanes taken and calls again.
    */
-  accessWarp(w: Warp, space: Space, bank: Bank, idx: Int32Array, mask: number, size: number, acc: Access): number {
+  accessWarp(w: Warp, space: Space, bank: Bank, idx: Uint32Array, mask: number, size: number, acc: Access): number {
     if (this.npend !== 0) this.flushPending();
     const step = this.mem.step;
     let cs: CtaSync;

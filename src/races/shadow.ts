@@ -103,7 +103,7 @@ export class Shadow {
       this.main = new Int32Array(cap * REC);
       this.second = new Int32Array(cap * REC2);
     } catch {
-      throw new Error(`memory too large for the race checker's shadow (${bytes} bytes)`);
+      throw new Error(`its shadow of ${bytes} bytes of memory (${REC * 4 + REC2 * 4} bytes a word) is more than one host array holds`);
     }
   }
 

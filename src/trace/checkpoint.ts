@@ -15,7 +15,8 @@ import { type ArenaState, Bank } from '../exec/memory.js';
 import { coordsOf } from '../exec/launch.js';
 import type { CFunction } from '../exec/compiled.js';
 import { Cta, Frame, INITIAL_LOCAL_STRIDE, Warp } from '../exec/state.js';
-import { restorePages, snapDirty, type Pages } from './pages.js';
+import { restorePages, snapDirty, ZERO_PAGE, type Pages } from './pages.js';
+import { setPageSet } from '../exec/bank-pages.js';
 import { decodeRegs } from './regpages.js';
 import { PAGE_SIZE } from '../exec/memory.js';
 import { type FrameSnap, type Frozen, freeze, frozenCtaIds, thaw } from './frozen.js';
@@ -159,7 +160,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   m.finished = false;
   m.fault = undefined;
   m.faultStep = -1;
-  restorePages(m.arena.bank.u8, c.global, PAGE_SIZE);
+  setPageSet(m.arena.bank, c.global, ZERO_PAGE);
   m.arena.loadState(c.arena);
   m.children.clear();
   for (const [k, v] of c.children) m.children.set(k, v);

@@ -3,11 +3,13 @@
  * unchanged since the previous snapshot of the same array is shared, not copied. All-zero pages
  * share one buffer. This is what keeps checkpoints to a few bytes per warp-step.
  */
-import { PAGE_SHIFT, PAGE_SIZE } from '../exec/memory.js';
+import { PAGE_SIZE } from '../exec/memory.js';
 
 export type Pages = readonly Uint8Array[];
 
 const ZERO = new Uint8Array(PAGE_SIZE);
+/** The shared all-zero page of every page set (Bank.setPages takes it). */
+export const ZERO_PAGE = ZERO;
 
 /** Word view of bytes [start, end) when aligned (all banks and pages are 8-byte aligned). */
 function words(u8: Uint8Array, start: number, end: number): Int32Array | undefined {
@@ -36,7 +38,7 @@ function copyPage(u8: Uint8Array, start: number, end: number): Uint8Array {
  * references and the pages copied (nothing when it returns `prev`).
  */
 export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undefined, tally?: { bytes: number }): Pages {
-  const n = (u8.length + PAGE_SIZE - 1) >>> PAGE_SHIFT;
+  const n = Math.ceil(u8.length / PAGE_SIZE); // a 4 GiB bank's length is past uint32
   const first = dirty.indexOf(1);
   // nothing written since `prev`: the same page set (no copy of its references either; a big
   // arena has thousands of pages and most intervals write none of them)
@@ -46,7 +48,7 @@ export function snapDirty(u8: Uint8Array, dirty: Uint8Array, prev: Pages | undef
   const out = prev !== undefined && prev.length === n ? prev.slice() : new Array<Uint8Array>(n).fill(ZERO);
   let bytes = n * 8; // the page references
   for (let i = first; i >= 0 && i < n; i = dirty.indexOf(1, i + 1)) {
-    const start = i << PAGE_SHIFT;
+    const start = i * PAGE_SIZE;
     const p = copyPage(u8, start, Math.min(start + PAGE_SIZE, u8.length));
     out[i] = p;
     if (p !== ZERO) bytes += p.byteLength;

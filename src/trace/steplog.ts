@@ -40,15 +40,19 @@ export class TraceError extends Error {}
  * CTA (a CTA has at most 32 warps). The one home of the encoding: build and take apart keys
  * only with these.
  */
-export function warpKey(w: Warp): number {
+declare const WARP_KEY: unique symbol;
+/** A warp key (branded: a plain number, a CTA id or a warp index is not one). */
+export type WarpKey = number & { readonly [WARP_KEY]: true };
+
+export function warpKey(w: Warp): WarpKey {
   return keyOf(w.cta.id, w.tidBase >>> 5);
 }
 
-export function keyOf(cta: number, warpInCta: number): number { return cta * 32 + warpInCta; }
-export function ctaOfKey(key: number): number { return key >>> 5; }
-export function warpOfKey(key: number): number { return key & 31; }
+export function keyOf(cta: number, warpInCta: number): WarpKey { return (cta * 32 + warpInCta) as WarpKey; }
+export function ctaOfKey(key: WarpKey): number { return key >>> 5; }
+export function warpOfKey(key: WarpKey): number { return key & 31; }
 /** Linear thread index in its CTA of lane `lane` of warp `key`. */
-export function tidOfKey(key: number, lane: number): number { return warpOfKey(key) * 32 + lane; }
+export function tidOfKey(key: WarpKey, lane: number): number { return warpOfKey(key) * 32 + lane; }
 
 /**
  * The default memory budget of a recording (its step log and checkpoints): past it, packed
@@ -382,8 +386,8 @@ export class StepLog implements StepRecorder {
     return lo;
   }
 
-  warpAt(s: number): number {
-    return this.segWarp[this.segmentOf(s)]!;
+  warpAt(s: number): WarpKey {
+    return this.segWarp[this.segmentOf(s)]! as WarpKey;
   }
 
   /** The recording ended after `total` logged steps: pack every chunk (`beside`: as packBefore). */

@@ -27,7 +27,7 @@ import { type Checkpoint, checkpointBytes, restore, Snapshotter } from './checkp
 export const DEFAULT_INTERVAL = 1 << 15;
 
 // the step log and warp keys live in steplog.ts; re-exported for the modules that read a trace
-export { CHUNK_SHIFT, ctaOfKey, defaultLogBudget, keyOf, StepLog, tidOfKey, TraceError, warpKey, warpOfKey } from './steplog.js';
+export { CHUNK_SHIFT, ctaOfKey, defaultLogBudget, keyOf, StepLog, tidOfKey, TraceError, type WarpKey, warpKey, warpOfKey } from './steplog.js';
 
 export interface RecordOptions {
   interval: number;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DebugClient } from '@vscode/debugadapter-testsupport';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { ROOT, testIf } from '../helpers.js';
+import { ROOT, tempDir, testIf } from '../helpers.js';
 
 const CLI = join(ROOT, 'dist', 'src', 'cli.js');
 const built = existsSync(CLI) ? null : 'dist/src/cli.js is missing: run `npm run build` first';
@@ -127,7 +127,9 @@ describe('ptxdbg dap', () => {
     // step into axpy: the callee's first body line, its arguments from the caller
     await move(dc, () => dc!.stepInRequest({ threadId: tid }));
     const st = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames;
-    expect(st[0]!.name).toContain('axpy');
+    // named as C++ debuggers name frames: kernel.cu's axpy(float a, float x, float y) and
+    // saxpy(int n, float a, const float* x, float* y), with their parameter types
+    expect(st.map((x) => x.name)).toEqual(['axpy(float, float, float)', 'saxpy(int, float, const float *, float *)']);
     expect(st[0]!.line).toBe(4);
     expect(st[1]!.line).toBe(15);
     expect(asF32(await evaluate(dc, 'x', st[0]!.id))).toBe(X[0]);
@@ -503,7 +505,7 @@ describe('ptxdbg dap', () => {
   const nvcc = spawnSync('sh', ['-c', 'command -v nvcc']).status === 0 ? null : 'nvcc is not on the PATH';
   testIf(built ?? nvcc)('a .cu program is compiled with nvcc -G for the arch and debugged at its source', async () => {
     // nvcc's output goes to a cache of this test's own, not the user's
-    const cache = mkdtempSync(join(tmpdir(), 'ptxdbg-dap-cache-'));
+    const cache = tempDir('ptxdbg-dap-cache-');
     dc = new DebugClient('node', 'dist/src/cli.js dap', 'ptxdbg', { cwd: ROOT, shell: true, env: { ...process.env, PTXDBG_CACHE: cache } });
     dc.defaultTimeout = LONG;
     await dc.start();
@@ -516,7 +518,6 @@ describe('ptxdbg dap', () => {
     expect(asF32(await evaluate(dc, 'xi', f.id))).toBe(X[0]);
     await dc.stop();
     dc = undefined;
-    rmSync(cache, { recursive: true, force: true });
   }, LONG);
 });
 

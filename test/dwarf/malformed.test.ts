@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tmpdir } from 'node:os';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { parsePtx } from '../../src/ptx/parser.js';
 import { DW_AT, DW_FORM, DW_TAG } from '../../dwarf/src/index.js';
 import { dumpDebugInfo } from '../../dwarf/src/index.js';
@@ -9,7 +8,7 @@ import { Dwarf } from '../../dwarf/src/index.js';
 import { sectionFromBytes, type SectionData } from '../../dwarf/src/index.js';
 import { ScopeIndex } from '../../dwarf/src/index.js';
 import { abbrevBytes, dwarfFrom, InfoBuilder } from '../../dwarf/test/builder.js';
-import { ROOT } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
 import { dwarfFromModule, dwarfFromPtx } from '../../src/ptx/dwarf.js';
 import { dwarfCommand } from '../../src/cli/dwarf.js';
 
@@ -144,7 +143,7 @@ describe('malformed DWARF', () => {
     const r = dwarfCommand('/nonexistent/kernel.ptx');
     expect(r.text).toBe('');
     expect(r.warnings[0]).toMatch(/^\/nonexistent\/kernel\.ptx: cannot read/);
-    const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-dwarf-'));
+    const dir = tempDir('ptxdbg-dwarf-');
     const f = join(dir, 'k.ptx');
     writeFileSync(f, '.version 9.0\n.target sm_80\n.address_size 64\n.visible .entry k() { ret; }\n');
     expect(dwarfCommand(f)).toEqual({ text: `${f}: no .debug_info section (compile with nvcc -G)\n`, warnings: [] });

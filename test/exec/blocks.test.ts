@@ -236,3 +236,66 @@ describe('loads checked for a whole block first', () => {
     expect([on.m.warpSteps, on.m.threadInstructions, stateHash(on.m)]).toEqual([off.m.warpSteps, off.m.threadInstructions, stateHash(off.m)]);
   });
 });
+
+/**
+ * Kernel parameters loaded inside a block are read once per block and copied to the lanes: a
+ * .s32 parameter loaded into a 64-bit register sign-extends (PTX ISA, ld: "the value is
+ * sign-extended to the destination register width" for signed types), a guarded load writes only
+ * its lanes, and a load past the parameters faults at that load as one instruction at a time does.
+ * out[l] = v + (l < 16 ? w : 0) as 64 bits: v = -5, w = 7 gives 2 for lanes 0-15 and 2^64 - 5 after.
+ */
+function paramPtx(bad: boolean): string {
+  return `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry p(.param .u64 out, .param .s32 v, .param .u32 w)
+{
+  .reg .pred %p<2>;
+  .reg .u32 %r<8>;
+  .reg .u64 %rd<8>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  setp.lt.u32 %p1, %r1, 16;
+  ld.param.s32 %rd2, [v];
+  @%p1 ld.param.u32 %r2, [w];
+  ld.param.u32 %r3, [w${bad ? '+64' : ''}];
+  cvt.u64.u32 %rd3, %r2;
+  add.u64 %rd4, %rd2, %rd3;
+  cvta.to.global.u64 %rd5, %rd1;
+  mul.wide.u32 %rd6, %r1, 8;
+  add.u64 %rd7, %rd5, %rd6;
+  st.global.u64 [%rd7], %rd4;
+  ret;
+}`;
+}
+
+describe('parameters loaded inside a block', () => {
+  const run = (bad: boolean, blocks: boolean): { m: Machine; out: bigint[] } => {
+    const program = loadPtx(paramPtx(bad), 'param.ptx').program!;
+    const m = new Machine(program, {
+      kernel: 'p', grid: [1, 1, 1], block: [32, 1, 1], sharedBytes: 0,
+      args: [{ kind: 'buffer', name: 'out', type: 'u64', count: 32, init: undefined, file: undefined },
+        { kind: 'scalar', name: 'v', type: 's32', value: -5 }, { kind: 'scalar', name: 'w', type: 'u32', value: 7 }],
+    }, { ...DEFAULT_RUN_OPTIONS, blocks });
+    m.run();
+    const base = m.buffers[0]!.alloc.base >> 3;
+    return { m, out: Array.from(new BigUint64Array(m.arena.bank.u8.buffer).subarray(base, base + 32)) };
+  };
+
+  test('sign-extended, guarded, and copied to every lane, in one block', () => {
+    const { m, out } = run(false, true);
+    expect(m.fault).toBeUndefined();
+    expect(out).toEqual(Array.from({ length: 32 }, (_, l) => (l < 16 ? 2n : 2n ** 64n - 5n)));
+    const blocks = blockTable(m.fn('p')!).at.filter((b) => b !== undefined && b !== null);
+    expect(Math.max(...blocks.map((b) => b!.len))).toBeGreaterThanOrEqual(10);
+  });
+
+  test('a load past the parameters faults at that load, as one instruction at a time does', () => {
+    const on = run(true, true);
+    const off = run(true, false);
+    expect(off.m.fault).toBeDefined();
+    expect(on.m.fault?.pc).toBe(5);
+    expect([on.m.fault?.kind, on.m.warpSteps, on.m.threadInstructions, stateHash(on.m)]).toEqual([off.m.fault?.kind, off.m.warpSteps, off.m.threadInstructions, stateHash(off.m)]);
+  });
+});

@@ -1,10 +1,10 @@
 /** Launch files: every mistake is a clear error naming the field; defaults are usable. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defaultLaunch, LaunchError, parseLaunch, readLaunchFile } from '../../src/exec/launch.js';
 import { Machine, DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import { loadPtx } from '../../src/ptx/index.js';
+import { tempDir } from '../helpers.js';
 
 const PTX = `.version 9.0
 .target sm_80
@@ -43,7 +43,7 @@ test('launch mistakes name the field', () => {
 });
 
 test('a wrong-sized input file is rejected with both sizes', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-'));
+  const dir = tempDir('ptxdbg-launch-test-');
   writeFileSync(join(dir, 'a.bin'), new Uint8Array(10));
   writeFileSync(join(dir, 'l.json'), JSON.stringify({ kernel: 'k', grid: [1, 1, 1], block: [32, 1, 1], args: [{ name: 'out', type: 'u32', count: 4, file: 'a.bin' }, { name: 'n', type: 'u32', value: 4 }] }));
   expect(() => readLaunchFile(join(dir, 'l.json'), program)).toThrow('a.bin is 10 bytes, expected count*size = 16');

@@ -7,12 +7,11 @@
  * out[i] = clamp(3 * in[i] + 0.5, -100, 100).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { linkPtx } from '../../src/ptx/link.js';
 import { loadPtx } from '../../src/ptx/index.js';
-import { ROOT, testIf } from '../helpers.js';
+import { ROOT, tempDir, testIf } from '../helpers.js';
 
 const CLI = join(ROOT, 'dist', 'src', 'cli.js');
 const built = existsSync(CLI) ? null : `${CLI} is not built (run npm run build)`;
@@ -24,7 +23,7 @@ const cli = (...args: string[]): { status: number | null; stdout: string; stderr
 
 const X = Array.from({ length: 32 }, (_, i) => (i === 0 ? -50 : i === 31 ? 50 : i - 10));
 function launchArgs(): string[] {
-  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-link-'));
+  const dir = tempDir('ptxdbg-link-');
   const file = join(dir, 'in.bin');
   writeFileSync(file, Buffer.from(new Float32Array(X).buffer));
   return ['--block', '32', '--arg', `f32[32]@${file}`, '--arg', 'f32[32]', '--arg', 'u32:32'];
@@ -33,7 +32,7 @@ const expected = X.map((x) => Math.min(100, Math.max(-100, 3 * x + 0.5)));
 
 testIf(built)('run links main.ptx with helper.ptx: calls, extern variables, weak templates, private printf strings', () => {
   for (const build of ['', '.G']) {
-    const out = mkdtempSync(join(tmpdir(), 'ptxdbg-link-out-'));
+    const out = tempDir('ptxdbg-link-out-');
     const r = cli('run', join(FIX, `main${build}.ptx`), join(FIX, `helper${build}.ptx`), ...launchArgs(), '--out', out);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -102,7 +101,7 @@ test('different address sizes do not link', () => {
 });
 
 testIf(built)('a link error is exit 1 with the located message on run', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-link-bad-'));
+  const dir = tempDir('ptxdbg-link-bad-');
   writeFileSync(join(dir, 'a.ptx'), HEAD + FN('.visible', 'f') + '.visible .entry k()\n{\n  ret;\n}\n');
   writeFileSync(join(dir, 'b.ptx'), HEAD + FN('.visible', 'f'));
   const r = cli('run', join(dir, 'a.ptx'), join(dir, 'b.ptx'));

@@ -9,8 +9,7 @@
  * and the test is deterministic. The CLI tests then run real worker threads.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadPtx } from '../../src/ptx/index.js';
 import type { Program } from '../../src/ptx/resolve.js';
@@ -18,7 +17,7 @@ import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import type { Launch, LaunchArg } from '../../src/exec/launch.js';
 import { captureImage, imageLaunch, layoutFromImage } from '../../src/exec/parallel/image.js';
 import { sequentialReason } from '../../src/exec/parallel/eligible.js';
-import { ROOT, testIf } from '../helpers.js';
+import { ROOT, tempDir, testIf } from '../helpers.js';
 
 const PTX = join(ROOT, 'test', 'fixtures', 'parallel', 'parallel.ptx');
 const program: Program = loadPtx(readFileSync(PTX, 'utf8'), PTX).program!;
@@ -101,7 +100,7 @@ const cli = (...args: string[]): { status: number | null; stdout: string; stderr
 
 testIf(built)('run --workers 2: worker threads give the results of the source, and --stats shows the split', () => {
   const blocks = 256, n = blocks * 128;
-  const out = mkdtempSync(join(tmpdir(), 'ptxdbg-par-'));
+  const out = tempDir('ptxdbg-par-');
   const r = cli('run', PTX, '--kernel', 'count', '--grid', String(blocks), '--block', '128',
     '--arg', 'u32[1]', '--arg', 'u32[16]', '--arg', 'u64[1]', '--arg', 'f32[1]', '--arg', `u32[${n}]`, '--workers', '2', '--stats', '--out', out);
   expect(r.status).toBe(0);

@@ -7,7 +7,7 @@
  *
  *   node dist/test/fuzz/fuzz.js [--count N] [--seed S] [--kinds ptx,launch] [--hang-ms 10000] [--time-box-s 600]
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -90,6 +90,7 @@ async function main(): Promise<void> {
     bad += counts.internal + counts.hangs + counts.differs;
   }
   process.stdout.write(bad ? `fuzz: ${bad} finding(s), inputs in ${findings}\n` : 'fuzz: no internal errors, hangs or trace differences\n');
+  if (!bad) rmSync(findings, { recursive: true, force: true }); // nothing found: nothing left behind
   process.exitCode = bad ? 1 : 0;
 }
 

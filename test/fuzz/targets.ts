@@ -5,8 +5,7 @@
  * (a trace file that loaded but shows another state than the one recorded: a silent wrong state).
  */
 import { engineOf } from '../../src/engine/api.js';
-import { mkdirSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
@@ -25,7 +24,7 @@ import { loadPtx } from '../../src/ptx/index.js';
 import { KernelProblems, type Program } from '../../src/ptx/resolve.js';
 import { writeTraceFile } from '../../src/trace/file.js';
 import { stateHash } from '../../src/trace/hash.js';
-import { ROOT } from '../helpers.js';
+import { ROOT, tempDir } from '../helpers.js';
 import {
   applyByteOps, applyDwarfPlan, applyTextPlan, bytePlan, type BytePlan, dwarfPlan, type DwarfPlan, textPlan, type TextPlan,
 } from './mutate.js';
@@ -214,7 +213,7 @@ let launchDir: string | undefined;
 /** A directory with the files launch inputs name: a small file, a directory, a 64 MiB sparse file. */
 function launchFiles(): string {
   if (launchDir) return launchDir;
-  const d = mkdtempSync(join(tmpdir(), 'ptxdbg-fuzz-launch-'));
+  const d = tempDir('ptxdbg-fuzz-launch-');
   writeFileSync(join(d, 'in.bin'), new Uint8Array(64));
   mkdirSync(join(d, 'adir'));
   // sparse: the size says 64 MiB, the disk holds nothing
@@ -279,7 +278,7 @@ function original(): Recorded {
   const dir = join(ROOT, 'samples', 'saxpy');
   const ptxPath = join(dir, 'kernel.G.ptx');
   const s = openSession({ ptxPath, launch: join(dir, 'launch.json'), interval: 64 });
-  const d = mkdtempSync(join(tmpdir(), 'ptxdbg-fuzz-trace-'));
+  const d = tempDir('ptxdbg-fuzz-trace-');
   const path = join(d, 'orig.ptxtrace');
   writeTraceFile(path, s.trace, ptxPath, readFileSync(ptxPath, 'utf8'), s.launch, { schedule: 'rr', seed: 1, maxSteps: s.total + 1 });
   recorded = { path, bytes: new Uint8Array(readFileSync(path)), hashes: hashesAt(s, s.total), total: s.total };
@@ -287,6 +286,9 @@ function original(): Recorded {
 }
 
 export const traceInputs = (): fc.Arbitrary<BytePlan> => bytePlan;
+
+/** Where runTrace writes each mutated trace (one file, rewritten per input; removed at exit). */
+let scratch: string | undefined;
 
 export function runTrace(p: BytePlan): Outcome {
   try {
@@ -299,7 +301,7 @@ export function runTrace(p: BytePlan): Outcome {
       sealed.set(createHash('sha256').update(body).digest(), body.length);
       bytes = sealed;
     }
-    const path = join(tmpdir(), `ptxdbg-fuzz-${process.pid}.ptxtrace`);
+    const path = join(scratch ??= tempDir('ptxdbg-fuzz-scratch-'), 'mutated.ptxtrace');
     writeFileSync(path, bytes);
     const r = openReplay(path);
     if ('error' in r) return { kind: 'rejected' };

@@ -170,6 +170,58 @@ int main() {
   return 0;
 }
 `,
+  // 3.2 GB on the 4 GiB device: its last element written by a kernel and read back, stores,
+  // loads and atomics past 2 GiB, what cudaMemGetInfo says, and the host memory it all costs
+  big: `#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+// Allocates 3.2 GB, writes its last int in a kernel, reads it back; reports what the device has
+// and the peak host memory of the process serving the device (the program's parent: ptxdbg exec).
+__global__ void last(int *p, size_t n) { p[n - 1] = 12345; p[0] = 7; }
+// 1024 threads, each writing one int 3.2 MB apart: pages all over the allocation, 4 MiB in all
+__global__ void spread(int *p, size_t n) { size_t i = blockIdx.x * blockDim.x + threadIdx.x; p[i * (n / 1024) + 1] = (int)i + 1; atomicAdd(&p[n - 2], 5); }
+// loads past 2 GiB: the last element plus the last thread's of spread, and the atomics' sum
+__global__ void gather(int *p, size_t n) { p[2] = p[n - 1] + p[1023 * (n / 1024) + 1]; p[3] = p[n - 2]; }
+static long parent_hwm_kib() {
+  char path[64]; snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
+  FILE *f = fopen(path, "r"); if (!f) return -1;
+  char line[256]; long v = -1;
+  while (fgets(line, sizeof line, f)) if (sscanf(line, "VmHWM: %ld kB", &v) == 1) break;
+  fclose(f); return v;
+}
+int main() {
+  size_t f0, t0, f1, t1;
+  cudaMemGetInfo(&f0, &t0);
+  cudaDeviceProp prop; cudaGetDeviceProperties(&prop, 0);
+  printf("total %zu prop %zu\\n", t0, prop.totalGlobalMem);
+  size_t bytes = 3200000000ull, n = bytes / sizeof(int);
+  int *d = 0;
+  cudaError_t e = cudaMalloc(&d, bytes);
+  cudaMemGetInfo(&f1, &t1);
+  printf("malloc %d used %d\\n", (int)e, f0 - f1 >= bytes && f0 - f1 < bytes + (1 << 20));
+  cudaMemset(d + n - 2, 0, sizeof(int)); // the atomics add to it
+  last<<<1, 1>>>(d, n);
+  int h = 0, h0 = 0;
+  int l = (int)cudaGetLastError();
+  int c = (int)cudaMemcpy(&h, d + n - 1, sizeof h, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&h0, d, sizeof h0, cudaMemcpyDeviceToHost);
+  printf("launch %d copy %d last %d first %d\\n", l, c, h, h0);
+  spread<<<8, 128>>>(d, n);
+  int s = 0;
+  cudaMemcpy(&s, d + 1023 * (n / 1024) + 1, sizeof s, cudaMemcpyDeviceToHost);
+  printf("spread %d element %d\\n", (int)cudaGetLastError(), s);
+  gather<<<1, 1>>>(d, n);
+  int g[2] = { 0, 0 };
+  cudaMemcpy(g, d + 2, sizeof g, cudaMemcpyDeviceToHost);
+  printf("gather %d sum %d atomics %d\\n", (int)cudaGetLastError(), g[0], g[1]);
+  int fr = (int)cudaFree(d);
+  size_t f2, t2;
+  cudaMemGetInfo(&f2, &t2);
+  printf("free %d back %d\\n", fr, f2 == f0 && t2 == t0);
+  fprintf(stderr, "ptxdbg exec peak rss %ld MiB\\n", parent_hwm_kib() / 1024);
+  return 0;
+}
+`,
 };
 const FLAGS: Record<string, string[]> = { histG: ['-G'] };
 
@@ -214,8 +266,8 @@ run('cudaMalloc of 0 bytes succeeds with the null pointer, and cudaFree of it is
 
 run('freed device memory is one block again: 256 MiB, 512 MiB, 1 GiB in turn, then 1.5 GiB; the device reports what it has', () => {
   const r = exec(['--', './alloc', '1536']);
-  // totalGlobalMem and cudaMemGetInfo's total agree: the emulated device's 2 GiB
-  expect(r.out).toContain(`total ${2 ** 31} prop ${2 ** 31} free<=total 1\n`);
+  // totalGlobalMem and cudaMemGetInfo's total agree: the emulated device's 4 GiB
+  expect(r.out).toContain(`total ${2 ** 32} prop ${2 ** 32} free<=total 1\n`);
   expect(r.out).toContain(`256 MiB ${SUCCESS} ${SUCCESS}\n512 MiB ${SUCCESS} ${SUCCESS}\n1024 MiB ${SUCCESS} ${SUCCESS}\nfree again 1\n`);
   // its last byte is usable (cudaMemset 7 read back)
   expect(r.out).toContain(`1536 MiB ${SUCCESS} last 7\n`);
@@ -229,9 +281,47 @@ run('--device-memory sets the device memory the program sees and gets', () => {
   const bad = exec(['--device-memory', 'lots', '--', './alloc', '1']);
   expect(bad.code).toBe(2);
   expect(bad.err).toContain('--device-memory lots: expected a size');
-  const big = exec(['--device-memory', '40G', '--', './alloc', '1']);
+  const big = exec(['--device-memory', '6G', '--', './alloc', '1']);
   expect(big.code).toBe(2);
-  expect(big.err).toContain('--device-memory 40G: more than the 2 GiB ptxdbg can emulate');
+  expect(big.err).toContain('--device-memory 6G: more than the 4 GiB ptxdbg can emulate');
+  // past 2 GiB: a device of 3 GiB holds 2.5 GiB in one piece
+  const three = exec(['--device-memory', '3G', '--', './alloc', '2560']);
+  expect(three.out).toContain(`total ${3 * 2 ** 30} prop ${3 * 2 ** 30} free<=total 1\n`);
+  expect(three.out).toContain(`2560 MiB ${SUCCESS} last 7\n`);
+});
+
+run('3.2 GB of device memory: a kernel writes its last element and it is read back; untouched memory costs the host nothing', () => {
+  const r = exec(['--', './big']);
+  expect(r.code).toBe(0);
+  // cudaMemGetInfo: total as totalGlobalMem; free drops by the allocation (rounded up to at most
+  // 1 MiB more) and is back after cudaFree; element values from the kernels' code: thread i of
+  // spread writes i + 1 (1024 for the last), each of its 1024 threads adds 5
+  expect(r.out.split('\n')).toEqual([
+    `total ${2 ** 32} prop ${2 ** 32}`, `malloc ${SUCCESS} used 1`, `launch ${SUCCESS} copy ${SUCCESS} last 12345 first 7`,
+    `spread ${SUCCESS} element 1024`, `gather ${SUCCESS} sum ${12345 + 1024} atomics ${1024 * 5}`, `free ${SUCCESS} back 1`, '',
+  ]);
+  // the process serving the device (the program's parent) touched a few MiB of the 3.2 GB:
+  // measured 270 MiB peak with worker threads; a whole copy would be over 3 GiB
+  const rss = Number(/peak rss (\d+) MiB/.exec(r.err)?.[1]);
+  expect(rss).toBeGreaterThan(0);
+  expect(rss).toBeLessThan(1536);
+});
+
+run('3.2 GB under the sanitizer: memcheck costs the host little; the race checker says in words it cannot shadow it', () => {
+  const sanitize = (tool: string): { code: number; out: string; err: string } => {
+    const r = spawnSync(process.execPath, [CLI, 'sanitize', '--tool', tool, '--', './big'], { encoding: 'utf8', cwd: bin, stdio: ['ignore', 'pipe', 'pipe'], timeout: 120_000 });
+    return { code: r.status ?? -1, out: r.stdout, err: r.stderr };
+  };
+  const m = sanitize('memcheck');
+  expect(m.out).toContain(`gather ${SUCCESS} sum ${12345 + 1024} atomics ${1024 * 5}\n`);
+  expect(m.out + m.err).toContain('ERROR SUMMARY: 0 errors');
+  expect(Number(/peak rss (\d+) MiB/.exec(m.err)?.[1])).toBeLessThan(1536);
+  // 9 shadow bytes per byte of 3.2 GB is past what a host array holds: each launch refused in
+  // words, the program told cudaErrorNotSupported (801), never a crash of ptxdbg
+  const r = sanitize('racecheck');
+  expect(r.err).toContain('ptxdbg: launch 1 last<<<(1,1,1),(1,1,1)>>>: the race checker cannot check it: its shadow of');
+  expect(r.out).toContain('launch 801 copy 0 last 0 first 0\n');
+  expect(r.err).not.toContain('internal error');
 });
 
 run('dynamic shared memory over 48 KiB needs cudaFuncAttributeMaxDynamicSharedMemorySize; sizes are not cut to 32 bits', () => {

@@ -14,6 +14,7 @@ import { apiError, bytes, initcheckError, leakError, memcheckError, racecheckAna
 import { DEFAULT_SANITIZE, expandName, FilterError, parseFilter, SanitizeSession, type SanitizeOptions } from '../../src/host/sanitizer.js';
 import { hostFrameLines } from '../../src/host/backtrace.js';
 import { faultingLanes } from '../../src/host/lanes.js';
+import { savePages } from '../../src/exec/bank-pages.js';
 import { DEFAULT_RUN_OPTIONS, type FaultReport } from '../../src/exec/machine.js';
 import type { RaceEntry } from '../../src/races/types.js';
 import { fatbin } from './fatbin-fixture.js';
@@ -231,7 +232,7 @@ describe('every faulting thread (a launch run again with refused accesses noted)
     const params = new Uint8Array(8);
     new DataView(params.buffer).setBigUint64(0, buf, true);
     const r: LaunchRequest = { module: m, kernel: 'fill', grid: [2, 1, 1], block: [32, 1, 1], sharedBytes: 0, params, cooperative: false };
-    const before = d.arena.bank.u8.slice();
+    const before = savePages(d.arena.bank);
     const plain = d.run(r, DEFAULT_RUN_OPTIONS);
     expect(plain.result.fault?.thread).toEqual([16, 0, 0]);
     const afterPlain = Array.from(d.read(buf, 64));

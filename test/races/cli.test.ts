@@ -3,10 +3,9 @@
  * codes, text output, bad input.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, testIf } from '../helpers.js';
+import { ROOT, tempDir, testIf } from '../helpers.js';
 
 const CLI = join(ROOT, 'dist', 'src', 'cli.js');
 const built = existsSync(CLI);
@@ -94,7 +93,7 @@ testIf(built ? null : `${CLI} is not built (run npm run build)`)('--schedules N 
 });
 
 testIf(built ? null : `${CLI} is not built (run npm run build)`)('bad input is a clear message and a non-zero exit, never a crash', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-races-'));
+  const dir = tempDir('ptxdbg-races-');
   const badPtx = join(dir, 'bad.ptx');
   writeFileSync(badPtx, '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() { frobnicate; }\n');
   const cases: [string[], number, RegExp][] = [

@@ -2,8 +2,7 @@
  * Inputs that once crashed or hung ptxdbg (issue: no internal error on any input). Each must give a
  * located message or the behaviour the PTX ISA defines, never an exception or a hang.
  */
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openReplay } from '../../src/cli/debug.js';
 import { readPtx } from '../../src/cli/common.js';
@@ -15,7 +14,7 @@ import { formatDiagnostics } from '../../src/ptx/diagnostics.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import { MAX_NESTING, parseExpression } from '../../src/engine/print/parser.js';
 import { PrintError } from '../../src/engine/print/errors.js';
-import { ptxFilesUnder, ROOT } from '../helpers.js';
+import { ptxFilesUnder, ROOT, tempDir } from '../helpers.js';
 
 const HEAD = '.version 8.0\n.target sm_80\n.address_size 64\n';
 
@@ -147,7 +146,7 @@ test('a lane loop whose body names an operand its views lack is refused when gen
 
 describe('launch files: paths that are not data files, sizes past the bounds', () => {
   const program = loadPtx(`${HEAD}.visible .entry k(.param .u64 out)\n{\n  ret;\n}\n`, 'k.ptx').program!;
-  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-inputs-'));
+  const dir = tempDir('ptxdbg-inputs-');
   mkdirSync(join(dir, 'adir'));
   const launchWith = (arg: Record<string, unknown>, extra: Record<string, unknown> = {}): string => {
     const p = join(dir, `l${Math.random().toString(36).slice(2)}.json`);
@@ -201,7 +200,7 @@ describe('debugger expressions nest to a bound, with a message', () => {
 });
 
 describe('files named on the command line that are not files', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-notfiles-'));
+  const dir = tempDir('ptxdbg-notfiles-');
   test('a PTX "file" that is a directory or an endless device', () => {
     expect(() => readPtx(dir)).toThrow(/is a directory, not a file/);
     expect(() => readPtx('/dev/zero')).toThrow(/\/dev\/zero holds more than the \d+ bytes expected/);

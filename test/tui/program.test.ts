@@ -92,11 +92,33 @@ run('offbyone: the header and timeline name the launch; c crosses launches, C co
   await command(h, 'launch 3', (l) => header(l).includes(FINISH), 'launch 3');
   await command(h, 'launch 2', (l) => header(l).includes(SCALE) && /^ launch 2\/3 step 0\//.test(timeline(l)), 'launch 2');
 
-  // the program's output at its place on the timeline (what the Output pane shows; reaching that
-  // pane by keys from the console's line editor, where Tab completes, is not scripted here)
-  const out = debug.engine.programEvents().filter((e) => e.kind === 'output').map((e) => e.detail).join('');
-  // offbyone's host check: out[0] = b[0] + 1 with b[0] = 2 * a[0] = 0, expected 2 * 1 + 1 = 3
-  expect(out).toContain('out[0] = 1, expected 3');
+  // the program's output at its place on the timeline, read in the Output pane as a user reaches
+  // it: `:` opens the command line, Tab on its empty line leaves it for the next pane, and Tab
+  // walks on to the Output pane (it shares the right-hand column's last slot with the Console)
+  h.press(':');
+  const prompt = (l: string[]): boolean => l.some((x) => x.trimEnd() === ':');
+  await h.waitFor(prompt, 10000, 'the : line');
+  await h.pressAndWait(KEY.tab, (l) => !prompt(l), 'Tab on the empty : line leaves it');
+  const outputPane = (l: string[]): string => l.map((x) => x.slice(x.lastIndexOf('│', x.length - 2) + 1)).join('\n');
+  const marker = '── launch 2 step 0 ──';
+  let screen: string[] = h.lines();
+  for (let i = 0; i < 12 && !outputPane(screen).includes(marker); i++) screen = await h.pressAndWait(KEY.tab, () => true, 'Tab');
+  screen = await h.waitFor((l) => outputPane(l).includes(marker), 10000, 'the Output pane');
+  // offbyone prints after its last launch, so at launch 2 its lines come after the marker (dimmed):
+  // its host check, out[0] = b[0] + 1 with b[0] = 2 * a[0] = 0, where 2 * 1 + 1 = 3 is expected
+  const pane = outputPane(screen);
+  expect(pane.indexOf('out[0] = 1, expected 3')).toBeGreaterThan(pane.indexOf(marker));
 
+  expect(await h.quit()).toBe(0);
+}, 300_000);
+
+run('offbyone: a breakpoint condition that fails to evaluate stops at its hit in a later launch and says why (gdb, #27)', async () => {
+  const debug = await openProgramForTest(join(bin!, 'offbyone'));
+  h = await TuiHarness.start({ debug, title: 'offbyone', cols: 120, rows: 36 }, (l) => header(l).includes('launch 1/3'));
+  // pending while prefix (launch 1) is in focus; scale has no `nosuchname`
+  await command(h, 'break scale if nosuchname == 1', (l) => /Breakpoint 1/.test(l.join('\n')), 'breakpoint 1');
+  // gdb's two lines: `Error in testing condition for breakpoint 1:` and the reason (the message line shows the first)
+  const l = await h.pressAndWait('c', (ls) => ls.some((x) => x.trim() === 'Error in testing condition for breakpoint 1:') && /No symbol "nosuchname" in current/.test(ls.join('\n')), 'the condition error');
+  expect(header(l)).toContain(SCALE);
   expect(await h.quit()).toBe(0);
 }, 300_000);

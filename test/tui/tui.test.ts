@@ -4,6 +4,7 @@
  */
 import './env.js';
 import { jest } from '@jest/globals';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openSession } from '../../src/engine/session.js';
 import { ROOT } from '../helpers.js';
@@ -58,6 +59,21 @@ describe('TUI on samples/saxpy', () => {
     expect(await h.quit()).toBe(0);
     // The terminal is given back: the alternate screen is left, the cursor shown.
     expect(h.out.raw.endsWith('\x1b[?25h\x1b[?1049l')).toBe(true);
+  });
+
+  test('f (finish) shows the value axpy returned on the message line, as gdb\'s finish prints it', async () => {
+    h = await TuiHarness.start({ session: saxpy(), title: 'saxpy', cols: 100, rows: 30 }, started);
+    h.press(':', ...'break axpy'.split(''));
+    await h.pressAndWait(KEY.enter, (l) => /Breakpoint 1/.test(l.join('\n')), 'breakpoint 1');
+    // the first stop in axpy is thread (0,0,0) of block (0,0,0): i = 0
+    await h.pressAndWait('c', (l) => /thread \(0,0,0\)/.test(l[0]!) && /axpy/.test(l.join('\n')) && currentLine(l) > 0 && currentLine(l) < 9, 'c stops in axpy');
+    const l = await h.pressAndWait('f', (ls) => /Value returned is \$1 = \S+/.test(ls.join('\n')), 'f prints the value returned');
+    const shown = /Value returned is \$1 = (\S+)/.exec(l.join('\n'))![1]!;
+    // axpy(a, x[0], y[0]) = a * x[0] + y[0]: launch.json's a = 2.5 and in/x.bin, in/y.bin's first floats (one f32 rounding)
+    const f32 = (f: string): Float32Array => { const b = readFileSync(join(SAXPY, 'in', f)); return new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4); };
+    expect(Math.fround(Number(shown))).toBe(Math.fround(Math.fround(2.5 * f32('x.bin')[0]!) + f32('y.bin')[0]!));
+    // back in saxpy, at the call's line (15)
+    expect(currentLine(l)).toBe(15);
   });
 
   test('b puts a breakpoint on the cursor line, c runs to it, b again removes it', async () => {

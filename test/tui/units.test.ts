@@ -3,7 +3,8 @@ import type { Key } from 'ink';
 import { computeLayout, split, tabAt, zoomed } from '../../tui/layout.js';
 import { bucketMarks, cellOf, timelineCells, timelineLine } from '../../tui/panes/timeline.js';
 import { formatElem, formatF32, formatRegister } from '../../tui/format.js';
-import { keyPresses } from '../../tui/keys.js';
+import { keyPresses, type KeyPress } from '../../tui/keys.js';
+import { LineEditor } from '../../tui/lineeditor.js';
 import { fitLine, scrollTo, centreOn } from '../../tui/ui.js';
 import { candidates } from '../../src/engine/sources.js';
 import { sanitize, clip } from '../../tui/text.js';
@@ -150,6 +151,29 @@ describe('keys', () => {
     // Shift-→ (ESC [1;2C): sideways by half a pane in the code panes
     expect(keyPresses('', { ...none, rightArrow: true, shift: true })[0]).toEqual({ ch: undefined, name: 'right', ctrl: false, shift: true });
     expect(keyPresses('', { ...none, rightArrow: true })[0]).toEqual({ ch: undefined, name: 'right', ctrl: false });
+  });
+});
+
+describe('the : line editor', () => {
+  const k = (name: KeyPress['name'], ch?: string): KeyPress => ({ ch, name, ctrl: false });
+  const names = ['backtrace', 'break', 'continue'];
+  test('Tab completes a begun word (the common prefix; a space when one name is left)', () => {
+    const e = new LineEditor();
+    for (const c of 'ba') e.key(k(undefined, c));
+    expect(e.key(k('tab'), names)).toEqual({ kind: 'edit' });
+    expect(e.text).toBe('backtrace ');
+    e.reset();
+    e.key(k(undefined, 'b'));
+    expect(e.key(k('tab'), names)).toEqual({ kind: 'candidates', names: ['backtrace', 'break'] });
+  });
+  test('Tab on an empty line (or only spaces) and Shift-Tab anywhere leave the line for the next / previous pane', () => {
+    const e = new LineEditor();
+    expect(e.key(k('tab'), names)).toEqual({ kind: 'leave', direction: 1 });
+    e.key(k(undefined, ' '));
+    expect(e.key(k('tab'), names)).toEqual({ kind: 'leave', direction: 1 });
+    e.reset();
+    e.key(k(undefined, 'b'));
+    expect(e.key(k('backTab'), names)).toEqual({ kind: 'leave', direction: -1 });
   });
 });
 

@@ -15,6 +15,7 @@ import { plainName } from '../breakpoints.js';
 import { MachineThreadView } from '../threadview.js';
 import { type Engine, sessionOf } from '../api.js';
 import { consoleState, ctx, type Display } from './state.js';
+import type { SpaceName } from '../types.js';
 
 export function whatis(e: Engine, expr: string, expand: boolean): string {
   const s = sessionOf(e);
@@ -73,7 +74,7 @@ export function examineInstructions(e: Engine, count: number, expr: string): str
 }
 
 /** `x/s ADDR`: a NUL-terminated string in memory (at most 200 bytes shown). */
-export function examineString(e: Engine, space: 'global' | 'shared' | 'local' | 'const' | 'param' | 'generic', address: bigint): string {
+export function examineString(e: Engine, space: SpaceName, address: bigint): string {
   const s = sessionOf(e);
   const view = s.threadView();
   const bytes: number[] = [];

@@ -12,7 +12,7 @@ import { baseName } from '../sources.js';
 import { plainName } from '../../ptx/names.js';
 import { formatterFor, registerFloat } from '../values.js';
 import { type Engine, sessionOf } from '../api.js';
-import type { AddedWatch, BreakpointInfo, LaneValue, OriginAnswer, Stop, WatchKind } from '../types.js';
+import type { AddedWatch, BreakpointInfo, DataSpace, LaneValue, OriginAnswer, SpaceName, Stop, WatchKind } from '../types.js';
 import { consoleState } from './state.js';
 import { examineInstructions, examineString, listRange } from './inspect.js';
 import { programHistoryText } from '../program/memory.js';
@@ -172,7 +172,7 @@ export function historyText(e: Engine, args: string): string {
   }
   if (v.address === undefined || (v.space !== 'global' && v.space !== 'shared' && v.space !== 'local')) throw new EngineError(`history needs a register or an lvalue in global, shared or local memory`);
   const addr = Number(v.address & 0xffffffffn);
-  const target = { space: v.space as 'global' | 'shared' | 'local', address: addr, size: Math.max(1, v.size), ctaId: s.focusBlockId(), warpKey: s.focusKey, lane: s.focusLane };
+  const target = { space: v.space as DataSpace, address: addr, size: Math.max(1, v.size), ctaId: s.focusBlockId(), warpKey: s.focusKey, lane: s.focusLane };
   const fmt = formatterFor(v.type, v.size);
   // a program: every launch's writes and the host's copies (program/memory.ts)
   const across = v.space === 'global' ? e.writesAcross(addr, target.size) : undefined;
@@ -281,7 +281,7 @@ export function examineText(e: Engine, args: string): string {
   const size = { b: 1, h: 2, w: 4, g: 8 }[unit] ?? 4;
   const v = evaluateExpression(s.debugInfo(), s.threadView(), m[4], consoleState(e).history);
   // x takes the value of a pointer expression, or the address of an lvalue array
-  let space = v.space as 'global' | 'shared' | 'local' | 'const' | 'param' | 'generic' | undefined;
+  let space = v.space as SpaceName | undefined;
   let address = v.address;
   if (v.type.endsWith('*') && v.bytes && v.bytes.length === 8) {
     address = new DataView(v.bytes.buffer, v.bytes.byteOffset, 8).getBigUint64(0, true);

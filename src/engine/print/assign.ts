@@ -21,12 +21,15 @@ import { parseExpression } from './parser.js';
 import { canonicalPlace } from './places.js';
 import { bigintBytes, bytesBigint, bytesValue, contents, hex, unavailableMessage, type Value } from './value.js';
 
+/** The spaces an assignment writes: a thread's data and `.param` space. */
+type AssignableSpace = Extract<SpaceName, 'global' | 'shared' | 'local' | 'param'>;
+
 /** The storage an assignment writes. */
 export type AssignTarget =
   /** A PTX register of the view's selected frame (a -G local that lives in a register, or `$r5`). */
   | { readonly kind: 'register'; readonly name: string; readonly ptxType: string }
   /** Memory of a writable state space at a canonical address (a generic address resolved). */
-  | { readonly kind: 'memory'; readonly space: 'global' | 'shared' | 'local' | 'param'; readonly address: bigint; readonly size: number }
+  | { readonly kind: 'memory'; readonly space: AssignableSpace; readonly address: bigint; readonly size: number }
   /** A gdb convenience variable (`$i = 3`): debugger state, not program state. */
   | { readonly kind: 'convenience'; readonly name: string };
 
@@ -150,7 +153,7 @@ export function planAssignment(info: DebugInfo, view: ThreadView, src: string, h
   const where = `${hex(left.place.address)}${left.place.space === 'generic' || left.place.space === 'global' ? '' : ` (@${left.place.space})`}`;
   if (place.space === 'const') throw new PrintError(`Cannot write to address ${where}: __constant__ memory is read-only on the device.`);
   if (place.space === 'generic') throw new PrintError(`Cannot access memory at address ${where}`);
-  const space = place.space as 'global' | 'shared' | 'local' | 'param';
+  const space = place.space as AssignableSpace;
   if (left.bits) {
     // a bit field: read the storage unit, replace the field's bits, write the unit back
     const unit = Math.max(size, Math.ceil((left.bits.offset + left.bits.size) / 8));

@@ -23,7 +23,7 @@ import { coordsOf } from '../../exec/launch.js';
 import { GLOBAL_HI } from '../../exec/memory.js';
 import { Access } from '../../exec/probe.js';
 import { plainName } from '../../ptx/names.js';
-import { ctaOfKey, tidOfKey } from '../../trace/trace.js';
+import { ctaOfKey, keyOf, tidOfKey, type WarpKey } from '../../trace/trace.js';
 import type { Direction } from '../../trace/position.js';
 import { EngineError } from '../errors.js';
 import type { OriginHop } from '../origin.js';
@@ -109,7 +109,7 @@ export interface GlobalRange {
 export type ProgramWriter =
   | {
     readonly kind: 'device'; readonly launch: number; readonly kernel: string; readonly step: number;
-    readonly warpKey: number; readonly lane: number; readonly block: Dim3; readonly thread: Dim3;
+    readonly warpKey: WarpKey; readonly lane: number; readonly block: Dim3; readonly thread: Dim3;
     readonly file: string | undefined; readonly line: number;
     readonly before: Uint8Array | undefined; readonly after: Uint8Array | undefined; readonly atomic: boolean;
   }
@@ -119,7 +119,7 @@ export type ProgramWriter =
 
 // ---- reading ------------------------------------------------------------------------------------
 
-const target = (r: GlobalRange): WatchTarget => ({ space: 'global', address: r.offset, size: r.size, ctaId: 0, warpKey: 0, lane: 0 });
+const target = (r: GlobalRange): WatchTarget => ({ space: 'global', address: r.offset, size: r.size, ctaId: 0, warpKey: keyOf(0, 0), lane: 0 });
 
 /** The index in src.events of launch `launch`'s event. */
 export function launchIndex(src: ProgramMemorySource, launch: number): number {

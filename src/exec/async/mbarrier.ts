@@ -46,7 +46,7 @@ export function compileMbarrier(ctx: Ctx, cpAsync: boolean): Exec {
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
           const n = w.u32[N + 2 * l]! & 0x7fffffff;
-          const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Write) >> 2;
+          const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Write) >>> 2;
           w.xbank.u32[i] = n;
           w.xbank.u32[i + 1] = n;
         }
@@ -58,7 +58,7 @@ export function compileMbarrier(ctx: Ctx, cpAsync: boolean): Exec {
         computeAddrs(w, m, g);
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
-          const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Write) >> 2;
+          const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Write) >>> 2;
           w.xbank.u32[i] = 0;
           w.xbank.u32[i + 1] = 0;
         }
@@ -79,7 +79,7 @@ export function compileMbarrier(ctx: Ctx, cpAsync: boolean): Exec {
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
           if (noComplete) {
-            const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Read) >> 2;
+            const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Read) >>> 2;
             if (w.xbank.u32[i]! <= w.u32[C + 2 * l]!) {
               const f = new Fault('trap', `${what}: this arrive would complete the barrier's phase (${w.xbank.u32[i]} pending, count ${w.u32[C + 2 * l]}), which the ISA leaves undefined`);
               f.lane = l;
@@ -101,7 +101,7 @@ export function compileMbarrier(ctx: Ctx, cpAsync: boolean): Exec {
         computeAddrs(w, m, g);
         for (let l = 0; l < 32; l++) {
           if (((m >>> l) & 1) === 0) continue;
-          const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Read) >> 2;
+          const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Read) >>> 2;
           const phase = w.xbank.u32[i + 1]! >>> 31;
           const waited = parity ? w.u32[S + 2 * l]! & 1 : w.u32[S + 2 * l + 1]! >>> 31;
           // the phase waited on has completed once the barrier has moved to the other parity
@@ -125,7 +125,7 @@ let TOK_LO = 0, TOK_HI = 0;
 
 /** One lane's arrive of `count` on the barrier at (AL, AH)[lane]; leaves the token in TOK_*. */
 function arrive(w: Warp, space: ReturnType<typeof spaceMod>, l: number, count: number, drop: boolean): void {
-  const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Atomic) >> 2;
+  const i = w.translate(space, AL[l]!, AH[l]!, 8, l, Access.Atomic) >>> 2;
   const u = w.xbank.u32;
   let pending = u[i]!;
   let hi = u[i + 1]!;

@@ -17,7 +17,7 @@ import type { CInstr, Exec } from '../compiled.js';
 import type { Warp } from '../state.js';
 import { constantRead, type Constants } from './constants.js';
 import { GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space } from '../memory.js';
-import { type MemSpec, memSpecOf } from './memspec.js';
+import { type MemSpec, memSpecOf, type UniformSpec, uniformSpecOf } from './memspec.js';
 
 /** A compiled block: runs all its instructions for the active lanes `m`; returns the thread-instructions. */
 export type BlockRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: number, mask: number) => number;
@@ -26,7 +26,7 @@ export type BlockRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: num
 export const BLOCK_PROGRESS = { k: 0, t: 0 };
 
 type Factory = (K: unknown, XS: readonly unknown[], EX: readonly Exec[], ST: typeof BLOCK_PROGRESS, POPC: (x: number) => number, GM: typeof guardMask,
-  P0: Uint32Array, P1: Uint32Array, NOB: Uint32Array, NOD: Uint8Array, HA: readonly Uint32Array[]) => BlockRun;
+  P0: Uint32Array, P1: Uint32Array, NOB: Uint32Array, NOD: Uint8Array, HA: readonly Uint32Array[], SLOW: () => BlockRun) => BlockRun;
 
 /**
  * Lane byte indices of a checked memory instruction until its data moves (the next loop). Two,
@@ -101,6 +101,13 @@ class LaneCache {
     }
   }
 
+  /** After a write of block-level locals (`lo`, `hi`: int32 expressions) to the words at `base`: reads use them. */
+  wroteWords(base: number, lo: string, hi: string): void {
+    this.clobber('l', base);
+    this.words.set(base, lo);
+    this.words.set(base + 1, hi);
+  }
+
   /** Forget what a write of view `v` at `base` changes. */
   private clobber(v: View, base: number): void {
     if (v === 'n') return;
@@ -133,7 +140,9 @@ class LaneCache {
 }
 
 /** An instruction of a fused segment: a generated ALU loop, or a scalar load/store done inline. */
-type Item = { readonly alu: BoundLoop; readonly mem?: undefined } | { readonly alu?: undefined; readonly mem: MemSpec };
+type Item = { readonly alu: BoundLoop; readonly mem?: undefined; readonly uni?: undefined }
+  | { readonly alu?: undefined; readonly mem: MemSpec; readonly uni?: undefined }
+  | { readonly alu?: undefined; readonly mem?: undefined; readonly uni: UniformSpec };
 
 /** The step log's entries of instructions [from, to) (each warp-step: global pc, warp mask). */
 function logEntries(from: number, to: number): string {
@@ -158,6 +167,40 @@ function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[]): st
       ${keep}
     }`;
   return guarded ? `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${inner} $t++; }` : inner;
+}
+
+/** One instruction of a fused lane loop: an ALU loop's body, or the copy of a uniform load's value (read at the block's start, see uniformPrologue). */
+function laneStep(ins: CInstr, it: Item, k: number, cache: LaneCache, xs: unknown[]): string {
+  if (it.uni === undefined) return aluStep(ins, it.alu!, cache, xs);
+  const d = it.uni.data;
+  if (ins.guard >= 0) {
+    cache.wrote('l', 'x', d, false);
+    return `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { U[${d} + o] = $ul${k}; U[${d} + o + 1] = $uh${k}; $t++; }`;
+  }
+  cache.wroteWords(d, `$ul${k}`, `$uh${k}`);
+  return `U[${d} + o] = $ul${k}; U[${d} + o + 1] = $uh${k};`;
+}
+
+/**
+ * The block's start: each uniform load's value read from its bank ($ul, $uh: int32 words), after
+ * checking that it lies in the bank as Warp.quickIndex would; otherwise the whole block runs one
+ * instruction at a time (SLOW), where the load's closure faults at exactly its step.
+ */
+function uniformPrologue(uni: ReadonlyMap<number, UniformSpec>): string {
+  if (uni.size === 0) return '';
+  const out: string[] = [];
+  const checks: string[] = [];
+  for (const [k, s] of uni) {
+    const bank = s.space === Space.Param ? 'w.mem.paramBank' : 'w.mem.constBank';
+    out.push(`const $ub${k} = ${bank};`);
+    checks.push(`${s.lo + s.size} > $ub${k}.size`);
+    const lo = `$ub${k}.i32[${s.lo >> 2}]`;
+    const hi = s.size === 8 ? `$ub${k}.i32[${(s.lo >> 2) + 1}]` : s.signed ? `$ul${k} >> 31` : '0';
+    // an index past the end reads undefined (0 here): the check below sends such a block to SLOW
+    out.push(`const $ul${k} = ${lo} | 0, $uh${k} = ${hi} | 0;`);
+  }
+  return `${out.join('\n')}
+      if (${checks.join(' || ')}) return $SLOW()(w, m, $log, $lp, $g, $mask);`;
 }
 
 /** The generated names a memory check sets: refused flag, lanes mask, space seen, lane indices. */
@@ -239,7 +282,7 @@ function splitSegment(code: readonly CInstr[], consts: Constants, p: number, fro
     if (lead >= 0) body.push(memMove(items[lead - from]!.mem!, lead, mems.indexOf(lead) & 1, cache));
     for (let k = lead >= 0 ? start + 1 : start; k < end; k++) {
       const ins = code[p + k]!;
-      body.push(aluStep(ins, items[k - from]!.alu!, cache, xs));
+      body.push(laneStep(ins, items[k - from]!, k, cache, xs));
       if (ins.guard < 0) plain++;
     }
     if (tail >= 0) {
@@ -277,6 +320,8 @@ function hoistable(code: readonly CInstr[], p: number, from: number, to: number,
       if (s.kind !== 'ld' || code[p + k]!.guard >= 0 || written.has(s.reg)) return false;
       written.add(s.data);
       loads++;
+    } else if (it.uni !== undefined) {
+      written.add(it.uni.data);
     } else {
       const b = it.alu;
       if (b.spec.dst !== 'n') written.add(b.D);
@@ -320,7 +365,7 @@ function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, fro
       plain++;
       j++;
     } else {
-      body.push(aluStep(ins, it.alu, cache, xs));
+      body.push(laneStep(ins, it, k, cache, xs));
       if (ins.guard < 0) plain++;
     }
   }
@@ -363,6 +408,10 @@ function afterCheck(ins: CInstr, k: number, s: MemSpec, rec: boolean, end: numbe
     else if ($mk${k} !== 0) { const bk = ${bank}; $B${k} = bk.u32; $DT${k} = bk.dirty; }`;
 }
 
+function noSlow(): BlockRun {
+  throw new Error('a block without uniform loads has no slow form');
+}
+
 /** One instruction on the per-instruction form, in program order (it may fault). */
 function singleStep(ins: CInstr, k: number, rec: boolean): string {
   const mask = ins.guard >= 0 ? `$GM(I, ${ins.guard}, m, ${ins.guardNeg})` : 'm';
@@ -378,8 +427,9 @@ function singleStep(ins: CInstr, k: number, rec: boolean): string {
  * recording on (`rec`) or off. Throws when the generated text does not compile (the caller then
  * generates it again without fused segments).
  */
-export function generateBlock(code: readonly CInstr[], consts: Constants, p: number, len: number, rec: boolean, fuse = true): BlockRun {
+export function generateBlock(code: readonly CInstr[], consts: Constants, p: number, len: number, rec: boolean, fuse = true, slow: () => BlockRun = noSlow): BlockRun {
   const xs: unknown[] = [];
+  const uni = new Map<number, UniformSpec>();
   const ex: Exec[] = [];
   const parts: string[] = [];
   let K: unknown = undefined;
@@ -391,6 +441,8 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
       const exec = code[p + j]!.exec;
       const mem = memSpecOf(exec);
       if (mem !== undefined && inlineSpace(mem.space)) { items.push({ mem }); continue; }
+      const u = uniformSpecOf(exec);
+      if (u !== undefined) { items.push({ uni: u }); uni.set(j, u); continue; }
       const b = boundLoopOf(exec);
       // K: the helpers a loop calls (one object per program); a loop that calls none fuses with any
       if (b === undefined || (K !== undefined && b.K !== undefined && b.K !== K)) break;
@@ -413,9 +465,10 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
       const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
       const $AR = w.mem.global, $SU = w.mem.sharedUser;
       let $t = 0, $mk = 0, $aLo = 1, $aHi = 0;
+      ${uniformPrologue(uni)}
       ${parts.join('\n')}
       return $t;
     };`;
-  const f = new Function('K', '$XS', '$EX', '$ST', '$POPC', '$GM', '$P0', '$P1', '$NOB', '$NOD', '$HA', src) as Factory;
-  return f(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED);
+  const f = new Function('K', '$XS', '$EX', '$ST', '$POPC', '$GM', '$P0', '$P1', '$NOB', '$NOD', '$HA', '$SLOW', src) as Factory;
+  return f(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED, slow);
 }

@@ -34,3 +34,31 @@ export function markMemOp<T extends object>(run: T, spec: MemSpec): T {
 export function memSpecOf(run: unknown): MemSpec | undefined {
   return typeof run === 'function' ? specs.get(run) : undefined;
 }
+
+/**
+ * A load of one scalar (4 or 8 bytes, aligned) at a constant address of the kernel's parameters
+ * or the constant bank (memops.ts compileLd's uniform form): every lane reads the same value, and
+ * nothing a kernel runs writes either bank, so a block reads it once, at its start, and its lane
+ * loop only copies it. The bounds are checked there too; a block whose check fails runs its
+ * instructions one at a time instead, where the closure faults as before.
+ */
+export interface UniformSpec {
+  readonly space: Space;
+  /** Byte offset in the bank. */
+  readonly lo: number;
+  readonly size: number;
+  readonly signed: boolean;
+  /** The loaded register's slot base. */
+  readonly data: number;
+}
+
+const uniforms = new WeakMap<object, UniformSpec>();
+
+export function markUniformLoad<T extends object>(run: T, spec: UniformSpec): T {
+  uniforms.set(run, spec);
+  return run;
+}
+
+export function uniformSpecOf(run: unknown): UniformSpec | undefined {
+  return typeof run === 'function' ? uniforms.get(run) : undefined;
+}

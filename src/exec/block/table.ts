@@ -34,12 +34,21 @@ export class Block {
 
   private generate(rec: boolean): BlockRun {
     try {
-      return generateBlock(this.code, this.consts, this.pc, this.len, rec);
+      return generateBlock(this.code, this.consts, this.pc, this.len, rec, true, () => this.single(rec));
     } catch (e) {
       // a fused text that does not compile (each loop alone did): the instructions one by one
       if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
-      return generateBlock(this.code, this.consts, this.pc, this.len, rec, false);
+      return this.single(rec);
     }
+  }
+
+  private singlePlain: BlockRun | undefined = undefined;
+  private singleRecorded: BlockRun | undefined = undefined;
+
+  /** The block's instructions one at a time (each its own closure), recording on or off. */
+  private single(rec: boolean): BlockRun {
+    if (rec) return this.singleRecorded ??= generateBlock(this.code, this.consts, this.pc, this.len, rec, false);
+    return this.singlePlain ??= generateBlock(this.code, this.consts, this.pc, this.len, rec, false);
   }
 }
 

@@ -62,7 +62,7 @@ export function captureImage(m: Machine): LaunchImage {
     opts: m.opts,
     global,
     globalSize: m.arena.bank.size,
-    allocator: m.arena.saveState(),
+    allocator: m.arena.saveState(true),
     constBytes: m.constBank.u8.slice(),
     paramBytes: m.paramBank.u8.slice(),
     globals,
@@ -95,7 +95,7 @@ export function layoutFromImage(image: LaunchImage, program: Program): (m: Machi
       m.sharedOff.set(v, off);
     }
     const arena = new GlobalArena(image.globalSize, image.global);
-    arena.loadState(image.allocator);
+    arena.loadState(image.allocator, true); // the worker's own copy (posted to it)
     const constBank = bankOf(image.constBytes);
     const paramBank = bankOf(image.paramBytes);
     const mem: MemoryContext = {

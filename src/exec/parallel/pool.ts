@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Machine } from '../machine.js';
 import { captureImage } from './image.js';
+import { restoreSaved, savePages } from '../bank-pages.js';
 import { sequentialReason } from './eligible.js';
 import { Claim, runUnless, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
 import type { Program } from '../../ptx/resolve.js';
@@ -97,7 +98,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number, gon
   if (module === undefined) { module = nextModule++; moduleIds.set(m.program, module); }
   // resident memory (a program's) outlives the launch: kept to restore if the launch is rerun;
   // a launch's own arena is made afresh by the caller's rerun
-  const before = m.launch.resident ? m.arena.bank.u8.slice() : undefined;
+  const before = m.launch.resident ? savePages(m.arena.bank) : undefined;
   const image = captureImage(m);
   const claims = new Int32Array(new SharedArrayBuffer(12));
   const used: Helper[] = [];
@@ -127,10 +128,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number, gon
   const stop = m.fault ? `a fault (${m.fault.kind})` : ended ? 'the program has ended' : failed ? failed.why
     : steps > m.opts.maxSteps ? 'the step limit' : undefined;
   if (stop !== undefined) {
-    if (before) {
-      m.arena.bank.u8.set(before);
-      m.arena.bank.dirty.fill(1);
-    }
+    if (before) restoreSaved(m.arena.bank, before);
     return { kind: 'rerun', why: stop };
   }
   for (const o of outs) if (o.ok) m.arena.bank.mergeDirty(o.dirty);

@@ -115,12 +115,12 @@ function loadStore(ctx: Ctx, what: string, kind: string, M: number, N: number, K
           if (store) b.u8[at] = (b.u8[at]! & ~mk) | ((rawSlot(w, rs, bits, l, e, false) << sh) & mk);
           else setRaw(w, rs, bits, l, e, (b.u8[at]! & mk) >>> sh, false);
         } else if (store) {
-          if (bits === 64) { b.u32[at >> 2] = rawSlot(w, rs, 64, l, e, false); b.u32[(at >> 2) + 1] = rawSlot(w, rs, 64, l, e, true); }
-          else if (bits === 32) b.u32[at >> 2] = rawSlot(w, rs, 32, l, e, false);
-          else if (bits === 16) b.u16[at >> 1] = rawSlot(w, rs, 16, l, e, false);
+          if (bits === 64) { b.u32[at >>> 2] = rawSlot(w, rs, 64, l, e, false); b.u32[(at >>> 2) + 1] = rawSlot(w, rs, 64, l, e, true); }
+          else if (bits === 32) b.u32[at >>> 2] = rawSlot(w, rs, 32, l, e, false);
+          else if (bits === 16) b.u16[at >>> 1] = rawSlot(w, rs, 16, l, e, false);
           else b.u8[at] = rawSlot(w, rs, 8, l, e, false);
-        } else if (bits === 64) { setRaw(w, rs, 64, l, e, b.u32[at >> 2]!, false); setRaw(w, rs, 64, l, e, b.u32[(at >> 2) + 1]!, true); }
-        else setRaw(w, rs, bits, l, e, bits === 32 ? b.u32[at >> 2]! : bits === 16 ? b.u16[at >> 1]! : b.u8[at]!, false);
+        } else if (bits === 64) { setRaw(w, rs, 64, l, e, b.u32[at >>> 2]!, false); setRaw(w, rs, 64, l, e, b.u32[(at >>> 2) + 1]!, true); }
+        else setRaw(w, rs, bits, l, e, bits === 32 ? b.u32[at >>> 2]! : bits === 16 ? b.u16[at >>> 1]! : b.u8[at]!, false);
       }
     }
   };

@@ -12,19 +12,20 @@
  * A whole CUDA program (`"program": "./app"`, with `args`, `cwd`, `env`) runs once under the
  * recorder at `launch` (the CLI hands in how: `ProgramOpener`), and the session is the whole
  * program: continue, step and their reverse forms cross launch boundaries, the top frame names
- * its launch (`scale [launch 2]`), and the program's stdout and printf arrive as output events
- * the first time execution passes their place.
+ * its launch (`scale(const int *, int *, int) [launch 2]`); output and pending breakpoints: program.ts.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import {
-  Breakpoint, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
+  Breakpoint, BreakpointEvent, DebugSession, InitializedEvent, OutputEvent, Scope as DapScope, Source, StackFrame, StoppedEvent, Thread,
 } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import {
   type CommandConsole, compileCuda, type Engine, EngineError, type EngineOptions, type FrameInfo, launchFileBeside, openEngine, openReplayEngine,
-  comparePositions, type Position, samePosition, type StopEvent, type WatchKind,
+  type Position, samePosition, type StopEvent, type WatchKind,
 } from '../../engine/index.js';
+import { isProgram, ProgramFeed, type ProgramOpener } from './program.js';
+
+export type { ProgramOpener, ProgramRun } from './program.js';
 
 /** `launch` arguments (see the extension's package.json for their documentation). */
 export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
@@ -50,44 +51,6 @@ export interface LaunchArguments extends DebugProtocol.LaunchRequestArguments {
   record?: string[];
 }
 
-/** What a whole program is run with: the executable, its arguments, where and with what environment. */
-export interface ProgramRun {
-  readonly program: string;
-  readonly args: readonly string[];
-  readonly cwd: string | undefined;
-  readonly env: Readonly<Record<string, string>> | undefined;
-  readonly record: readonly string[] | undefined;
-  readonly schedule: 'rr' | 'random' | undefined;
-  readonly seed: number | undefined;
-  readonly maxSteps: number | undefined;
-  /** A line for the user while the program runs (recording progress, the program's exit). */
-  readonly say: (line: string) => void;
-}
-
-/**
- * Runs a whole program under the recorder and opens the engine on it (the CLI hands in the
- * host side's; DAP itself imports no host code). Rejects with an EngineError the user can read.
- */
-export type ProgramOpener = (run: ProgramRun) => Promise<Engine>;
-
-/**
- * Whether `path` is a program to run rather than a file to read: an ELF file, or any regular file
- * with an execute bit (a script that starts the program).
- */
-function isProgram(path: string): boolean {
-  try {
-    const st = statSync(path);
-    if (!st.isFile()) return false;
-    if (st.mode & 0o111) return true;
-    const fd = openSync(path, 'r');
-    const magic = Buffer.alloc(4);
-    try { readSync(fd, magic, 0, 4, 0); } finally { closeSync(fd); }
-    return magic.toString('latin1') === '\x7fELF';
-  } catch {
-    return false;
-  }
-}
-
 const FAULTS = 'faults';
 const RACES = 'races';
 
@@ -105,8 +68,8 @@ export class PtxDebugSession extends DebugSession {
   /** The positions of the last gotoTargets answer (target id N is the N-th). */
   private targets: readonly Position[] = [];
 
-  /** In a whole program: the furthest position whose output was sent. */
-  private programOutputSent: Position | undefined;
+  /** In a whole program: the output sent so far and the pending breakpoints (program.ts). */
+  private feed = new ProgramFeed();
 
   /**
    * `consoleFor`: the command language of the Debug Console's `-exec` lines (the gdb language,
@@ -206,7 +169,7 @@ export class PtxDebugSession extends DebugSession {
       });
       if (args.sourceDir) this.engine.setSourceDir(args.sourceDir);
       this.stopOnEntry = args.stopOnEntry ?? true;
-      this.programOutputSent = undefined;
+      this.feed = new ProgramFeed();
       this.sendResponse(response);
       const n = this.engine.launches();
       const code = this.engine.exitCode;
@@ -228,11 +191,13 @@ export class PtxDebugSession extends DebugSession {
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {
+    if (this.engine) this.feed.flush(this.engine, (text, stream) => this.sendEvent(new OutputEvent(text, stream)));
     this.sendResponse(response);
     this.shutdown();
   }
 
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
+    if (this.engine) this.feed.flush(this.engine, (text, stream) => this.sendEvent(new OutputEvent(text, stream)));
     this.sendResponse(response);
     this.shutdown();
   }
@@ -244,6 +209,7 @@ export class PtxDebugSession extends DebugSession {
     this.frames.clear();
     this.lastStop = s;
     this.sendOutput();
+    for (const b of this.feed.resolved(this.e)) this.sendEvent(new BreakpointEvent('changed', b));
     let reason: string = reasonOverride ?? 'step';
     let text: string | undefined;
     if (!reasonOverride) {
@@ -281,14 +247,7 @@ export class PtxDebugSession extends DebugSession {
       }
       return;
     }
-    const here = e.position();
-    const from = this.programOutputSent;
-    if (from !== undefined && comparePositions(here, from) <= 0) return;
-    for (const ev of e.programEvents()) {
-      if (ev.kind !== 'output' || comparePositions(ev.position, here) > 0 || (from !== undefined && comparePositions(ev.position, from) <= 0)) continue;
-      this.sendEvent(new OutputEvent(ev.detail, ev.what === 'stderr' ? 'stderr' : 'stdout'));
-    }
-    this.programOutputSent = here;
+    this.feed.outputPassed(e, (text, stream) => this.sendEvent(new OutputEvent(text, stream)));
   }
 
   /** continue / reverse-continue (or run from the start): stopping at race accesses on the way when race stops are on. */
@@ -403,8 +362,10 @@ export class PtxDebugSession extends DebugSession {
         const id = this.nextFrame++;
         this.frames.set(id, { thread: args.threadId, level: f.level });
         const loc = this.frameLocation(f);
-        // in a whole program the top frame names its launch: `scale [launch 2]`
-        const name = f.level === 0 && launch ? `${f.function === launch.mangled ? launch.kernel : f.function} [launch ${launch.index}]` : f.function;
+        // named as C++ debuggers name frames, `axpy(float, float, float)`; in a whole program the
+        // top frame names its launch too: `scale(const int *, int *, int) [launch 2]`
+        const shown = this.e.functionDisplayName(f.function);
+        const name = f.level === 0 && launch ? `${shown} [launch ${launch.index}]` : shown;
         const sf = new StackFrame(id, name, loc.source, loc.line, 1) as DebugProtocol.StackFrame;
         sf.instructionPointerReference = `0x${this.e.address(f.function, f.pc).toString(16)}`;
         return sf;
@@ -567,6 +528,7 @@ export class PtxDebugSession extends DebugSession {
       const path = args.source.path ?? args.source.name ?? '';
       const file = this.isPtx(path) ? resolve(this.e.ptxPath) : basename(path);
       const rs = this.e.setBreakpoints(this.isPtx(path) ? this.e.ptxPath : file, (args.breakpoints ?? []).map((b) => ({ line: b.line, condition: b.condition, hitCondition: b.hitCondition })));
+      this.feed.notePending(this.e, rs, (i) => (this.isPtx(path) ? args.breakpoints?.[i]?.line : undefined));
       response.body = { breakpoints: rs.map((r, i) => this.breakpoint(r, args.breakpoints?.[i]?.line)) };
       this.sendResponse(response);
     });
@@ -582,6 +544,7 @@ export class PtxDebugSession extends DebugSession {
   protected override setFunctionBreakPointsRequest(response: DebugProtocol.SetFunctionBreakpointsResponse, args: DebugProtocol.SetFunctionBreakpointsArguments): void {
     this.guard(response, () => {
       const rs = this.e.setFunctionBreakpoints(args.breakpoints.map((b) => ({ name: b.name, condition: b.condition, hitCondition: b.hitCondition })));
+      this.feed.notePending(this.e, rs, () => undefined);
       response.body = { breakpoints: rs.map((r) => this.breakpoint(r)) };
       this.sendResponse(response);
     });
@@ -590,6 +553,7 @@ export class PtxDebugSession extends DebugSession {
   protected override setInstructionBreakpointsRequest(response: DebugProtocol.SetInstructionBreakpointsResponse, args: DebugProtocol.SetInstructionBreakpointsArguments): void {
     this.guard(response, () => {
       const rs = this.e.setInstructionBreakpoints(args.breakpoints.map((b) => ({ address: Number(b.instructionReference) + (b.offset ?? 0), condition: b.condition, hitCondition: b.hitCondition })));
+      this.feed.notePending(this.e, rs, (i) => rs[i]?.line);
       response.body = { breakpoints: rs.map((r) => this.breakpoint(r)) };
       this.sendResponse(response);
     });

@@ -1,0 +1,174 @@
+/** The engine's program layer (see base.ts for the layers): a program's launches and memory across them. */
+import { EngineError } from '../errors.js';
+import type { Direction, OriginAnswer, Stop, StopEvent, WatchKind, WatchpointInfo } from '../types.js';
+import { type Position, positionOf } from '../../trace/position.js';
+import type { LaunchInfo, ProgramEvent } from '../types.js';
+import { plainName } from '../../ptx/names.js';
+import {
+  comparePlaces, findWriter, launchIndex, type MemoryLaunchEvent, memorySourceOf, originBefore, programHistory, type ProgramMemorySource,
+  type ProgramPoint, type ProgramWriter, watchStopText, writerPlace, writerText,
+} from '../program/memory.js';
+import { collectAccesses, type WatchTarget } from '../watch.js';
+
+import { EngineBase, LAUNCH } from './base.js';
+
+/** The engine's part for a whole program: its launches and events, and memory across launches (issue #25). */
+export abstract class EngineProgram extends EngineBase {
+  abstract goto(to: Position): StopEvent;
+
+  /** Every launch of the program, in order (a single-kernel session: its one launch, numbered 0). */
+  launches(): LaunchInfo[] {
+    const p = this.program;
+    if (!p) {
+      const l = this.session.launch;
+      return [{ index: LAUNCH, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: undefined, steps: this.total, launchedBy: undefined }];
+    }
+    const open = p.openSessions();
+    return p.source.launches.map((l) => ({
+      index: l.index, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: l.site,
+      steps: l.recorded ? open.get(l.index)?.total ?? l.steps : undefined, launchedBy: l.launchedBy,
+    }));
+  }
+
+  /** The launch in focus (`[launch 2 scale<<<(2,1,1),(4,1,1)>>> at offbyone.cu:57]` names it). */
+  currentLaunch(): LaunchInfo {
+    const n = this.launchNo;
+    return this.launches().find((l) => l.index === n)!;
+  }
+
+  /** Whether the engine debugs a whole program (several launches, host events) rather than one kernel. */
+  get isProgram(): boolean { return this.program !== undefined; }
+
+  /** gdb's `launch N` / `goto launch N step S`: travel into launch n (its first step by default). */
+  gotoLaunch(n: number, step = 0): StopEvent {
+    if (!Number.isInteger(n)) throw new EngineError(`launch ${n}: expected a launch number`, 'bad-request');
+    return this.goto(positionOf(n, step));
+  }
+
+  /** `set cuda break_on_launch application|none`: stop at each launch's first instruction (both directions). */
+  setBreakOnLaunch(on: boolean): void {
+    if (!this.program) throw new EngineError('break_on_launch needs a whole program (ptxdbg ./app): this session records one launch', 'bad-request');
+    this.program.breakOnLaunch = on;
+  }
+  get breakOnLaunch(): boolean { return this.program?.breakOnLaunch ?? false; }
+
+  /**
+   * The program's host calls and output, each at its position: the events before launch k sit at
+   * steps -m..-1 of launch k (m of them), those after the last launch before launch count + 1.
+   */
+  programEvents(): ProgramEvent[] {
+    const p = this.program;
+    if (!p) return [];
+    const out: ProgramEvent[] = [];
+    let pending: Omit<ProgramEvent, 'position'>[] = [];
+    const flush = (launch: number): void => {
+      pending.forEach((e, i) => out.push({ ...e, position: positionOf(launch, i - pending.length) }));
+      pending = [];
+    };
+    for (const e of p.source.events) {
+      if (e.kind === 'launch') flush(e.launch);
+      else if (e.kind === 'host') pending.push({ kind: 'host', what: e.api, detail: e.op, site: e.site });
+      else pending.push({ kind: 'output', what: e.stream, detail: e.text, site: undefined });
+    }
+    flush(p.source.launches.length + 1);
+    return out;
+  }
+
+  /** The program's exit code (undefined: a single kernel, or a program stopped before its end). */
+  get exitCode(): number | undefined { return this.program?.source.exitCode; }
+
+  // ---- memory across launches (issue #25, helper tmem): program/memory.ts -----------------------
+  // A program's write watchpoints on global memory see every launch and the host's copies;
+  // origin continues into earlier launches and the host. One block, apart from the rest.
+
+  private memSource: ProgramMemorySource | undefined;
+  private get mem(): ProgramMemorySource {
+    const p = this.program!;
+    return (this.memSource ??= memorySourceOf(p.source, (n) => p.session(n)));
+  }
+  /** Write watchpoints on global memory in a program: they are the program's, not one launch's. */
+  protected readonly pwatches: (WatchpointInfo & { readonly format: (b: Uint8Array) => string })[] = [];
+
+  /** A program's watchpoint for a write watch on global memory; undefined: the launch's own watch. */
+  protected programWatch(expr: string, kind: WatchKind, space: string, address: number, size: number, format: (b: Uint8Array) => string): WatchpointInfo | undefined {
+    if (!this.program || space !== 'global' || kind !== 'write') return undefined;
+    const wp = { id: this.program.takeId(), expr, kind, space: 'global' as const, address, size, block: undefined, thread: undefined, enabled: true, hits: 0, format };
+    this.pwatches.push(wp);
+    return wp;
+  }
+
+  /** continue / reverse-continue in a program: the nearer of the next breakpoint stop and the next change of a watched range. */
+  protected programContinue(dir: Direction): StopEvent {
+    const p = this.program!;
+    const from: ProgramPoint = this.eventStop !== undefined
+      ? { kind: 'host', index: this.eventStop + (dir === 'forward' ? 1 : 0) }
+      : { kind: 'launch', launch: p.current, step: this.session.position() };
+    const ps = p.cont(p.current, dir);
+    const watches = this.pwatches.filter((w) => w.enabled);
+    if (!watches.length) return this.programStop(ps);
+    const src = this.mem;
+    // a breakpoint stop bounds the search; the program's end (start) does not
+    const limit = ps.stop.reason === 'end' || ps.stop.reason === 'start' ? undefined : { event: launchIndex(src, ps.launch), step: ps.stop.step };
+    let best: { w: ProgramWriter; wp: (typeof watches)[number] } | undefined;
+    for (const wp of watches) {
+      const w = findWriter(src, { offset: wp.address, size: wp.size }, from, dir, limit);
+      if (w && (!best || (comparePlaces(writerPlace(src, w), writerPlace(src, best.w)) < 0) === (dir === 'forward'))) best = { w, wp };
+    }
+    if (!best) return this.programStop(ps);
+    best.wp.hits++;
+    const hit = { kind: 'watchpoint' as const, id: best.wp.id, access: 'write' as const };
+    return this.showWriter(best.w, dir, watchStopText(best.wp.id, best.wp.expr, best.w, dir, best.wp.format), 'watchpoint', hit);
+  }
+
+  /**
+   * Stop where a writer is: a thread's write (backward at the writing step, forward just after
+   * it, the thread in focus), else the device after the host call or unrecorded launch (the next
+   * recorded launch's start; the last one's end when none follows).
+   */
+  private showWriter(w: ProgramWriter, dir: Direction, message: string, reason: Stop['reason'], hit: Stop['hit']): StopEvent {
+    if (w.kind === 'device') {
+      this.enter(w.launch);
+      const s = this.session;
+      s.goto(dir === 'backward' ? w.step : w.step + 1);
+      s.setFocus(w.block, w.thread);
+      return this.stopped({ reason, step: s.position(), message, hit });
+    }
+    const at = w.event.index;
+    const launches = this.mem.events.filter((e): e is MemoryLaunchEvent => e.kind === 'launch' && e.recorded);
+    const next = launches.find((e) => e.index > at);
+    const show = next ?? launches.filter((e) => e.index < at).pop()!;
+    this.enter(show.launch);
+    this.session.goto(next ? 0 : this.session.total);
+    const st = this.stopped({ reason, step: this.session.position(), message: `${message}
+(no thread made this change: showing the ${next ? 'start' : 'end'} of launch ${show.launch})`, hit });
+    this.eventStop = at;
+    return st;
+  }
+
+  /**
+   * origin of global memory in a program: this launch's last write before here when there is
+   * one (undefined: the caller asks the session), else the last change before the launch.
+   */
+  protected originAcross(target: WatchTarget, what: string): OriginAnswer | undefined {
+    const s = this.session;
+    const p = s.position();
+    if (collectAccesses(s.trace, target, 'write', 0, p).length) { s.trace.goto(p); return undefined; }
+    s.trace.goto(p);
+    const o = originBefore(this.mem, this.program!.current, { offset: target.address, size: target.size });
+    if (!o) throw new EngineError(`No write to ${s.memoryName(target)} in the program before here: it holds what its allocation started with.`);
+    const by = writerText(o.writer);
+    if (o.writer.kind === 'device' && o.hop) {
+      this.enter(o.writer.launch);
+      const here = this.session;
+      here.lastOrigin = o.hop;
+      return { stop: this.stopped({ reason: 'goto', step: here.position(), message: `Now at launch ${o.writer.launch} step ${o.hop.step}: ${here.describeStep(o.hop.step, o.hop.lane)}` }), hop: o.hop, what, by };
+    }
+    // no thread wrote it (a host call, an unrecorded launch): the answer names who; the position stays
+    return { stop: this.stopped({ reason: 'no-move', step: s.position(), message: '(no thread of the program wrote it: the position stays)' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
+  }
+
+  /** `history` of a global range over the whole program (a program only; undefined otherwise). */
+  writesAcross(offset: number, size: number): readonly ProgramWriter[] | undefined {
+    return this.program ? programHistory(this.mem, { offset, size }) : undefined;
+  }
+}
