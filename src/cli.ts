@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /** The `ptxdbg` command line (yargs). Each subcommand lives in src/cli/. */
-import yargs from 'yargs';
+import yargs, { type Argv } from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { readPtxText, UsageError } from './cli/common.js';
 import { packageVersion } from './cli/package.js';
@@ -66,11 +66,12 @@ function debugOpts(a: Record<string, unknown>): DebugOptions {
 /**
  * --workers: threads that run a launch's independent CTAs (`run`: one by default; `exec`: one per
  * core for a plain run, one under the checking tools, --races and recording); `auto` is one per
- * core. Launches that need one ordered machine stay on one thread.
+ * core for a launch long enough to gain (src/exec/parallel/pool.ts). Launches that need one
+ * ordered machine stay on one thread.
  */
 const workersOption = {
   type: 'string',
-  describe: 'run independent CTAs on N threads (auto: one per core; exec\'s default, run\'s is 1); launches with printf, malloc or grid sync stay on one',
+  describe: 'run independent CTAs on N threads (auto: one per core for launches of 2^17 warp-steps or more; exec\'s default, run\'s is 1); launches with printf, malloc or grid sync stay on one',
 } as const;
 
 /** The --workers value, or a usage error (exit 2) that says what it takes. */
@@ -156,7 +157,19 @@ function programOf(a: Record<string, unknown>): string[] {
   return [...((a['program'] as string[] | undefined) ?? []), ...((a['--'] as string[] | undefined) ?? [])].map(String);
 }
 
-await yargs(hideBin(process.argv))
+/**
+ * yargs renders a command's whole help text as soon as its handler has started, to keep in case
+ * the handler fails later (yargs command.js); the `.fail` below never shows it, so that work (about
+ * a quarter of a small `ptxdbg run`'s own time) is skipped. `--help` still renders it.
+ */
+function noHelpCache(y: Argv): Argv {
+  const inner = (y as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.();
+  const usage = inner?.getUsageInstance?.();
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => undefined;
+  return y;
+}
+
+await noHelpCache(yargs(hideBin(process.argv)))
   .scriptName('ptxdbg')
   .parserConfiguration({ 'populate--': true })
   .usage('$0 <command> [options]\n\nTime-travel debugger for NVIDIA PTX kernels.')

@@ -12,7 +12,7 @@ import { formatFault } from '../engine/fault.js';
 import { KernelProblems, type Program } from '../ptx/resolve.js';
 import { LaunchSetupError, runToEnd, type RanToEnd } from '../exec/run-to-end.js';
 import { reportKernelProblems, requireProgramSource, UsageError } from './common.js';
-import { defaultThreads, type ParallelRun } from '../exec/parallel/pool.js';
+import type { ParallelRun, Threads } from '../exec/parallel/pool.js';
 import type { PtxSource } from '../exec/parallel/protocol.js';
 
 // Launch resolution and fault text are the engine's (every front end needs them); re-exported
@@ -31,9 +31,9 @@ export interface RunCommandOptions extends LaunchFlags {
   workers?: number | 'auto' | undefined;
 }
 
-/** The thread count of a --workers value. */
-export function threadCount(w: number | 'auto' | undefined): number {
-  return w === 'auto' ? defaultThreads() : Math.max(1, Math.floor(w ?? 1));
+/** The threads of a --workers value ('auto': one per core, for launches long enough to gain). */
+export function threadCount(w: number | 'auto' | undefined): Threads {
+  return w === 'auto' ? 'auto' : Math.max(1, Math.floor(w ?? 1));
 }
 
 /** Load the PTX and decide the launch, or report why not and give the exit code (1 bad PTX, 2 bad launch). */

@@ -11,7 +11,7 @@
  */
 import type { FunctionDecl, Statement } from '../ptx/ast.js';
 import { LineMap } from '../ptx/diagnostics.js';
-import { plainName } from '../ptx/names.js';
+import { namesFunction, plainName } from '../ptx/names.js';
 import type { CodeIndex } from './code-index.js';
 import { baseName } from './sources.js';
 import type { Dim3 } from './types.js';
@@ -136,9 +136,9 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
     }
     if (!globals.length) throw new BreakpointError(`no code for line ${asked}${file ? ` in ${file}` : ''} or after it`);
   } else {
-    const prog = code.functions.find((f) => f.name === spec) ?? code.functions.find((f) => plainName(f.name) === spec);
+    const prog = code.functions.find((f) => f.name === spec) ?? code.functions.find((f) => namesFunction(spec, f.name));
     if (!prog) {
-      const fn = notLoaded(code).find((d) => d.name === spec || plainName(d.name) === spec);
+      const fn = notLoaded(code).find((d) => namesFunction(spec, d.name));
       if (fn) throw new BreakpointError(`function "${spec}" is not reachable from kernel ${code.machine.launch.kernel}: only the code the launched kernel can reach is loaded`);
       throw new BreakpointError(`function "${spec}" not defined`);
     }

@@ -26,5 +26,10 @@ export { childExpr, formatterFor, registerFloat } from './values.js';
 export { PrintError, type VarNode } from './print/index.js';
 /** A mangled PTX name's plain C++ stem (`_Z5saxpyifPfS_` -> `saxpy`): for host code that names kernels. */
 export { plainName } from '../ptx/names.js';
+/**
+ * Demangled names as gdb shows them, for every front end: `printName` is a frame's and a
+ * breakpoint hit's (`scale<float, 4>`), `demangledName` the whole one (`void scale<float, 4>(float*, int)`).
+ */
+export { demangledName, namesFunction, printName } from '../ptx/names.js';
 /** A launch's fault in words (the host's exec report and the debugger say it the same way). */
 export { formatFault } from './fault.js';

@@ -23,9 +23,14 @@ import { compileInstr } from './compile/select.js';
 export { CompileError, type Ctx, type Layout, K, K as runtime, bind, dst, fail, src, varAddress } from './compile/operands.js';
 export { initRegisters } from './compile/slots.js';
 
-export function compileFunction(fn: ProgFunction, layout: Layout): CFunction {
+/**
+ * `reconverge: false` leaves every instruction's reconvergence point unset (rpc -1): for a caller
+ * that only looks at what was selected (`check`: the post-dominator analysis was a quarter of its
+ * compile), never for code that runs.
+ */
+export function compileFunction(fn: ProgFunction, layout: Layout, reconverge = true): CFunction {
   const fc = new FnCompiler(fn, layout);
-  const ipdom = computeIpdom(fn);
+  const ipdom = reconverge ? computeIpdom(fn) : [];
   const code: CInstr[] = fn.instrs.map((ins, index) => {
     const c: CInstr = {
       index, src: ins, exec: undefined, ctl: Ctl.None, guard: -1, guardNeg: false, target: -1, rpc: -1,

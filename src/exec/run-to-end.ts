@@ -10,7 +10,7 @@ import type { Launch } from './launch.js';
 import type { Program } from '../ptx/resolve.js';
 import { runObservingSpins } from './spin.js';
 import { runDescendants, withDescendants, type TreeResult } from './children.js';
-import { runOnThreads, type ParallelRun } from './parallel/pool.js';
+import { noteLaunch, runOnThreads, type ParallelRun, type Threads } from './parallel/pool.js';
 import type { PtxSource } from './parallel/protocol.js';
 
 /** The Machine (or what observes it) cannot take this launch: parameter mismatch, too large. */
@@ -19,7 +19,7 @@ export class LaunchSetupError extends Error {}
 /** How a launch runs; every field may be left out (one thread, nothing attached, no children). */
 export interface RunToEnd {
   /** Threads for independent CTAs (src/exec/parallel/); with `source`, the module's text for the workers. */
-  readonly threads?: number;
+  readonly threads?: Threads;
   readonly source?: PtxSource;
   /** True once no one waits for this launch any more (a whole program has ended). */
   readonly gone?: () => boolean;
@@ -61,7 +61,7 @@ export function runToEnd(program: Program, launch: Launch, opts: RunOptions, how
   let tree: TreeResult | undefined;
   try {
     const threads = how.threads ?? 1;
-    if (threads > 1 && how.source) {
+    if ((threads === 'auto' || threads > 1) && how.source) {
       parallel = runOnThreads(machine, how.source, threads, how.gone);
       if (parallel.kind === 'rerun') {
         detach?.();
@@ -73,6 +73,7 @@ export function runToEnd(program: Program, launch: Launch, opts: RunOptions, how
       how.before?.(machine);
       runObservingSpins(machine);
     }
+    noteLaunch(machine);
     if (how.children && !machine.fault) tree = runDescendants(machine, how.children === true ? runObservingSpins : how.children);
   } finally {
     detach?.();

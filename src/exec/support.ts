@@ -15,7 +15,7 @@ export function unsupportedInstructions(program: Program): Diagnostic[] {
   const layout: Layout = { addressOf: () => ({ lo: 0, hi: 0 }), functionAddress: (name) => ids.get(name) ?? -1, target: program.module.target, version: program.module.version };
   const out: Diagnostic[] = [];
   for (const fn of program.functions.values()) {
-    for (const c of compileFunction(fn, layout).code) {
+    for (const c of compileFunction(fn, layout, false).code) {
       if (c.ctl === Ctl.Unsupported) {
         out.push({ severity: 'error', message: `not supported by the interpreter: ${c.note || c.src.opcode}`, span: c.src.src.opSpan });
       }

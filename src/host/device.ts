@@ -16,7 +16,7 @@ import { checkLaunchLimits } from '../exec/limits.js';
 import { SPIN_WINDOW } from '../exec/spin.js';
 import { sharedUsedBy } from '../exec/reach.js';
 import { loadPtx, renderDiagnostics, renderKernelProblems } from '../ptx/index.js';
-import type { ParallelRun } from '../exec/parallel/pool.js';
+import type { ParallelRun, Threads } from '../exec/parallel/pool.js';
 import { LaunchSetupError, runToEnd, type RanToEnd } from '../exec/run-to-end.js';
 import { linkPtx } from '../ptx/link.js';
 import { DEVICE_LIMITS } from '../ptx/device-limits.js';
@@ -436,7 +436,7 @@ export class Device {
    * Run a launch to the end in this device's memory; on `threads` threads when it may
    * (src/exec/parallel/: not under initcheck, which observes every access).
    */
-  run(r: LaunchRequest, opts: RunOptions, threads = 1, faultSink?: LaneFault[], probe?: Probe): { machine: Machine; result: RunResult; parallel?: ParallelRun; laneFaults?: FaultReport[] } {
+  run(r: LaunchRequest, opts: RunOptions, threads: Threads = 1, faultSink?: LaneFault[], probe?: Probe): { machine: Machine; result: RunResult; parallel?: ParallelRun; laneFaults?: FaultReport[] } {
     const { program, launch } = this.launchOf(r);
     const m = this.modules[r.module]!;
     let machine: Machine | undefined;

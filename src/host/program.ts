@@ -18,7 +18,7 @@ import { constants } from 'node:os';
 import { basename, join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { FaultReport, Machine, RunOptions } from '../exec/machine.js';
-import type { ParallelRun } from '../exec/parallel/pool.js';
+import type { ParallelRun, Threads } from '../exec/parallel/pool.js';
 import { savePages } from '../exec/bank-pages.js';
 import { checkRun, LaunchSetupError } from '../races/run.js';
 import { formatReport } from '../races/format.js';
@@ -60,8 +60,8 @@ export function recordingProgressLine(p: { launches: number; recorded: number; b
 /** How the program's launches are handled (the CLI fills it from its options). */
 export interface LaunchPolicy {
   readonly opts: RunOptions;
-  /** Threads for a launch's independent CTAs (1: sequential). */
-  readonly threads: number;
+  /** Threads for a launch's independent CTAs (1: sequential; 'auto': one per core for long launches). */
+  readonly threads: Threads;
   readonly stats: boolean;
   readonly races: boolean;
   readonly breaks: readonly BreakSpec[];

@@ -1,7 +1,8 @@
 /**
  * `npm run bench` part for whole programs: builds test/bench/exec-bench.cu with nvcc and runs it
  * under `ptxdbg exec`; prints its figures (per-launch overhead, memcpy throughput); then the
- * 256x256 matrix multiply program (matmul.cu). Without nvcc it says so and measures nothing.
+ * 256x256 matrix multiply program (matmul.cu) and a program of short launches (pipeline.cu).
+ * Without nvcc it says so and measures nothing.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,13 +21,15 @@ function childCpu(): number | undefined {
 }
 
 /**
- * A 256x256 tiled matrix multiply program (matmul.cu) under `ptxdbg exec`, whole process: on one
- * thread (--workers 1) and by default (worker threads when the launch may use them), three
- * rounds interleaved, medians of wall and CPU time, with the load average (issue #29).
+ * A program under `ptxdbg exec`, whole process: on one thread (--workers 1) and by default
+ * (`auto`: worker threads for a launch long enough to gain), three rounds interleaved, medians of
+ * wall and CPU time, with the load average (issue #29). The 256x256 tiled matrix multiply
+ * (matmul.cu: one launch of 2 M warp-steps, shared) and samples/apps/pipeline.cu (five launches
+ * of at most 733 warp-steps: each stays on the main thread, as a worker would cost more).
  */
-function matmul(dir: string): void {
-  const app = join(dir, 'matmul');
-  const c = spawnSync('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-O2', '-o', app, join(ROOT, 'test', 'bench', 'matmul.cu')], { encoding: 'utf8' });
+function wholeProcess(dir: string, name: string, source: string, title: string): void {
+  const app = join(dir, name);
+  const c = spawnSync('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-O2', '-o', app, source], { encoding: 'utf8' });
   if (c.status !== 0) throw new Error(`nvcc failed:\n${c.stderr}`);
   const runs: Record<string, { wall: number[]; cpu: number[]; line: string }> = {};
   for (let round = 0; round < 3; round++) {
@@ -34,7 +37,7 @@ function matmul(dir: string): void {
       const tag = workers.length ? 'one thread' : 'default';
       const cpu0 = childCpu();
       const t0 = performance.now();
-      const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', ...workers, '--', app], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', ...workers, '--', app], { encoding: 'utf8', cwd: dir });
       const wall = (performance.now() - t0) / 1000;
       const cpu1 = childCpu();
       const e = runs[tag] ??= { wall: [], cpu: [], line: '' };
@@ -44,7 +47,7 @@ function matmul(dir: string): void {
     }
   }
   const med = (xs: number[]): string => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1]!.toFixed(2) : '?');
-  process.stdout.write(`matmul 256x256 under ptxdbg exec (whole process, median of 3; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}):\n`);
+  process.stdout.write(`${title} under ptxdbg exec (whole process, median of 3; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}):\n`);
   for (const [tag, e] of Object.entries(runs)) process.stdout.write(`  ${tag}: ${med(e.wall)} s wall, ${med(e.cpu)} s CPU; it printed: ${e.line}\n`);
 }
 
@@ -59,7 +62,8 @@ if (why) {
     if (c.status !== 0) throw new Error(`nvcc failed:\n${c.stderr}`);
     const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', '--', app], { encoding: 'utf8' });
     process.stdout.write(`whole programs (ptxdbg exec):\n${r.stdout}${r.stderr}`);
-    matmul(dir);
+    wholeProcess(dir, 'matmul', join(ROOT, 'test', 'bench', 'matmul.cu'), 'matmul 256x256');
+    wholeProcess(dir, 'pipeline', join(ROOT, 'samples', 'apps', 'pipeline.cu'), 'pipeline (5 short launches)');
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -113,6 +113,23 @@ const CASES: Case[] = [
   O('show height', /^Number of lines gdb thinks are in a page is 40\.$/, ['set height 40']),
   O('show listsize', /^Number of source lines gdb will list by default is 10\.$/),
   O('show listsize', /^Number of source lines gdb will list by default is 5\.$/, ['set listsize 5']),
+  // print settings change what print shows (V at line 64, thread 0: origin = {1.5, -2} from launch.json's bytes)
+  V('print origin', /^\$1 = \{x = 1\.5, y = -2\}$/),
+  V('print origin', /^\$1 = \{\n {2}x = 1\.5,\n {2}y = -2\n\}$/, ['break 64', 'run', 'set print pretty on']),
+  V('print label', /^\$1 = "abcd"\.\.\.$/, ['break 64', 'run', 'set print elements 4']),
+  V('print &sTile[1]', /^\$1 = \([^)]*int \*\) <sTile\+4>$/, ['break 64', 'run', 'set print address off']),
+  V('print origin', /^\$1 = \{x = 1\.5, \n {2}y = -2\}$/, ['break 64', 'run', 'set width 16']),
+  O('show print address', /^Printing of addresses is off\.$/, ['set print address off']),
+  // cuda-gdb's $_cuda_* (O: one block of 64 threads, stopped in thread 0 at line 16)
+  O('print $_cuda_block_dim_x', /^\$1 = 64$/),
+  O('print $_cuda_focus_thread_x + $_cuda_focus_lane', /^\$1 = 0$/),
+  O('print $_cuda_thread_lineno', /^\$1 = 16$/),
+  O('show convenience', /^\$_cuda_grid_dim_x = 1$/m),
+  // demangled names (S: saxpy's axpy(float, float, float) declared at line 2, the kernel at line 9)
+  S('info functions', /^All defined functions:\n\nFile kernel\.cu:\n2:\tfloat axpy\(float, float, float\);\n9:\tvoid saxpy\(int, float, const float \*, float \*\);$/),
+  S('info functions ^float', /^All functions matching regular expression "\^float":\n\nFile kernel\.cu:\n2:\tfloat axpy\(float, float, float\);$/),
+  S('break saxpy(int, float, float const*, float*)', /^Breakpoint 2 at saxpy .*file kernel\.cu, line 11\.$/),
+  S('break axpy(float, float, float)', /^Breakpoint 2 at axpy .*file kernel\.cu, line 4\.$/),
   // ---- breakpoints (gdb manual: Breakpoints, Conditions) ----
   O('break 18', /^Breakpoint 2 at .*file kernel\.cu, line 18\.$/),
   O('b kernel.cu:14', /^Breakpoint 2 at .*file kernel\.cu, line 14\.$/),

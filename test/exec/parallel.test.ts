@@ -10,6 +10,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { loadPtx } from '../../src/ptx/index.js';
 import type { Program } from '../../src/ptx/resolve.js';
@@ -123,6 +124,27 @@ testIf(built)('run --workers 2: a fault is reported as a run on one thread repor
   expect(one.stderr).toContain('block (300,0,0) thread (5,0,0)');
   expect(two.stderr).toContain('threads: 1 (rerun on one thread after a fault (oob))');
   expect(two.stderr).toContain(one.stderr.trim());
+});
+
+testIf(built)('run --workers auto: a long launch is shared among the cores, a short one stays on one thread and says why', () => {
+  const cores = availableParallelism();
+  const args = (blocks: number): string[] => ['run', PTX, '--kernel', 'count', '--grid', String(blocks), '--block', '128',
+    '--arg', 'u32[1]', '--arg', 'u32[16]', '--arg', 'u64[1]', '--arg', 'f32[1]', '--arg', `u32[${blocks * 128}]`, '--workers', 'auto', '--stats'];
+  // 512 blocks of 128 threads: 2048 warps; a kernel's first launch is guessed at 64 warp-steps a
+  // warp: 131072, the least that auto shares
+  const long = cli(...args(512));
+  expect(long.status).toBe(0);
+  if (cores > 1) {
+    const split = new RegExp(`threads: ${Math.min(cores, 512)} \\(CTAs per thread: ([\\d, ]+)\\)`).exec(long.stderr);
+    expect(split).not.toBeNull();
+    expect(split![1]!.split(', ').reduce((a, b) => a + Number(b), 0)).toBe(512);
+  } else {
+    expect(long.stderr).toContain('threads: 1 (one core)');
+  }
+  // 4 blocks: 16 warps, 1024 warp-steps guessed
+  const short = cli(...args(4));
+  expect(short.status).toBe(0);
+  expect(short.stderr).toContain(cores > 1 ? 'threads: 1 (a short launch: about 1024 warp-steps, threads from 131072)' : 'threads: 1 (one core)');
 });
 
 testIf(built)('run --workers: printf keeps a launch on one thread; a bad count is a usage error', () => {

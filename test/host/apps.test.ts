@@ -88,16 +88,30 @@ run('--stats prints one line per launch with its configuration', () => {
   ]);
 });
 
-run('exec shares an eligible launch among one thread per core by default; --workers 1 keeps it on one', () => {
+run('exec keeps a short launch on one thread by default (threads would cost more than they give); --workers 2 shares it; --workers 1 keeps every launch on one', () => {
   const one = ptxdbg(['exec', '--stats', '--workers', '1', '--', './pipeline']);
   const def = ptxdbg(['exec', '--stats', '--', './pipeline']);
-  expect([one.code, def.code]).toEqual([0, 0]);
+  const two = ptxdbg(['exec', '--stats', '--workers', '2', '--', './pipeline']);
+  expect([one.code, def.code, two.code]).toEqual([0, 0, 0]);
   const produce = (err: string): string => err.split('\n').find((l) => l.includes('produce<<<'))!;
   expect(produce(one.err)).not.toContain('threads:');
-  // produce<<<7, 128>>> stores only: it may run on threads, at most one per CTA
+  // produce<<<7, 128>>>: 7 CTAs of 4 warps, a first launch guessed at 64 warp-steps a warp: 1792
   const cores = availableParallelism();
-  if (cores > 1) expect(produce(def.err)).toContain(`threads: ${Math.min(cores, 7)} (CTAs per thread:`);
+  expect(produce(def.err)).toContain(cores > 1 ? 'threads: 1 (a short launch: about 1792 warp-steps, threads from 131072)' : 'threads: 1 (one core)');
+  // it stores only: it may run on threads, the main one and a worker
+  expect(produce(two.err)).toContain('threads: 2 (CTAs per thread:');
   expect(def.out).toBe(one.out);
+  expect(two.out).toBe(one.out);
+});
+
+run('exec --workers 2: a launch that faults on threads is rerun on one from the memory it started with, and reports as one thread does', () => {
+  // oob.cu: fill<<<2, 256>>> writes out[256], one past the buffer (block 1, thread 0)
+  const one = ptxdbg(['exec', '--workers', '1', '--', './oob']);
+  const two = ptxdbg(['exec', '--workers', '2', '--stats', '--', './oob']);
+  expect(two.err).toContain('threads: 1 (rerun on one thread after a fault (oob))');
+  expect(two.code).toBe(one.code);
+  expect(two.out).toBe(one.out);
+  expect(two.err.split('\n').filter((l) => !l.includes('warp-steps')).join('\n')).toBe(one.err);
 });
 
 run('capture writes a bundle per launch and `run` on each reproduces its outputs byte for byte', () => {

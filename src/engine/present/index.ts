@@ -8,7 +8,7 @@ export {
   sourceLine, sourceLines, stopLine, stopText, threadsTable, watchCommand, watchText,
 } from './text.js';
 export {
-  backtrace, disassemble, displayLines, displaysText, examineInstructions, examineString, infoCudaBlocks, infoCudaKernels, listRange, whatis,
+  backtrace, disassemble, functionsText, displayLines, displaysText, examineInstructions, examineString, infoCudaBlocks, infoCudaKernels, listRange, whatis,
 } from './inspect.js';
 export { infoRaces, raceReportRows, type RaceRow } from './races.js';
 export { assignText, infoTimelineText, timelineCommandTarget, timelineTag } from './whatif.js';

@@ -7,14 +7,14 @@ import { coordsOf } from '../../exec/launch.js';
 import { WarpState } from '../../exec/state.js';
 import { intValue } from '../print/arith.js';
 import { T } from '../print/ctypes.js';
-import { describeType, evaluateExpression, PrintError, printExpression, variableTree } from '../print/index.js';
+import { describeType, evaluateExpression, functionSignature, PrintError, printExpression, variableTree } from '../print/index.js';
 import type { Session } from '../session.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
-import { plainName } from '../breakpoints.js';
+import { demangledName, namesFunction, printName } from '../../ptx/names.js';
 import { MachineThreadView } from '../threadview.js';
 import { type Engine, sessionOf } from '../api.js';
-import { consoleState, ctx, type Display } from './state.js';
+import { consoleState, ctx, type Display, printOptions } from './state.js';
 import type { SpaceName } from '../types.js';
 
 export function whatis(e: Engine, expr: string, expand: boolean): string {
@@ -42,7 +42,7 @@ export function disassemble(e: Engine, arg: string): string {
   const s = sessionOf(e);
   const w = s.where();
   const name = arg.trim() || w.function;
-  const prog = s.program.functions.get(name) ?? [...s.program.functions.values()].find((f) => plainName(f.name) === name);
+  const prog = s.program.functions.get(name) ?? [...s.program.functions.values()].find((f) => namesFunction(name, f.name));
   if (!prog) throw new EngineError(notLoaded(s, name) ?? `No function "${name}".`);
   const lines = [`Dump of PTX for function ${prog.name}:`];
   prog.instrs.forEach((ins, pc) => {
@@ -104,7 +104,7 @@ export function listRange(e: Engine, arg: string): string | undefined {
     from = range[1] ? Number(range[1]) : Math.max(1, Number(range[2]) - 9);
     to = range[2] ? Number(range[2]) : from + 9;
   } else if (/^[A-Za-z_][\w:]*$/.test(t)) {
-    const prog = s.program.functions.get(t) ?? [...s.program.functions.values()].find((f) => plainName(f.name) === t);
+    const prog = s.program.functions.get(t) ?? [...s.program.functions.values()].find((f) => namesFunction(t, f.name));
     if (!prog) throw new EngineError(notLoaded(s, t) ?? `Function "${t}" not defined.`);
     const lines = [...prog.locLine].filter((l) => l > 0);
     const fi = prog.locFile.find((f) => f >= 0);
@@ -174,7 +174,7 @@ export function backtrace(e: Engine): string {
     if (warp && !f.inlined) {
       try {
         const view = new MachineThreadView(s.machine, warp, w.lane, f.level);
-        args = variableTree(c.info, view, 0).args.map((a) => `${a.name}=${a.value}`).join(', ');
+        args = variableTree(c.info, view, 0, printOptions(e)).args.map((a) => `${a.name}=${a.value}`).join(', ');
       } catch (e) {
         if (!(e instanceof PrintError)) throw e;
       }
@@ -184,15 +184,16 @@ export function backtrace(e: Engine): string {
   }).join('\n');
 }
 
-/** The source name of a PTX function: DWARF's DW_AT_name when there is one, else the demangled stem. */
+/** The source name of a PTX function: gdb's print name (`scale<float, 4>`) of a mangled one, else DWARF's DW_AT_name, else the name. */
 function displayName(s: Session, fn: string): string {
+  if (fn.startsWith('_Z') && printName(fn) !== fn) return printName(fn);
   try {
     const f = s.debugInfo().scopes.functions().find((x) => x.linkageName === fn);
     if (f?.name) return f.name;
   } catch (e) {
     if (!(e instanceof PrintError)) throw e;
   }
-  return plainName(fn);
+  return printName(fn);
 }
 
 
@@ -202,9 +203,44 @@ function instructionText(s: Session, ins: { opcode: string; src: { span: { start
   return text === '}' ? `${ins.opcode};   // implied at the closing brace` : text;
 }
 
+/**
+ * gdb's `info functions [REGEX]`: the loaded functions with source, by file, each as
+ * `LINE:\tDEMANGLED;` sorted by name; those without source under "Non-debugging symbols:".
+ */
+export function functionsText(e: Engine, regex: string): string {
+  const s = sessionOf(e);
+  let re: RegExp | undefined;
+  try {
+    re = regex ? new RegExp(regex) : undefined;
+  } catch {
+    throw new EngineError(`Invalid regexp: ${regex}`);
+  }
+  const byFile = new Map<string, { line: number; text: string; key: string }[]>();
+  const bare: string[] = [];
+  for (const f of s.program.functions.values()) {
+    // gdb prints the declaration from the debug info; without it, the demangled name
+    const full = (s.debugInfo().hasVariables ? functionSignature(s.debugInfo(), f.name, printName(f.name)) : undefined) ?? demangledName(f.name);
+    if (re && !re.test(full) && !re.test(f.name)) continue;
+    const fi = f.locFile.find((x) => x >= 0);
+    const file = fi === undefined ? undefined : s.program.files.get(fi);
+    const line = f.locLine.find((l) => l > 0);
+    if (file === undefined || line === undefined) { bare.push(full); continue; }
+    const rows = byFile.get(file) ?? [];
+    rows.push({ line, text: full, key: printName(f.name) });
+    byFile.set(file, rows);
+  }
+  const out = [regex ? `All functions matching regular expression "${regex}":` : 'All defined functions:'];
+  for (const [file, rows] of [...byFile].sort((a, b) => a[0].localeCompare(b[0]))) {
+    rows.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    out.push('', `File ${baseName(file)}:`, ...rows.map((r) => `${r.line}:\t${r.text};`));
+  }
+  if (bare.length) out.push('', 'Non-debugging symbols:', ...bare.sort());
+  return out.join('\n');
+}
+
 /** Why a function the module defines has no code here: the launched kernel cannot reach it, so it was not loaded. */
 function notLoaded(s: Session, name: string): string | undefined {
-  const d = s.program.bodies.find((f) => f.name === name || plainName(f.name) === name);
+  const d = s.program.bodies.find((f) => namesFunction(name, f.name));
   return d ? `Function "${name}" is not reachable from kernel ${s.launch.kernel}: only the code the launched kernel can reach is loaded.` : undefined;
 }
 

@@ -16,8 +16,11 @@ export interface ConsoleState {
   nextDisplay: number;
   /** The last moving command (an interactive prompt repeats it on an empty line). */
   repeat: string | undefined;
-  /** gdb's `set print repeats N` / `set print elements N` (undefined: gdb's defaults, 10 and 200; 0: unlimited). */
-  readonly print: { repeats?: number; elements?: number };
+  /**
+   * gdb's `set print repeats N` / `set print elements N` (undefined: gdb's defaults, 10 and 200;
+   * 0: unlimited), `set print pretty`, `set print address` and `set width` (0: unlimited).
+   */
+  readonly print: { repeats?: number; elements?: number; pretty?: boolean; address?: boolean; width?: number };
 }
 
 const states = new WeakMap<Engine, ConsoleState>();
@@ -31,4 +34,15 @@ export function consoleState(e: Engine): ConsoleState {
 /** Debug info and value history: what expression evaluation needs. */
 export function ctx(e: Engine): { readonly info: DebugInfo; readonly history: ValueHistory } {
   return { info: sessionOf(e).debugInfo(), history: consoleState(e).history };
+}
+
+/** The print settings as the value formatter takes them (gdb's 0 = unlimited). */
+export function printOptions(e: Engine): { repeats?: number; maxElements?: number; pretty?: boolean; addresses?: boolean } {
+  const { repeats, elements, pretty, address } = consoleState(e).print;
+  return {
+    ...(repeats !== undefined ? { repeats: repeats || Infinity } : {}),
+    ...(elements !== undefined ? { maxElements: elements || Infinity } : {}),
+    ...(pretty !== undefined ? { pretty } : {}),
+    ...(address !== undefined ? { addresses: address } : {}),
+  };
 }

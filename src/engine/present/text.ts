@@ -9,11 +9,12 @@ import { T } from '../print/ctypes.js';
 import { Access } from '../../exec/probe.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
-import { plainName } from '../../ptx/names.js';
+import { printName } from '../../ptx/names.js';
 import { formatterFor, registerFloat } from '../values.js';
 import { type Engine, sessionOf } from '../api.js';
 import type { AddedWatch, BreakpointInfo, DataSpace, LaneValue, OriginAnswer, SpaceName, Stop, WatchKind } from '../types.js';
-import { consoleState } from './state.js';
+import { consoleState, printOptions } from './state.js';
+import { wrapText } from './wrap.js';
 import { examineInstructions, examineString, listRange } from './inspect.js';
 import { programHistoryText } from '../program/memory.js';
 import { assignText, timelineTag } from './whatif.js';
@@ -31,7 +32,7 @@ export function stopLine(e: Engine): string {
   if (w.state === 'not-started') return `${launchLine(e)}${head}: block not started yet`;
   const src = sourceLine(e, w.file, w.line);
   // at a source line the C++ name, as gdb prints it; at PTX level the PTX name its pcs belong to
-  const loc = w.file ? `${plainName(w.function)} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
+  const loc = w.file ? `${printName(w.function)} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
   const state = w.state === 'active' ? '' : ` (${w.state === 'inactive' ? 'inactive: waiting at a divergent branch' : 'waiting at a barrier'})`;
   return `${launchLine(e)}${head}${state}\n${loc}\n${src !== undefined ? `${w.line}\t${src}` : `   ${w.pc}: ${w.ptx}`}`;
 }
@@ -81,7 +82,7 @@ export function breakText(bp: BreakpointInfo, temporary: boolean): string {
   const l = bp.locations[0];
   // gdb's pending breakpoint: in a program, a location not in the launch in focus (issue #25)
   if (!l) return `${bp.note ? `${bp.note}\n` : ''}${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} (${bp.spec}) pending.`;
-  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${plainName(l.function)} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
+  return `${temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.id} at ${printName(l.function)} pc ${l.pc}: ${l.file ? `file ${baseName(l.file)}, line ${l.line}` : 'no source'}${bp.locations.length > 1 ? ` (${bp.locations.length} locations)` : ''}.`;
 }
 
 /** cuda-gdb's reply to a focus switch, then where the thread is. */
@@ -345,10 +346,9 @@ export function printText(e: Engine, args: string): string {
   const m = /^\/(lanes|block)(?:\/([xduotc]))?\s+(.*)$/s.exec(args.trim());
   if (!m && isAssignment(args.replace(/^\s*\/\w+/, ''))) return assignText(e, args, 'print'); // a write: forks a what-if timeline
   if (!m) {
-    // gdb's `set print repeats|elements` (0: unlimited)
-    const { repeats, elements } = consoleState(e).print;
-    const limits = { ...(repeats !== undefined ? { repeats: repeats || Infinity } : {}), ...(elements !== undefined ? { maxElements: elements || Infinity } : {}) };
-    return printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history, limits);
+    // gdb's `set print repeats|elements|pretty|address` and `set width`
+    const text = printExpression(s.debugInfo(), s.threadView(), args, consoleState(e).history, printOptions(e));
+    return wrapText(text, consoleState(e).print.width);
   }
   return printLanes(e, m[1] === 'lanes' ? 'warp' : 'block', m[3]!, m[2]);
 }
@@ -373,8 +373,9 @@ function num(text: string, what: string): number {
 /** `info locals|args|variables` of the focused thread's selected frame. */
 export function localsText(e: Engine, which: 'locals' | 'args' | 'variables'): string {
   const s = sessionOf(e);
-  const f = which === 'locals' ? infoLocals : which === 'args' ? infoArgs : infoVariables;
-  return f(s.debugInfo(), s.threadView());
+  // gdb's print settings apply to these listings too
+  if (which === 'variables') return infoVariables(s.debugInfo(), s.threadView());
+  return (which === 'locals' ? infoLocals : infoArgs)(s.debugInfo(), s.threadView(), printOptions(e));
 }
 
 /** The value the last `finish` saw returned, as gdb prints it; undefined when none (void, or not a forward finish). */

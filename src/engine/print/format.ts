@@ -26,12 +26,18 @@ export interface FormatOptions {
   readonly maxElements?: number;
   /** gdb `print repeats`: runs longer than this collapse to `<repeats N times>`. */
   readonly repeats?: number;
+  /** gdb `print pretty`: struct members one per line, indented two spaces per level. */
+  readonly pretty?: boolean;
+  /** gdb `print address` (default on); off: pointers show only their `<symbol>`, references only the value. */
+  readonly addresses?: boolean;
 }
 
 export interface FormatEnv {
   readonly view: ThreadView;
   /** `<name+offset>` for an address inside a known variable. */
   symbolize?(space: SpaceName, address: bigint): string | undefined;
+  /** The user's print settings (`set print ...`), under the options of each call. */
+  readonly options?: FormatOptions;
 }
 
 interface Ctx {
@@ -39,6 +45,8 @@ interface Ctx {
   readonly radix: Radix | undefined;
   readonly maxElements: number;
   readonly repeats: number;
+  readonly pretty: boolean;
+  readonly addresses: boolean;
   depth: number;
 }
 
@@ -54,6 +62,7 @@ export function formatTop(env: FormatEnv, v: Value, opts: FormatOptions = {}): s
     const r = resolveType(v.type);
     if (r.kind === 'pointer' && !isCharLike(r.target)) {
       const addr = readInteger(env.view, v);
+      // gdb prints "(type) " then the pointer, which is nothing without addresses or a symbol
       return `(${displayType(v.type)}) ${pointerText(ctx, r, addr)}`;
     }
   }
@@ -72,8 +81,12 @@ export function formatValue(env: FormatEnv, v: Value, opts: FormatOptions = {}):
   return format(makeCtx(env, opts), v);
 }
 
-function makeCtx(env: FormatEnv, opts: FormatOptions): Ctx {
-  return { env, radix: opts.radix, maxElements: opts.maxElements ?? 200, repeats: opts.repeats ?? 10, depth: 0 };
+function makeCtx(env: FormatEnv, given: FormatOptions): Ctx {
+  const opts = { ...env.options, ...given };
+  return {
+    env, radix: opts.radix, maxElements: opts.maxElements ?? 200, repeats: opts.repeats ?? 10,
+    pretty: opts.pretty ?? false, addresses: opts.addresses ?? true, depth: 0,
+  };
 }
 
 function format(ctx: Ctx, v: Value): string {
@@ -99,9 +112,9 @@ function formatInner(ctx: Ctx, v: Value): string {
       if (ctx.radix) return integer(ctx, addr, 8, false);
       if (p.kind !== 'pointer') {
         const target = memoryValue(p.target, pointeeSpace(p), addr);
-        return `@${hex(addr)}: ${format(ctx, target)}`;
+        return ctx.addresses ? `@${hex(addr)}: ${format(ctx, target)}` : format(ctx, target);
       }
-      if (isCharLike(p.target) && addr !== 0n) return `${hex(addr)} ${cString(ctx, pointeeSpace(p), addr)}`;
+      if (isCharLike(p.target) && addr !== 0n) return `${ctx.addresses ? hex(addr) + ' ' : ''}${cString(ctx, pointeeSpace(p), addr)}`;
       return pointerText(ctx, p, addr);
     }
     case 'int': {
@@ -143,6 +156,8 @@ function pointerText(ctx: Ctx, p: DwarfType & { kind: 'pointer' | 'reference' | 
   const space = pointeeSpace(p);
   // 0 is null only for generic pointers; a state-space address 0 is the space's first byte.
   const sym = addr !== 0n || space !== 'generic' ? ctx.env.symbolize?.(space, addr) : undefined;
+  // gdb's print_address_demangle: without addresses only the symbol (or nothing) is left
+  if (!ctx.addresses) return sym ? `<${sym}>` : '';
   return sym ? `${hex(addr)} <${sym}>` : hex(addr);
 }
 
@@ -162,7 +177,10 @@ function aggregate(ctx: Ctx, v: Value, t: AggregateType): string {
   } finally {
     ctx.depth--;
   }
-  return `{${parts.join(', ')}}`;
+  if (!ctx.pretty) return `{${parts.join(', ')}}`;
+  // gdb's pretty structs: members at 2 + 2 * recurse spaces, the brace at 2 * recurse
+  const inner = ' '.repeat(2 + 2 * ctx.depth);
+  return `{\n${parts.map((p) => inner + p).join(',\n')}\n${' '.repeat(2 * ctx.depth)}}`;
 }
 
 function typeNameOf(t: DwarfType): string {

@@ -15,7 +15,7 @@ import { displayType } from './ctypes.js';
 import { DebugInfo } from './debuginfo.js';
 import { PrintError } from './errors.js';
 import { evaluateSource } from './evaluate.js';
-import { formatTop, type FormatEnv, type Radix } from './format.js';
+import { formatTop, type FormatEnv, type FormatOptions, type Radix } from './format.js';
 import { ValueHistory } from './history.js';
 import { infoArgs as infoArgsImpl, infoLocals as infoLocalsImpl, infoVariables as infoVariablesImpl, variableTree as variableTreeImpl, type VarNode } from './info.js';
 import { canonicalPlace, makeSymbolizer } from './places.js';
@@ -62,7 +62,7 @@ function evaluateChecked(info: DebugInfo, view: ThreadView, expr: string, histor
 }
 
 /** gdb's `print`: "$N = value" (N from `history`, or 1 without one). */
-export function printExpression(info: DebugInfo, view: ThreadView, expr: string, history?: ValueHistory, limits: { readonly repeats?: number; readonly maxElements?: number } = {}): string {
+export function printExpression(info: DebugInfo, view: ThreadView, expr: string, history?: ValueHistory, limits: Omit<FormatOptions, 'radix'> = {}): string {
   return guarded(() => {
     const { radix, expr: src } = splitFormat(expr);
     const v = evaluateChecked(info, view, src, history);
@@ -115,20 +115,20 @@ export function evaluateExpression(info: DebugInfo, view: ThreadView, expr: stri
   });
 }
 
-export function infoLocals(info: DebugInfo, view: ThreadView): string {
-  return guarded(() => infoLocalsImpl(info, view));
+export function infoLocals(info: DebugInfo, view: ThreadView, options: Omit<FormatOptions, 'radix'> = {}): string {
+  return guarded(() => infoLocalsImpl(info, view, options));
 }
 
-export function infoArgs(info: DebugInfo, view: ThreadView): string {
-  return guarded(() => infoArgsImpl(info, view));
+export function infoArgs(info: DebugInfo, view: ThreadView, options: Omit<FormatOptions, 'radix'> = {}): string {
+  return guarded(() => infoArgsImpl(info, view, options));
 }
 
 export function infoVariables(info: DebugInfo, view: ThreadView): string {
   return guarded(() => infoVariablesImpl(info, view));
 }
 
-export function variableTree(info: DebugInfo, view: ThreadView, maxChildren?: number): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
-  return guarded(() => variableTreeImpl(info, view, maxChildren));
+export function variableTree(info: DebugInfo, view: ThreadView, maxChildren?: number, options: Omit<FormatOptions, 'radix'> = {}): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
+  return guarded(() => variableTreeImpl(info, view, maxChildren, options));
 }
 
 /**
@@ -185,4 +185,22 @@ function spellType(t: DwarfType): string {
     return `enum ${base.name ?? ''} {${base.enumerators.map((e) => e.name).join(', ')}}${stars}`;
   }
   return displayType(r);
+}
+
+/**
+ * A function's declaration as gdb's `info functions` prints it, from its DWARF: return type,
+ * `name` (the caller's print name, `scale<float, 4>`) and the parameter types in gdb's spelling
+ * (`void saxpy(int, float, const float *, float *)`); undefined without a DWARF subprogram.
+ */
+export function functionSignature(info: DebugInfo, linkageName: string, name: string): string | undefined {
+  try {
+    const f = info.scopes.functions().find((x) => x.linkageName === linkageName);
+    if (!f) return undefined;
+    const ret = displayType(info.scopes.types.typeOfAttr(f.die));
+    const params = f.variables.filter((v) => v.kind === 'parameter').map((v) => v.typeName);
+    return `${ret} ${name}(${params.join(', ')})`;
+  } catch (e) {
+    if (e instanceof PrintError) return undefined;
+    throw e;
+  }
 }

@@ -11,7 +11,7 @@ import type { ThreadView } from '../types.js';
 import { arrayParts, category, displayType, pointeeSpace, spaceOfClass } from './ctypes.js';
 import type { DebugInfo } from './debuginfo.js';
 import { PrintError } from './errors.js';
-import { arrayElements, formatValue, type FormatEnv } from './format.js';
+import { arrayElements, formatValue, type FormatEnv, type FormatOptions } from './format.js';
 import { staticValue, visibleValue } from './locate.js';
 import { canonicalPlace, makeSymbolizer } from './places.js';
 import { memoryValue, readInteger, subValue, type Value } from './value.js';
@@ -33,8 +33,8 @@ interface Entry {
   readonly group: string;
 }
 
-function env(info: DebugInfo, view: ThreadView): FormatEnv {
-  return { view, symbolize: makeSymbolizer(info, view) };
+function env(info: DebugInfo, view: ThreadView, options: FormatOptions = {}): FormatEnv {
+  return { view, symbolize: makeSymbolizer(info, view), options };
 }
 
 /** The group of a variable: where its value actually is, else its declared address class. */
@@ -74,9 +74,9 @@ function staticEntries(info: DebugInfo, view: ThreadView): Entry[] {
   return out;
 }
 
-function render(info: DebugInfo, view: ThreadView, entries: readonly Entry[], empty: string): string {
+function render(info: DebugInfo, view: ThreadView, entries: readonly Entry[], empty: string, options: FormatOptions = {}): string {
   if (entries.length === 0) return withWarnings(info, empty);
-  const e = env(info, view);
+  const e = env(info, view, options);
   const groups = [...new Set(entries.map((x) => x.group))].sort((a, b) => rank(a) - rank(b));
   const lines: string[] = [];
   for (const g of groups) {
@@ -109,16 +109,16 @@ function noSymbols(info: DebugInfo, view: ThreadView): boolean {
   return !info.hasVariables || info.scopes.instructionAddress(view.function, view.pc) === undefined;
 }
 
-export function infoLocals(info: DebugInfo, view: ThreadView): string {
+export function infoLocals(info: DebugInfo, view: ThreadView, options: FormatOptions = {}): string {
   if (view.frames.length === 0) return 'No frame selected.';
   if (noSymbols(info, view)) return withWarnings(info, 'No symbol table info available.');
-  return render(info, view, localEntries(info, view, 'variable'), 'No locals.');
+  return render(info, view, localEntries(info, view, 'variable'), 'No locals.', options);
 }
 
-export function infoArgs(info: DebugInfo, view: ThreadView): string {
+export function infoArgs(info: DebugInfo, view: ThreadView, options: FormatOptions = {}): string {
   if (view.frames.length === 0) return 'No frame selected.';
   if (noSymbols(info, view)) return withWarnings(info, 'No symbol table info available.');
-  return render(info, view, localEntries(info, view, 'parameter'), 'No arguments.');
+  return render(info, view, localEntries(info, view, 'parameter'), 'No arguments.', options);
 }
 
 /** Module variables (`__device__`, `__constant__`, `__shared__`, kernel-scope statics) with values. */
@@ -142,9 +142,9 @@ export function infoVariables(info: DebugInfo, view: ThreadView): string {
 const MAX_DEPTH = 4;
 
 /** Locals, arguments and module variables as trees (structs and arrays expanded, bounded). */
-export function variableTree(info: DebugInfo, view: ThreadView, maxChildren = 64): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
+export function variableTree(info: DebugInfo, view: ThreadView, maxChildren = 64, options: FormatOptions = {}): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {
   if (!info.hasVariables) return { locals: [], args: [], globals: [] };
-  const e = env(info, view);
+  const e = env(info, view, options);
   const build = (xs: readonly Entry[]): VarNode[] => xs.map((x) => node(e, x.name, x.value, x.group, 0, maxChildren));
   const inScope = view.frames.length > 0 && info.scopes.instructionAddress(view.function, view.pc) !== undefined;
   return {

@@ -9,7 +9,7 @@ import { nextLineIndex, previousLineIndex } from '../navigation.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { childLabel, childOrder } from '../../exec/children.js';
-import { plainName } from '../../ptx/names.js';
+import { plainName, printName } from '../../ptx/names.js';
 
 import { SessionState } from './state.js';
 
@@ -148,7 +148,7 @@ export abstract class SessionMoving extends SessionState {
     const d0 = tl.depth[i0]!;
     for (let i = i0 + 1; i < tl.length; i++) {
       if (targets.has(tl.locs[i]!)) return this.moveTo(tl.steps[i]!, 'step', '');
-      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${plainName(where.function)}`);
+      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${printName(where.function)}`);
     }
     return this.afterLast(tl);
   }
@@ -200,7 +200,7 @@ export abstract class SessionMoving extends SessionState {
       for (let i = i0 + 1; i < tl.length; i++) {
         if (tl.depth[i]! >= d0) continue;
         this.lastReturn = this.returnSlot(tl.steps[i - 1]!, from);
-        return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${plainName(from)}`);
+        return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${printName(from)}`);
       }
       return this.afterLast(tl);
     }

@@ -14,7 +14,7 @@ import type { BreakpointInfo, DataSpace, Stop, WatchKind, WatchpointInfo } from 
 import type { Direction } from '../../trace/position.js';
 import { type WatchTarget } from '../watch.js';
 import { Access } from '../../exec/probe.js';
-import { plainName } from '../../ptx/names.js';
+import { printName } from '../../ptx/names.js';
 
 import { SessionMoving } from './moving.js';
 
@@ -215,7 +215,7 @@ export abstract class SessionStops extends SessionMoving {
       this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
-      return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${plainName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${printName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (bp) {
       this.focusKeyLane(bp.key, bp.lane);
@@ -226,7 +226,7 @@ export abstract class SessionStops extends SessionMoving {
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
       const error = bp.error === undefined ? '' : `${conditionErrorText(bp.bp.id, bp.error)}\n`;
-      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${plainName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${printName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (way) return undefined;
     if (reverse) return this.moveTo(0, 'start', 'No more reverse-execution history: at the start of the recording.');

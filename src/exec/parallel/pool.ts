@@ -18,9 +18,9 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Machine } from '../machine.js';
 import { captureImage } from './image.js';
-import { restoreSaved, savePages } from '../bank-pages.js';
+import { restoreBank, saveBank } from './saved.js';
 import { sequentialReason } from './eligible.js';
-import { Claim, runUnless, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
+import { Claim, CLAIM_BYTES, CLOSED, runUnless, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
 import type { Program } from '../../ptx/resolve.js';
 
 /** How a launch ran. */
@@ -33,6 +33,9 @@ export type ParallelRun =
    * Machine. Resident memory (launch.resident) is as it was before; a launch's own arena is not.
    */
   | { readonly kind: 'rerun'; readonly why: string };
+
+/** Threads for a launch's CTAs: a count, or 'auto' (one per core, for launches long enough to gain). */
+export type Threads = number | 'auto';
 
 /** Threads a `--workers auto` run uses: one per core. */
 export function defaultThreads(): number {
@@ -74,33 +77,65 @@ function helper(i: number): Helper {
 }
 
 /**
- * Run `m`'s launch on `threads` threads (the main one included) when it may (eligible.ts), else
- * leave it to the caller. `source` is the PTX text `m.program` was loaded from, which a worker
- * parses at its first launch of the module.
+ * `--workers auto` (`exec`'s default): a launch estimated shorter than this many warp-steps stays
+ * on one thread. Below it the threads' costs (a worker starts a thread, parses the module and
+ * warms its compiled code; the global bank is copied for a rerun) outweigh what a second core
+ * gives. About 50 ms of one thread's work. An explicit thread count shares every eligible launch.
  */
+export const AUTO_MIN_STEPS = 1 << 17;
+/** Warp-steps per warp guessed for a kernel's first launch (later ones use its last launch's). */
+const FIRST_GUESS = 64;
+
+/** Warp-steps per warp of each kernel's last launch, per program. */
+const perWarp = new WeakMap<Program, Map<string, number>>();
+
+function warpsOf(m: Machine): number {
+  const [gx, gy, gz] = m.launch.grid;
+  const [bx, by, bz] = m.launch.block;
+  return gx * gy * gz * Math.ceil((bx * by * bz) / 32);
+}
+
+/** Note how long `m`'s launch was (it has ended), for the estimate of its kernel's next launch. */
+export function noteLaunch(m: Machine): void {
+  let known = perWarp.get(m.program);
+  if (known === undefined) { known = new Map(); perWarp.set(m.program, known); }
+  known.set(m.launch.kernel, m.warpSteps / Math.max(1, warpsOf(m)));
+}
+
+/** Why `--workers auto` keeps `m`'s launch on one thread (too short to gain), or undefined. */
+function shortReason(m: Machine): string | undefined {
+  const est = Math.round(warpsOf(m) * (perWarp.get(m.program)?.get(m.launch.kernel) ?? FIRST_GUESS));
+  return est < AUTO_MIN_STEPS ? `a short launch: about ${est} warp-steps, threads from ${AUTO_MIN_STEPS}` : undefined;
+}
+
 /**
+ * Run `m`'s launch on `threads` threads (the main one included; 'auto': one per core, for a launch
+ * long enough to gain) when it may (eligible.ts), else leave it to the caller. `source` is the PTX
+ * text `m.program` was loaded from, which a worker parses at its first launch of the module.
  * `gone`, when given, says whether the launch's program has ended: then every thread stops between
  * slices and the launch comes back as a rerun (whose sequential run stops the same way).
  */
-export function runOnThreads(m: Machine, source: PtxSource, threads: number, gone?: () => boolean): ParallelRun {
+export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, gone?: () => boolean): ParallelRun {
   const [gx, gy, gz] = m.launch.grid;
   const total = gx * gy * gz;
-  const why = threads <= 1 ? 'one thread asked for'
+  const auto = threads === 'auto';
+  const count = auto ? defaultThreads() : threads;
+  const why = count <= 1 ? (auto ? 'one core' : 'one thread asked for')
     : m.recorder !== undefined || m.mem.probe !== undefined ? 'the run is recorded or observed'
     : !(workerBuilt ??= existsSync(WORKER)) ? 'worker threads are not built (npm run build)'
     : total < 2 ? 'the grid has one CTA'
     : total >= 2 ** 30 ? 'the grid has more CTAs than a shared counter holds'
     : m.warpSteps > 0 || m.nextCta > 0 ? 'the launch has started'
-    : sequentialReason(m.program, m.launch);
+    : sequentialReason(m.program, m.launch) ?? (auto ? shortReason(m) : undefined);
   if (why !== undefined) return { kind: 'sequential', why };
-  const n = Math.min(threads, total);
+  const n = Math.min(count, total);
   let module = moduleIds.get(m.program);
   if (module === undefined) { module = nextModule++; moduleIds.set(m.program, module); }
   // resident memory (a program's) outlives the launch: kept to restore if the launch is rerun;
   // a launch's own arena is made afresh by the caller's rerun
-  const before = m.launch.resident ? savePages(m.arena.bank) : undefined;
+  const before = m.launch.resident ? saveBank(m.arena.bank) : undefined;
   const image = captureImage(m);
-  const claims = new Int32Array(new SharedArrayBuffer(12));
+  const claims = new Int32Array(new SharedArrayBuffer(CLAIM_BYTES));
   const used: Helper[] = [];
   for (let i = 0; i < n - 1; i++) {
     const h = helper(i);
@@ -114,11 +149,14 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number, gon
   const ended = gone === undefined ? (m.advance(Infinity), false) : !runUnless(m, () => gone() && stopAll());
   // a fault here stops the workers' claims; they finish the CTAs they hold
   if (m.fault) Atomics.store(claims, Claim.NextCta, total);
-  for (let done = Atomics.load(claims, Claim.Finished); done < n - 1; done = Atomics.load(claims, Claim.Finished)) {
+  // close the launch: a worker not here yet stays out; the ones that joined are waited for
+  const joined = Atomics.add(claims, Claim.Joined, CLOSED);
+  for (let done = Atomics.load(claims, Claim.Finished); done < joined; done = Atomics.load(claims, Claim.Finished)) {
     // workers that spin on: told to stop once the program has gone
     if (Atomics.wait(claims, Claim.Finished, done, gone ? 250 : 1000) === 'timed-out' && gone?.()) stopAll();
   }
-  const outs = used.map((h) => receive(h.port));
+  const reports = receive(used, joined);
+  const outs = reports.filter((o): o is WorkerOutput => o !== undefined);
   m.ctaClaims = undefined;
   m.mem.atomicLocks = undefined;
   const failed = outs.find((o): o is Extract<WorkerOutput, { ok: false }> => !o.ok);
@@ -128,21 +166,31 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: number, gon
   const stop = m.fault ? `a fault (${m.fault.kind})` : ended ? 'the program has ended' : failed ? failed.why
     : steps > m.opts.maxSteps ? 'the step limit' : undefined;
   if (stop !== undefined) {
-    if (before) restoreSaved(m.arena.bank, before);
+    // the pages each worker wrote (a worker that did not join wrote none; one that did not report: unknown)
+    const wrote = reports.map((o) => (o === undefined ? new Uint8Array(0) : o.dirty));
+    if (before) restoreBank(m.arena.bank, before, wrote.every((d) => d !== undefined) ? wrote as Uint8Array[] : undefined);
     return { kind: 'rerun', why: stop };
   }
   for (const o of outs) if (o.ok) m.arena.bank.mergeDirty(o.dirty);
   m.warpSteps = steps;
   m.threadInstructions = thr;
-  return { kind: 'parallel', threads: n, ctasPerThread: [m.ctasClaimed, ...outs.map((o) => (o.ok ? o.ctas : 0))] };
+  return { kind: 'parallel', threads: n, ctasPerThread: [m.ctasClaimed, ...reports.map((o) => (o?.ok ? o.ctas : 0))] };
 }
 
-/** A worker's report; it posted it before counting itself finished. */
-function receive(port: MessagePort): WorkerOutput {
-  for (let tries = 0; tries < 1000; tries++) {
-    const msg = receiveMessageOnPort(port);
-    if (msg) return msg.message as WorkerOutput;
-    Atomics.wait(SLEEP, 0, 0, 1);
+/**
+ * The reports of the `joined` workers, by helper (undefined: it did not join; each that joined
+ * posted its report before counting itself finished).
+ */
+function receive(used: readonly Helper[], joined: number): (WorkerOutput | undefined)[] {
+  const outs: (WorkerOutput | undefined)[] = used.map(() => undefined);
+  let got = 0;
+  for (let tries = 0; got < joined && tries < 1000; tries++) {
+    used.forEach((h, i) => {
+      const msg = outs[i] === undefined ? receiveMessageOnPort(h.port) : undefined;
+      if (msg) { outs[i] = msg.message as WorkerOutput; got++; }
+    });
+    if (got < joined) Atomics.wait(SLEEP, 0, 0, 1);
   }
-  return { ok: false, why: 'a worker thread did not report' };
+  if (got < joined) outs[outs.indexOf(undefined)] = { ok: false, why: 'a worker thread did not report' };
+  return outs;
 }

@@ -24,7 +24,7 @@ export interface LaunchJob {
    */
   readonly resolved: readonly (readonly string[])[] | undefined;
   readonly image: LaunchImage;
-  /** Int32 [0] next CTA id to claim, [1] workers finished with this launch, [2] stop (see Claim). */
+  /** Int32 [0] next CTA id to claim, [1] workers finished with this launch, [2] stop, [3] workers joined (see Claim). */
   readonly claims: SharedArrayBuffer;
 }
 
@@ -34,7 +34,19 @@ export const enum Claim {
   Finished = 1,
   /** Nonzero: stop between slices, no one waits for the launch (its program has ended). */
   Stop = 2,
+  /**
+   * Workers that joined the launch (took part: they claim CTAs and report). The main thread adds
+   * CLOSED when its own run is over: a worker that arrives later (still starting, or parsing the
+   * module) sees it and leaves the launch alone, so no one waits for a worker's start.
+   */
+  Joined = 3,
 }
+
+/** Added to Claim.Joined when the main thread has closed the launch (more than any thread count). */
+export const CLOSED = 1 << 20;
+
+/** Bytes of a launch's claims array (Int32 per Claim). */
+export const CLAIM_BYTES = 16;
 
 /** Warp-steps a thread runs between looks at Claim.Stop (as the device's sliced run). */
 export const STOP_SLICE = 1 << 16;
@@ -59,4 +71,5 @@ export type WorkerOutput =
     /** The worker's dirty flags of the global bank (pages its CTAs wrote). */
     readonly dirty: Uint8Array;
   }
-  | { readonly ok: false; readonly why: string };
+  /** `dirty`: the pages it wrote, when it got as far as running CTAs. */
+  | { readonly ok: false; readonly why: string; readonly dirty?: Uint8Array };

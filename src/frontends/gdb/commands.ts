@@ -4,7 +4,7 @@
  * `goto 1200`, `history x`). Each command returns plain text; errors are text too, never throws.
  */
 import {
-  backtrace, breakText, disassemble, type Dim3, displayLines, type Engine, EngineError, examineText, focusText, historyText, infoCudaBlocks,
+  backtrace, breakText, functionsText, disassemble, type Dim3, displayLines, type Engine, EngineError, examineText, focusText, historyText, infoCudaBlocks,
   infoCudaKernels, infoRaces, lineText, pointsTable, printText, registersText, requestFailure, type Stop, stopText, threadsTable,
   watchCommand, whatis, consoleState, samePosition, returnValueText, originText, localsText, stopLine,
   assignText, infoTimelineText, timelineCommandTarget,
@@ -60,6 +60,7 @@ function infoCmd(e: Engine, args: string): string {
     case 'frame': case 'f': return backtrace(e);
     case 'display': return consoleState(e).displays.map((d) => `${d.id}:   y  ${d.expr}`).join('\n') || 'There are no auto-display expressions now.';
     case 'line': return lineText(e);
+    case 'functions': case 'function': case 'func': return functionsText(e, restText);
     case 'races': return infoRaces(e);
     case 'timeline': case 'timelines': return infoTimelineText(e);
     case 'cuda': {

@@ -12,7 +12,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setCudaCommand } from './program.js';
-import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, plainName, type Stop } from '../../engine/index.js';
+import { CUDA_VARIABLES, cudaVariable } from './convenience.js';
+import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, namesFunction, printName, type Stop } from '../../engine/index.js';
 
 /** A move's result as the language prints it. */
 type Moved = Pick<Stop, 'reason' | 'message'>;
@@ -110,7 +111,7 @@ function focusVariable(e: Engine, name: string): string | undefined {
     case '_thread': return String(w.thread[0] + w.thread[1] * e.launchInfo().block[0] + w.thread[2] * e.launchInfo().block[0] * e.launchInfo().block[1]);
     case '_block': return String(w.block[0] + w.block[1] * e.launchInfo().grid[0] + w.block[2] * e.launchInfo().grid[0] * e.launchInfo().grid[1]);
     case '_step': return String(e.position().step);
-    default: return undefined;
+    default: return cudaVariable(e, name);
   }
 }
 
@@ -171,6 +172,9 @@ function setCommand(e: Engine, args: string): string {
   const n = value === 'unlimited' ? 0 : Number(value);
   if (found.name === 'print repeats') consoleState(e).print.repeats = n;
   if (found.name === 'print elements') consoleState(e).print.elements = n;
+  if (found.name === 'print pretty') consoleState(e).print.pretty = value === 'on';
+  if (found.name === 'print address') consoleState(e).print.address = value === 'on';
+  if (found.name === 'width') consoleState(e).print.width = n;
   return '';
 }
 
@@ -179,7 +183,7 @@ function showCommand(e: Engine, args: string): string {
   if (t === 'convenience' || t === 'conv') {
     const st = state(e);
     const rows = [...st.vars].map(([k, v]) => `$${k} = ${v}`);
-    for (const k of ['_lane', '_warp', '_thread', '_block', '_step']) rows.push(`$${k} = ${focusVariable(e, k)}`);
+    for (const k of ['_lane', '_warp', '_thread', '_block', '_step', ...CUDA_VARIABLES]) rows.push(`$${k} = ${focusVariable(e, k)}`);
     return rows.join('\n');
   }
   if (t === 'version') return 'ptxdbg: a time-travel debugger for NVIDIA PTX kernels, with the command language of gdb, cuda-gdb and rr.';
@@ -466,9 +470,9 @@ function infoFrame(e: Engine): string {
   if (!f) throw new EngineError('No stack.');
   const caller = frames[level + 1];
   const callee = level > 0 ? frames[level - 1] : undefined;
-  const at = (x: typeof f): string => `${plainName(x.function)}${x.file ? ` (${baseName(x.file)}:${x.line})` : ''}`;
+  const at = (x: typeof f): string => `${printName(x.function)}${x.file ? ` (${baseName(x.file)}:${x.line})` : ''}`;
   return [
-    `Stack level ${level}, frame at ${plainName(f.function)}:`,
+    `Stack level ${level}, frame at ${printName(f.function)}:`,
     ` pc = ${f.pc} in ${at(f)}; saved pc = ${caller ? caller.pc : 'none'}`,
     caller ? ` called by frame at ${at(caller)}` : ' caller: none (the kernel\'s entry)',
     ...(callee ? [` caller of frame at ${at(callee)}`] : []),
@@ -495,7 +499,7 @@ function infoLine(e: Engine, args: string): string {
 
 function frameFunction(e: Engine, name: string): string {
   const frames = e.stack();
-  const i = frames.findIndex((f) => f.function === name || plainName(f.function) === name);
+  const i = frames.findIndex((f) => namesFunction(name, f.function));
   if (i < 0) throw new EngineError(`No frame for function "${name}".`);
   e.selectFrame(i);
   return backtrace(e);
