@@ -174,6 +174,8 @@ export class MachineThreadView implements ThreadView {
       if (!a) return undefined;
       if (v.space === 'shared') return { space: 'shared', address: BigInt(a.lo) };
       if (v.space === 'const') return { space: 'const', address: BigInt(a.lo) };
+      // module-scope .local: its fixed place in the thread's local memory (exec layout moduleLocals)
+      if (v.space === 'local') return { space: 'local', address: BigInt(a.lo) };
       return { space: 'global', address: (BigInt(a.hi) << 32n) | BigInt(a.lo >>> 0) };
     }
     return undefined;
@@ -250,6 +252,7 @@ export class FinishedThreadView implements ThreadView {
       const a = m.addressOf(v);
       if (!a) return undefined;
       if (v.space === 'const') return { space: 'const', address: BigInt(a.lo) };
+      if (v.space === 'local') return { space: 'local', address: BigInt(a.lo) };
       return { space: 'global', address: (BigInt(a.hi) << 32n) | BigInt(a.lo >>> 0) };
     }
     return undefined;

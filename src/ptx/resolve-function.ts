@@ -6,6 +6,7 @@ import type { FunctionDecl, Initializer, Instruction, Operand, Span, Statement, 
 import { typeRuleError } from './typerules.js';
 import { isVideoOpcode, splitSelectors } from './selectors.js';
 import { typeSize } from './types.js';
+import { spaceInitError } from './space-init.js';
 import { alignUp, isUnsizedParam, type ProgFunction, type RegInfo, type RInstruction, type ROperand, type VarInfo, varSize } from './program.js';
 
 const SPECIALS: ReadonlySet<string> = new Set([
@@ -89,6 +90,8 @@ export interface ModuleContext {
   readonly globalsOut: VarInfo[];
   readonly callPrototypes: Set<string>;
   readonly err: (m: string, s: Span) => void;
+  /** The module's `.version` (ISA 1.x forms: space-init.ts). */
+  readonly version?: string | undefined;
 }
 
 export function resolveFunction(
@@ -101,8 +104,9 @@ export function resolveFunction(
   callPrototypes: Set<string>,
   err: (m: string, s: Span) => void,
   moduleRegs: readonly VarDecl[] = [],
+  version?: string,
 ): ProgFunction {
-  const r = new FunctionResolver(decl, { moduleScope, structs, functionNames, sharedOut, globalsOut, callPrototypes, err });
+  const r = new FunctionResolver(decl, { moduleScope, structs, functionNames, sharedOut, globalsOut, callPrototypes, err, version });
   // declarations, then labels (function-scoped, may be used before definition), then the body's
   // statements in order, then their operands against the scopes they were written in
   for (const d of moduleRegs) r.declareVar(r.fnScope, d);
@@ -188,10 +192,8 @@ class FunctionResolver {
       } else one(d.name);
       return;
     }
-    if ((d.space === 'shared' || d.space === 'local') && d.init !== undefined) {
-      // ptxas refuses these; accepting them silently would leave the memory zero
-      this.err(`.${d.space} variables cannot have an initializer`, d.span);
-    }
+    const initWhy = spaceInitError(d, this.mod.version);
+    if (initWhy) this.err(initWhy, d.span);
     if (d.space === 'shared') {
       const v = makeVar(d, this.structs, 'cta');
       this.mod.sharedOut.push(v);

@@ -11,6 +11,7 @@ import { checkDeclarationLimits, checkFunctionLimits } from './limits.js';
 import { hasBody } from './ast.js';
 import { type DeferredResolution, type ProgFunction, type Program, type ResolveOptions, type ROperand, type VarInfo, varSize } from './program.js';
 import { makeVar, resolveFunction, Scope } from './resolve-function.js';
+import { spaceInitError } from './space-init.js';
 
 // the resolved program's types and layout (program.ts), as every reader of a Program imports them from here
 export * from './program.js';
@@ -102,7 +103,8 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
       // every frame, carried across calls and returns: ProgFunction.moduleRegSlots)
       moduleRegs.push(item);
     } else if (item.kind === 'var') {
-      if (item.space === 'shared' && item.init !== undefined) err('.shared variables cannot have an initializer', item.span);
+      const initWhy = spaceInitError(item, module.version);
+      if (initWhy) err(initWhy, item.span);
       for (const f of item.fields ?? []) {
         const why = opaqueFieldError(item.type, f.name, f.value);
         if (why) err(why, f.span);
@@ -146,7 +148,7 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
         own.push(...decl.deferred.diagnostics);
         if (body === undefined || checkFunctionLimits(decl, (d) => varSize(d, structs), report) > 0) continue;
       }
-      functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, report, moduleRegs));
+      functions.set(decl.name, resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, report, moduleRegs, module.version));
     }
   };
   const tabled = tabledFunctions(module, functionNames);

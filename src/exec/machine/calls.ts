@@ -8,6 +8,7 @@ import { typeSize } from '../../ptx/types.js';
 import { type CInstr, Ctl } from '../compiled.js';
 import { Fault } from '../fault.js';
 import { type Frame, localRead, localWritten, type Warp } from '../state.js';
+import { initFrameMemory } from '../initial-memory.js';
 import { FUNC_HI, systemCall } from '../syscalls.js';
 import { diverge, reconverge, switchToSubtree, yieldPath } from './divergence.js';
 import { mergeParked, runnableSibling } from '../simt/converge.js';
@@ -127,6 +128,7 @@ export function call(mach: Machine, w: Warp, ins: CInstr, m: number): boolean {
   nf.smask[0] = lanes;
   w.frames.push(nf);
   w.setFrame(nf);
+  initFrameMemory(mach, w, lanes);
   w.pc = 0;
   w.mask = lanes;
   return false;

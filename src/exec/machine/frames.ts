@@ -9,7 +9,8 @@ import type { CFunction } from '../compiled.js';
 import { Bank, GLOBAL_HI } from '../memory.js';
 import { Cta, Frame, INITIAL_LOCAL_STRIDE, Warp } from '../state.js';
 import { coordsOf } from '../launch.js';
-import { RESERVED_GAP, RESERVED_SMEM } from './layout.js';
+import { moduleLocals, RESERVED_GAP, RESERVED_SMEM } from './layout.js';
+import { initCtaMemory } from '../initial-memory.js';
 
 /** A CTA with its shared memory but no warps (checkpoint restore fills them in). */
 export function makeCtaShell(mach: Machine, id: number): Cta {
@@ -36,8 +37,9 @@ export function makeCta(mach: Machine, id: number): Cta {
   }
   for (const w of cta.warps) {
     const f = newFrame(mach, w, kfn);
-    f.localBase = 16;
-    w.sp = 16 + kfn.frameSize;
+    // the kernel's frame follows the module-scope .local variables (from 16: layout.ts moduleLocals)
+    f.localBase = moduleLocals(mach.program).end;
+    w.sp = f.localBase + kfn.frameSize;
     w.ensureLocal(w.sp + 16);
     f.depth = 1;
     f.spc[0] = 0;
@@ -48,6 +50,7 @@ export function makeCta(mach: Machine, id: number): Cta {
     w.pc = 0;
     w.mask = w.validMask;
   }
+  initCtaMemory(mach, cta);
   return cta;
 }
 

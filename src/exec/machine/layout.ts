@@ -102,6 +102,9 @@ export function layoutMemory(m: Machine): MemoryLayout {
       m.globalAddr.set(g, { lo: base, hi: GLOBAL_HI });
     } else if (g.space === 'const') {
       m.globalAddr.set(g, { lo: constOff.get(g)!, hi: 0 });
+    } else if (g.space === 'local') {
+      // module-scope .local: a fixed place in each thread's local memory (moduleLocals)
+      m.globalAddr.set(g, { lo: moduleLocals(program).offsets.get(g)!, hi: 0 });
     }
   }
   const constBank = resident?.constBank ?? new Bank(Math.max(16, constSize));
@@ -238,6 +241,34 @@ export function constLayout(program: Program): { offsets: Map<VarInfo, number>; 
   return { offsets, size };
 }
 
+/** The local offset where module-scope .local variables start (below it: 16 bytes no variable uses). */
+const MODULE_LOCAL_START = 16;
+
+const moduleLocalCache = new WeakMap<Program, { offsets: Map<VarInfo, number>; end: number }>();
+
+/**
+ * Module-scope .local variables (ISA 1.x, and PTX without a stack: "all local memory variables
+ * are stored at fixed addresses"): each at its own offset in every thread's local memory, in
+ * declaration order, aligned; `end` is where the kernel's frame starts (16-aligned).
+ */
+export function moduleLocals(program: Program): { offsets: Map<VarInfo, number>; end: number } {
+  let r = moduleLocalCache.get(program);
+  if (r === undefined) {
+    const offsets = new Map<VarInfo, number>();
+    let at = MODULE_LOCAL_START;
+    for (const g of program.globals) {
+      if (g.space !== 'local') continue;
+      const a = Math.max(1, g.align);
+      at = Math.ceil(at / a) * a;
+      offsets.set(g, at);
+      at += Math.max(1, g.size);
+    }
+    r = { offsets, end: Math.ceil(at / 16) * 16 };
+    moduleLocalCache.set(program, r);
+  }
+  return r;
+}
+
 function writeScalar(dv: DataView, off: number, type: string, value: number | bigint): void {
   const n = typeof value === 'bigint' ? Number(value) : value;
   switch (type) {
@@ -252,7 +283,7 @@ function writeScalar(dv: DataView, off: number, type: string, value: number | bi
 }
 
 /** Write a variable's initializer into its bank. */
-function writeInit(m: Machine, v: VarInfo, bank: Bank, base: number): void {
+export function writeInit(m: Machine, v: VarInfo, bank: Bank, base: number): void {
   const init = v.decl.init;
   if (!init) return;
   const dv = new DataView(bank.u8.buffer);
