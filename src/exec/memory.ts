@@ -40,7 +40,7 @@ export class Bank {
    * back and forth at every store (a worker reports its flags when its CTAs are done).
    */
   constructor(public size: number, shared?: SharedArrayBuffer) {
-    const buf = shared ?? new ArrayBuffer(alignUp8(size));
+    const buf = shared ?? takeRecycled(alignUp8(size)) ?? new ArrayBuffer(alignUp8(size));
     // division, not `>>>`: a bank of 4 GiB (the global arena's largest) is past uint32
     this.dirty = new Uint8Array(Math.ceil(buf.byteLength / PAGE_SIZE));
     this.setViews(buf);
@@ -135,6 +135,24 @@ export class Bank {
   }
 
   /**
+   * Give the bytes back for a later bank of the same size (an evicted launch of the program
+   * timeline, src/engine/program/timeline.ts): each visit would otherwise allocate a fresh
+   * device arena of megabytes, and V8 answers that external memory with full collections of
+   * the whole heap. The pages that may be non-zero are zeroed first, so a bank made from them
+   * starts all zeros as a new one does. The bank is unusable afterwards (empty views).
+   */
+  recycle(): void {
+    const buf = this.u8.buffer;
+    if (!(buf instanceof ArrayBuffer) || buf.byteLength < RECYCLE_MIN) return;
+    this.forWritten((from, end) => this.u8.fill(0, from, end));
+    giveRecycled(buf);
+    this.setViews(new ArrayBuffer(0));
+    this.dirty = new Uint8Array(0);
+    this.written = undefined;
+    this.size = 0;
+  }
+
+  /**
    * Zero the bank for reuse (a pooled CTA's shared or local memory), as cheaply as the written
    * pages allow. A zeroed page is marked dirty: a checkpoint of this bank must not reuse its
    * previous copy of the page (see dirty).
@@ -191,6 +209,27 @@ export class Bank {
     this.written = undefined; // covered by the dirty flags
     this.size = newSize;
   }
+}
+
+/** Banks smaller than this are not worth keeping for reuse. */
+const RECYCLE_MIN = 1 << 20;
+/** Zeroed buffers kept for reuse (Bank.recycle), by byte length; at most RECYCLE_BYTES in all. */
+const recycled = new Map<number, ArrayBuffer[]>();
+const RECYCLE_BYTES = 64 * 2 ** 20;
+let recycledBytes = 0;
+
+function giveRecycled(buf: ArrayBuffer): void {
+  if (recycledBytes + buf.byteLength > RECYCLE_BYTES) return;
+  const list = recycled.get(buf.byteLength) ?? [];
+  list.push(buf);
+  recycled.set(buf.byteLength, list);
+  recycledBytes += buf.byteLength;
+}
+
+function takeRecycled(bytes: number): ArrayBuffer | undefined {
+  const buf = recycled.get(bytes)?.pop();
+  if (buf) recycledBytes -= bytes;
+  return buf;
 }
 
 function alignUp8(n: number): number {

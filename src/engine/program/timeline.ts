@@ -55,11 +55,12 @@ export const DEFAULT_KEPT_BYTES = 256 * 2 ** 20;
 
 /**
  * What keeping launch session `s` costs: its step log and checkpoints, the pages its machine
- * has committed (about those of its checkpoints again) and a fixed part for its objects.
+ * has committed (about those of its checkpoints again), its device arena (V8 counts all of it,
+ * committed or not, and collects the whole heap as it grows) and a fixed part for its objects.
  */
 function heldBytes(s: Session): number {
   const b = s.trace.bytes();
-  return b.log + 2 * b.checkpoints + 64 * 1024;
+  return b.log + 2 * b.checkpoints + s.machine.arena.bank.size + 64 * 1024;
 }
 
 export class ProgramTimeline {
@@ -134,7 +135,11 @@ export class ProgramTimeline {
     for (const k of this.open.keys()) {
       if (this.open.size <= this.capacity && this.heldTotal <= this.budget) break;
       if (k === this.current || k === n) continue;
+      const evicted = this.open.get(k)!;
       this.open.delete(k);
+      // its device arena serves the next launch opened (no session is used once evicted: callers
+      // take a launch's session from session() and use it before asking for another)
+      evicted.machine.arena.bank.recycle();
       this.heldTotal -= this.held.get(k) ?? 0;
       this.held.delete(k);
     }
