@@ -79,3 +79,30 @@ test('setPageSet writes a zero page only where the bank may hold non-zero bytes'
   expect(b.u8[2 * PAGE_SIZE]).toBe(6);
   expect(b.u8[3 * PAGE_SIZE + 9]).toBe(8);
 });
+
+test('a recycled bank\'s bytes serve the next bank of its size, all zeros again, including pages a checkpoint restore set', () => {
+  const size = 3 * 2 ** 20 + 256; // an arena of 3 MiB and a guard granule: worth keeping
+  const a = new Bank(size);
+  a.u8[5] = 1; a.touch(5, 1); // a store
+  a.clearDirty(); // a checkpoint took it: now only "written"
+  a.u8[PAGE_SIZE * 100 + 7] = 2; a.touch(PAGE_SIZE * 100 + 7, 1); // a store after it: dirty
+  a.u8[size - 1] = 3; a.markWritten(Math.floor((size - 1) / PAGE_SIZE)); // a restored page, unmarked dirty
+  const buf = a.u8.buffer;
+  a.recycle();
+  expect(a.size).toBe(0);
+  expect(a.u8.length).toBe(0);
+  const b = new Bank(size);
+  expect(b.u8.buffer).toBe(buf);
+  expect([b.u8[5], b.u8[PAGE_SIZE * 100 + 7], b.u8[size - 1]]).toEqual([0, 0, 0]);
+  expect(b.u8.some((x) => x !== 0)).toBe(false);
+  // a fresh bank's flags: every page clean (known zero)
+  expect(b.dirty.some((x) => x !== 0)).toBe(false);
+  // taken once: the next bank of that size is new bytes
+  expect(new Bank(size).u8.buffer).not.toBe(buf);
+  // a small bank is not kept (a CTA's shared memory)
+  const s = new Bank(4096);
+  const sb = s.u8.buffer;
+  s.recycle();
+  expect(s.size).toBe(4096);
+  expect(new Bank(4096).u8.buffer).not.toBe(sb);
+});
