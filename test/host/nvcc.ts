@@ -3,6 +3,8 @@
  * the program loads the ptxdbg runtime (dist/cudart) in place of NVIDIA's.
  */
 import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { tempDir } from '../helpers.js';
 
 /** Build `source` into `out`; resolves to nvcc's complaint when it fails, else undefined. */
 export function nvccBuild(source: string, out: string, flags: readonly string[] = []): Promise<string | undefined> {
@@ -27,4 +29,15 @@ export async function nvccBuildAll(jobs: readonly { name: string; source: string
   };
   await Promise.all([worker(), worker()]);
   return failures;
+}
+
+/**
+ * Build `jobs` (each into `dir/name`) in a fresh temp directory that is removed after the test
+ * file; throws with nvcc's complaints when any fails. Resolves to the directory.
+ */
+export async function nvccBuildInto(prefix: string, jobs: readonly { name: string; source: string; flags?: readonly string[] }[]): Promise<string> {
+  const dir = tempDir(prefix);
+  const failures = await nvccBuildAll(jobs.map((j) => ({ ...j, out: join(dir, j.name) })));
+  if (failures.size) throw new Error(`nvcc failed: ${[...failures].map(([n, e]) => `${n}: ${e}`).join('\n')}`);
+  return dir;
 }

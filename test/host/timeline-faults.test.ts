@@ -5,11 +5,10 @@
  * and the faulting thread come from the .cu source, never from ptxdbg's output.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingTool, ROOT, testIf } from '../helpers.js';
-import { nvccBuildAll } from './nvcc.js';
+import { nvccBuildInto } from './nvcc.js';
 
 const DIR = join(ROOT, 'samples', 'apps', 'timeline');
 const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
@@ -20,11 +19,8 @@ let bin: string;
 
 beforeAll(async () => {
   if (why) return;
-  bin = mkdtempSync(join(tmpdir(), 'ptxdbg-timeline-faults-'));
-  const failures = await nvccBuildAll([{ name: 'faulty', source: join(DIR, 'faulty.cu'), out: join(bin, 'faulty'), flags: ['-g', '-G'] }]);
-  if (failures.size) throw new Error(`nvcc failed: ${[...failures].map(([n, e]) => `${n}: ${e}`).join('\n')}`);
+  bin = await nvccBuildInto('ptxdbg-timeline-faults-', [{ name: 'faulty', source: join(DIR, 'faulty.cu'), flags: ['-g', '-G'] }]);
 }, 600_000);
-afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
 
 /** The 1-based line of faulty.cu holding `text` (exactly one). */
 function lineOf(text: string): number {

@@ -7,11 +7,10 @@
  * from ptxdbg's output.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingTool, ROOT, testIf } from '../helpers.js';
-import { nvccBuildAll } from './nvcc.js';
+import { nvccBuildInto } from './nvcc.js';
 
 const DIR = join(ROOT, 'samples', 'apps', 'timeline');
 const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
@@ -22,14 +21,11 @@ let bin: string;
 
 beforeAll(async () => {
   if (why) return;
-  bin = mkdtempSync(join(tmpdir(), 'ptxdbg-timeline-cli-'));
-  const failures = await nvccBuildAll([
-    { name: 'offbyone', source: join(DIR, 'offbyone.cu'), out: join(bin, 'offbyone'), flags: ['-g', '-G'] },
-    { name: 'rdc', source: join(DIR, 'rdc_main.cu'), out: join(bin, 'rdc'), flags: ['-g', '-G', '-rdc=true', join(DIR, 'rdc_other.cu')] },
+  bin = await nvccBuildInto('ptxdbg-timeline-cli-', [
+    { name: 'offbyone', source: join(DIR, 'offbyone.cu'), flags: ['-g', '-G'] },
+    { name: 'rdc', source: join(DIR, 'rdc_main.cu'), flags: ['-g', '-G', '-rdc=true', join(DIR, 'rdc_other.cu')] },
   ]);
-  if (failures.size) throw new Error(`nvcc failed: ${[...failures].map(([n, e]) => `${n}: ${e}`).join('\n')}`);
 }, 600_000);
-afterAll(() => { if (bin) rmSync(bin, { recursive: true, force: true }); });
 
 /** The 1-based line of `file` holding `text` (exactly one). */
 function lineOf(file: string, text: string): number {
