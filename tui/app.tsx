@@ -16,6 +16,7 @@ import { TextPane } from './panes/text.js';
 import { bucketMarks, timelineCells, timelineLine } from './panes/timeline.js';
 import { VariablesPane } from './panes/variables.js';
 import { WarpsPane } from './panes/warps.js';
+import { printName } from '#engine';
 import { baseName, clip, dim3 } from './text.js';
 import { type Line, Row, scrollTo, type Seg, seg } from './ui.js';
 
@@ -77,22 +78,9 @@ function Gutter({ height }: { height: number }): React.JSX.Element {
   );
 }
 
-/** `_Z5saxpyifPKfPf` → `saxpy`, `_ZN2ns3fooEv` → `ns::foo`: enough of a demangler for a header. */
+/** A function as gdb's frames name it (`scale<float, 4>`, `ops::times<float, 4>`), for the header. */
 export function shortName(mangled: string): string {
-  const nested = /^_ZN(.*)E/.exec(mangled);
-  const body = nested ? nested[1]! : mangled.startsWith('_Z') ? mangled.slice(2) : undefined;
-  if (body === undefined) return mangled;
-  const parts: string[] = [];
-  let i = 0;
-  for (;;) {
-    const m = /^(\d+)/.exec(body.slice(i));
-    if (!m) break;
-    const n = Number(m[1]);
-    parts.push(body.slice(i + m[1]!.length, i + m[1]!.length + n));
-    i += m[1]!.length + n;
-    if (!nested) break;
-  }
-  return parts.length ? parts.join('::') : mangled;
+  return printName(mangled);
 }
 
 function header(ctl: Controller, width: number, title: string): Line {

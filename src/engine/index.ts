@@ -30,6 +30,6 @@ export { plainName } from '../ptx/names.js';
  * Demangled names as gdb shows them, for every front end: `printName` is a frame's and a
  * breakpoint hit's (`scale<float, 4>`), `demangledName` the whole one (`void scale<float, 4>(float*, int)`).
  */
-export { demangledName, namesFunction, printName } from '../ptx/names.js';
+export { demangledName, namesFunction, printName, signatureName } from '../ptx/names.js';
 /** A launch's fault in words (the host's exec report and the debugger say it the same way). */
 export { formatFault } from './fault.js';

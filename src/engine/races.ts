@@ -5,6 +5,7 @@
  */
 import { checkRun, type RaceReport } from '../races/index.js';
 import { EngineError } from './errors.js';
+import { printName } from '../ptx/names.js';
 import type { Session } from './session.js';
 import type { Stop, TimelineMark } from './types.js';
 
@@ -30,5 +31,5 @@ export function gotoRace(s: Session, n: number, second: boolean): Stop {
   const r = rep.races[n - 1]!;
   const a = r.accesses[second ? 1 : 0];
   const st = s.focusStep(a.step, a.block, a.thread); // range-checked there
-  return { ...st, hit: { kind: 'race', race: n, second }, message: `Race ${n} (${r.kind} on ${r.space}${r.variable ? ` ${r.variable}` : ''}), ${second ? 'second' : 'first'} access: ${a.op} by block (${a.block.join(',')}) thread (${a.thread.join(',')}) at ${a.file ?? a.function}:${a.line} (step ${a.step})` };
+  return { ...st, hit: { kind: 'race', race: n, second }, message: `Race ${n} (${r.kind} on ${r.space}${r.variable ? ` ${r.variable}` : ''}), ${second ? 'second' : 'first'} access: ${a.op} by block (${a.block.join(',')}) thread (${a.thread.join(',')}) at ${a.file ?? printName(a.function)}:${a.line} (step ${a.step})` };
 }

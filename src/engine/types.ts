@@ -369,7 +369,7 @@ export interface AddedWatch {
 export interface LaunchInfo {
   /** Its number: from 1 in program order (0 for the one launch of a single-kernel session). */
   readonly index: number;
-  /** The kernel's plain name (`scale`) and its PTX name. */
+  /** The kernel's name as gdb prints it (`scale<float, 4>`, `scale` for an unmangled one) and its PTX name. */
   readonly kernel: string;
   readonly mangled: string;
   readonly grid: Dim3;

@@ -12,7 +12,7 @@
 import type { Launch } from './launch.js';
 import type { ResidentMemory } from './memory.js';
 import type { FaultReport, Machine, RunResult } from './machine.js';
-import { plainName } from '../ptx/names.js';
+import { printName } from '../ptx/names.js';
 
 export type Dim3 = [number, number, number];
 
@@ -114,7 +114,7 @@ export function runGrids(parent: Machine, grids: readonly ChildGrid[], run: (m: 
       out.warpSteps += child.warpSteps;
       out.threadInstructions += child.threadInstructions;
       if (child.fault) {
-        out.fault = { ...child.fault, hints: [`in the child grid ${childLabel(c, plainName)}`, ...(child.fault.hints ?? [])] };
+        out.fault = { ...child.fault, hints: [`in the child grid ${childLabel(c, printName)}`, ...(child.fault.hints ?? [])] };
         return;
       }
       visit(child, childOrder(child));

@@ -24,7 +24,7 @@ import { checkRun, LaunchSetupError } from '../races/run.js';
 import { formatReport } from '../races/format.js';
 import type { RaceReport } from '../races/types.js';
 import { formatFault } from '../engine/index.js';
-import { plainName } from '../ptx/names.js';
+import { plainName, printName } from '../ptx/names.js';
 import { type Device, WINDOW_BASE, type LaunchRequest } from './device.js';
 import { serveProgram, type HostOp, type LaunchOutcome, type SanitizeHooks } from './server.js';
 import { type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from './bundle.js';
@@ -253,7 +253,7 @@ export class ProgramLaunches {
     this.perKernel.set(r.kernel, nth);
     // a child grid has no call of its own: its parent's site
     const site = r.depth ? parentSite : this.takeSite(r.kernel);
-    const label = `${plainName(r.kernel)}<<<(${r.grid.join(',')}),(${r.block.join(',')})>>>${r.launchedBy ? ` (launched from the device by ${r.launchedBy})` : ''}`;
+    const label = `${printName(r.kernel)}<<<(${r.grid.join(',')}),(${r.block.join(',')})>>>${r.launchedBy ? ` (launched from the device by ${r.launchedBy})` : ''}`;
     const breakAt = p.breaks.findIndex((b) => kernelMatches(b.kernel, r.kernel) && (b.nth === undefined || b.nth === nth));
     const breakHere = breakAt >= 0;
     if (breakHere) this.hit.add(breakAt);
@@ -270,7 +270,7 @@ export class ProgramLaunches {
     const bundleDir = captureHere ? join(p.capture!.dir, `${String(index).padStart(4, '0')}-${plainName(r.kernel)}`) : undefined;
     if (bundleDir) this.keep(bundleDir, () => writeBundle(bundleDir, snap!));
     if (breakHere) {
-      say(`ptxdbg: launch ${index} ${label} (launch ${nth} of ${plainName(r.kernel)}): opening the debugger; the program waits until you quit it`);
+      say(`ptxdbg: launch ${index} ${label} (launch ${nth} of ${printName(r.kernel)}): opening the debugger; the program waits until you quit it`);
       await p.openDebugger(snap!, false);
     }
     const t0 = performance.now();

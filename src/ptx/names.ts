@@ -39,6 +39,17 @@ export function demangledName(mangled: string): string {
   return parse(mangled, 'gnu')?.full ?? mangled;
 }
 
+/**
+ * A function's name with its parameters and no return type, as gdb writes a symbol
+ * (`<axpy(float, float, float)+16>`, `Dump of assembler code for function ...`):
+ * `scale<float, 4>(float*, int)`; a name the demangler cannot read is itself.
+ */
+export function signatureName(mangled: string): string {
+  const p = parse(mangled, 'gnu');
+  if (!p) return mangled;
+  return p.name + p.full.slice(p.full.lastIndexOf(p.name) + p.name.length);
+}
+
 /** A function name without blanks that do not separate words, for comparing what a user typed (`foo(float *, int)` = `foo(float*, int)`). */
 export function normalizeName(name: string): string {
   return name.trim().replace(/\s+/g, ' ').replace(/ ?([*&,<>()[\]]) ?/g, '$1');

@@ -1,4 +1,5 @@
 /** Human-readable `ptxdbg races` output. */
+import { printName } from '../ptx/names.js';
 import type { AccessReport, RaceEntry, RaceReport } from './types.js';
 
 function where(a: AccessReport): string {
@@ -7,7 +8,7 @@ function where(a: AccessReport): string {
 
 function accessLine(a: AccessReport): string {
   const who = `block (${a.block.join(',')}) thread (${a.thread.join(',')})`;
-  return `    ${a.op.padEnd(6)} by ${who} at ${where(a)}, step ${a.step}: ${a.ptx}  [${a.function} #${a.pc}]`;
+  return `    ${a.op.padEnd(6)} by ${who} at ${where(a)}, step ${a.step}: ${a.ptx}  [${printName(a.function)} #${a.pc}]`;
 }
 
 /** The source name of a function-local static (`_ZZ13transposeRacyPKfPfiE4tile` → `tile`). */
@@ -39,7 +40,7 @@ export function formatReport(rep: RaceReport): string {
   rep.benign.forEach((r, i) => out.push(...raceBlock(r, i, 'benign (same value written)')));
   for (const e of rep.barrierErrors) {
     const at = e.file ? `${e.file}:${e.line}` : `instruction ${e.pc}`;
-    out.push(`barrier ${e.kind} in block (${e.block.join(',')})${e.grid ? ` of the child grid ${e.grid}` : ''} at ${at}: ${e.ptx}  [${e.function} #${e.pc}]`);
+    out.push(`barrier ${e.kind} in block (${e.block.join(',')})${e.grid ? ` of the child grid ${e.grid}` : ''} at ${at}: ${e.ptx}  [${printName(e.function)} #${e.pc}]`);
     out.push(`    ${e.message}${e.seeds ? ` (seeds ${e.seeds.join(',')})` : ''}`);
   }
   if (rep.fault) out.push(`the run stopped early: ${rep.fault}`);

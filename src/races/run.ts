@@ -11,7 +11,7 @@ import type { Program } from '../ptx/resolve.js';
 import { RaceChecker } from './checker.js';
 import { buildReport } from './report.js';
 import { runDescendants, withDescendants } from '../exec/children.js';
-import { plainName } from '../ptx/names.js';
+import { printName } from '../ptx/names.js';
 import type { BarrierError, RaceEntry, RaceReport } from './types.js';
 
 export interface CheckedRun {
@@ -135,5 +135,5 @@ export function checkSchedules(program: Program, launch: Launch, base: RunOption
 
 /** A child grid as it was launched: `kernel<<<(grid),(block)>>>`. */
 function childLabel(m: Machine): string {
-  return `${plainName(m.launch.kernel)}<<<(${m.launch.grid.join(',')}),(${m.launch.block.join(',')})>>>`;
+  return `${printName(m.launch.kernel)}<<<(${m.launch.grid.join(',')}),(${m.launch.block.join(',')})>>>`;
 }

@@ -57,3 +57,35 @@ test('info functions lists each function demangled, at its declaration line, sor
     '12:\tvoid scale<float, 4>(float *, int);',
   ].join('\n'));
 });
+
+// Every other place a function is named: c++filt gives `void scale<float, 4>(float*, int)` and
+// `float ops::times<float, 4>(float)` for the fixture's two symbols; gdb names a symbol (info
+// line, the disassembly header) without the return type, a frame or a listing by its print name.
+test('info line, disassemble, info cuda threads and info cuda launches name functions demangled, never mangled', () => {
+  const s = open();
+  run(s, 'break ops::times(float)');
+  run(s, 'continue');
+  const outputs = {
+    line: run(s, 'info line'),
+    line14: run(s, 'info line 14'),
+    dis: run(s, 'disassemble').split('\n')[0],
+    threads: run(s, 'info cuda threads'),
+    launches: run(s, 'info cuda launches'),
+  };
+  expect(outputs.line).toMatch(/^Line 7 of ".*kernel\.cu" starts at ops::times<float, 4>\(float\) instruction \d+\.$/);
+  expect(outputs.line14).toMatch(/^Line 14 of ".*kernel\.cu" starts at scale<float, 4>\(float\*, int\) instruction \d+\.$/);
+  expect(outputs.dis).toBe('Dump of PTX for function ops::times<float, 4>(float):');
+  expect(outputs.threads).toMatch(/^\* block \(0,0,0\) warp 0: ops::times<float, 4> kernel\.cu:7 /m);
+  expect(outputs.launches).toMatch(/^\*\s+0\s+scale<float, 4>\s/m);
+  expect(Object.values(outputs).join('\n')).not.toMatch(/_Z/);
+});
+
+// samples/bug_trap: thread 45 calls __trap() at kernel.cu:8 in _Z13gatherCheckedPKiPKfPfii
+// (c++filt: `gatherChecked(int const*, float const*, float*, int, int)`, print name `gatherChecked`)
+test('a fault report names the functions on its stack by their print names', () => {
+  const d = join(ROOT, 'samples', 'bug_trap');
+  const t = openSession({ ptxPath: join(d, 'kernel.G.ptx'), launch: join(d, 'launch.json') });
+  const out = run(t, 'run');
+  expect(out).toMatch(/^ {2}called from kernel\.cu:8 in gatherChecked$/m);
+  expect(out).not.toMatch(/_Z/);
+});

@@ -30,7 +30,7 @@ describe('set print pretty|address|elements|repeats and set width (vars_structs,
     run(s, 'continue');
   });
   afterEach(() => {
-    for (const c of ['set print pretty off', 'set print address on', 'set print elements 200', 'set print repeats 10', 'set width unlimited']) run(s, c);
+    for (const c of ['set print pretty off', 'set print address on', 'set print elements 200', 'set print repeats 10', 'set width unlimited', 'undisplay']) run(s, c);
   });
   const value = (cmd: string): string => run(s, cmd).replace(/^\$\d+ = /, '');
 
@@ -92,5 +92,43 @@ describe('set print pretty|address|elements|repeats and set width (vars_structs,
     expect(run(s, 'show width')).toBe('Number of characters gdb thinks are in a line is 16.');
     // "$N = {x = 1.5, " is 15 characters, and "y = -2}" would pass 16
     expect(value('print origin')).toBe('{x = 1.5, \n  y = -2}');
+  });
+
+  // gdb's display prints through the same value printer as print, so every setting applies
+  test('display follows pretty, elements, repeats, address and width, as print does', () => {
+    run(s, 'set print pretty on');
+    expect(run(s, 'display origin')).toBe('1: origin = {\n  x = 1.5,\n  y = -2\n}');
+    run(s, 'set print pretty off');
+    run(s, 'set print elements 4');
+    expect(run(s, 'display label')).toBe('2: label = "abcd"...');
+    run(s, 'set print elements 200');
+    run(s, 'set print repeats 3');
+    expect(run(s, 'display p.hist')).toBe('3: p.hist = {-3 <repeats 4 times>}');
+    run(s, 'set print address off');
+    expect(run(s, 'display sp')).toBe('4: sp = (int *) <sTile+4>');
+    // "5: origin = {x = 1.5, " is 22 characters and "y = -2}" would pass 24
+    run(s, 'set width 24');
+    expect(run(s, 'display origin')).toBe('5: origin = {x = 1.5, \n  y = -2}');
+    // `display` alone shows them all again, with the settings of now
+    expect(run(s, 'display')).toMatch(/^1: origin = \{x = 1\.5, \n {2}y = -2\}\n2: label = "abcdefg"\n/);
+    expect(run(s, 'info display')).toBe(['Auto-display expressions now in effect:', 'Num Enb Expression',
+      '1:   y  origin', '2:   y  label', '3:   y  p.hist', '4:   y  sp', '5:   y  origin'].join('\n'));
+  });
+
+  test('info variables follows elements and repeats (sTile[t] = t * t, all 64 written before line 69; cScale from its initializer)', () => {
+    run(s, 'set print elements 4');
+    const vars = run(s, 'info variables');
+    expect(vars).toMatch(/^sTile = \{0, 1, 4, 9\.\.\.\}$/m);
+    expect(vars).toMatch(/^cScale = \{0\.5, 1, 2, 4\}$/m);
+    run(s, 'set print elements 3');
+    expect(run(s, 'info variables')).toMatch(/^cScale = \{0\.5, 1, 2\.\.\.\}$/m);
+  });
+
+  test('info locals follows repeats and width', () => {
+    run(s, 'set print repeats 20');
+    expect(run(s, 'info locals')).toMatch(/^local = \{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0\}$/m);
+    run(s, 'set width 30');
+    // "local = {0, 0, 0, 0, 0, 0, 0, " is 30 characters: the next element goes on a line of its own, indented 2
+    expect(run(s, 'info locals')).toMatch(/^local = \{0, 0, 0, 0, 0, 0, 0, \n {2}0, 0, 0, 0, 0\}$/m);
   });
 });

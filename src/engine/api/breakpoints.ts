@@ -6,7 +6,7 @@ import type {
   AddedWatch, BreakpointInfo, BreakpointRequest, BreakpointResult, DataSpace, Dim3, SpaceName, WatchKind, WatchpointInfo, WatchRequest,
 } from '../types.js';
 import { formatterFor } from '../values.js';
-import { plainName } from '../../ptx/names.js';
+import { printName } from '../../ptx/names.js';
 import { programBreak, programDelete } from '../program/breakpoints.js';
 
 import { WRITABLE } from './base.js';
@@ -65,7 +65,7 @@ export abstract class EngineBreakpoints extends EngineValues {
     if (/^[A-Za-z_$][\w$:<>]*$/.test(spec)) return `pending: no launch of ${spec} reached yet`;
     try {
       const at = this.session.resolveLocation(spec)[0];
-      if (at) return `pending: no launch of ${plainName(at.function)} reached yet`;
+      if (at) return `pending: no launch of ${printName(at.function)} reached yet`;
     } catch (e) {
       // code the focused launch does not reach: its error names the function (`... is in scale, which kernel ...`)
       const fn = e instanceof Error ? /\bis in (\S+?)(?: \([^)]*\))?, which kernel\b/.exec(e.message)?.[1] : undefined;

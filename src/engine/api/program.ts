@@ -3,7 +3,7 @@ import { EngineError } from '../errors.js';
 import type { Direction, OriginAnswer, Stop, StopEvent, WatchKind, WatchpointInfo } from '../types.js';
 import { type Position, positionOf } from '../../trace/position.js';
 import type { LaunchInfo, ProgramEvent } from '../types.js';
-import { plainName } from '../../ptx/names.js';
+import { printName } from '../../ptx/names.js';
 import {
   comparePlaces, findWriter, launchIndex, type MemoryLaunchEvent, memorySourceOf, originBefore, programHistory, type ProgramMemorySource,
   type ProgramPoint, type ProgramWriter, watchStopText, writerPlace, writerText,
@@ -21,11 +21,11 @@ export abstract class EngineProgram extends EngineBase {
     const p = this.program;
     if (!p) {
       const l = this.session.launch;
-      return [{ index: LAUNCH, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: undefined, steps: this.total, launchedBy: undefined }];
+      return [{ index: LAUNCH, kernel: printName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: undefined, steps: this.total, launchedBy: undefined }];
     }
     const open = p.openSessions();
     return p.source.launches.map((l) => ({
-      index: l.index, kernel: plainName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: l.site,
+      index: l.index, kernel: printName(l.kernel), mangled: l.kernel, grid: l.grid, block: l.block, site: l.site,
       steps: l.recorded ? open.get(l.index)?.total ?? l.steps : undefined, launchedBy: l.launchedBy, fault: l.fault,
     }));
   }

@@ -13,7 +13,7 @@ import { comparePositions, type Position, positionOf } from '../../trace/positio
 
 import { RAW_RANGE, WRITABLE } from './base.js';
 import { EngineProgram } from './program.js';
-import { plainName } from '../../ptx/names.js';
+import { signatureName } from '../../ptx/names.js';
 
 /** The engine's values, history, origin and code (see base.ts for the layers). */
 export abstract class EngineValues extends EngineProgram {
@@ -212,12 +212,12 @@ export abstract class EngineValues extends EngineProgram {
   /**
    * A function as C++ debuggers name it in a call stack: `axpy(float, float, float)`, its
    * parameter types as the launch's DWARF spells them (what a demangler gives for a mangled
-   * name); without debug information for it, its plain name (`axpy`).
+   * name); without debug information for it, the demangler's (`axpy(float, float, float)`).
    */
   functionDisplayName(fn: string): string {
     const fs = this.session.debugInfo().scopes.functions();
     const f = fs.find((x) => x.linkageName === fn) ?? fs.find((x) => x.name === fn);
-    if (!f?.name) return plainName(fn);
+    if (!f?.name) return signatureName(fn);
     return `${f.name}(${f.variables.filter((v) => v.kind === 'parameter').map((v) => v.typeName).join(', ')})`;
   }
 }

@@ -11,10 +11,11 @@ import { describeType, evaluateExpression, functionSignature, PrintError, printE
 import type { Session } from '../session.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
-import { demangledName, namesFunction, printName } from '../../ptx/names.js';
+import { demangledName, namesFunction, printName, signatureName } from '../../ptx/names.js';
 import { MachineThreadView } from '../threadview.js';
 import { type Engine, sessionOf } from '../api.js';
 import { consoleState, ctx, type Display, printOptions } from './state.js';
+import { wrapText } from './wrap.js';
 import type { SpaceName } from '../types.js';
 
 export function whatis(e: Engine, expr: string, expand: boolean): string {
@@ -29,7 +30,9 @@ export function displayLines(e: Engine, list: readonly Display[]): string[] {
   const c = ctx(e);
   return list.map((d) => {
     try {
-      return `${d.id}: ${d.expr} = ${printExpression(c.info, s.threadView(), d.expr).replace(/^\$\d+ = /, '')}`;
+      // gdb's print settings (`set print pretty|repeats|elements|address`, `set width`) apply as in print
+      const text = printExpression(c.info, s.threadView(), d.expr, undefined, printOptions(e)).replace(/^\$\d+ = /, '');
+      return wrapText(`${d.id}: ${d.expr} = ${text}`, consoleState(e).print.width);
     } catch (e) {
       if (e instanceof PrintError) return `${d.id}: ${d.expr} = <${e.message}>`;
       throw e;
@@ -44,7 +47,7 @@ export function disassemble(e: Engine, arg: string): string {
   const name = arg.trim() || w.function;
   const prog = s.program.functions.get(name) ?? [...s.program.functions.values()].find((f) => namesFunction(name, f.name));
   if (!prog) throw new EngineError(notLoaded(s, name) ?? `No function "${name}".`);
-  const lines = [`Dump of PTX for function ${prog.name}:`];
+  const lines = [`Dump of PTX for function ${signatureName(prog.name)}:`];
   prog.instrs.forEach((ins, pc) => {
     const here = prog.name === w.function && pc === w.pc;
     lines.push(`${here ? '=> ' : '   '}${String(pc).padStart(5)}: ${instructionText(s, ins)}`);

@@ -9,7 +9,7 @@ import { T } from '../print/ctypes.js';
 import { Access } from '../../exec/probe.js';
 import { EngineError } from '../errors.js';
 import { baseName } from '../sources.js';
-import { printName } from '../../ptx/names.js';
+import { printName, signatureName } from '../../ptx/names.js';
 import { formatterFor, registerFloat } from '../values.js';
 import { type Engine, sessionOf } from '../api.js';
 import type { AddedWatch, BreakpointInfo, DataSpace, LaneValue, OriginAnswer, SpaceName, Stop, WatchKind } from '../types.js';
@@ -32,7 +32,7 @@ export function stopLine(e: Engine): string {
   if (w.state === 'not-started') return `${launchLine(e)}${head}: block not started yet`;
   const src = sourceLine(e, w.file, w.line);
   // at a source line the C++ name, as gdb prints it; at PTX level the PTX name its pcs belong to
-  const loc = w.file ? `${printName(w.function)} at ${baseName(w.file)}:${w.line}` : `${w.function} pc ${w.pc}`;
+  const loc = w.file ? `${printName(w.function)} at ${baseName(w.file)}:${w.line}` : `${printName(w.function)} pc ${w.pc}`;
   const state = w.state === 'active' ? '' : ` (${w.state === 'inactive' ? 'inactive: waiting at a divergent branch' : 'waiting at a barrier'})`;
   return `${launchLine(e)}${head}${state}\n${loc}\n${src !== undefined ? `${w.line}\t${src}` : `   ${w.pc}: ${w.ptx}`}`;
 }
@@ -120,7 +120,7 @@ export function originText(e: Engine, a: OriginAnswer): string {
   if (!hop) return `${a.what} was last written by ${a.by ?? 'no thread'}${a.after ? `: ${a.before ? bytesText(a.before) : '?'} -> ${bytesText(a.after)}` : ''}`;
   const ins = hop.instruction;
   const ptx = s.ptxText.slice(ins.src.span.start, ins.src.span.end).replace(/\s+/g, ' ').trim();
-  const lines = [`${a.what} was last written by ${a.by ? `${a.by}: ` : ''}PTX ${hop.pc} of ${hop.function}: ${ptx}`];
+  const lines = [`${a.what} was last written by ${a.by ? `${a.by}: ` : ''}PTX ${hop.pc} of ${printName(hop.function)}: ${ptx}`];
   if (hop.inputs.length) {
     lines.push('Inputs at that step:');
     hop.inputs.forEach((x, i) => {
@@ -223,7 +223,7 @@ export function threadsTable(e: Engine, what: string): string {
     const mine = w.block.join(',') === cur.block.join(',') && w.warp === cur.warp ? '*' : ' ';
     const summary = [...counts].map(([k, n]) => `${n} ${k}`).join(', ');
     const lanes = what === 'lanes' || mine === '*' ? '  ' + w.lanes.map((l) => ({ active: 'A', inactive: '.', barrier: 'B', exited: 'x', 'not-started': '-', retired: '-' })[l]).join('') : '';
-    out.push(`${mine} block (${w.block.join(',')}) warp ${w.warp}: ${w.function} ${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`}  [${summary}]${lanes}`);
+    out.push(`${mine} block (${w.block.join(',')}) warp ${w.warp}: ${printName(w.function)} ${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`}  [${summary}]${lanes}`);
   }
   return out.join('\n');
 }
@@ -232,7 +232,9 @@ export function threadsTable(e: Engine, what: string): string {
 export function lineText(e: Engine): string {
   const s = sessionOf(e);
   const w = s.where();
-  return w.file ? `Line ${w.line} of "${w.file}", ${w.function} instruction ${w.pc}` : `${w.function} instruction ${w.pc}`;
+  // gdb names the function as a symbol: demangled, with its parameters
+  const fn = signatureName(w.function);
+  return w.file ? `Line ${w.line} of "${w.file}" starts at ${fn} instruction ${w.pc}.` : `${fn} instruction ${w.pc}`;
 }
 
 /** `list [LINE | FUNC | A,B]`: source around the current line (PTX when there is none), of a function, or a range. */
@@ -374,8 +376,9 @@ function num(text: string, what: string): number {
 export function localsText(e: Engine, which: 'locals' | 'args' | 'variables'): string {
   const s = sessionOf(e);
   // gdb's print settings apply to these listings too
-  if (which === 'variables') return infoVariables(s.debugInfo(), s.threadView());
-  return (which === 'locals' ? infoLocals : infoArgs)(s.debugInfo(), s.threadView(), printOptions(e));
+  const text = which === 'variables' ? infoVariables(s.debugInfo(), s.threadView(), printOptions(e))
+    : (which === 'locals' ? infoLocals : infoArgs)(s.debugInfo(), s.threadView(), printOptions(e));
+  return wrapText(text, consoleState(e).print.width);
 }
 
 /** The value the last `finish` saw returned, as gdb prints it; undefined when none (void, or not a forward finish). */

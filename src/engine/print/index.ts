@@ -123,8 +123,8 @@ export function infoArgs(info: DebugInfo, view: ThreadView, options: Omit<Format
   return guarded(() => infoArgsImpl(info, view, options));
 }
 
-export function infoVariables(info: DebugInfo, view: ThreadView): string {
-  return guarded(() => infoVariablesImpl(info, view));
+export function infoVariables(info: DebugInfo, view: ThreadView, options: Omit<FormatOptions, 'radix'> = {}): string {
+  return guarded(() => infoVariablesImpl(info, view, options));
 }
 
 export function variableTree(info: DebugInfo, view: ThreadView, maxChildren?: number, options: Omit<FormatOptions, 'radix'> = {}): { locals: VarNode[]; args: VarNode[]; globals: VarNode[] } {

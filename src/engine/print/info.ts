@@ -122,7 +122,7 @@ export function infoArgs(info: DebugInfo, view: ThreadView, options: FormatOptio
 }
 
 /** Module variables (`__device__`, `__constant__`, `__shared__`, kernel-scope statics) with values. */
-export function infoVariables(info: DebugInfo, view: ThreadView): string {
+export function infoVariables(info: DebugInfo, view: ThreadView, options: FormatOptions = {}): string {
   if (!info.hasVariables) {
     // No DWARF (-O3 build): list the PTX variables, which `print (int)name` can still read.
     const vars = [...view.program.globals, ...view.program.shared];
@@ -134,7 +134,7 @@ export function infoVariables(info: DebugInfo, view: ThreadView): string {
     }
     return withWarnings(info, lines.join('\n'));
   }
-  return render(info, view, staticEntries(info, view), 'No variables.');
+  return render(info, view, staticEntries(info, view), 'No variables.', options);
 }
 
 // ---- the variables pane -------------------------------------------------------------------------

@@ -22,7 +22,7 @@
 import { coordsOf } from '../../exec/launch.js';
 import { GLOBAL_HI } from '../../exec/memory.js';
 import { Access } from '../../exec/probe.js';
-import { plainName } from '../../ptx/names.js';
+import { printName } from '../../ptx/names.js';
 import { ctaOfKey, keyOf, tidOfKey, type WarpKey } from '../../trace/trace.js';
 import type { Direction } from '../../trace/position.js';
 import { EngineError } from '../errors.js';
@@ -268,14 +268,14 @@ export function writerText(w: ProgramWriter): string {
   switch (w.kind) {
     case 'device': {
       const at = w.file ? `${w.file.replace(/^.*[\\/]/, '')}:${w.line}` : 'an instruction without a source line';
-      return `launch ${w.launch} ${plainName(w.kernel)}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${at} (step ${w.step})`;
+      return `launch ${w.launch} ${printName(w.kernel)}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${at} (step ${w.step})`;
     }
     case 'host': return `${w.event.api} at ${w.event.site ?? 'an unknown host call site'} (host, ${w.event.after === 0 ? 'before launch 1' : `after launch ${w.event.after}`})`;
     case 'launch': return w.event.recorded
-      ? `launch ${w.event.launch} ${plainName(w.event.kernel)} (threads not searched)`
+      ? `launch ${w.event.launch} ${printName(w.event.kernel)} (threads not searched)`
       : w.after === undefined
-      ? `launch ${w.event.launch} ${plainName(w.event.kernel)}, not recorded (the recording had stopped: what it did to memory is not known)`
-      : `launch ${w.event.launch} ${plainName(w.event.kernel)}, not recorded (its threads were not kept: record it to see which one)`;
+      ? `launch ${w.event.launch} ${printName(w.event.kernel)}, not recorded (the recording had stopped: what it did to memory is not known)`
+      : `launch ${w.event.launch} ${printName(w.event.kernel)}, not recorded (its threads were not kept: record it to see which one)`;
   }
 }
 

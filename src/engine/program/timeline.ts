@@ -17,7 +17,7 @@ import { EngineError } from '../errors.js';
 import { openSession, type Session } from '../session.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
-import { plainName } from '../../ptx/names.js';
+import { printName } from '../../ptx/names.js';
 import { loadPtx } from '../../ptx/index.js';
 import type { Program } from '../../ptx/resolve.js';
 import type { ProgramLaunch, ProgramSource } from './source.js';
@@ -105,7 +105,7 @@ export class ProgramTimeline {
   /** `scale<<<(2,1,1),(4,1,1)>>>`. */
   label(n: number): string {
     const l = this.launch(n);
-    return l ? `${plainName(l.kernel)}<<<(${l.grid.join(',')}),(${l.block.join(',')})>>>` : `launch ${n}`;
+    return l ? `${printName(l.kernel)}<<<(${l.grid.join(',')}),(${l.block.join(',')})>>>` : `launch ${n}`;
   }
 
   /** The session of launch n, recorded when first visited. Throws EngineError for a launch that cannot be opened. */

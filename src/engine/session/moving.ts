@@ -9,7 +9,7 @@ import { nextLineIndex, previousLineIndex } from '../navigation.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { childLabel, childOrder } from '../../exec/children.js';
-import { plainName, printName } from '../../ptx/names.js';
+import { printName } from '../../ptx/names.js';
 
 import { SessionState } from './state.js';
 
@@ -60,7 +60,7 @@ export abstract class SessionMoving extends SessionState {
   private childNote(): string {
     const kids = childOrder(this.machine);
     if (kids.length === 0) return '';
-    const shown = kids.slice(0, 3).map((c) => childLabel(c, plainName)).join('; ');
+    const shown = kids.slice(0, 3).map((c) => childLabel(c, printName)).join('; ');
     return ` It launched ${kids.length} child grid${kids.length === 1 ? '' : 's'} (${shown}${kids.length > 3 ? '; ...' : ''}), which run after it: ptxdbg run runs them, and ptxdbg exec --break KERNEL opens one in the debugger.`;
   }
 

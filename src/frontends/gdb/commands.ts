@@ -58,7 +58,11 @@ function infoCmd(e: Engine, args: string): string {
     case 'breakpoints': case 'break': case 'b': case 'watchpoints': return pointsTable(e);
     case 'threads': case 'warps': case 'lanes': return threadsTable(e, what);
     case 'frame': case 'f': return backtrace(e);
-    case 'display': return consoleState(e).displays.map((d) => `${d.id}:   y  ${d.expr}`).join('\n') || 'There are no auto-display expressions now.';
+    case 'display': {
+      const ds = consoleState(e).displays;
+      // gdb's table: a heading, then `N:   y  EXPR`
+      return ds.length ? ['Auto-display expressions now in effect:', 'Num Enb Expression', ...ds.map((d) => `${d.id}:   y  ${d.expr}`)].join('\n') : 'There are no auto-display expressions now.';
+    }
     case 'line': return lineText(e);
     case 'functions': case 'function': case 'func': return functionsText(e, restText);
     case 'races': return infoRaces(e);

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setCudaCommand } from './program.js';
 import { CUDA_VARIABLES, cudaVariable } from './convenience.js';
-import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, namesFunction, printName, type Stop } from '../../engine/index.js';
+import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, namesFunction, printName, signatureName, type Stop } from '../../engine/index.js';
 
 /** A move's result as the language prints it. */
 type Moved = Pick<Stop, 'reason' | 'message'>;
@@ -494,7 +494,7 @@ function infoLine(e: Engine, args: string): string {
   const bp = e.resolveLocation(t);
   if (!bp.length) throw new EngineError(`Line ${t} has no code.`);
   const l = bp[0]!;
-  return `Line ${l.line} of "${l.file ?? ''}" starts at ${l.function} instruction ${l.pc}${bp.length > 1 ? ` (and ${bp.length - 1} more place${bp.length === 2 ? '' : 's'})` : ''}.`;
+  return `Line ${l.line} of "${l.file ?? ''}" starts at ${signatureName(l.function)} instruction ${l.pc}${bp.length > 1 ? ` (and ${bp.length - 1} more place${bp.length === 2 ? '' : 's'})` : ''}.`;
 }
 
 function frameFunction(e: Engine, name: string): string {
