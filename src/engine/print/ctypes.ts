@@ -3,7 +3,7 @@
  * synthetic types an expression needs (literals, casts, `&x`, registers, CUDA built-ins) are
  * plain `DwarfType` objects without a DIE, so printing and sizing work the same for both.
  */
-import { ADDR_CLASS, addressClassKey, DW_ATE } from '../../../dwarf/src/index.js';
+import { ADDR_CLASS, addressClassKey, DW_AT, DW_ATE } from '../../../dwarf/src/index.js';
 import { resolveType, sizeOf, typeName, type AggregateType, type DwarfType, type Member, type PointerType } from '../../../dwarf/src/index.js';
 import type { SpaceName } from '../types.js';
 import type { Declarator } from './parser.js';
@@ -221,4 +221,29 @@ export function findMember(members: readonly Member[], name: string, base: numbe
     }
   }
   return undefined;
+}
+
+/**
+ * A type's alignment as C's alignof gives it (and gdb's `type_align`): DW_AT_alignment where the
+ * compiler wrote one, else the natural one: a scalar's size, an array's element's, an aggregate's
+ * widest member's (1 when empty); undefined for void and functions.
+ */
+export function alignOf(t: DwarfType, depth = 0): number | undefined {
+  if (depth > 64) return undefined;
+  const explicit = t.die?.udata(DW_AT.alignment);
+  if (explicit !== undefined) return explicit;
+  switch (t.kind) {
+    case 'typedef': case 'const': case 'volatile': case 'restrict': case 'atomic': return alignOf(t.target, depth + 1);
+    case 'base': return t.byteSize || undefined;
+    case 'pointer': case 'reference': case 'rvalueReference': return t.byteSize;
+    case 'enum': return t.byteSize;
+    case 'ptrToMember': return 8;
+    case 'array': return alignOf(t.element, depth + 1);
+    case 'struct': case 'class': case 'union': {
+      let a = 1;
+      for (const m of t.members) a = Math.max(a, alignOf(m.type, depth + 1) ?? 1);
+      return a;
+    }
+    default: return undefined;
+  }
 }

@@ -14,13 +14,13 @@ import type { SpaceName, ThreadView } from '../types.js';
 import { compare, floatResult, floatValue, intLiteral, intResult, intValue, pointerValue, promote } from './arith.js';
 import {
   applyDeclarator, arrayOf, arrayParts, BASE_TYPES, canonicalBase, category, DIM3, findMember, hasPointer, isIntegral,
-  isSigned, pointeeSpace, pointerTo, registerCType, T, UINT3,
+  isSigned, pointeeSpace, pointerTo, registerCType, T, UINT3, alignOf,
 } from './ctypes.js';
 import type { DebugInfo } from './debuginfo.js';
 import { PrintError } from './errors.js';
 import type { ValueHistory } from './history.js';
 import { staticValue, visibleValue } from './locate.js';
-import { parseExpression, type Expr, type TypeSpec } from './parser.js';
+import { parseExpression, parseTypeName, type Expr, type TypeSpec } from './parser.js';
 import { convertSpace } from './places.js';
 import { bigintBytes, bytesValue, contents, memoryValue, readFloat, readInteger, subValue, unavailableMessage, type Value } from './value.js';
 
@@ -39,6 +39,13 @@ const SPACES: ReadonlyMap<string, SpaceName> = new Map([
   ['global', 'global'], ['shared', 'shared'], ['local', 'local'], ['const', 'const'], ['constant', 'const'],
   ['param', 'param'], ['parameter', 'param'], ['generic', 'generic'],
 ]);
+
+/** `src` as a type alone (`whatis Particle`, `ptype decltype(p.mass)`), resolved; undefined when it is an expression. */
+export function typeFromSource(env: EvalEnv, src: string): DwarfType | undefined {
+  const ev = new Evaluator(env);
+  const spec = parseTypeName(src, (n) => ev.isTypeName(n));
+  return spec ? ev.typeOf(spec) : undefined;
+}
 
 /** Parse and evaluate `src` for the view's thread and frame. */
 export function evaluateSource(env: EvalEnv, src: string): Value {
@@ -87,6 +94,9 @@ export class Evaluator {
       case 'cast': return this.cast(this.eval(e.e), this.typeOf(e.type));
       case 'sizeofType': return sizeValue(this.typeOf(e.type));
       case 'sizeof': return sizeValue(this.eval(e.e).type);
+      case 'alignofType': return alignValue(this.typeOf(e.type));
+      case 'alignof': return alignValue(this.eval(e.e).type);
+      case 'at': return this.at(e.type, this.eval(e.e));
       case 'index': return this.index(this.eval(e.e), this.eval(e.i));
       case 'member': return this.member(this.eval(e.e), e.name, e.arrow);
     }
@@ -168,7 +178,9 @@ export class Evaluator {
     const info = this.env.info;
     const w = spec.words;
     let base: DwarfType | undefined;
-    if (w[0] === 'struct' || w[0] === 'union' || w[0] === 'enum' || w[0] === 'class') {
+    if (spec.decltype) {
+      base = this.eval(spec.decltype).type;
+    } else if (w[0] === 'struct' || w[0] === 'union' || w[0] === 'enum' || w[0] === 'class') {
       base = info.namedType(`${w[0]} ${w[1]}`) ?? info.namedType(w[1]!);
       if (!base) throw new PrintError(`No ${w[0]} type named ${w[1]}.`);
     } else if (w.length === 1 && (w[0] === 'uint3' || w[0] === 'dim3') && !info.namedType(w[0])) {
@@ -304,6 +316,25 @@ export class Evaluator {
   private known(v: Value): Value {
     if (v.type === NO_DEBUG_TYPE) throw new PrintError(`'${this.noDebug.get(v) ?? '?'}' has unknown type; cast it to its declared type`);
     return v;
+  }
+
+  /** gdb's `{TYPE} ADDR`: the object of TYPE at ADDR (an array given as ADDR stands for its first element's address). */
+  private at(spec: TypeSpec, addr: Value): Value {
+    this.known(addr);
+    let space: SpaceName = 'generic';
+    if (spec.space !== undefined) {
+      const s = SPACES.get(spec.space);
+      if (!s) throw new PrintError(`Unknown address space "@${spec.space}" (use @global, @shared, @local, @const, @param or @generic).`);
+      space = s;
+    }
+    const t = this.typeOf({ ...spec, space: undefined });
+    let a = addr;
+    if (category(a.type) === 'array') a = this.addressOf(a);
+    const c = category(a.type);
+    if (c === 'pointer') {
+      if (spec.space === undefined) space = pointeeSpace(resolveType(a.type) as PointerType);
+    } else if (!isIntegral(a.type)) throw new PrintError('Invalid cast.');
+    return memoryValue(t, space, BigInt.asUintN(64, readInteger(this.view, a)));
   }
 
   private deref(v: Value): Value {
@@ -461,6 +492,13 @@ type Num = { kind: 'int'; v: bigint; type: DwarfType } | { kind: 'float'; v: num
 function sizeValue(t: DwarfType): Value {
   const n = sizeOf(t);
   if (n === undefined) throw new PrintError(`The size of ${typeText(t)} is not known.`);
+  return intValue(BigInt(n), T.ulong);
+}
+
+/** gdb's alignof: the type's DWARF alignment, else its natural one (a struct's: its widest member's). */
+function alignValue(t: DwarfType): Value {
+  const n = alignOf(t);
+  if (n === undefined) throw new PrintError(`The alignment of ${typeText(t)} is not known.`);
   return intValue(BigInt(n), T.ulong);
 }
 

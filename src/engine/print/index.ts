@@ -14,7 +14,7 @@ import type { ThreadView } from '../types.js';
 import { displayType } from './ctypes.js';
 import { DebugInfo } from './debuginfo.js';
 import { PrintError } from './errors.js';
-import { evaluateSource } from './evaluate.js';
+import { evaluateSource, typeFromSource } from './evaluate.js';
 import { formatTop, type FormatEnv, type FormatOptions, type Radix } from './format.js';
 import { ValueHistory } from './history.js';
 import { infoArgs as infoArgsImpl, infoLocals as infoLocalsImpl, infoVariables as infoVariablesImpl, variableTree as variableTreeImpl, type VarNode } from './info.js';
@@ -159,9 +159,10 @@ export function printReturnValue(info: DebugInfo, view: ThreadView, fn: string, 
  */
 export function describeType(info: DebugInfo, view: ThreadView, expr: string, expand: boolean, history?: ValueHistory): string {
   return guarded(() => {
-    const v = evaluateChecked(info, view, expr, history);
-    if (!expand) return `type = ${displayType(v.type)}`;
-    return `type = ${spellType(v.type)}`;
+    // gdb's whatis/ptype take a type name as well as an expression
+    const type = typeFromSource({ info, view, history }, expr) ?? evaluateChecked(info, view, expr, history).type;
+    if (!expand) return `type = ${displayType(type)}`;
+    return `type = ${spellType(type)}`;
   });
 }
 

@@ -2,7 +2,8 @@
  * Parser for the expression language of `print`: C operators with C precedence, casts with
  * cuda-gdb's state-space qualifiers (`(@shared int *) 0x10`), `sizeof`, gdb's artificial arrays
  * (`a[0]@4`, precedence between `+` and `<<` as in gdb's c-exp.y), registers (`$r1`, `%r1`),
- * special registers (`$tid.x`, `%ctaid.y`) and value history (`$`, `$$`, `$3`, `$$2`).
+ * special registers (`$tid.x`, `%ctaid.y`) and value history (`$`, `$$`, `$3`, `$$2`); gdb's
+ * `{TYPE} ADDR` (the object of TYPE at ADDR), `alignof` and `decltype(EXPR)` as a type.
  *
  * Whether `(name)` starts a cast depends on `name` being a type in scope, which only the caller
  * knows: it passes `isTypeName`.
@@ -24,6 +25,8 @@ export interface TypeSpec {
   readonly space: string | undefined;
   readonly declarator: Declarator;
   readonly text: string;
+  /** `decltype(EXPR)`: the base type is EXPR's (words is then ['decltype']). */
+  readonly decltype?: Expr;
 }
 
 export type Expr =
@@ -41,6 +44,10 @@ export type Expr =
   | { readonly k: 'cast'; readonly type: TypeSpec; readonly e: Expr }
   | { readonly k: 'sizeofType'; readonly type: TypeSpec }
   | { readonly k: 'sizeof'; readonly e: Expr }
+  | { readonly k: 'alignofType'; readonly type: TypeSpec }
+  | { readonly k: 'alignof'; readonly e: Expr }
+  /** gdb's `{TYPE} ADDR`: the object of TYPE at address ADDR, `*(TYPE *) ADDR`. */
+  | { readonly k: 'at'; readonly type: TypeSpec; readonly e: Expr }
   | { readonly k: 'index'; readonly e: Expr; readonly i: Expr }
   | { readonly k: 'member'; readonly e: Expr; readonly name: string; readonly arrow: boolean };
 
@@ -56,6 +63,14 @@ const BINARY: readonly (readonly string[])[] = [
 export function parseExpression(src: string, isTypeName: (name: string) => boolean): Expr {
   return new Parser(src, tokenize(src), isTypeName).parseAll();
 }
+
+/** `src` as a type name alone (`whatis Particle`, `ptype struct Vec2 *`), or undefined when it is not one. */
+export function parseTypeName(src: string, isTypeName: (name: string) => boolean): TypeSpec | undefined {
+  return new Parser(src, tokenize(src), isTypeName).typeOnly();
+}
+
+/** gdb's spellings of C11's alignof. */
+const ALIGNOF: ReadonlySet<string> = new Set(['alignof', '_Alignof', '__alignof__', '__alignof']);
 
 /**
  * How deep an expression may nest (parentheses, unary operators, operator chains). The parser and
@@ -79,6 +94,12 @@ class Parser {
       throw new PrintError(`A syntax error in expression, near \`${this.src.slice(t.pos)}'.`);
     }
     return e;
+  }
+
+  typeOnly(): TypeSpec | undefined {
+    if (!this.startsType(0)) return undefined;
+    const t = this.typeSpec();
+    return this.peek().kind === 'eof' ? t : undefined;
   }
 
   private peek(k = 0): Token {
@@ -168,16 +189,25 @@ class Parser {
         this.expectOp(')');
         return { k: 'cast', type, e: this.unary() };
       }
+      if (t.text === '{') {
+        this.next();
+        if (!this.startsType(0)) this.syntax();
+        const type = this.typeSpec();
+        this.expectOp('}');
+        return { k: 'at', type, e: this.unary() };
+      }
     }
-    if (t.kind === 'ident' && t.text === 'sizeof') {
+    if (t.kind === 'ident' && (t.text === 'sizeof' || ALIGNOF.has(t.text))) {
       this.next();
+      const size = t.text === 'sizeof';
       if (this.isOp('(') && this.startsType(1)) {
         this.next();
         const type = this.typeSpec();
         this.expectOp(')');
-        return { k: 'sizeofType', type };
+        return size ? { k: 'sizeofType', type } : { k: 'alignofType', type };
       }
-      return { k: 'sizeof', e: this.unary() };
+      const e = this.unary();
+      return size ? { k: 'sizeof', e } : { k: 'alignof', e };
     }
     return this.postfix(this.primary());
   }
@@ -237,6 +267,7 @@ class Parser {
     const t = this.peek(k);
     if (t.kind === 'op') return t.text === '@';
     if (t.kind !== 'ident') return false;
+    if (t.text === 'decltype') return this.isOp('(', k + 1);
     return TYPE_WORDS.has(t.text) || this.isTypeName(t.text);
   }
 
@@ -245,6 +276,7 @@ class Parser {
     const words: string[] = [];
     let space: string | undefined;
     let named = false;
+    let decltype: Expr | undefined;
     for (;;) {
       const t = this.peek();
       if (t.kind === 'op' && t.text === '@') {
@@ -265,13 +297,22 @@ class Parser {
         continue;
       }
       if (TYPE_WORDS.has(t.text)) { this.next(); words.push(t.text); continue; }
+      if (!named && words.length === 0 && t.text === 'decltype' && this.isOp('(', 1)) {
+        this.next();
+        this.next();
+        decltype = this.conditional();
+        this.expectOp(')');
+        words.push('decltype');
+        named = true;
+        continue;
+      }
       if (!named && words.length === 0 && this.isTypeName(t.text)) { this.next(); words.push(t.text); named = true; continue; }
       break;
     }
     if (words.length === 0) this.syntax();
     const declarator = this.declarator();
     const end = this.toks[this.i - 1]!.end;
-    return { words, space, declarator, text: this.src.slice(start, end).trim() };
+    return { words, space, declarator, text: this.src.slice(start, end).trim(), ...(decltype ? { decltype } : {}) };
   }
 
   private declarator(): Declarator {

@@ -148,7 +148,8 @@ export abstract class SessionMoving extends SessionState {
     const d0 = tl.depth[i0]!;
     for (let i = i0 + 1; i < tl.length; i++) {
       if (targets.has(tl.locs[i]!)) return this.moveTo(tl.steps[i]!, 'step', '');
-      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run till exit from #0 ${printName(where.function)}`);
+      // gdb's until/advance stop in the caller silently (no finish-style "Run till exit"): the location says where
+      if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', '');
     }
     return this.afterLast(tl);
   }
@@ -204,7 +205,8 @@ export abstract class SessionMoving extends SessionState {
       }
       return this.afterLast(tl);
     }
-    for (let i = i0 - 1; i >= 0; i--) if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', 'Run back to call of #0');
+    const from = this.where().function;
+    for (let i = i0 - 1; i >= 0; i--) if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', `Run back to call of #0 ${printName(from)}`);
     return this.moveTo(tl.steps[0]!, 'start', '');
   }
 
