@@ -64,6 +64,16 @@ const CASES: Case[] = [
   O('p/c 65', /^\$1 = 65 'A'$/),
   O('p/d \'A\'', /^\$1 = 65$/),
   O('p sizeof(int)', /^\$1 = 4$/),
+  // alignof, decltype and {TYPE} ADDR (gdb manual: Expressions; C's alignment rules for vars_structs' types)
+  V('p alignof(Particle)', /^\$1 = 8$/), // its widest member is double mass
+  V('p alignof(Vec2)', /^\$1 = 4$/),
+  V('p _Alignof(char)', /^\$1 = 1$/),
+  V('p sizeof(decltype(p.hist))', /^\$1 = 8$/), // short[4]
+  V('whatis decltype(p.mass)', /^type = double$/),
+  V('whatis Particle', /^type = Particle$/),
+  V('p {int} &sTile[1]', /^\$1 = 1$/), // warp 0 stored sTile[t] = t * t before the barrier
+  V('p {int} (sTile + 3)', /^\$1 = 9$/),
+  V('p {short[4]} &p.hist', /^\$1 = \{-3, -3, -3, -3\}$/),
   O('p threadIdx', /^\$1 = \{x = 0, y = 0, z = 0\}$/),
   O('p blockDim.x', /^\$1 = 64$/),
   O('p gridDim', /^\$1 = \{x = 1, y = 1, z = 1\}$/),
@@ -130,6 +140,11 @@ const CASES: Case[] = [
   S('info functions ^float', /^All functions matching regular expression "\^float":\n\nFile kernel\.cu:\n2:\tfloat axpy\(float, float, float\);$/),
   S('break saxpy(int, float, float const*, float*)', /^Breakpoint 2 at saxpy .*file kernel\.cu, line 11\.$/),
   S('break axpy(float, float, float)', /^Breakpoint 2 at axpy .*file kernel\.cu, line 4\.$/),
+  // symbols as c++filt spells _Z4axpyfff and _Z5saxpyifPKfPf; frames and listings by the print name
+  S('info line 4', /^Line 4 of ".*kernel\.cu" starts at axpy\(float, float, float\) instruction \d+\.$/),
+  S('disassemble', /^Dump of PTX for function saxpy\(int, float, float const\*, float\*\):$/m),
+  S('info cuda threads', /^\* block \(0,0,0\) warp 0: axpy kernel\.cu:4 /m, ['break axpy', 'run']),
+  S('info cuda launches', /^\*\s+0\s+saxpy\s/m),
   // ---- breakpoints (gdb manual: Breakpoints, Conditions) ----
   O('break 18', /^Breakpoint 2 at .*file kernel\.cu, line 18\.$/),
   O('b kernel.cu:14', /^Breakpoint 2 at .*file kernel\.cu, line 14\.$/),
@@ -185,7 +200,9 @@ const CASES: Case[] = [
   O('until 18', /18\t {4}out\[t\]/),
   O('finish', /^"finish" not meaningful in the outermost frame\.$/),
   O('finish', /^Run till exit from #0 twice\n[^]*15\t {4}int b = twice\(a\);\nValue returned is \$1 = 2$/, ['break 7', 'run']),
-  O('reverse-finish', /^Run back to call of #0/, ['break 7', 'run']),
+  O('reverse-finish', /^Run back to call of #0 twice\n/, ['break 7', 'run']),
+  // advance stops when the frame returns first (gdb manual: "also stop upon exit from the current stack frame"), silently
+  O('advance 18', /^(?![^]*Run till exit)[^]*flow at kernel\.cu:15\n15\t {4}int b = twice\(a\);$/, ['break 7', 'run']),
   O('next', /^Breakpoint 2, block \(0,0,0\) thread \(0,0,0\) at twice \(kernel\.cu:7\)/, ['break 15', 'run', 'break 7']),
   // ---- the stack (gdb manual: Examining the Stack) ----
   O('bt', /^\*?#0\s+flow \(in=0x[0-9a-f]+, out=0x[0-9a-f]+\) at kernel\.cu:16$/),
@@ -205,6 +222,9 @@ const CASES: Case[] = [
   O('list 3,5', /^\s+3\t__device__ __noinline__ int twice\(int v\)\n\s+4\t\{\n\s+5\t {4}int buf\[4\];$/),
   O('list', /^\s+6\t {4}buf\[v & 3\] = v \* 2;/, ['list 1,5']),
   O('list -', /^\s+1\t.*\n(?:.*\n)*\s+5\t {4}int buf\[4\];$/, ['list 6,10']),
+  // no listing yet: the lines before the ten `list` would centre on line 16 (11-20)
+  O('list -', /^\s+1\t.*\n(?:.*\n)*\s+10\t__global__ void flow\(const int\* in, int\* out\)$/),
+  refused('list -', /^Already at the start of kernel\.cu\.$/, ['break 16', 'run', 'list -']),
   O('list twice', /int twice\(int v\)/),
   O('info source', /^Current source file is .*kernel\.cu$/m),
   O('info line', /^Line 16 of ".*kernel\.cu"/),
@@ -217,7 +237,10 @@ const CASES: Case[] = [
   O('ptype t', /^type = int$/),
   O('whatis in', /^type = const int \*$/, ['break 14', 'run']),
   O('display t', /^1: t = 0$/),
-  O('info display', /^1:\s+y\s+t$/, ['display t']),
+  O('info display', /^Auto-display expressions now in effect:\nNum Enb Expression\n1:\s+y\s+t$/, ['display t']),
+  V('display/x tid', /^1: \/x tid = 0x0$/),
+  V('display origin', /^1: origin = \{\n {2}x = 1\.5,\n {2}y = -2\n\}$/, ['break 64', 'run', 'set print pretty on']),
+  V('info variables', /^cScale = \{0\.5, 1\.\.\.\}$/m, ['break 64', 'run', 'set print elements 2']),
   // ---- threads and CUDA focus (cuda-gdb manual: Kernel Focus, Inspecting Program State) ----
   O('info cuda threads', /^\* block \(0,0,0\) warp 0:/m),
   O('info cuda kernels', /flow/),
@@ -229,6 +252,11 @@ const CASES: Case[] = [
   O('cuda warp 1 lane 3', /thread \(35,0,0\)\]/),
   refused('cuda lane 64', /^Invalid coordinates requested\. CUDA focus unchanged\.$/),
   refused('cuda lane -1', /^Invalid coordinates requested\. CUDA focus unchanged\.$/),
+  O('cuda device 0', /^\[Switching focus to CUDA kernel 0, grid 1, block \(0,0,0\), thread \(0,0,0\)\]/),
+  O('cuda kernel 0', /^\[Switching focus to CUDA kernel 0, grid 1, block \(0,0,0\), thread \(0,0,0\)\]/),
+  refused('cuda kernel 1', ONE_LINE(/There is no kernel 1: .*CUDA focus unchanged\./)),
+  O('info cuda devices', ONE_LINE(/One device, 0: .*/)),
+  O('info cuda sms', ONE_LINE(/ptxdbg simulates one device without modelling its SMs.*/)),
   O('thread', /^block \(0,0,0\), thread \(0,0,0\), warp 0, lane 0$/),
   O('thread', /\(exited\)$/, ['goto end']),
   O('thread apply 1 2 p t', /^Thread 1 \(block \(0,0,0\) thread \(1,0,0\)\):\n\$1 = 1\n\nThread 2 \(block \(0,0,0\) thread \(2,0,0\)\):\n\$2 = 2$/),

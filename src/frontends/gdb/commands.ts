@@ -74,6 +74,9 @@ function infoCmd(e: Engine, args: string): string {
       if (sub === 'launches') return launchesTable(e);
       if (sub === 'blocks') return infoCudaBlocks(e);
       if (['threads', 'warps', 'lanes', ''].includes(sub)) return infoCmd(e, sub === 'lanes' ? 'lanes' : 'threads');
+      // cuda-gdb's hardware views: the simulation has one device and models no SMs, contexts or barriers as hardware
+      const hw = CUDA_HARDWARE.get(sub);
+      if (hw) return hw;
       throw new EngineError(`info cuda what? kernels, launches, blocks, threads, warps, lanes`);
     }
     default:
@@ -81,12 +84,38 @@ function infoCmd(e: Engine, args: string): string {
   }
 }
 
+/**
+ * cuda-gdb's `cuda device 0`, `cuda sm 0`, `cuda kernel N`, `cuda grid N`: ptxdbg has one device and
+ * one SM, and a session's kernel is the launch in focus, so naming that one keeps the focus (shown as
+ * cuda-gdb shows it) and any other is refused in one line; undefined when `args` names none of them.
+ */
+function cudaOnlyOne(e: Engine, args: string): string | undefined {
+  const m = /^(device|sm|kernel|grid)\s+(\d+)$/.exec(args);
+  if (!m) return undefined;
+  const n = Number(m[2]);
+  const here = m[1] === 'kernel' ? e.currentLaunch().index : m[1] === 'grid' ? 1 : 0;
+  if (n === here) return focusText(e);
+  if (m[1] === 'kernel' && e.launches().some((l) => l.index === n)) throw new EngineError(`kernel ${n} is another launch of the program: "launch ${n}" goes to it.`);
+  throw new EngineError(`There is no ${m[1]} ${n}: ptxdbg simulates one device with one SM, running ${m[1] === 'grid' ? 'grid 1' : `kernel ${e.currentLaunch().index}`} in this session. CUDA focus unchanged.`);
+}
+
+const CUDA_HARDWARE: ReadonlyMap<string, string> = new Map([
+  ['devices', 'One device, 0: the GPU ptxdbg simulates (it models no SMs, warp slots or register files of a real device).'],
+  ['sms', 'ptxdbg simulates one device without modelling its SMs: "info cuda blocks" and "info cuda warps" show what runs.'],
+  ['contexts', 'ptxdbg simulates one device with one context.'],
+  ['barriers', 'ptxdbg shows a warp waiting at a barrier as B in "info cuda lanes"; named barriers are not listed by number.'],
+  ['managed', 'ptxdbg keeps no separate managed memory: a managed allocation is global memory of the simulated device.'],
+  ['clusters', 'ptxdbg does not model thread block clusters.'],
+]);
+
 /** `cuda block (1,0,0) thread (3,0,0)`, `cuda thread 5`, `cuda warp 2 lane 3`, bare `cuda thread` shows focus. */
 function cudaCmd(e: Engine, args: string): string {
   const t = args.trim();
   const query = cudaQuery(e, t);
   if (query !== undefined) return query;
   checkCudaCoordinates(e, t);
+  const only = cudaOnlyOne(e, t);
+  if (only !== undefined) return only;
   if (!t || /^(thread|block|warp|lane|kernel)$/.test(t)) {
     const w = e.where();
     return `block (${w.block.join(',')}), thread (${w.thread.join(',')}), warp ${w.warp}, lane ${w.lane}${w.state === 'exited' ? ' (exited)' : ''}`;

@@ -451,11 +451,14 @@ function listCommand(e: Engine, args: string): string {
   const step = e.position().step;
   let text: string;
   if ((t === '' || t === '+') && st.listed && st.listed.step === step) text = listText(e, `${st.listed.last + 1},${st.listed.last + size}`);
-  else if (t === '-' && st.listed) {
-    if (st.listed.first <= 1) throw new EngineError('Already at the start of the file.');
-    text = listText(e, `${Math.max(1, st.listed.first - size)},${st.listed.first - 1}`);
-  } else if (t === '-') throw new EngineError('No default source file: list a line first.');
-  else text = listText(e, t);
+  else if (t === '-') {
+    // before the last listing, or (none yet at this stop) before the one `list` would print, centred on the line
+    const w = e.where();
+    const first = st.listed?.step === step ? st.listed.first : w.file ? Math.max(1, w.line - Math.floor(size / 2)) : undefined;
+    if (first === undefined) throw new EngineError('No default source file: list a line first.');
+    if (first <= 1) throw new EngineError(`Already at the start of ${w.file ? baseName(w.file) : 'the file'}.`);
+    text = listText(e, `${Math.max(1, first - size)},${first - 1}`);
+  } else text = listText(e, t);
   const nums = [...text.matchAll(/^(?:=>|  )\s*(\d+)\t/gm)].map((x) => Number(x[1]));
   if (nums.length) st.listed = { first: nums[0]!, last: nums[nums.length - 1]!, step };
   else if (t === '' && st.listed) throw new EngineError(`Line number ${st.listed.last + 1} out of range.`);
@@ -517,7 +520,7 @@ export function cudaQuery(e: Engine, args: string): string | undefined {
   const w = e.where();
   const parts = words.map((k) => {
     switch (k) {
-      case 'kernel': return 'kernel 0';
+      case 'kernel': return `kernel ${e.currentLaunch().index}`;
       case 'grid': return 'grid 1';
       case 'block': return `block (${w.block.join(',')})`;
       case 'thread': return `thread (${w.thread.join(',')})`;
