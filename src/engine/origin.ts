@@ -12,6 +12,7 @@ import { Access, type Probe } from '../exec/probe.js';
 import type { Cta, Warp } from '../exec/state.js';
 import type { ProgFunction, RInstruction, ROperand } from '../ptx/resolve.js';
 import { factsOf, writtenRegisters } from '../ptx/instructions.js';
+import { printName } from '../ptx/names.js';
 import { ctaOfKey, type Trace, type WarpKey, warpKey, warpOfKey } from '../trace/trace.js';
 import type { CodeIndex } from './code-index.js';
 import { MachineThreadView } from './threadview.js';
@@ -73,12 +74,17 @@ function registerAt(m: Machine, key: WarpKey, lane: number, name: string): bigin
  */
 export function registerOrigin(trace: Trace, code: CodeIndex, position: number, key: WarpKey, lane: number, fn: string, name: string): OriginResult {
   const prog = trace.machine.program.functions.get(fn);
-  if (!prog || !prog.regs.some((r) => r.name === name)) return { found: false, reason: `${name} is not a register of ${fn}` };
+  if (!prog || !prog.regs.some((r) => r.name === name)) return { found: false, reason: `${name} is not a register of ${printName(fn)}` };
   const base = code.global(fn, 0);
   const tl = new ThreadTimeline(trace.log, trace.logged, key, lane, code);
   const at = tl.indexAtOrAfter(position);
   // the frame the question is asked in: its depth at the position (the next step of the thread)
-  const depth = at < tl.length ? tl.depth[at]! : at > 0 ? tl.depth[at - 1]! : 1;
+  let depth = at < tl.length ? tl.depth[at]! : at > 0 ? tl.depth[at - 1]! : 1;
+  // asked in a caller's frame (at a trap the thread's last step is inside __trap): the depth of fn's frame
+  const inFn = (i: number): boolean => i >= 0 && i < tl.length && tl.locs[i]! - base >= 0 && tl.locs[i]! - base < prog.instrs.length;
+  if (!inFn(at < tl.length ? at : at - 1)) {
+    for (let i = Math.min(at, tl.length) - 1; i >= 0; i--) if (tl.depth[i]! < depth && inFn(i)) { depth = tl.depth[i]!; break; }
+  }
   for (let i = at - 1; i >= 0; i--) {
     const d = tl.depth[i]!;
     if (d < depth) break; // before this frame was entered
@@ -96,7 +102,7 @@ export function registerOrigin(trace: Trace, code: CodeIndex, position: number, 
     }
     return { found: true, hop: describeHop(trace, prog, step, key, lane, pc) };
   }
-  return { found: false, reason: `${name} is not written by this thread before step ${position} in this call of ${fn} (it may be an input of the function or never set)` };
+  return { found: false, reason: `${name} is not written by this thread before step ${position} in this call of ${printName(fn)} (it may be an input of the function or never set)` };
 }
 
 /** The last write before `position` to the memory `target` (any thread). */

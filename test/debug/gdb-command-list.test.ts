@@ -12,6 +12,8 @@
  *   V: samples/vars_structs, stopped by `break 64` + `run` (line 64 `__syncthreads();`) in block 0
  *      thread 0: i = 0, `local[k] = (k == 11) ? i : 0` (12 ints), label[k] = 'a' + (i + k) % 26 for
  *      k < 7 then 0; thread 5: i = 5.
+ *   T: samples/bug_trap, stopped by `run` at the __trap() of line 8 in thread (45,0,0), whose
+ *      j = idx[45] (line 6) is out of range.
  * A command that fails must say so (exit status 1 in batch); those expected to fail are marked.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +23,7 @@ import { runBatch } from '../../src/cli/debug.js';
 import { openSession, type Session } from '../../src/engine/session.js';
 import { ROOT } from '../helpers.js';
 
-type Sample = 'O' | 'S' | 'V';
+type Sample = 'O' | 'S' | 'V' | 'T';
 interface Case {
   /** What the user types, run after `setup`. */
   readonly cmd: string;
@@ -34,8 +36,8 @@ interface Case {
   readonly fails?: boolean;
 }
 
-const DIRS: Record<Sample, string> = { O: 'origin_flow', S: 'saxpy', V: 'vars_structs' };
-const STOP: Record<Sample, string[]> = { O: ['break 16', 'run'], S: ['break 15', 'run'], V: ['break 64', 'run'] };
+const DIRS: Record<Sample, string> = { O: 'origin_flow', S: 'saxpy', V: 'vars_structs', T: 'bug_trap' };
+const STOP: Record<Sample, string[]> = { O: ['break 16', 'run'], S: ['break 15', 'run'], V: ['break 64', 'run'], T: ['run'] };
 
 let tmp = '';
 beforeAll(() => {
@@ -271,6 +273,10 @@ const CASES: Case[] = [
   O('start', /step 0\//),
   O('goto end', /The kernel finished after \d+ warp-steps/),
   O('source CMDS', /^\$1 = 0\n\$2 = 2$/),
+  // ---- at a trap (the stop is inside __trap; the question is asked in the kernel's frame) ----
+  c('T', 'origin j', /^%r2 was last written by PTX \d+ of gatherChecked: [^]*\n6\t {8}int j = idx\[i\];$/),
+  c('T', 'history j', /^History of j .*\n {2}step +\d+ {2}kernel\.cu:6 {2}j = /),
+  c('T', 'bt', /^ #0 {2}__trap \(\) at pc 0\n\*#1 {2}gatherChecked \(.*\) at kernel\.cu:8$/),
   // ---- help ----
   O('help next', /^next \[N\]/),
   O('help', /^Commands/),
