@@ -234,6 +234,8 @@ const CASES: Case[] = [
   O('disassemble', /^=>/m),
   O('x/i $pc', /=>/),
   O('info registers r1', /^%r1\s+0x[0-9a-f]+\s+-?\d+$/),
+  O('info all-registers', /^%r0\s+0x[0-9a-f]+\s+-?\d+$/m),
+  O('show cuda break_on_launch', /^Breaking on CUDA kernel launches is none \(this session records one launch\)\.$/),
   refused('info registers r999', /^Invalid register `r999'$/),
   O('whatis b', /^type = int$/),
   O('ptype t', /^type = int$/),

@@ -54,7 +54,7 @@ function infoCmd(e: Engine, args: string): string {
   const restText = rest.join(' ');
   switch (what) {
     case 'locals': case 'args': case 'variables': return localsText(e, what);
-    case 'registers': case 'reg': case 'r': return registersText(e, restText);
+    case 'registers': case 'reg': case 'r': case 'all-registers': return registersText(e, restText);
     case 'breakpoints': case 'break': case 'b': case 'watchpoints': return pointsTable(e);
     case 'threads': case 'warps': case 'lanes': return threadsTable(e, what);
     case 'frame': case 'f': return backtrace(e);

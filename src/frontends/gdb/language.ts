@@ -189,6 +189,9 @@ function showCommand(e: Engine, args: string): string {
   if (t === 'version') return 'ptxdbg: a time-travel debugger for NVIDIA PTX kernels, with the command language of gdb, cuda-gdb and rr.';
   if (t === 'args') return 'Argument list to give program being debugged when it is started is "" (the launch is recorded: its arguments are the launch file\'s).';
   if (t === 'values') return exec(e, 'print $').output;
+  if (/^cuda\s+break_on_launch$/.test(t)) {
+    return e.isProgram ? `Breaking on CUDA kernel launches is ${e.breakOnLaunch ? 'application' : 'none'}.` : 'Breaking on CUDA kernel launches is none (this session records one launch).';
+  }
   const found = findSetting(t.split(/\s+/));
   if (!found || found.rest.length) {
     if (!t) return [...SETTINGS].map(([k, d]) => `${k}:  ${d.show(state(e).settings.get(k)!)}`).join('\n');
