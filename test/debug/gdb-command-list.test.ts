@@ -164,6 +164,8 @@ const CASES: Case[] = [
   O('info breakpoints', /^1\s+breakpoint\s+n\s+16/m, ['break 16', 'disable 1']),
   O('info breakpoints', /^1\s+breakpoint\s+y\s+16/m, ['break 16', 'disable 1', 'enable 1']),
   O('info breakpoints', /^1\s+breakpoint\s+y\s+16 .*hit 1 time/m),
+  // gdb lists a breakpoint's commands under it, indented
+  O('info breakpoints', /^1\s+breakpoint\s+y\s+16 .*\n {8}silent\n {8}print t$/m, ['break 16', 'commands 1', 'silent', 'print t', 'end']),
   O('delete 1', /^Deleted breakpoint 1\.$/),
   O('clear 16', /^Deleted breakpoint 1$/),
   refused('clear 18', /^No breakpoint at 18\.$/, ['break 16']),

@@ -11,9 +11,10 @@ import {
 } from '../../engine/index.js';
 import { gotoLaunchCommand, launchesTable, PROGRAM_COMMANDS, setCudaCommand } from './program.js';
 import {
-  absorbBlockLine, afterStop, bindExecutor, byDesign, checkCudaCoordinates, cudaQuery, frameSub, infoSub, LANGUAGE_COMMANDS, listCommand,
-  substituteVariables, threadSub, userCommand, userHelp,
+  absorbBlockLine, afterStop, bindExecutor, checkCudaCoordinates, cudaQuery, frameSub, infoSub, LANGUAGE_COMMANDS, listCommand,
+  substituteVariables, threadSub, userCommand, userHelp, withBreakpointCommands,
 } from './language.js';
+import { byDesign } from './bydesign.js';
 
 /** A move's result as the language prints it: its reason and the engine's message. */
 type Moved = Pick<Stop, 'reason' | 'message'> & { readonly tail?: string };
@@ -55,7 +56,7 @@ function infoCmd(e: Engine, args: string): string {
   switch (what) {
     case 'locals': case 'args': case 'variables': return localsText(e, what);
     case 'registers': case 'reg': case 'r': case 'all-registers': return registersText(e, restText);
-    case 'breakpoints': case 'break': case 'b': case 'watchpoints': return pointsTable(e);
+    case 'breakpoints': case 'break': case 'b': case 'watchpoints': return withBreakpointCommands(e, pointsTable(e));
     case 'threads': case 'warps': case 'lanes': return threadsTable(e, what);
     case 'frame': case 'f': return backtrace(e);
     case 'display': {

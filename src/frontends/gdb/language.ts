@@ -278,6 +278,17 @@ function printfCommand(e: Engine, args: string): string {
 
 // ---- scripts, user commands, breakpoint commands ----------------------------------------------------
 
+/** `info breakpoints` with each breakpoint's `commands` under its row, indented as gdb lists them. */
+export function withBreakpointCommands(e: Engine, table: string): string {
+  const cmds = state(e).bpCommands;
+  if (!cmds.size) return table;
+  return table.split('\n').flatMap((row) => {
+    const id = /^(\d+)\s+breakpoint\b/.exec(row)?.[1];
+    const body = id !== undefined ? cmds.get(Number(id)) : undefined;
+    return body?.length ? [row, ...body.map((l) => `        ${l.trim()}`)] : [row];
+  }).join('\n');
+}
+
 /** Run command lines as a script: each line's output, stopping at the first error (gdb's source). */
 function runScript(e: Engine, lines: readonly string[]): string {
   const st = state(e);
@@ -545,32 +556,6 @@ export function checkCudaCoordinates(e: Engine, args: string): void {
   if ((lane && (Number(lane[1]) < 0 || Number(lane[1]) > 31)) || (warp && (Number(warp[1]) < 0 || Number(warp[1]) >= warps)) || /\(\s*[^)]*-\d/.test(args)) {
     throw new EngineError('Invalid coordinates requested. CUDA focus unchanged.');
   }
-}
-
-// ---- what a recording cannot do ------------------------------------------------------------------------
-
-const BY_DESIGN: ReadonlyMap<string, string> = new Map([
-  ['attach', 'ptxdbg debugs a recording of a launch, not a live process: there is nothing to attach to (record it with ptxdbg, then debug).'],
-  ['detach', 'ptxdbg debugs a recording, not a live process: there is nothing to detach from.'],
-  ['core-file', 'ptxdbg has no core files: the recording itself holds every state (ptxdbg record writes one, ptxdbg replay opens it).'],
-  ['core', 'ptxdbg has no core files: the recording itself holds every state (ptxdbg record writes one, ptxdbg replay opens it).'],
-  ['gcore', 'ptxdbg writes no core files: ptxdbg record saves the whole recording instead.'],
-  ['generate-core-file', 'ptxdbg writes no core files: ptxdbg record saves the whole recording instead.'],
-  ['target', 'ptxdbg has no remote or native targets: it debugs one recorded launch on the simulated GPU.'],
-  ['kill', 'The recording cannot be killed: it is already complete (quit leaves ptxdbg).'],
-  ['signal', 'ptxdbg cannot deliver signals: the recording is complete and replays as it ran.'],
-  ['jump', 'jump would change the recorded execution; travel with goto STEP instead.'],
-  ['record', 'ptxdbg always records the whole launch before you debug it: reverse commands work everywhere.'],
-  ['inferior', 'ptxdbg debugs one recorded launch: there is one inferior.'],
-  ['add-inferior', 'ptxdbg debugs one recorded launch: there is one inferior.'],
-]);
-
-/** The one-line reason for a command ptxdbg does not have by design, or undefined. */
-export function byDesign(name: string, args: string): string | undefined {
-  if (name === 'cuda' && /^\s*(?:device|sm)\s+[1-9]/.test(args)) return 'ptxdbg simulates one GPU: device 0 is the only device, sm 0 the only SM of its schedule.';
-  if (name === 'info' && /^\s*(?:inferiors|checkpoints?)\b/.test(args)) return undefined;
-  if (name === 'info' && /^\s*(?:sharedlibrary|dll|signals|handle|proc|auxv|os)\b/.test(args)) return `info ${args.trim().split(/\s+/)[0]}: ptxdbg debugs a recorded kernel launch, not a process: there are no ${args.trim().split(/\s+/)[0]}.`;
-  return BY_DESIGN.get(name);
 }
 
 // ---- rr ------------------------------------------------------------------------------------------------
