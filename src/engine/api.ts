@@ -20,7 +20,7 @@ import { openSession, Session, type SessionOptions } from './session.js';
 import type {
   ContinueRequest, RegisterValue, TimelineMark, WarpInfo, Dim3, Direction, Evaluation, FrameInfo, SpaceName, StepRequest, Stop, StopEvent, ThreadInfo,
 } from './types.js';
-import { type Position, positionOf } from '../trace/position.js';
+import type { Position } from '../trace/position.js';
 import { type TimelineInfo, Timelines } from './whatif/timelines.js';
 import { ProgramTimeline } from './program/timeline.js';
 // the API's types live in types.ts; re-exported for the modules that still import them from here
@@ -320,7 +320,7 @@ export class Engine extends EngineBreakpoints {
     const refuse = this.program ? 'Writes (what-if timelines) work in a session on one launch: open the launch alone with `ptxdbg exec --break KERNEL#N -- ./app` to try a change; a whole-program session only reads.' : undefined;
     const out = this.timelineSet.write(this.session, expr, history, refuse);
     if (out.session) this.useSession(out.session);
-    return { lhs: out.planned.lhs, forked: out.session !== undefined, timeline: this.timeline(), position: positionOf(this.launchNo, out.step) };
+    return { lhs: out.planned.lhs, forked: out.session !== undefined, timeline: this.timeline(), position: this.session.at(out.step) };
   }
 
   /** The current timeline: the original recording (id 0) or a what-if. */
