@@ -238,10 +238,10 @@ export class Engine extends EngineBreakpoints {
   /** The PTX text as recorded (the PTX pane draws it with its own line splitting). */
   get ptxText(): string { return this.session.ptxText; }
 
-  /** The fault that ended the run: its message and the step it happened at (the end). */
-  get fault(): { readonly message: string; readonly step: number } | undefined {
+  /** The fault that ended the run: its message and the position it happened at (the launch's end). */
+  get fault(): { readonly message: string; readonly at: Position } | undefined {
     const m = this.session.faultMessage;
-    return m === undefined ? undefined : { message: m, step: this.session.faultStep };
+    return m === undefined ? undefined : { message: m, at: this.session.at(this.session.faultStep) };
   }
 
   /**
