@@ -31,7 +31,7 @@ function bruteSets(succ: readonly (readonly number[])[]): (Set<number> | null)[]
       for (const s of ss) {
         const p = setOf(s);
         if (p === null) continue; // the universal set changes no intersection
-        acc = acc === null ? new Set(p) : new Set([...acc].filter((x) => p.has(x)));
+        acc = intersect(acc, p);
       }
       if (acc === null) continue;
       acc.add(v);
@@ -44,6 +44,11 @@ function bruteSets(succ: readonly (readonly number[])[]): (Set<number> | null)[]
   }
   for (const s of sets) s?.delete(X);
   return sets;
+}
+
+/** a ∩ b, where a null a is the universal set. */
+function intersect(a: Set<number> | null, b: Set<number>): Set<number> {
+  return a === null ? new Set(b) : new Set([...a].filter((x) => b.has(x)));
 }
 
 /** The immediate post-dominator from the sets: the strict one every other strict one post-dominates. */
