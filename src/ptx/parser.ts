@@ -19,6 +19,7 @@ import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
 import { FastStatements } from './fast-statement.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
 import { SectionDataList } from './section-data.js';
+import { unknownVersion } from './versions.js';
 
 export interface ParseResult {
   readonly module: PtxModule;
@@ -233,6 +234,8 @@ class Parser {
           this.next();
           const v = this.next();
           if (v.kind !== Tok.Float && v.kind !== Tok.Int) this.fail('expected a version number after .version', v);
+          const unknown = unknownVersion(v.text);
+          if (unknown !== undefined) this.error(unknown, v);
           version = v.text;
           this.isa1x = versionBefore(version, 2, 0);
           this.deferring = this.defer && !versionBefore(version, 2, 0);
