@@ -19,7 +19,7 @@ import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
 import { FastStatements } from './fast-statement.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
 import { SectionDataList } from './section-data.js';
-import { unknownVersion } from './versions.js';
+import { MISSING_VERSION, unknownVersion } from './versions.js';
 
 export interface ParseResult {
   readonly module: PtxModule;
@@ -226,6 +226,8 @@ class Parser {
     let addressSize: 32 | 64 = 64;
     let sawAddressSize = false;
     const items: TopLevel[] = [];
+    // ptxas: "Missing .version directive at start of file" (an empty file included)
+    if (!this.isDir('version')) this.error(MISSING_VERSION, this.tok.kind === Tok.Eof ? { start: 0, end: 0 } : this.tok);
     while (this.tok.kind !== Tok.Eof) {
       const before = this.pos;
       try {

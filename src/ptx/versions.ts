@@ -6,6 +6,7 @@
  */
 const ISA_VERSIONS: ReadonlyMap<number, number> = new Map([[1, 5], [2, 3], [3, 2], [4, 3], [5, 1], [6, 5], [7, 8], [8, 8], [9, 0]]);
 export const NEWEST_ISA = '9.0';
+export const MISSING_VERSION = 'a PTX module starts with .version (ptxas refuses one without it)';
 
 /** Why `.version text` names no PTX ISA ptxdbg knows, or undefined when it does. */
 export function unknownVersion(text: string): string | undefined {

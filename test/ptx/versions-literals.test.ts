@@ -41,6 +41,15 @@ describe('.version', () => {
     expect(errors(kernel(v))).toEqual([{ message: `unsupported .version ${v}: no PTX ISA has that number (ptxas of CUDA 13.0 refuses it too)`, line: 1 }]);
   });
 
+  test.each([
+    ['an empty file', ''],
+    ['a file of comments', '// nothing here\n/* at all */\n'],
+    ['a module that starts with .target', '.target sm_80\n.address_size 64\n.visible .entry k()\n{\n  ret;\n}\n'],
+  ])('%s has no .version: refused (ptxas: "Missing .version directive at start of file")', (_what, text) => {
+    const e = errors(text);
+    expect(e).toEqual([{ message: 'a PTX module starts with .version (ptxas refuses one without it)', line: 1 }]);
+  });
+
   test('a bare major number is refused (ptxas: "Missing .version directive")', () => {
     expect(errors(kernel('9'))).toEqual([{ message: ".version needs major.minor, such as 9.0, not '9' (ptxas refuses it too)", line: 1 }]);
   });
