@@ -85,11 +85,17 @@ function plain(c: CInstr): boolean {
   return c.ctl === Ctl.None && c.exec !== undefined && !c.readsClock;
 }
 
-/** The block starting at `pc` (made now if not yet looked at), or null. */
+/**
+ * The block starting at `pc` (made now if not yet looked at), or null. None starts inside a longer
+ * run (the instruction before is plain and falls through to `pc`): a warp gets there only when a
+ * turn ended, or a block did not fit the turn's budget, in the middle of the run; it does the rest
+ * one instruction at a time rather than generating (and V8 compiling) a copy of every suffix.
+ */
 export function blockAt(t: BlockTable, pc: number): Block | null {
   const have = t.at[pc];
   if (have !== undefined) return have;
   const code = t.fn.code;
+  if (pc > 0 && t.entries[pc] === 0 && plain(code[pc - 1]!)) return (t.at[pc] = null);
   let len = 0;
   while (pc + len < code.length && plain(code[pc + len]!) && (len === 0 || t.entries[pc + len] === 0)) len++;
   let b: Block | null = null;
