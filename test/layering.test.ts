@@ -282,7 +282,7 @@ const MAX_LINES = 600;
 
 /** Modules allowed over MAX_LINES, each with why (and the lines it had when listed: growth shows). */
 const LONG_MODULES: Readonly<Record<string, string>> = {
-  'src/ptx/parser.ts': 'the recursive-descent parser of the whole PTX grammar (1,231 lines): one grammar, its productions call each other; a split should follow the parse-speed work (#29) that will rewrite its hot paths',
+  'src/ptx/parser.ts': 'the recursive-descent parser of the whole PTX grammar (1,237 lines): one grammar, its productions call each other; a split should follow the parse-speed work (#29) that will rewrite its hot paths',
   'src/frontends/gdb/language.ts': 'the gdb language\'s command table and dispatch (642 lines, 7% over): the table is one list; a split by command family is next',
   'src/races/checker.ts': 'the race checker\'s one pass over the recording (619 lines, 3% over)',
 };
