@@ -4,7 +4,8 @@
  * instruction makes it. `next` runs through inlined code called from the line it steps; reaching
  * an inlined call on another line stops at that call site (the inlined frames hidden); `step`
  * there enters the inlined function without executing anything; `finish` runs until the inlined
- * frame is left. Only the forward direction; the timeline's real call depth still rules calls.
+ * frame is left; reverse-next passes back over an inlined call, reverse-step enters it at its
+ * last line. The timeline's real call depth still rules real calls.
  */
 import type { CodeIndex } from './code-index.js';
 import { inlineChain, outerKeys, type InlineChain } from './inlined.js';
@@ -105,4 +106,57 @@ export function inlineFinish(tl: ThreadTimeline, code: CodeIndex, i0: number, hi
     if (k.length < level || k0.some((key, j) => k[j] !== key)) return { index: i, hidden: fresh(k, k0) };
   }
   return { index: tl.length, hidden: 0 };
+}
+
+/**
+ * reverse-step (`into`) / reverse-next from entry i0 (> 0) through inlined frames: to the start
+ * of the current line of the current frame if inside it, else of the line before, an inlined call
+ * made from that line being part of it (reverse-next) or entered at its last line (reverse-step);
+ * before the frame's first line, the caller's line of the call.
+ */
+export function inlinePreviousLine(tl: ThreadTimeline, code: CodeIndex, i0: number, hidden: number, into: boolean): InlineLanding {
+  const atEnd = i0 >= tl.length;
+  const a0 = at(tl, code, atEnd ? tl.length - 1 : i0);
+  const d0 = a0.depth;
+  const level0 = atEnd ? 0 : (a0.chain?.frames.length ?? 0) - hidden;
+  const k0 = atEnd ? [] : keys(a0.chain).slice(0, level0);
+  /** The frame line at `level` of entry i when it is inside the frame with keys `k` (undefined: outside it). */
+  const lineIn = (i: number, k: readonly string[], level: number): number | undefined => {
+    const a = at(tl, code, i);
+    if (a.depth !== d0) return undefined;
+    const ki = keys(a.chain);
+    if (ki.length < level || k.some((key, j) => ki[j] !== key)) return undefined;
+    // reverse-step does not pass over an inlined call: it is entered at its last line
+    if (into && ki.length > level) return undefined;
+    return lineAtLevel(code, a, level);
+  };
+  /** Back from entry j to the first entry of its run of `line` at `level` (real calls inside it passed over). */
+  const runStart = (j: number, k: readonly string[], level: number, line: number): number => {
+    let s = j;
+    for (let p = j - 1; p >= 0; p--) {
+      if (tl.depth[p]! > d0) continue;
+      const l = lineIn(p, k, level);
+      if (l === undefined || (l !== line && l !== 0)) break;
+      s = p;
+    }
+    return s;
+  };
+  const land = (s: number, level: number): InlineLanding => ({ index: s, hidden: Math.max(0, (at(tl, code, s).chain?.frames.length ?? 0) - level) });
+  if (!atEnd) {
+    const line0 = lineAtLevel(code, a0, level0);
+    const s = runStart(i0, k0, level0, line0);
+    if (s < i0) return land(s, level0);
+  }
+  // the entry before, in this frame or (before its first line) in its caller
+  let j = i0 - 1;
+  while (j > 0 && tl.depth[j]! > d0) j--;
+  const aj = at(tl, code, j);
+  if (aj.depth < d0) return { index: j, hidden: 0 };
+  const kj = keys(aj.chain);
+  let level = 0;
+  while (level < kj.length && level < k0.length && kj[level] === k0[level]) level++;
+  // reverse-step enters an inlined call made from that line, at its last line
+  if (into && level === k0.length) level = kj.length;
+  const line = lineAtLevel(code, aj, level);
+  return land(runStart(j, kj.slice(0, level), level, line), level);
 }

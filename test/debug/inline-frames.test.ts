@@ -145,3 +145,33 @@ test('info breakpoints lists each inlined copy as gdb does: N.1, N.2 under the b
   expect(rows[2]).toMatch(/^1\.1 +y +in sq at kernel\.cu:10 \(pc \d+ of inline_frames\)$/);
   expect(rows[3]).toMatch(/^1\.2 +y +in sq at kernel\.cu:10 \(pc \d+ of inline_frames\)$/);
 });
+
+describe.each(['O3', 'G'] as const)('reverse stepping through inline frames, %s build', (build) => {
+  test('reverse-next from 34 passes back over the inlined norm2 call to line 33, then to line 31', () => {
+    const s = sample('inline_frames', build);
+    run(s, 'break 34');
+    run(s, 'run');
+    run(s, 'reverse-next');
+    expect(bt(s)).toEqual(['inline_frames 33']);
+    run(s, 'reverse-next');
+    expect(bt(s)).toEqual(['inline_frames 31']);
+  });
+
+  test('reverse-step from 34 enters norm2 at its last line, then sq', () => {
+    const s = sample('inline_frames', build);
+    run(s, 'break 34');
+    run(s, 'run');
+    if (build === 'G') {
+      // -G: line 33's store into r after the call, then norm2's `return s;` (17), then `s += sq(b)` (16)
+      run(s, 'reverse-step');
+      expect(bt(s)).toEqual(['inline_frames 33']);
+      run(s, 'reverse-step');
+      expect(bt(s)).toEqual(['norm2 17', 'inline_frames 33']);
+    }
+    // -O3: norm2's last instruction is line 16's fma (its `return s` has no code of its own)
+    run(s, 'reverse-step');
+    expect(bt(s)).toEqual(['norm2 16', 'inline_frames 33']);
+    run(s, 'reverse-step');
+    expect(bt(s)).toEqual(['sq 10', 'norm2 16', 'inline_frames 33']);
+  });
+});

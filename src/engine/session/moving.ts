@@ -6,7 +6,7 @@ import { BreakpointError, resolveSpec } from '../breakpoints.js';
 import { MachineThreadView } from '../threadview.js';
 import { ThreadTimeline } from '../timeline.js';
 import { nextLineIndex, previousLineIndex } from '../navigation.js';
-import { inlineFinish, inlineNextLine, involvesInlining } from '../inline-step.js';
+import { inlineFinish, inlineNextLine, inlinePreviousLine, involvesInlining } from '../inline-step.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { childLabel, childOrder } from '../../exec/children.js';
@@ -196,6 +196,12 @@ export abstract class SessionMoving extends SessionState {
       return i === undefined ? this.afterLast(tl) : this.moveTo(tl.steps[i]!, 'step', '');
     }
     if (i0 === 0 || tl.length === 0) return this.moveTo(tl.length ? tl.steps[0]! : 0, 'start', 'The thread is at its first line; nothing earlier to go back to.');
+    if (involvesInlining(tl, this.code, Math.min(i0, tl.length - 1), this.inlineHidden)) {
+      const r = inlinePreviousLine(tl, this.code, i0, this.inlineHidden, into);
+      const st = this.moveTo(tl.steps[r.index]!, 'step', '');
+      this.inlineHidden = r.hidden;
+      return st;
+    }
     return this.moveTo(tl.steps[previousLineIndex(tl, this.code, i0, into)]!, 'step', '');
   }
 
