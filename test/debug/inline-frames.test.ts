@@ -38,9 +38,9 @@ describe.each(['O3', 'G'] as const)('inline frames, %s build', (build) => {
     expect(bt(s)).toEqual(['inline_frames 28']);
     // gdb's step at an inlined call on the current line enters it without executing anything
     // (-G executes its `bra.uni` to the next instruction, line 28's one instruction: ptxas drops it)
-    const at = s.where().step;
+    const at = s.where().at.step;
     run(s, 'step');
-    if (build === 'O3') expect(s.where().step).toBe(at);
+    if (build === 'O3') expect(s.where().at.step).toBe(at);
     expect(bt(s)).toEqual(['gid 5', 'inline_frames 28']);
     // leaving gid: back in the kernel; -G stores the result into i on line 28 (`.loc 1 28 5`
     // mov.b32 %r1 after gid's body), then the `if` at 29; -O3 goes straight to the `if`

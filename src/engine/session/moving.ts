@@ -33,7 +33,7 @@ export abstract class SessionMoving extends SessionState {
     this.trace.goto(Math.max(0, Math.min(this.total, step)));
     this.frameLevel = 0;
     this.inlineHidden = 0;
-    return { reason, message, step: this.position() };
+    return { reason, message, at: this.here() };
   }
 
   /**
@@ -169,8 +169,8 @@ export abstract class SessionMoving extends SessionState {
   private noThread(): Stop {
     const tl = this.thread();
     if (tl.length > 0 && this.trace.fault && !this.threadExited()) return this.endStop();
-    if (tl.length === 0) return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) never executed in this recording.`, step: this.position() };
-    return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.`, step: this.position() };
+    if (tl.length === 0) return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) never executed in this recording.`, at: this.here() };
+    return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.`, at: this.here() };
   }
 
   /**
@@ -224,7 +224,7 @@ export abstract class SessionMoving extends SessionState {
       this.inlineHidden = inl.hidden;
       return st;
     }
-    if (d0 <= 1) return { reason: 'no-move', message: '"finish" not meaningful in the outermost frame.', step: this.position() };
+    if (d0 <= 1) return { reason: 'no-move', message: '"finish" not meaningful in the outermost frame.', at: this.here() };
     if (!reverse) {
       const from = this.where().function;
       for (let i = i0 + 1; i < tl.length; i++) {
