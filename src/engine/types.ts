@@ -66,7 +66,8 @@ export interface BreakpointInfo {
   enabled: boolean;
   readonly condition: { block?: Dim3; thread?: Dim3 } | undefined;
   /** Resolved (function, instruction) pairs. */
-  readonly locations: readonly { function: string; pc: number; file: string | undefined; line: number }[];
+  /** `inlined`: the inlined function whose copy the location is in, as the stop shows it (its PTX code is `function`'s). */
+  readonly locations: readonly { function: string; pc: number; file: string | undefined; line: number; inlined?: string }[];
   hits: number;
   /** A program's breakpoint not (yet) set in the launch in focus: gdb's pending breakpoint (no locations). */
   readonly pending?: boolean;

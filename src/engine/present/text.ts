@@ -204,7 +204,9 @@ export function registersText(e: Engine, restText: string): string {
 /** `info breakpoints`: breakpoints, memory watchpoints and register watchpoints in one table. */
 export function pointsTable(e: Engine): string {
   const s = sessionOf(e);
-  const rows = [...e.breakpoints().map((b) => `${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.pending ? 'pending: not in this launch' : `${b.locations.length} location${b.locations.length === 1 ? '' : 's'}`}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`),
+  const rows = [...e.breakpoints().flatMap((b) => [`${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.pending ? 'pending: not in this launch' : `${b.locations.length} location${b.locations.length === 1 ? '' : 's'}`}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`,
+    // several locations (an inlined function's copies, a line in two places): gdb's N.1, N.2 rows
+    ...(b.locations.length > 1 ? b.locations.map((l, i) => `${`${b.id}.${i + 1}`.padEnd(16)}${b.enabled ? 'y' : 'n'}  in ${printName(l.inlined ?? l.function)} at ${l.file ? baseName(l.file) : '??'}:${l.line} (pc ${l.pc}${l.inlined ? ` of ${printName(l.function)}` : ''})`) : [])]),
     ...s.watchpoints().map((w) => `${String(w.id).padEnd(4)}${w.kind === 'write' ? 'watchpoint ' : w.kind === 'read' ? 'rwatch     ' : 'awatch     '}  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (${w.space} 0x${w.address.toString(16)}, ${w.size} bytes${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`),
     ...s.registerWatchpoints().map((w) => `${String(w.id).padEnd(4)}watchpoint  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (in registers of block (${w.block.join(',')}) thread (${w.thread.join(',')})${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`)];
   return rows.length ? ['Num Type        Enb What', ...rows].join('\n') : 'No breakpoints or watchpoints.';

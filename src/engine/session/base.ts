@@ -55,6 +55,12 @@ export abstract class SessionBase {
   protected focusCta = 0;
   protected focusTid = 0;
   protected frameLevel = 0;
+  /**
+   * Innermost inlined frames of the focused thread hidden at this stop: gdb stops at the start of
+   * an inlined block showing its call site (a breakpoint on the caller's line, `next` reaching a
+   * call), and `step` there enters the inlined function without executing anything.
+   */
+  inlineHidden = 0;
   private timeline: ThreadTimeline | undefined;
   /** Breakpoints and watchpoints, and the search for their hits (stoppoints.ts). */
   protected points: StopPoints;
@@ -140,6 +146,7 @@ export abstract class SessionBase {
       this.focusTid = tid;
       this.timeline = undefined;
       this.frameLevel = 0;
+      this.inlineHidden = 0;
     }
     return undefined;
   }
@@ -152,6 +159,7 @@ export abstract class SessionBase {
       this.focusTid = tid;
       this.timeline = undefined;
       this.frameLevel = 0;
+      this.inlineHidden = 0;
     }
   }
 
@@ -171,7 +179,7 @@ export abstract class SessionBase {
 
   selectFrame(level: number): string | undefined {
     const w = this.focusedWarp();
-    const n = w ? laneFrames(this.machine, w, this.focusLane).frames.length : 0;
+    const n = w ? laneFrames(this.machine, w, this.focusLane, this.inlineHidden).frames.length : 0;
     if (level < 0 || level >= n) return n === 0 ? 'No stack.' : `No frame at level ${level}.`;
     this.frameLevel = level;
     return undefined;
@@ -186,7 +194,7 @@ export abstract class SessionBase {
   protected selectUserFrame(): void {
     const w = this.focusedWarp();
     if (!w) return;
-    const frames = laneFrames(this.machine, w, this.focusLane).frames;
+    const frames = laneFrames(this.machine, w, this.focusLane, this.inlineHidden).frames;
     if (frames.length < 2 || frames[0]!.file !== undefined) return;
     const user = frames.findIndex((f) => f.file !== undefined);
     if (user > 0) this.frameLevel = user;

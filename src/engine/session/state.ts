@@ -26,7 +26,7 @@ export abstract class SessionState extends SessionBase {
   where(): Where {
     const w = this.focusedWarp();
     const lane = this.focusLane;
-    const frames: FrameInfo[] = w ? laneFrames(this.machine, w, lane).frames : [];
+    const frames: FrameInfo[] = w ? laneFrames(this.machine, w, lane, this.inlineHidden).frames : [];
     // the selected frame (`frame N`, `up`, `down`) is what the header and the panes show
     const sel = Math.min(this.frameLevel, Math.max(0, frames.length - 1));
     const top = frames[sel];
@@ -82,7 +82,7 @@ export abstract class SessionState extends SessionBase {
       if (state === 'exited' || state === 'retired') return new FinishedThreadView(this.machine, this.focusBlock(), this.focusThread());
       return new NoThreadView(this.program, this.focusBlock(), this.focusThread());
     }
-    return new MachineThreadView(this.machine, w, this.focusLane, this.frameLevel);
+    return new MachineThreadView(this.machine, w, this.focusLane, this.frameLevel, this.inlineHidden);
   }
 
   /**

@@ -224,9 +224,11 @@ export abstract class SessionStops extends SessionMoving {
       this.hitMarks.push({ at: this.at(bp.step), kind: 'breakpoint' });
       if (bp.bp.temporary) this.points.remove(bp.bp);
       const s = this.moveTo(bp.step, 'breakpoint', '');
+      const at = this.where();
+      this.inlineHidden = bp.bp.hide?.get(this.code.global(at.function, at.pc)) ?? 0;
       const w = this.where();
       const error = bp.error === undefined ? '' : `${conditionErrorText(bp.bp.id, bp.error)}\n`;
-      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${printName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${printName(w.frames[0]?.function ?? w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (way) return undefined;
     if (reverse) return this.moveTo(0, 'start', 'No more reverse-execution history: at the start of the recording.');
