@@ -314,11 +314,14 @@ export class ProgramTimeline {
     return { launch: first, stop: { reason: 'start', step: 0, message: `No more reverse-execution history: at the start of launch ${first} (${this.label(first)}), the program's first recorded launch.` } };
   }
 
-  /** continue / reverse-continue from launch `n` at its session's position. */
-  cont(n: number, dir: Direction): ProgramStop {
+  /**
+   * continue / reverse-continue from launch `n` at its session's position; `hitHere`: a hit at
+   * the position counts (a continue from a host event before the launch).
+   */
+  cont(n: number, dir: Direction, hitHere = false): ProgramStop {
     const s = this.session(n);
     const from = s.position();
-    const st = s.cont(dir);
+    const st = s.cont(dir, hitHere);
     // a fault ends its launch: a stop, passed by the next continue (the program went on)
     const passedFault = st.reason === 'fault' && from === s.total;
     if (dir === 'forward' && st.reason !== 'end' && !passedFault) return { launch: n, stop: st };
