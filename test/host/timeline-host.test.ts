@@ -97,3 +97,18 @@ run('goto onto a host call that does not exist says which steps hold them', () =
   expect(r.status).toBe(1);
   expect(r.out + '').toContain(`launch 1 step ${-before1.length - 1}: the host events before launch 1 are at steps -${before1.length}..-1`);
 }, 120_000);
+
+run('a pending breakpoint\'s condition is parsed when it is set: one that does not parse is refused then, as gdb does, and takes no number', () => {
+  // the session opens in launch 1 (prefix): finish is not in its code yet, so these are pending
+  const at = `offbyone.cu:${lineOf('if (i < n) out[i] = b[i] + 1')}`;
+  const r = debug(['break finish if i ==', `break ${at} if`, `break ${at} if i == 5`, 'info breakpoints', 'continue', 'print i']);
+  expect(r.status).toBe(1); // the refused ones fail the batch
+  inOrder(r.out, [
+    'A syntax error in expression, near `\'.', '"if" needs a condition',
+    `Breakpoint 1 (${at} if i == 5) pending.`,
+    // finish<<<4, 2>>>: i = 5 is block 2, thread 1
+    `Breakpoint 1, block (2,0,0) thread (1,0,0) at finish (${at})`, '$1 = 5',
+  ]);
+  const rows = r.out.split('\n').filter((l) => /^\d+\s+breakpoint\s/.test(l));
+  expect(rows.length).toBe(1);
+}, 120_000);
