@@ -138,7 +138,7 @@ export class Engine extends EngineBreakpoints {
 
   races(): RaceReport {
     this.racesChecked();
-    return sessionRaces(this.session);
+    return this.program?.races(this.launchNo) ?? sessionRaces(this.session);
   }
 
   // ---- threads and frames -----------------------------------------------------------------------

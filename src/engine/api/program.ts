@@ -3,6 +3,7 @@ import { EngineError } from '../errors.js';
 import type { Direction, OriginAnswer, Stop, StopEvent, WatchKind, WatchpointInfo } from '../types.js';
 import { type Position, positionOf } from '../../trace/position.js';
 import type { LaunchInfo, ProgramEvent } from '../types.js';
+import type { RaceReport } from '../../races/index.js';
 import { plainName } from '../../ptx/names.js';
 import {
   comparePlaces, findWriter, launchIndex, type MemoryLaunchEvent, memorySourceOf, originBefore, programHistory, type ProgramMemorySource,
@@ -88,6 +89,25 @@ export abstract class EngineProgram extends EngineBase {
     }
     flush(p.source.launches.length + 1);
     return out;
+  }
+
+  abstract gotoRace(n: number, second?: boolean): StopEvent;
+
+  /** Every launch's race report, in launch order (each recorded launch checked on first ask; undefined: not recorded). */
+  programRaces(): { readonly launch: LaunchInfo; readonly report: RaceReport | undefined }[] {
+    const p = this.program;
+    if (!p) throw new EngineError('a single-kernel session has one launch: use races()', 'bad-request');
+    return this.launches().map((l) => ({ launch: l, report: p.races(l.index) }));
+  }
+
+  /** `race L.N [2]`: into launch L, to the first (second) access of its race N. */
+  gotoLaunchRace(launch: number, n: number, second = false): StopEvent {
+    if (!this.program) throw new EngineError(`race ${launch}.${n}: this session records one launch; use race ${n}`, 'bad-request');
+    if (!this.program.races(launch)) throw new EngineError(`launch ${launch} was not recorded (or does not exist): its races are not known`, 'out-of-range');
+    if (!this.program.races(launch)!.races.length) throw new EngineError(`No races were found in launch ${launch}.`, 'no-race');
+    this.enter(launch);
+    const st = this.gotoRace(n, second);
+    return { ...st, message: st.message?.replace(/^Race \d+/, `Race ${launch}.${n}`) };
   }
 
   /** The program's exit code (undefined: a single kernel, or a program stopped before its end). */

@@ -14,7 +14,9 @@
  */
 import type { HitCondition } from '../breakpoints.js';
 import { EngineError } from '../errors.js';
-import { openSession, type Session } from '../session.js';
+import { openSession, type Session, sessionRunOptions } from '../session.js';
+import { adoptRaces, sessionRaces } from '../races.js';
+import { checkRun, type RaceReport } from '../../races/index.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { plainName } from '../../ptx/names.js';
@@ -124,6 +126,8 @@ export class ProgramTimeline {
       ptxPath: start.ptxPath, ptxText: start.ptxText, launchObject: start.launch, schedule: this.o.schedule, seed: this.o.seed, maxSteps: this.o.maxSteps,
       program: this.programOf(l.module, start.ptxPath, start.ptxText),
     });
+    const checked = this.raceReports.get(n);
+    if (checked) adoptRaces(s, checked);
     s.useIds(this.takeId);
     if (this.sourceDir) s.setSourceDir(this.sourceDir);
     for (const b of this.bps) this.apply(b, n, s);
@@ -158,6 +162,32 @@ export class ProgramTimeline {
     const loaded = loadPtx(ptxText, ptxPath, { lazy: true });
     if (loaded.program) this.programs.set(id, { ptxText, program: loaded.program });
     return loaded.program;
+  }
+
+  /** Each launch's race report, once checked (kept when its session is pushed out). */
+  private readonly raceReports = new Map<number, RaceReport>();
+
+  /**
+   * Launch n's race report: the race checker runs the launch from its start under the options
+   * its session records with (the same schedule, so each access step is a position of the
+   * launch's recording), without recording it when it is not open. Undefined: not recorded.
+   */
+  races(n: number): RaceReport | undefined {
+    const had = this.raceReports.get(n);
+    if (had) return had;
+    const open = this.open.get(n);
+    let rep: RaceReport;
+    if (open) rep = sessionRaces(open);
+    else {
+      const l = this.launch(n);
+      const start = l?.recorded ? this.source.start(n) : undefined;
+      if (!l || !start) return undefined;
+      const program = this.programOf(l.module, start.ptxPath, start.ptxText);
+      if (!program) rep = sessionRaces(this.session(n));
+      else rep = checkRun(program, start.launch, sessionRunOptions(this.o)).report;
+    }
+    this.raceReports.set(n, rep);
+    return rep;
   }
 
   /** The sessions recorded now, by launch. */
