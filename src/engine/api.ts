@@ -333,7 +333,7 @@ export class Engine extends EngineBreakpoints {
     const s = this.timelineSet.travel(this.session, id);
     this.useSession(s);
     const t = this.timeline();
-    return this.stopped({ reason: 'goto', step: s.position(), message: `Now in ${t.id === 0 ? 'the original recording' : t.name} at step ${s.position()} of ${s.total}.` });
+    return this.stopped({ reason: 'goto', at: s.here(), message: `Now in ${t.id === 0 ? 'the original recording' : t.name} at step ${s.position()} of ${s.total}.` });
   }
 
   /**

@@ -19,7 +19,7 @@ export function sessionRaces(s: Session): RaceReport {
 export function adoptRaces(s: Session, rep: RaceReport): void {
   s.raceReport = rep;
   const marks: TimelineMark[] = [];
-  for (const r of rep.races) for (const a of r.accesses) marks.push({ step: a.step, kind: 'race' });
+  for (const r of rep.races) for (const a of r.accesses) marks.push({ at: s.at(a.step), kind: 'race' });
   s.raceMarks = marks;
 }
 

@@ -47,6 +47,8 @@ export interface SessionOptions extends LaunchFlags {
    * module's launches in a program: parsed and resolved once, its compiled code cached with it.
    */
   program?: Program | undefined;
+  /** The launch the session records: a program's launch number (from 1); 0, a single kernel, when absent. */
+  launchNo?: number | undefined;
 }
 
 /** Default recording limit: a runaway loop stops here instead of filling memory. */
@@ -56,7 +58,7 @@ export const SESSION_MAX_STEPS = 50_000_000;
 export function openSession(o: SessionOptions): Session {
   const p = prepareSession(o);
   const trace = Trace.record(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL });
-  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace, o.launchNo);
   s.loadWarnings = p.loadWarnings ?? '';
   return s;
 }
@@ -68,7 +70,7 @@ export function openSession(o: SessionOptions): Session {
 export async function openSessionAsync(o: SessionOptions, rec: { onProgress?: (p: RecordProgress) => void; signal?: AbortSignal } = {}): Promise<Session> {
   const p = prepareSession(o);
   const trace = await Trace.recordAsync(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL, ...rec });
-  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace, o.launchNo);
   s.loadWarnings = p.loadWarnings ?? '';
   return s;
 }

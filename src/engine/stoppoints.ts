@@ -258,7 +258,7 @@ export class StopPoints {
       for (let s = from; s < to; s++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
         if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, (log.segWarp[seg]! as WarpKey), only);
+        const r = this.matchAt(active, s, log.warpOfSegment(seg), only);
         if (r) { found = r; if (!last) return r; }
       }
       return found;
@@ -272,7 +272,7 @@ export class StopPoints {
       for (let s = hi - 1; s >= lo; s--) {
         while (seg > 0 && log.segStep[seg]! > s) seg--;
         if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, (log.segWarp[seg]! as WarpKey), only);
+        const r = this.matchAt(active, s, log.warpOfSegment(seg), only);
         if (r) return r;
       }
       return undefined;
@@ -311,7 +311,7 @@ export class StopPoints {
       let seg = 0;
       for (let t = 0; t < this.trace.logged; t++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= t) seg++;
-        if (b.globals.has(log.loc(t)) && this.hitLane(b, t, (log.segWarp[seg]! as WarpKey), log.mask(t)) >= 0) hits.push(t);
+        if (b.globals.has(log.loc(t)) && this.hitLane(b, t, log.warpOfSegment(seg), log.mask(t)) >= 0) hits.push(t);
       }
       b.allHits = hits;
     }

@@ -20,8 +20,8 @@ export const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
 /** A raw memory range: `@global 0x7f0000000010 4`, `@shared 0x40` (4 bytes). */
 export const RAW_RANGE = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i;
 
-/** A single-kernel session records one launch: its positions are in launch 0 (a program's launches count from 1). */
-export const LAUNCH = 0;
+export { LAUNCH } from '../session/base.js';
+import { LAUNCH } from '../session/base.js';
 
 const engines = new WeakMap<Session, EngineBase>();
 const sessions = new WeakMap<EngineBase, Session>();
@@ -69,7 +69,7 @@ export abstract class EngineBase {
 
   get total(): number { return this.session.total; }
   /** The current position on the program timeline. */
-  position(): Position { return this.hostPos ?? positionOf(this.launchNo, this.session.position()); }
+  position(): Position { return this.hostPos ?? this.session.here(); }
   /** The position `step` warp-steps into the current launch (range-checked when travelled to). */
   at(step: number): Position { return positionOf(this.position().launch, step); }
   /** The first and last positions of the current launch's recording. */
@@ -85,7 +85,7 @@ export abstract class EngineBase {
     this.hostPos = undefined;
     this.session.hostMemory = undefined;
     const w = this.session.where();
-    return { reason: s.reason, position: positionOf(this.launchNo, s.step), total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
+    return { reason: s.reason, position: s.at, total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
   }
 
   protected get threadsPerBlock(): number {
@@ -140,7 +140,7 @@ export abstract class EngineBase {
     const p = this.program!;
     const before = this.session.position();
     const s = move();
-    const stuck = s.step === before;
+    const stuck = s.at.step === before;
     // forward: the launch ended, or the focused thread has exited (nothing more of it here);
     // backward: already at the thread's first instruction
     const gone = (): boolean => ['exited', 'retired'].includes(this.session.where().state);

@@ -145,7 +145,7 @@ export abstract class EngineProgram extends EngineBase {
     if (!watches.length) return this.programStop(ps);
     const src = this.mem;
     // a breakpoint stop bounds the search; the program's end (start) does not
-    const limit = ps.stop.reason === 'end' || ps.stop.reason === 'start' ? undefined : { event: launchIndex(src, ps.launch), step: ps.stop.step };
+    const limit = ps.stop.reason === 'end' || ps.stop.reason === 'start' ? undefined : { event: launchIndex(src, ps.launch), step: ps.stop.at.step };
     let best: { w: ProgramWriter; wp: (typeof watches)[number] } | undefined;
     for (const wp of watches) {
       const w = findWriter(src, { offset: wp.address, size: wp.size }, from, dir, limit);
@@ -169,7 +169,7 @@ export abstract class EngineProgram extends EngineBase {
       const s = this.session;
       s.goto(dir === 'backward' ? w.step : w.step + 1);
       s.setFocus(w.block, w.thread);
-      return this.stopped({ reason, step: s.position(), message, hit });
+      return this.stopped({ reason, at: s.here(), message, hit });
     }
     if (w.kind === 'host') return this.stopAtHost(w.event.index, { reason, message, hit });
     const at = w.event.index;
@@ -178,7 +178,7 @@ export abstract class EngineProgram extends EngineBase {
     const show = next ?? launches.filter((e) => e.index < at).pop()!;
     this.enter(show.launch);
     this.session.goto(next ? 0 : this.session.total);
-    const st = this.stopped({ reason, step: this.session.position(), message: `${message}
+    const st = this.stopped({ reason, at: this.session.here(), message: `${message}
 (no thread made this change: showing the ${next ? 'start' : 'end'} of launch ${show.launch})`, hit });
     this.eventStop = at;
     return st;
@@ -198,11 +198,11 @@ export abstract class EngineProgram extends EngineBase {
     this.enter(show.index);
     this.session.goto(next ? 0 : this.session.total);
     const line = hostEventLine(hostEventAt(p.source, at), at, ls.length);
-    const out = this.stopped({ ...st, step: this.session.position(), message: st.message ? `${st.message}\n${line}` : line });
+    const out = this.stopped({ ...st, at, message: st.message ? `${st.message}\n${line}` : line });
     this.eventStop = event;
     this.hostPos = at;
     this.session.hostMemory = (address, size) => p.source.memoryAt(event + 1, address, size);
-    return { ...out, position: at };
+    return out;
   }
 
   /** goto onto a host event (a position with step < 0). */
@@ -237,12 +237,12 @@ export abstract class EngineProgram extends EngineBase {
       this.enter(o.writer.launch);
       const here = this.session;
       here.lastOrigin = o.hop;
-      return { stop: this.stopped({ reason: 'goto', step: here.position(), message: `Now at launch ${o.writer.launch} step ${o.hop.step}: ${here.describeStep(o.hop.step, o.hop.lane)}` }), hop: o.hop, what, by };
+      return { stop: this.stopped({ reason: 'goto', at: here.here(), message: `Now at launch ${o.writer.launch} step ${o.hop.step}: ${here.describeStep(o.hop.step, o.hop.lane)}` }), hop: o.hop, what, by };
     }
     // a host call wrote it: the answer names it and the position goes to the call (program/host.ts)
     if (o.writer.kind === 'host') return { stop: this.stopAtHost(o.writer.event.index, { reason: 'goto', message: '' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
     // an unrecorded launch: the answer names it; the position stays
-    return { stop: this.stopped({ reason: 'no-move', step: s.position(), message: '(no thread of the program wrote it: the position stays)' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
+    return { stop: this.stopped({ reason: 'no-move', at: s.here(), message: '(no thread of the program wrote it: the position stays)' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
   }
 
   /** `history` of a global range over the whole program (a program only; undefined otherwise). */

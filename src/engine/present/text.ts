@@ -26,7 +26,7 @@ export function stopLine(e: Engine): string {
   const w = s.where();
   let lanes = 0;
   for (let m = w.activeMask; m !== 0; m &= m - 1) lanes++;
-  const head = `[${timelineTag(e)}step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
+  const head = `[${timelineTag(e)}step ${w.at.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
     (w.state === 'active' || w.state === 'inactive' ? `, ${lanes} lane${lanes === 1 ? '' : 's'} active, pc ${w.pc}` : '');
   if (w.state === 'exited' || w.state === 'retired') return `${launchLine(e)}${head}: exited`;
   if (w.state === 'not-started') return `${launchLine(e)}${head}: block not started yet`;

@@ -124,7 +124,7 @@ export class ProgramTimeline {
     if (!start) throw new EngineError(`launch ${n} (${this.label(n)}) was not recorded${this.source.stopped ? ` (recording stopped: ${this.source.stopped})` : ' (--record left it out)'}: it ran, and only its effect on memory is known`, 'out-of-range');
     const s = openSession({
       ptxPath: start.ptxPath, ptxText: start.ptxText, launchObject: start.launch, schedule: this.o.schedule, seed: this.o.seed, maxSteps: this.o.maxSteps,
-      program: this.programOf(l.module, start.ptxPath, start.ptxText),
+      program: this.programOf(l.module, start.ptxPath, start.ptxText), launchNo: n,
     });
     const checked = this.raceReports.get(n);
     if (checked) adoptRaces(s, checked);
@@ -306,7 +306,7 @@ export class ProgramTimeline {
   launchStop(n: number, s: Session): Stop {
     const l = this.launch(n)!;
     s.goto(0);
-    return { reason: 'breakpoint', step: 0, message: `[Launch ${n}: ${this.label(n)}${l.site ? ` at ${l.site}` : ''} (break_on_launch)]` };
+    return { reason: 'breakpoint', at: s.at(0), message: `[Launch ${n}: ${this.label(n)}${l.site ? ` at ${l.site}` : ''} (break_on_launch)]` };
   }
 
   /**
@@ -336,12 +336,12 @@ export class ProgramTimeline {
       const s = this.session(last);
       s.goto(s.total);
       const code = this.source.exitCode;
-      return { launch: last, stop: { reason: 'end', step: s.total, message: `The program ${code === undefined ? 'was stopped' : `exited with code ${code}`} after ${ls.length} launch${ls.length === 1 ? '' : 'es'}; this is the end of launch ${last} (${this.label(last)}), the last recorded. Use reverse-continue or goto to travel back.` } };
+      return { launch: last, stop: { reason: 'end', at: s.at(s.total), message: `The program ${code === undefined ? 'was stopped' : `exited with code ${code}`} after ${ls.length} launch${ls.length === 1 ? '' : 'es'}; this is the end of launch ${last} (${this.label(last)}), the last recorded. Use reverse-continue or goto to travel back.` } };
     }
     const first = ls.find((l) => l.recorded)!.index;
     const s = this.session(first);
     s.goto(0);
-    return { launch: first, stop: { reason: 'start', step: 0, message: `No more reverse-execution history: at the start of launch ${first} (${this.label(first)}), the program's first recorded launch.` } };
+    return { launch: first, stop: { reason: 'start', at: s.at(0), message: `No more reverse-execution history: at the start of launch ${first} (${this.label(first)}), the program's first recorded launch.` } };
   }
 
   /**

@@ -20,6 +20,7 @@ import { laneFrames } from '../threadview.js';
 import { SourceCache } from '../sources.js';
 import { ThreadTimeline } from '../timeline.js';
 import type { Dim3, TimelineMark } from '../types.js';
+import { type Position, positionOf } from '../../trace/position.js';
 import { ptxText } from '../../exec/machine.js';
 
 /** A watchpoint on a register of one thread (a local that lives in a register, or `$r5`). */
@@ -42,6 +43,9 @@ export interface RegWp extends RegisterWatchInfo {
   /** Renders the value's bytes (hex string of little-endian bytes) in the expression's type. */
   readonly format: (hexBytes: string) => string;
 }
+
+/** A single-kernel session records one launch: its positions are in launch 0 (a program's launches count from 1). */
+export const LAUNCH = 0;
 
 /** The session's recording, focused thread and selected frame (see the layers above). */
 export abstract class SessionBase {
@@ -72,6 +76,8 @@ export abstract class SessionBase {
     readonly launch: Launch,
     readonly options: RunOptions,
     readonly trace: Trace,
+    /** The launch this session records: 0 in a single-kernel session, from 1 in a program (trace/position.ts). */
+    readonly launchNo: number = LAUNCH,
   ) {
     this.machine = trace.machine;
     this.code = new CodeIndex(this.machine);
@@ -88,9 +94,16 @@ export abstract class SessionBase {
   get faultMessage(): string | undefined { return this.trace.fault ? formatFault(this.trace.fault) : undefined; }
   get faultStep(): number { return this.trace.fault ? this.trace.total : -1; }
 
+  /** The current step in this session's launch (`here()` is the same as a Position). */
   position(): number {
     return this.machine.warpSteps;
   }
+
+  /** The current position on the program timeline. */
+  here(): Position { return positionOf(this.launchNo, this.machine.warpSteps); }
+
+  /** The position `step` warp-steps into this session's launch. */
+  at(step: number): Position { return positionOf(this.launchNo, step); }
 
   // ---- focus ---------------------------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ export abstract class SessionMoving extends SessionState {
   protected moveTo(step: number, reason: Stop['reason'], message: string): Stop {
     this.trace.goto(Math.max(0, Math.min(this.total, step)));
     this.frameLevel = 0;
-    return { reason, message, step: this.position() };
+    return { reason, message, at: this.here() };
   }
 
   /**
@@ -163,8 +163,8 @@ export abstract class SessionMoving extends SessionState {
   private noThread(): Stop {
     const tl = this.thread();
     if (tl.length > 0 && this.trace.fault && !this.threadExited()) return this.endStop();
-    if (tl.length === 0) return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) never executed in this recording.`, step: this.position() };
-    return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.`, step: this.position() };
+    if (tl.length === 0) return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) never executed in this recording.`, at: this.here() };
+    return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.`, at: this.here() };
   }
 
   /**
@@ -194,7 +194,7 @@ export abstract class SessionMoving extends SessionState {
     const i0 = tl.indexAtOrAfter(this.position());
     if (i0 >= tl.length && !reverse) return this.noThread();
     const d0 = i0 < tl.length ? tl.depth[i0]! : tl.depth[Math.max(0, tl.length - 1)]!;
-    if (d0 <= 1) return { reason: 'no-move', message: '"finish" not meaningful in the outermost frame.', step: this.position() };
+    if (d0 <= 1) return { reason: 'no-move', message: '"finish" not meaningful in the outermost frame.', at: this.here() };
     if (!reverse) {
       const from = this.where().function;
       for (let i = i0 + 1; i < tl.length; i++) {

@@ -37,7 +37,7 @@ export abstract class SessionState extends SessionBase {
     const prog = this.program.functions.get(fn);
     const ins = prog?.instrs[pc];
     return {
-      step: this.position(),
+      at: this.here(),
       total: this.total,
       block: this.focusBlock(),
       thread: this.focusThread(),
@@ -242,7 +242,7 @@ export abstract class SessionState extends SessionBase {
 
   marks(): readonly TimelineMark[] {
     const out: TimelineMark[] = [...this.hitMarks];
-    if (this.trace.fault) out.push({ step: this.total, kind: 'fault' });
+    if (this.trace.fault) out.push({ at: this.at(this.total), kind: 'fault' });
     out.push(...this.raceMarks);
     return out;
   }
