@@ -65,6 +65,21 @@ function heldBytes(s: Session): number {
   return b.log + 2 * b.checkpoints + s.machine.arena.bank.size + 64 * 1024;
 }
 
+/**
+ * Give an evicted session's banks back for the next launch opened: its device arena, and every
+ * warp's local memory and CTA's shared memory (32 warps hold 1 MiB of local banks). Each visit
+ * would otherwise allocate them afresh, and V8 answers that external memory with collections
+ * ("external memory pressure") that land in gotos.
+ */
+function recycleBanks(s: Session): void {
+  const m = s.machine;
+  m.arena.bank.recycle();
+  for (const c of [...m.resident, ...m.ctaPool]) {
+    c.shared.recycle();
+    for (const w of c.warps) w.local.recycle();
+  }
+}
+
 export class ProgramTimeline {
   /** Open launches' sessions, least recently used first. */
   private readonly open = new Map<number, Session>();
@@ -143,7 +158,7 @@ export class ProgramTimeline {
       this.open.delete(k);
       // its device arena serves the next launch opened (no session is used once evicted: callers
       // take a launch's session from session() and use it before asking for another)
-      evicted.machine.arena.bank.recycle();
+      recycleBanks(evicted);
       this.heldTotal -= this.held.get(k) ?? 0;
       this.held.delete(k);
     }
