@@ -13,15 +13,15 @@ import { DebugInfo } from '../print/index.js';
 import { Session } from '../session.js';
 import type { Direction, Stop, StopEvent, ThreadRef, Where } from '../types.js';
 import { Containers } from '../scopes.js';
-import { type Position, positionOf } from '../../trace/position.js';
+import type { Position } from '../../trace/position.js';
 import { type ProgramStop, ProgramTimeline } from '../program/timeline.js';
 
 export const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
 /** A raw memory range: `@global 0x7f0000000010 4`, `@shared 0x40` (4 bytes). */
 export const RAW_RANGE = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i;
 
+/** A single-kernel session's launch number (declared with the Session, which knows its launch). */
 export { LAUNCH } from '../session/base.js';
-import { LAUNCH } from '../session/base.js';
 
 const engines = new WeakMap<Session, EngineBase>();
 const sessions = new WeakMap<EngineBase, Session>();
@@ -64,14 +64,14 @@ export abstract class EngineBase {
     engines.set(s, this);
   }
 
-  /** The launch in focus: 0 in a single-kernel session, from 1 in a program. */
-  protected get launchNo(): number { return this.program?.current ?? LAUNCH; }
+  /** The launch in focus (its session's): 0 in a single-kernel session, from 1 in a program. */
+  protected get launchNo(): number { return this.session.launchNo; }
 
   get total(): number { return this.session.total; }
   /** The current position on the program timeline. */
   position(): Position { return this.hostPos ?? this.session.here(); }
   /** The position `step` warp-steps into the current launch (range-checked when travelled to). */
-  at(step: number): Position { return positionOf(this.position().launch, step); }
+  at(step: number): Position { return this.session.at(step); }
   /** The first and last positions of the current launch's recording. */
   start(): Position { return this.at(0); }
   end(): Position { return this.at(this.total); }
