@@ -66,7 +66,7 @@ export class Engine extends EngineBreakpoints {
   /** Travel to a position (EngineError 'out-of-range' outside the recording). */
   goto(to: Position): StopEvent {
     if (this.program) {
-      if (to.step < 0) throw new EngineError(`position ${to.launch}:${to.step} is a host call before launch ${to.launch}: the debugger stops in launches`, 'out-of-range');
+      if (to.step < 0) return this.gotoHost(to);
       this.enter(to.launch);
     } else if (to.launch !== LAUNCH) throw new EngineError(`launch ${to.launch} does not exist: this session records one launch (0)`, 'out-of-range');
     return this.stopped(this.session.goto(to.step));
@@ -138,7 +138,7 @@ export class Engine extends EngineBreakpoints {
 
   races(): RaceReport {
     this.racesChecked();
-    return sessionRaces(this.session);
+    return this.program?.races(this.launchNo) ?? sessionRaces(this.session);
   }
 
   // ---- threads and frames -----------------------------------------------------------------------

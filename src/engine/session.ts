@@ -85,6 +85,11 @@ function unsupportedOf(program: Program): ReturnType<typeof unsupportedInstructi
   return found;
 }
 
+/** The options a session runs its launch with (a program's race check of a launch runs with the same). */
+export function sessionRunOptions(o: { readonly schedule?: 'rr' | 'random' | undefined; readonly seed?: number | undefined; readonly maxSteps?: number | undefined }): RunOptions {
+  return { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? SESSION_MAX_STEPS };
+}
+
 function prepareSession(o: SessionOptions): { text: string; program: Program; launch: Launch; opts: RunOptions; machine: Machine; loadWarnings: string | undefined } {
   let text = o.ptxText;
   if (text === undefined) {
@@ -110,12 +115,7 @@ function prepareSession(o: SessionOptions): { text: string; program: Program; la
     if (e instanceof LaunchError || e instanceof EngineError) throw new EngineError(`bad launch: ${e.message}`, 'bad-launch');
     throw e;
   }
-  const opts: RunOptions = {
-    ...DEFAULT_RUN_OPTIONS,
-    schedule: o.schedule ?? 'rr',
-    seed: o.seed ?? 1,
-    maxSteps: o.maxSteps ?? SESSION_MAX_STEPS,
-  };
+  const opts = sessionRunOptions(o);
   let machine: Machine;
   try {
     machine = new Machine(program, launch, opts);

@@ -54,6 +54,8 @@ export abstract class EngineBase {
    * from there rather than from the launch shown. Any other stop clears it.
    */
   protected eventStop: number | undefined;
+  /** A stop at a host event (program/host.ts): its position (step < 0 of the launch after it); any other stop clears it. */
+  protected hostPos: Position | undefined;
   protected tuiDebugInfo: DebugInfo | null | undefined;
 
   /** Engines are made by `Engine.open`, `openEngine*` and `engineOf` (one per session). */
@@ -67,7 +69,7 @@ export abstract class EngineBase {
 
   get total(): number { return this.session.total; }
   /** The current position on the program timeline. */
-  position(): Position { return this.session.here(); }
+  position(): Position { return this.hostPos ?? this.session.here(); }
   /** The position `step` warp-steps into the current launch (range-checked when travelled to). */
   at(step: number): Position { return this.session.at(step); }
   /** The first and last positions of the current launch's recording. */
@@ -80,6 +82,8 @@ export abstract class EngineBase {
   protected stopped(s: Stop): StopEvent {
     this.containers.clear();
     this.eventStop = undefined;
+    this.hostPos = undefined;
+    this.session.hostMemory = undefined;
     const w = this.session.where();
     return { reason: s.reason, position: s.at, total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
   }
@@ -109,6 +113,7 @@ export abstract class EngineBase {
     const p = this.program!;
     if (n === p.current && sessions.get(this) === p.session(n)) return;
     const s = p.session(n);
+    this.session.hostMemory = undefined;
     p.current = n;
     sessions.set(this, s);
     engines.set(s, this);

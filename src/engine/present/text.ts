@@ -64,7 +64,8 @@ export function stopText(e: Engine, st: Pick<Stop, 'reason' | 'message'>): strin
   consoleState(e).history.setConvenience('_launch', intValue(BigInt(e.position().launch), T.int));
   const parts: string[] = [];
   if (st.message) parts.push(st.message);
-  if (st.reason !== 'no-move' || !st.message) parts.push(stopLine(e));
+  // at a host event no thread runs: the message names the host call (program/host.ts)
+  if ((st.reason !== 'no-move' || !st.message) && !e.hostStop()) parts.push(stopLine(e));
   return parts.join('\n');
 }
 

@@ -14,7 +14,9 @@
  */
 import type { HitCondition } from '../breakpoints.js';
 import { EngineError } from '../errors.js';
-import { openSession, type Session } from '../session.js';
+import { openSession, type Session, sessionRunOptions } from '../session.js';
+import { adoptRaces, sessionRaces } from '../races.js';
+import { checkRun, type RaceReport } from '../../races/index.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { plainName } from '../../ptx/names.js';
@@ -61,6 +63,21 @@ export const DEFAULT_KEPT_BYTES = 256 * 2 ** 20;
 function heldBytes(s: Session): number {
   const b = s.trace.bytes();
   return b.log + 2 * b.checkpoints + s.machine.arena.bank.size + 64 * 1024;
+}
+
+/**
+ * Give an evicted session's banks back for the next launch opened: its device arena, and every
+ * warp's local memory and CTA's shared memory (32 warps hold 1 MiB of local banks). Each visit
+ * would otherwise allocate them afresh, and V8 answers that external memory with collections
+ * ("external memory pressure") that land in gotos.
+ */
+function recycleBanks(s: Session): void {
+  const m = s.machine;
+  m.arena.bank.recycle();
+  for (const c of [...m.resident, ...m.ctaPool]) {
+    c.shared.recycle();
+    for (const w of c.warps) w.local.recycle();
+  }
 }
 
 export class ProgramTimeline {
@@ -124,6 +141,8 @@ export class ProgramTimeline {
       ptxPath: start.ptxPath, ptxText: start.ptxText, launchObject: start.launch, schedule: this.o.schedule, seed: this.o.seed, maxSteps: this.o.maxSteps,
       program: this.programOf(l.module, start.ptxPath, start.ptxText), launchNo: n,
     });
+    const checked = this.raceReports.get(n);
+    if (checked) adoptRaces(s, checked);
     s.useIds(this.takeId);
     if (this.sourceDir) s.setSourceDir(this.sourceDir);
     for (const b of this.bps) this.apply(b, n, s);
@@ -139,7 +158,7 @@ export class ProgramTimeline {
       this.open.delete(k);
       // its device arena serves the next launch opened (no session is used once evicted: callers
       // take a launch's session from session() and use it before asking for another)
-      evicted.machine.arena.bank.recycle();
+      recycleBanks(evicted);
       this.heldTotal -= this.held.get(k) ?? 0;
       this.held.delete(k);
     }
@@ -158,6 +177,32 @@ export class ProgramTimeline {
     const loaded = loadPtx(ptxText, ptxPath, { lazy: true });
     if (loaded.program) this.programs.set(id, { ptxText, program: loaded.program });
     return loaded.program;
+  }
+
+  /** Each launch's race report, once checked (kept when its session is pushed out). */
+  private readonly raceReports = new Map<number, RaceReport>();
+
+  /**
+   * Launch n's race report: the race checker runs the launch from its start under the options
+   * its session records with (the same schedule, so each access step is a position of the
+   * launch's recording), without recording it when it is not open. Undefined: not recorded.
+   */
+  races(n: number): RaceReport | undefined {
+    const had = this.raceReports.get(n);
+    if (had) return had;
+    const open = this.open.get(n);
+    let rep: RaceReport;
+    if (open) rep = sessionRaces(open);
+    else {
+      const l = this.launch(n);
+      const start = l?.recorded ? this.source.start(n) : undefined;
+      if (!l || !start) return undefined;
+      const program = this.programOf(l.module, start.ptxPath, start.ptxText);
+      if (!program) rep = sessionRaces(this.session(n));
+      else rep = checkRun(program, start.launch, sessionRunOptions(this.o)).report;
+    }
+    this.raceReports.set(n, rep);
+    return rep;
   }
 
   /** The sessions recorded now, by launch. */
@@ -314,11 +359,14 @@ export class ProgramTimeline {
     return { launch: first, stop: { reason: 'start', at: s.at(0), message: `No more reverse-execution history: at the start of launch ${first} (${this.label(first)}), the program's first recorded launch.` } };
   }
 
-  /** continue / reverse-continue from launch `n` at its session's position. */
-  cont(n: number, dir: Direction): ProgramStop {
+  /**
+   * continue / reverse-continue from launch `n` at its session's position; `hitHere`: a hit at
+   * the position counts (a continue from a host event before the launch).
+   */
+  cont(n: number, dir: Direction, hitHere = false): ProgramStop {
     const s = this.session(n);
     const from = s.position();
-    const st = s.cont(dir);
+    const st = s.cont(dir, hitHere);
     // a fault ends its launch: a stop, passed by the next continue (the program went on)
     const passedFault = st.reason === 'fault' && from === s.total;
     if (dir === 'forward' && st.reason !== 'end' && !passedFault) return { launch: n, stop: st };

@@ -7,9 +7,10 @@ import { ctaOfKey, warpOfKey } from '../../trace/trace.js';
 import { FinishedThreadView, laneFrames, MachineThreadView } from '../threadview.js';
 import { ThreadTimeline } from '../timeline.js';
 import { evaluateExpression, PrintError } from '../print/index.js';
-import type { BreakpointInfo, Dim3, FrameInfo, LaneState, RegisterValue, ThreadView, TimelineMark, WarpInfo, WatchpointInfo, Where } from '../types.js';
+import type { BreakpointInfo, Dim3, FrameInfo, LaneState, RegisterValue, SpaceName, ThreadView, TimelineMark, WarpInfo, WatchpointInfo, Where } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { ptxText } from '../../exec/machine.js';
+import { GLOBAL_HI } from '../../exec/memory.js';
 
 import { type RegisterWatchInfo, type RegWp, SessionBase } from './base.js';
 
@@ -74,7 +75,32 @@ export abstract class SessionState extends SessionBase {
     return out;
   }
 
+  /**
+   * At a host-event stop of a program (engine/api/program.ts): global memory [address, +size) as
+   * the host call left it, read from the program's recording; this launch's machine holds the
+   * memory at the launch's start, after any later host calls. Undefined elsewhere.
+   */
+  hostMemory: ((address: bigint, size: number) => Uint8Array | undefined) | undefined;
+
   threadView(): ThreadView {
+    const v = this.machineView();
+    const host = this.hostMemory;
+    if (!host) return v;
+    // global reads (and generic ones in the global window) come from the recording; the view's
+    // own read still says whether the range is allocated
+    return Object.create(v, {
+      readMemory: {
+        value: (space: SpaceName, address: bigint, size: number): Uint8Array | undefined => {
+          const own = v.readMemory(space, address, size);
+          const hi = Number((address >> 32n) & 0xffffffffn);
+          if (!own || !(space === 'global' || (space === 'generic' && hi === GLOBAL_HI))) return own;
+          return host(hi === 0 ? (BigInt(GLOBAL_HI) << 32n) | address : address, size);
+        },
+      },
+    }) as ThreadView;
+  }
+
+  private machineView(): ThreadView {
     const w = this.focusedWarp();
     if (!w || laneFrames(this.machine, w, this.focusLane).frames.length === 0) {
       // exited or retired: what outlives the thread (global memory, parameters) stays readable
