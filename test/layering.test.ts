@@ -6,6 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix, relative, sep } from 'node:path';
+import ts from 'typescript';
 import { ROOT } from './helpers.js';
 
 function files(dir: string): string[] {
@@ -281,7 +282,7 @@ const MAX_LINES = 600;
 
 /** Modules allowed over MAX_LINES, each with why (and the lines it had when listed: growth shows). */
 const LONG_MODULES: Readonly<Record<string, string>> = {
-  'src/ptx/parser.ts': 'the recursive-descent parser of the whole PTX grammar (1,231 lines): one grammar, its productions call each other; a split should follow the parse-speed work (#29) that will rewrite its hot paths',
+  'src/ptx/parser.ts': 'the recursive-descent parser of the whole PTX grammar (1,237 lines): one grammar, its productions call each other; a split should follow the parse-speed work (#29) that will rewrite its hot paths',
   'src/frontends/gdb/language.ts': 'the gdb language\'s command table and dispatch (633 lines, 5% over; the by-design refusals moved to bydesign.ts): the table is one list; a split by command family is next',
   'src/races/checker.ts': 'the race checker\'s one pass over the recording (619 lines, 3% over)',
 };
@@ -312,5 +313,76 @@ describe('layering: module size (#26)', () => {
   it('the rule catches a long module (checked on made-up sizes)', () => {
     const made = new Map([['src/engine/api.ts', 1016], ['src/ptx/parser.ts', 1181], ['src/engine/types.ts', 394]]);
     expect(longModules(made, MAX_LINES, LONG_MODULES)).toEqual(['src/engine/api.ts: 1016 lines']);
+  });
+});
+
+// ---- function size (issue #26): no function over ~120 lines in the interpreter's instruction
+// selection (src/exec/compile) and the PTX resolver (src/ptx/resolve*.ts, program.ts) ----------
+
+/** The most lines a function there may span (its first to its last line), unless listed below. */
+const MAX_FUNCTION_LINES = 120;
+
+/** Where the rule applies: a folder (every file under it) or a file name pattern. */
+const FUNCTION_SIZE_SCOPE: readonly RegExp[] = [/^src\/exec\/compile\//, /^src\/ptx\/resolve[^/]*\.ts$/, /^src\/ptx\/program\.ts$/];
+
+/** Functions allowed over MAX_FUNCTION_LINES, as "FILE:NAME", each with why (none today). */
+const LONG_FUNCTIONS: Readonly<Record<string, string>> = {};
+
+/** Every function with a body in `text`, with the lines it spans (a nested one counts on its own too). */
+function functionSizes(file: string, text: string): { name: string; lines: number }[] {
+  const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const out: { name: string; lines: number }[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isFunctionLike(n) && 'body' in n && n.body) {
+      const first = sf.getLineAndCharacterOfPosition(n.getStart(sf)).line, last = sf.getLineAndCharacterOfPosition(n.end).line;
+      const p = n.parent;
+      const name = (n as ts.FunctionLikeDeclaration).name?.getText(sf) ?? ((ts.isVariableDeclaration(p) || ts.isPropertyAssignment(p)) ? p.name.getText(sf) : `<anonymous at line ${first + 1}>`);
+      out.push({ name, lines: last - first + 1 });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return out;
+}
+
+/** The functions over `max` lines that are not listed, as "FILE:NAME: N lines". */
+function longFunctions(sources: ReadonlyMap<string, string>, max: number, allowed: Readonly<Record<string, string>>): string[] {
+  return [...sources].flatMap(([f, text]) => functionSizes(f, text).filter((s) => s.lines > max && !(`${f}:${s.name}` in allowed)).map((s) => `${f}:${s.name}: ${s.lines} lines`));
+}
+
+describe('layering: function size in instruction selection and the resolver (#26)', () => {
+  const sources = new Map<string, string>();
+  for (const f of files(join(ROOT, 'src'))) {
+    const rel = relative(ROOT, f).split(sep).join('/');
+    if (FUNCTION_SIZE_SCOPE.some((r) => r.test(rel))) sources.set(rel, readFileSync(f, 'utf8'));
+  }
+  const sized = [...sources].flatMap(([f, t]) => functionSizes(f, t).map((s) => ({ file: f, ...s })));
+
+  it('finds the sources it checks (compileCvt, resolveModule, resolveFunction)', () => {
+    const names = sized.map((s) => s.name);
+    expect(names).toEqual(expect.arrayContaining(['compileCvt', 'resolveModule', 'resolveFunction']));
+  });
+
+  it(`no function there is over ${MAX_FUNCTION_LINES} lines unless listed with a reason`, () => {
+    expect(longFunctions(sources, MAX_FUNCTION_LINES, LONG_FUNCTIONS)).toEqual([]);
+  });
+
+  it('every listed long function is still long (a split one leaves the list)', () => {
+    const long = new Set(sized.filter((s) => s.lines > MAX_FUNCTION_LINES).map((s) => `${s.file}:${s.name}`));
+    expect(Object.keys(LONG_FUNCTIONS).filter((k) => !long.has(k))).toEqual([]);
+  });
+
+  it('the rule catches a long function, nested ones too (checked on made-up sources)', () => {
+    const body = (n: number): string => Array.from({ length: n }, (_, i) => `  x += ${i};`).join('\n');
+    const made = new Map([
+      // compileBig spans 124 lines (over), compileOk 120 (at the limit: allowed), inner 128 inside outer 131
+      ['src/exec/compile/made.ts', `export function compileBig(x: number): number {\n${body(121)}\n  return x;\n}\nexport function compileOk(x: number): number {\n${body(117)}\n  return x;\n}\n`],
+      ['src/ptx/resolve-made.ts', `export function outer(): void {\n  const inner = (x: number): number => {\n${body(125)}\n    return x;\n  };\n  void inner;\n}\n`],
+    ]);
+    expect(longFunctions(made, MAX_FUNCTION_LINES, LONG_FUNCTIONS)).toEqual([
+      'src/exec/compile/made.ts:compileBig: 124 lines',
+      'src/ptx/resolve-made.ts:outer: 131 lines',
+      'src/ptx/resolve-made.ts:inner: 128 lines',
+    ]);
   });
 });

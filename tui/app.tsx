@@ -4,6 +4,7 @@
  */
 import React, { useEffect, useSyncExternalStore } from 'react';
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import { comparePositions } from '#engine';
 import type { Controller } from './controller.js';
 import { HINTS } from './keys.js';
 import { type Column, type Layout, PANE_TITLES, type PaneId, type Slot, tabLabels } from './layout.js';
@@ -168,7 +169,7 @@ export function App({ ctl, title }: { ctl: Controller; title: string }): React.J
   const cells = timelineCells(width, pos, s.total, launch);
   const buckets = ctl.model.cached(`buckets:${cells}`, () => bucketMarks(ctl.model.marks(), s.total, cells));
   const fault = s.fault;
-  const atFault = fault !== undefined && pos >= fault.step;
+  const atFault = fault !== undefined && comparePositions(s.position(), fault.at) >= 0;
   return (
     <Box flexDirection="column" width={width} height={layout.height}>
       <Row line={header(ctl, width, title)} width={width} />

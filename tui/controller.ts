@@ -6,7 +6,8 @@
  * without the view.
  */
 import type { Key } from 'ink';
-import { breakText, displaysText, focusText, originText, returnValueText, stopText, watchText, type BreakpointInfo, type Dim3, type Engine, type StopEvent } from '#engine';
+import { breakText, displaysText, focusText, originText, returnValueText, stopText, watchText, type BreakpointInfo, type Dim3, type Engine, type Position, type StopEvent } from '#engine';
+import { comparePositions } from '#engine';
 import { formatForType } from './format.js';
 import { keyPresses, NAV_KEYS, type KeyPress, type NavKey, parseMouse } from './keys.js';
 import { slotOf } from './layout.js';
@@ -335,13 +336,13 @@ export class Controller extends PaneMoves {
 
   private markStep(dir: number): void {
     const marks = this.model.marks();
-    const pos = this.engine.position().step;
-    let to: number | undefined;
-    if (dir > 0) to = marks.find((m) => m.step > pos)?.step;
-    else for (let i = marks.length - 1; i >= 0; i--) if (marks[i]!.step < pos) { to = marks[i]!.step; break; }
+    const pos = this.engine.position();
+    let to: Position | undefined;
+    if (dir > 0) to = marks.find((m) => comparePositions(m.at, pos) > 0)?.at;
+    else for (let i = marks.length - 1; i >= 0; i--) if (comparePositions(marks[i]!.at, pos) < 0) { to = marks[i]!.at; break; }
     if (to === undefined) { this.say(dir > 0 ? 'no later mark on the timeline' : 'no earlier mark on the timeline'); return; }
-    const step = to;
-    this.act(`goto ${step}`, (e) => e.goto(e.at(step)));
+    const at = to;
+    this.act(`goto ${at.step}`, (e) => e.goto(at));
   }
 
   /** Point the Memory pane at an address, symbol or expression (see memtarget.ts). */

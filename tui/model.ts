@@ -105,9 +105,9 @@ export class Model {
     });
   }
 
-  /** Marks sorted by step (for { } and the timeline bar). */
+  /** Marks in timeline order (for { } and the timeline bar). */
   marks(): readonly TimelineMark[] {
-    return this.cached('marks', () => [...this.engine.marks()].sort((a, b) => a.step - b.step));
+    return this.cached('marks', () => [...this.engine.marks()].sort((a, b) => comparePositions(a.at, b.at)));
   }
 
   /** 1-based PTX line of an instruction, 0 when unknown. */

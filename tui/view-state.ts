@@ -77,7 +77,7 @@ export class ViewState {
     // a step limit says where the warps spin (exec/spin.ts) next to the first line
     const spin = f?.split('\n').find((l) => l.trim().startsWith('spinning at'))?.trim();
     this.message = f
-      ? { text: `run ended with a fault at step ${engine.fault?.step}: ${firstLine(f)}${spin ? ` — ${spin}` : ''}`, tone: 'error' }
+      ? { text: `run ended with a fault at step ${engine.fault?.at.step}: ${firstLine(f)}${spin ? ` — ${spin}` : ''}`, tone: 'error' }
       : engine.interrupted
         ? { text: `recording stopped (Ctrl-C) after ${engine.total} steps, before the kernel finished. ? for help, : for commands.`, tone: 'info' }
         : { text: `${engine.total} steps recorded. ? for help, : for commands.`, tone: 'info' };

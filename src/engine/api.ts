@@ -20,7 +20,7 @@ import { openSession, Session, type SessionOptions } from './session.js';
 import type {
   ContinueRequest, RegisterValue, TimelineMark, WarpInfo, Dim3, Direction, Evaluation, FrameInfo, SpaceName, StepRequest, Stop, StopEvent, ThreadInfo,
 } from './types.js';
-import { type Position, positionOf } from '../trace/position.js';
+import type { Position } from '../trace/position.js';
 import { type TimelineInfo, Timelines } from './whatif/timelines.js';
 import { ProgramTimeline } from './program/timeline.js';
 // the API's types live in types.ts; re-exported for the modules that still import them from here
@@ -66,7 +66,7 @@ export class Engine extends EngineBreakpoints {
   /** Travel to a position (EngineError 'out-of-range' outside the recording). */
   goto(to: Position): StopEvent {
     if (this.program) {
-      if (to.step < 0) throw new EngineError(`position ${to.launch}:${to.step} is a host call before launch ${to.launch}: the debugger stops in launches`, 'out-of-range');
+      if (to.step < 0) return this.gotoHost(to);
       this.enter(to.launch);
     } else if (to.launch !== LAUNCH) throw new EngineError(`launch ${to.launch} does not exist: this session records one launch (0)`, 'out-of-range');
     return this.stopped(this.session.goto(to.step));
@@ -138,7 +138,7 @@ export class Engine extends EngineBreakpoints {
 
   races(): RaceReport {
     this.racesChecked();
-    return sessionRaces(this.session);
+    return this.program?.races(this.launchNo) ?? sessionRaces(this.session);
   }
 
   // ---- threads and frames -----------------------------------------------------------------------
@@ -238,10 +238,10 @@ export class Engine extends EngineBreakpoints {
   /** The PTX text as recorded (the PTX pane draws it with its own line splitting). */
   get ptxText(): string { return this.session.ptxText; }
 
-  /** The fault that ended the run: its message and the step it happened at (the end). */
-  get fault(): { readonly message: string; readonly step: number } | undefined {
+  /** The fault that ended the run: its message and the position it happened at (the launch's end). */
+  get fault(): { readonly message: string; readonly at: Position } | undefined {
     const m = this.session.faultMessage;
-    return m === undefined ? undefined : { message: m, step: this.session.faultStep };
+    return m === undefined ? undefined : { message: m, at: this.session.at(this.session.faultStep) };
   }
 
   /**
@@ -320,7 +320,7 @@ export class Engine extends EngineBreakpoints {
     const refuse = this.program ? 'Writes (what-if timelines) work in a session on one launch: open the launch alone with `ptxdbg exec --break KERNEL#N -- ./app` to try a change; a whole-program session only reads.' : undefined;
     const out = this.timelineSet.write(this.session, expr, history, refuse);
     if (out.session) this.useSession(out.session);
-    return { lhs: out.planned.lhs, forked: out.session !== undefined, timeline: this.timeline(), position: positionOf(this.launchNo, out.step) };
+    return { lhs: out.planned.lhs, forked: out.session !== undefined, timeline: this.timeline(), position: this.session.at(out.step) };
   }
 
   /** The current timeline: the original recording (id 0) or a what-if. */
@@ -333,7 +333,7 @@ export class Engine extends EngineBreakpoints {
     const s = this.timelineSet.travel(this.session, id);
     this.useSession(s);
     const t = this.timeline();
-    return this.stopped({ reason: 'goto', step: s.position(), message: `Now in ${t.id === 0 ? 'the original recording' : t.name} at step ${s.position()} of ${s.total}.` });
+    return this.stopped({ reason: 'goto', at: s.here(), message: `Now in ${t.id === 0 ? 'the original recording' : t.name} at step ${s.position()} of ${s.total}.` });
   }
 
   /**

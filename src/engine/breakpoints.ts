@@ -13,6 +13,8 @@ import type { FunctionDecl, Statement } from '../ptx/ast.js';
 import { LineMap } from '../ptx/diagnostics.js';
 import { namesFunction, plainName } from '../ptx/names.js';
 import type { CodeIndex } from './code-index.js';
+import type { Program, ProgFunction } from '../ptx/resolve.js';
+import { inlineChain, inlinedCopies, inlineStarts, outerKeys } from './inlined.js';
 import { baseName } from './sources.js';
 import type { Dim3 } from './types.js';
 
@@ -33,6 +35,8 @@ export class BreakpointError extends Error {}
 
 export interface ResolvedSpec {
   globals: number[];
+  /** Per location (global instruction): innermost inlined frames hidden when it is hit (inlined.ts). */
+  hide: Map<number, number>;
   condition: Condition | undefined;
   spec: string;
 }
@@ -90,7 +94,7 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
   }
   if (!spec) throw new BreakpointError('usage: break FILE:LINE | LINE | FUNCTION | ptx:LINE | *INSTR [if COND]');
   const globals: number[] = [];
-  const n = code.line.length;
+  const hide = new Map<number, number>();
   let m: RegExpExecArray | null;
   if ((m = /^ptx:(\d+)$/.exec(spec))) {
     const want = Number(m[1]);
@@ -114,29 +118,34 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
     const file = m[1];
     const asked = Number(m[2]);
     const wantFile = file ?? current.file;
-    const inFile = (g: number): boolean => {
-      const f = code.fileName(g);
-      return !(wantFile !== undefined && f !== undefined && f !== wantFile && baseName(f) !== baseName(wantFile));
-    };
-    // a line without code moves to the next line that has some, as gdb does
+    // a line without code moves to the next line that has some, as gdb does; an inlined call's
+    // line has the first instruction of the inlined code (its frames hidden there, as in gdb)
+    const sites = lineSites(code);
     let line = asked;
     let next = Infinity;
-    for (let g = 0; g < n; g++) {
-      const l = code.line[g]!;
-      if (l >= asked && l < next && code.lineStart[g] && inFile(g)) next = l;
-    }
+    for (const s of sites) if (s.line >= asked && s.line < next && inFileIndex(code, s, wantFile)) next = s.line;
     // code the launched kernel does not reach is not loaded: a line there must not move on to the
     // next line of loaded code (a breakpoint somewhere else), nor read as a line without code
     const skipped = notLoadedLine(code, asked, next, wantFile);
     if (skipped) throw new BreakpointError(`line ${skipped.line}${file ? ` of ${file}` : ''} is in ${skipped.fn}, which kernel ${code.machine.launch.kernel} does not reach: only the code the launched kernel can reach is loaded`);
     if (next !== Infinity) line = next;
-    for (let g = 0; g < n; g++) {
-      if (code.line[g] !== line || !code.lineStart[g] || !inFile(g)) continue;
-      globals.push(g);
+    for (const s of sites) {
+      if (s.line !== line || !inFileIndex(code, s, wantFile) || hide.has(s.g)) continue;
+      globals.push(s.g);
+      hide.set(s.g, s.hide);
     }
     if (!globals.length) throw new BreakpointError(`no code for line ${asked}${file ? ` in ${file}` : ''} or after it`);
   } else {
     const prog = code.functions.find((f) => f.name === spec) ?? code.functions.find((f) => namesFunction(spec, f.name));
+    // the function's inlined copies: one location each (gdb: one breakpoint, several locations)
+    for (const f of code.functions) {
+      for (const c of inlinedCopies(code.machine.program, f, (name) => name === spec || namesFunction(spec, name))) {
+        const g = code.global(f.name, c.pc);
+        globals.push(g);
+        hide.set(g, c.level);
+      }
+    }
+    if (!prog && globals.length) return { globals, hide, condition, spec: text.trim() };
     if (!prog) {
       const fn = notLoaded(code).find((d) => namesFunction(spec, d.name));
       if (fn) throw new BreakpointError(`function "${spec}" is not reachable from kernel ${code.machine.launch.kernel}: only the code the launched kernel can reach is loaded`);
@@ -149,9 +158,84 @@ export function resolveSpec(text: string, code: CodeIndex, ptxText: string, curr
       const l = prog.locLine[i] ?? 0;
       if (l !== 0 && l !== entryLine && l !== (prog.locLine[i - 1] ?? 0)) { pc = i; break; }
     }
-    globals.push(code.global(prog.name, pc));
+    // gdb stops there with the inlined calls that begin at it hidden: the function's own line
+    const g = code.global(prog.name, pc);
+    globals.unshift(g);
+    hide.set(g, inlineStarts(code.machine.program, prog, pc));
   }
-  return { globals, condition, spec: text.trim() };
+  return { globals, hide, condition, spec: text.trim() };
+}
+
+interface LineSite { readonly g: number; readonly line: number; readonly file: number; readonly hide: number }
+const siteCache = new WeakMap<CodeIndex, LineSite[]>();
+
+/**
+ * Where each source line's code begins: the first instruction of each run of a line, and, at the
+ * start of an inlined block, the lines of its call sites (hide = the inlined frames inside it).
+ */
+function lineSites(code: CodeIndex): LineSite[] {
+  let out = siteCache.get(code);
+  if (out) return out;
+  out = [];
+  const program = code.machine.program;
+  for (let g = 0; g < code.line.length; g++) {
+    const fn = code.functions[code.fnIndex[g]!]!;
+    const pc = code.pc[g]!;
+    if (code.lineStart[g] && !sameInlinedLine(program, fn, pc)) out.push({ g, line: code.line[g]!, file: code.file[g]!, hide: 0 });
+    const starts = inlineStarts(program, fn, pc);
+    const c = starts ? inlineChain(program, fn, pc) : undefined;
+    if (!c) continue;
+    for (let j = 1; j <= starts; j++) {
+      const at = j < c.frames.length ? c.frames[j]! : c.outer;
+      if (at.line > 0) out.push({ g, line: at.line, file: at.file, hide: j });
+    }
+  }
+  out = firstInBlock(code, out);
+  siteCache.set(code, out);
+  return out;
+}
+
+/**
+ * A call site's line where the same block (function and inlined copy) has that line's code
+ * anyway: gdb keeps one location per block for a line, so the call site adds none.
+ */
+function firstInBlock(code: CodeIndex, sites: LineSite[]): LineSite[] {
+  const program = code.machine.program;
+  const blockOf = (s: LineSite): string => {
+    const fi = code.fnIndex[s.g]!;
+    const k = outerKeys(inlineChain(program, code.functions[fi]!, code.pc[s.g]!));
+    return `${fi}|${s.line}|${k.slice(0, k.length - s.hide).at(-1) ?? ''}`;
+  };
+  const own = new Set(sites.filter((s) => s.hide === 0).map(blockOf));
+  return sites.filter((s) => s.hide === 0 || !own.has(blockOf(s)));
+}
+
+/** The instruction before `pc` is in the same inlined copy as `pc`'s innermost frame, at the same line: not a new run of it. */
+function sameInlinedLine(program: Program, fn: ProgFunction, pc: number): boolean {
+  const c = inlineChain(program, fn, pc);
+  const p = pc > 0 ? inlineChain(program, fn, pc - 1) : undefined;
+  if (!c?.frames.length || !p) return false;
+  const n = c.frames.length;
+  const k = p.frames.length - n;
+  if (k < 0) return false;
+  const f = c.frames[0]!, q = p.frames[k]!;
+  return f.id === q.id && f.line === q.line && f.file === q.file && c.outer.line === p.outer.line;
+}
+
+function inFileIndex(code: CodeIndex, s: LineSite, want: string | undefined): boolean {
+  const f = s.file >= 0 ? code.machine.program.files.get(s.file) : undefined;
+  return !(want !== undefined && f !== undefined && f !== want && baseName(f) !== baseName(want));
+}
+
+/** The line, file and inlined function a location shows when hit with `hide` inlined frames hidden. */
+export function siteLine(code: CodeIndex, g: number, hide: number): { line: number; file: string | undefined; inlined?: string } {
+  const c = inlineChain(code.machine.program, code.functions[code.fnIndex[g]!]!, code.pc[g]!);
+  const inlined = c && hide < c.frames.length ? { inlined: c.frames[hide]!.function } : {};
+  if (hide > 0 && c) {
+    const at = hide < c.frames.length ? c.frames[hide]! : c.outer;
+    return { line: at.line, file: at.file >= 0 ? code.machine.program.files.get(at.file) : undefined, ...inlined };
+  }
+  return { line: code.line[g]!, file: code.fileName(g), ...inlined };
 }
 
 /** The module's function bodies that are not loaded (the launched kernel cannot reach them). */

@@ -11,15 +11,17 @@ import type { Stop, TimelineMark } from './types.js';
 
 /** The run's race report, computed on first use and kept on the session (with timeline marks). */
 export function sessionRaces(s: Session): RaceReport {
-  let rep = s.raceReport;
-  if (!rep) {
-    rep = checkRun(s.program, s.launch, s.options).report;
-    s.raceReport = rep;
-    const marks: TimelineMark[] = [];
-    for (const r of rep.races) for (const a of r.accesses) marks.push({ step: a.step, kind: 'race' });
-    s.raceMarks = marks;
-  }
+  const rep = s.raceReport ?? checkRun(s.program, s.launch, s.options).report;
+  if (!s.raceReport) adoptRaces(s, rep);
   return rep;
+}
+
+/** Keep a report of s's launch (run with s's options) on s, with its timeline marks (a program's launch checked before it was recorded). */
+export function adoptRaces(s: Session, rep: RaceReport): void {
+  s.raceReport = rep;
+  const marks: TimelineMark[] = [];
+  for (const r of rep.races) for (const a of r.accesses) marks.push({ at: s.at(a.step), kind: 'race' });
+  s.raceMarks = marks;
 }
 
 /** Travel to the first (or second) access of race n (1-based), focusing the accessing thread. */

@@ -47,6 +47,8 @@ export interface SessionOptions extends LaunchFlags {
    * module's launches in a program: parsed and resolved once, its compiled code cached with it.
    */
   program?: Program | undefined;
+  /** The launch the session records: a program's launch number (from 1); 0, a single kernel, when absent. */
+  launchNo?: number | undefined;
 }
 
 /** Default recording limit: a runaway loop stops here instead of filling memory. */
@@ -56,7 +58,7 @@ export const SESSION_MAX_STEPS = 50_000_000;
 export function openSession(o: SessionOptions): Session {
   const p = prepareSession(o);
   const trace = Trace.record(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL });
-  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace, o.launchNo);
   s.loadWarnings = p.loadWarnings ?? '';
   return s;
 }
@@ -68,7 +70,7 @@ export function openSession(o: SessionOptions): Session {
 export async function openSessionAsync(o: SessionOptions, rec: { onProgress?: (p: RecordProgress) => void; signal?: AbortSignal } = {}): Promise<Session> {
   const p = prepareSession(o);
   const trace = await Trace.recordAsync(p.machine, { interval: o.interval ?? DEFAULT_INTERVAL, ...rec });
-  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace);
+  const s = new Session(o.ptxPath, p.text, p.program, p.launch, p.opts, trace, o.launchNo);
   s.loadWarnings = p.loadWarnings ?? '';
   return s;
 }
@@ -81,6 +83,11 @@ function unsupportedOf(program: Program): ReturnType<typeof unsupportedInstructi
   const found = unsupportedInstructions(program);
   unsupportedSeen.set(program, { functions: program.functions.size, found });
   return found;
+}
+
+/** The options a session runs its launch with (a program's race check of a launch runs with the same). */
+export function sessionRunOptions(o: { readonly schedule?: 'rr' | 'random' | undefined; readonly seed?: number | undefined; readonly maxSteps?: number | undefined }): RunOptions {
+  return { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? SESSION_MAX_STEPS };
 }
 
 function prepareSession(o: SessionOptions): { text: string; program: Program; launch: Launch; opts: RunOptions; machine: Machine; loadWarnings: string | undefined } {
@@ -108,12 +115,7 @@ function prepareSession(o: SessionOptions): { text: string; program: Program; la
     if (e instanceof LaunchError || e instanceof EngineError) throw new EngineError(`bad launch: ${e.message}`, 'bad-launch');
     throw e;
   }
-  const opts: RunOptions = {
-    ...DEFAULT_RUN_OPTIONS,
-    schedule: o.schedule ?? 'rr',
-    seed: o.seed ?? 1,
-    maxSteps: o.maxSteps ?? SESSION_MAX_STEPS,
-  };
+  const opts = sessionRunOptions(o);
   let machine: Machine;
   try {
     machine = new Machine(program, launch, opts);

@@ -8,7 +8,7 @@ import { coordsOf, type Launch } from '../exec/launch.js';
 import { lowestLane } from '../exec/int64.js';
 import { Access } from '../exec/probe.js';
 import { ctaOfKey, tidOfKey, type Trace, type WarpKey } from '../trace/trace.js';
-import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, parseCondition, resolveSpec } from './breakpoints.js';
+import { BreakpointError, conditionHolds, type Condition, hitCountHolds, type HitCondition, parseCondition, resolveSpec, siteLine } from './breakpoints.js';
 import type { CodeIndex } from './code-index.js';
 import { EngineError } from './errors.js';
 import type { BreakpointInfo, Dim3, WatchKind, WatchpointInfo } from './types.js';
@@ -26,6 +26,8 @@ export interface Bp extends BreakpointInfo {
   allHits: number[] | undefined;
   /** Hits still to pass over (gdb's `ignore N COUNT`, `continue N`). */
   ignore: number;
+  /** Per location: innermost inlined frames hidden when it is hit (a call site's line, breakpoints.ts). */
+  readonly hide?: ReadonlyMap<number, number>;
 }
 
 export interface Wp extends WatchpointInfo {
@@ -122,10 +124,10 @@ export class StopPoints {
       throw e;
     }
     if (r.condition?.expr !== undefined) this.checkExpr(r.condition.expr);
-    const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, file: this.code.fileName(g), line: this.code.line[g]! }));
+    const locations = r.globals.map((g) => ({ function: this.code.fnName(g), pc: this.code.pc[g]!, ...siteLine(this.code, g, r.hide.get(g) ?? 0) }));
     const bp: Bp = {
       id: this.newId(), spec: r.spec, enabled: true, condition: r.condition ? { block: r.condition.block, thread: r.condition.thread } : undefined,
-      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary, hitCond: hitCondition, allHits: undefined, ignore: 0,
+      locations, hits: 0, globals: new Set(r.globals), cond: r.condition, temporary, hitCond: hitCondition, allHits: undefined, ignore: 0, hide: r.hide,
     };
     this.bps.push(bp);
     return bp;
@@ -258,7 +260,7 @@ export class StopPoints {
       for (let s = from; s < to; s++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= s) seg++;
         if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, (log.segWarp[seg]! as WarpKey), only);
+        const r = this.matchAt(active, s, log.warpOfSegment(seg), only);
         if (r) { found = r; if (!last) return r; }
       }
       return found;
@@ -272,7 +274,7 @@ export class StopPoints {
       for (let s = hi - 1; s >= lo; s--) {
         while (seg > 0 && log.segStep[seg]! > s) seg--;
         if (!any[log.loc(s)]) continue;
-        const r = this.matchAt(active, s, (log.segWarp[seg]! as WarpKey), only);
+        const r = this.matchAt(active, s, log.warpOfSegment(seg), only);
         if (r) return r;
       }
       return undefined;
@@ -311,7 +313,7 @@ export class StopPoints {
       let seg = 0;
       for (let t = 0; t < this.trace.logged; t++) {
         while (seg + 1 < log.nseg && log.segStep[seg + 1]! <= t) seg++;
-        if (b.globals.has(log.loc(t)) && this.hitLane(b, t, (log.segWarp[seg]! as WarpKey), log.mask(t)) >= 0) hits.push(t);
+        if (b.globals.has(log.loc(t)) && this.hitLane(b, t, log.warpOfSegment(seg), log.mask(t)) >= 0) hits.push(t);
       }
       b.allHits = hits;
     }

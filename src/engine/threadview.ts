@@ -39,8 +39,11 @@ export function lanePc(w: Warp, lane: number, fi: number): number {
   return w.pc;
 }
 
-/** The lane's call stack, innermost first. */
-export function laneFrames(m: Machine, w: Warp, lane: number): { frames: FrameInfo[]; raw: Frame[] } {
+/**
+ * The lane's call stack, innermost first. `hide`: how many innermost inlined frames are hidden
+ * (gdb's stop at the start of an inlined block shows the call site; a `step` then enters it).
+ */
+export function laneFrames(m: Machine, w: Warp, lane: number, hide = 0): { frames: FrameInfo[]; raw: Frame[] } {
   const top = laneFrameIndex(w, lane);
   const frames: FrameInfo[] = [];
   const raw: Frame[] = [];
@@ -52,7 +55,7 @@ export function laneFrames(m: Machine, w: Warp, lane: number): { frames: FrameIn
     const prog = f.fn.prog;
     // functions inlined at pc (optimized -lineinfo code) are frames too, sharing the real one's registers
     const chain = inlineChain(m.program, prog, pc);
-    for (const c of chain?.frames ?? []) {
+    for (const c of (chain?.frames ?? []).slice(i === top ? hide : 0)) {
       frames.push({ level: frames.length, function: c.function, pc, file: fileName(c.file), line: c.line, inlined: true });
       raw.push(f);
     }
@@ -77,10 +80,10 @@ export class MachineThreadView implements ThreadView {
   private readonly fn: ProgFunction;
   private readonly regs: Map<string, { slot: number; type: string }>;
 
-  constructor(private readonly m: Machine, private readonly w: Warp, private readonly lane: number, level = 0) {
+  constructor(private readonly m: Machine, private readonly w: Warp, private readonly lane: number, level = 0, hide = 0) {
     this.block = [...w.cta.ctaid] as Dim3;
     this.thread = threadCoords(m, w, lane);
-    const { frames, raw } = laneFrames(m, w, lane);
+    const { frames, raw } = laneFrames(m, w, lane, hide);
     this.frames = frames;
     const sel = Math.min(level, Math.max(0, frames.length - 1));
     this.frame = raw[sel];

@@ -1,7 +1,7 @@
 /**
  * The debugger engine's vocabulary, shared by its front ends (TUI, batch mode, `races`).
- * Positions are warp-step counts: position p is the machine state after p warp-steps, and
- * "the current instruction" of a thread is the one it issues next.
+ * A position (trace/position.ts) is a launch and a warp-step count in it: the machine state after
+ * that many warp-steps, where "the current instruction" of a thread is the one it issues next.
  */
 import type { Program } from '../ptx/resolve.js';
 import type { OriginHop } from './origin.js';
@@ -28,8 +28,8 @@ export interface FrameInfo {
 export type LaneState = 'active' | 'inactive' | 'barrier' | 'exited' | 'not-started' | 'retired';
 
 export interface Where {
-  /** Current position and the number of recorded steps. */
-  readonly step: number;
+  /** Current position (its launch's step count is `at.step`) and the number of steps recorded in its launch. */
+  readonly at: Position;
   readonly total: number;
   readonly block: Dim3;
   readonly thread: Dim3;
@@ -66,7 +66,8 @@ export interface BreakpointInfo {
   enabled: boolean;
   readonly condition: { block?: Dim3; thread?: Dim3 } | undefined;
   /** Resolved (function, instruction) pairs. */
-  readonly locations: readonly { function: string; pc: number; file: string | undefined; line: number }[];
+  /** `inlined`: the inlined function whose copy the location is in, as the stop shows it (its PTX code is `function`'s). */
+  readonly locations: readonly { function: string; pc: number; file: string | undefined; line: number; inlined?: string }[];
   hits: number;
   /** A program's breakpoint not (yet) set in the launch in focus: gdb's pending breakpoint (no locations). */
   readonly pending?: boolean;
@@ -105,7 +106,7 @@ export interface Stop {
   /** gdb-like one-liner: "Breakpoint 1, kernel.cu:12", "Thread (3,0,0) has exited". */
   readonly message: string;
   /** The position after the move. */
-  readonly step: number;
+  readonly at: Position;
   readonly hit?: Hit | undefined;
 }
 
@@ -159,7 +160,7 @@ export interface ThreadView {
 
 /** Marks on the timeline (breakpoint hits, faults, races) for the TUI's timeline bar. */
 export interface TimelineMark {
-  readonly step: number;
+  readonly at: Position;
   readonly kind: 'breakpoint' | 'fault' | 'race' | 'watch';
 }
 

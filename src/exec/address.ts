@@ -10,13 +10,15 @@ import { type Ctx, fail, scaledIndex, varAddress } from './compile/operands.js';
 import { CONST_HI, LOCAL_HI, PARAM_HI, SHARED_HI, Space } from './memory.js';
 import type { Warp } from './state.js';
 
-const SPACE_OF: Record<string, Space> = {
-  global: Space.Global, shared: Space.Shared, local: Space.Local, const: Space.Const, param: Space.Param,
-};
+const SPACE_OF = new Map<string, Space>([
+  ['global', Space.Global], ['shared', Space.Shared], ['local', Space.Local], ['const', Space.Const], ['param', Space.Param],
+]);
 
 export function spaceMod(mods: readonly string[]): Space {
   for (const m of mods) {
-    const s = SPACE_OF[m] ?? SPACE_OF[m.split('::')[0]!];
+    // `shared::cta` names shared too; only such a modifier is cut (no array per modifier: `check` calls this per memory instruction)
+    const cut = m.indexOf('::');
+    const s = SPACE_OF.get(cut < 0 ? m : m.slice(0, cut));
     if (s !== undefined) return s;
   }
   return Space.Generic;

@@ -27,6 +27,9 @@ type Factory = (K: unknown, D: number, A: number, B: number, C: number, E: numbe
 
 const cache = new Map<string, Factory>();
 
+/** Set while instructions are selected only, never run (compile/operands.ts selectOnly). */
+export const selecting = { only: false };
+
 const NAMES = ['a', 'b', 'c'] as const;
 
 function readCode(v: View, name: string, base: string): string {

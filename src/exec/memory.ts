@@ -212,7 +212,7 @@ export class Bank {
 }
 
 /** Banks smaller than this are not worth keeping for reuse. */
-const RECYCLE_MIN = 1 << 20;
+const RECYCLE_MIN = 1 << 15;
 /** Zeroed buffers kept for reuse (Bank.recycle), by byte length; at most RECYCLE_BYTES in all. */
 const recycled = new Map<number, ArrayBuffer[]>();
 const RECYCLE_BYTES = 64 * 2 ** 20;

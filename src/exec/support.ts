@@ -7,6 +7,7 @@ import type { Diagnostic } from '../ptx/diagnostics.js';
 import type { Program } from '../ptx/resolve.js';
 import { compileFunction, type Layout } from './compile.js';
 import { Ctl } from './compiled.js';
+import { selectOnly } from './compile/operands.js';
 
 export function unsupportedInstructions(program: Program): Diagnostic[] {
   // every function a launch can take the address of: bodies, then prototypes (the machine's ids)
@@ -15,7 +16,8 @@ export function unsupportedInstructions(program: Program): Diagnostic[] {
   const layout: Layout = { addressOf: () => ({ lo: 0, hi: 0 }), functionAddress: (name) => ids.get(name) ?? -1, target: program.module.target, version: program.module.version };
   const out: Diagnostic[] = [];
   for (const fn of program.functions.values()) {
-    for (const c of compileFunction(fn, layout, false).code) {
+    // nothing here runs: lane loops are checked, not instantiated
+    for (const c of selectOnly(() => compileFunction(fn, layout, false)).code) {
       if (c.ctl === Ctl.Unsupported) {
         out.push({ severity: 'error', message: `not supported by the interpreter: ${c.note || c.src.opcode}`, span: c.src.src.opSpan });
       }

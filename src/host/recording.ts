@@ -39,7 +39,7 @@ import type { ArenaState } from '../exec/memory.js';
 import { PAGE_SHIFT, PAGE_SIZE } from '../exec/memory.js';
 import type { FaultReport } from '../exec/machine.js';
 import type { Image } from '../exec/texture/image.js';
-import { isZeroPage, snapDirty, type Pages } from '../trace/pages.js';
+import { chunkedPage, type ChunkedPages, isZeroPage, snapDirtyChunked } from '../trace/pages.js';
 import { type Device, type LaunchRequest, WINDOW_BASE } from './device.js';
 import type { LaunchSnapshot } from './bundle.js';
 import { displayName } from './demangle.js';
@@ -124,8 +124,8 @@ export interface ImageRegion {
 
 /** Device memory at one moment, as copy-on-write pages shared with the images before it. */
 export interface MemoryImage {
-  /** Global memory (the arena), PAGE_SIZE pages; an all-zero page is shared (isZeroPage). */
-  readonly global: Pages;
+  /** Global memory (the arena), PAGE_SIZE pages in chunks (read with chunkedPage); an all-zero page is shared (isZeroPage). */
+  readonly global: ChunkedPages;
   /** The arena's length in bytes then. */
   readonly size: number;
   /** The allocator (what a Machine restores with arena.loadState). */
@@ -146,8 +146,8 @@ export function readImage(img: MemoryImage, offset: number, n: number): Uint8Arr
     const p = at >>> PAGE_SHIFT;
     // products, not shifts: offsets past 2 GiB
     const pageEnd = Math.min((p + 1) * PAGE_SIZE, offset + n);
-    const page = img.global[p];
-    if (page && !isZeroPage(page)) out.set(page.subarray(at - p * PAGE_SIZE, pageEnd - p * PAGE_SIZE), at - offset);
+    const page = chunkedPage(img.global, p);
+    if (!isZeroPage(page)) out.set(page.subarray(at - p * PAGE_SIZE, pageEnd - p * PAGE_SIZE), at - offset);
     at = pageEnd;
   }
   return out;
@@ -161,7 +161,7 @@ export function readImage(img: MemoryImage, offset: number, n: number): Uint8Arr
  * image: mapped.ts writes those pages back to the program by them after a launch.
  */
 export class ImageTaker {
-  private prev: Pages | undefined;
+  private prev: ChunkedPages | undefined;
   private prevArena: ArenaState | undefined;
   private prevConst = new Map<number, Uint8Array>();
   /** Pages whose flags mapped.ts cleared since the last image. */
@@ -177,7 +177,7 @@ export class ImageTaker {
     for (const p of this.synced) if (p < bank.dirty.length) bank.dirty[p] = 1;
     this.synced.clear();
     const tally = { bytes: 0 };
-    const global = snapDirty(bank.u8, bank.dirty, this.prev, tally);
+    const global = snapDirtyChunked(bank.u8, bank.dirty, this.prev, tally);
     // keep the flags of host-visible pages (mapped.ts syncs by them), clear the rest
     const keep: number[] = [];
     for (const a of d.allocations()) {

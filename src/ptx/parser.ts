@@ -19,6 +19,7 @@ import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
 import { FastStatements } from './fast-statement.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
 import { SectionDataList } from './section-data.js';
+import { MISSING_VERSION, unknownVersion } from './versions.js';
 
 export interface ParseResult {
   readonly module: PtxModule;
@@ -225,6 +226,8 @@ class Parser {
     let addressSize: 32 | 64 = 64;
     let sawAddressSize = false;
     const items: TopLevel[] = [];
+    // ptxas: "Missing .version directive at start of file" (an empty file included)
+    if (!this.isDir('version')) this.error(MISSING_VERSION, this.tok.kind === Tok.Eof ? { start: 0, end: 0 } : this.tok);
     while (this.tok.kind !== Tok.Eof) {
       const before = this.pos;
       try {
@@ -233,6 +236,8 @@ class Parser {
           this.next();
           const v = this.next();
           if (v.kind !== Tok.Float && v.kind !== Tok.Int) this.fail('expected a version number after .version', v);
+          const unknown = unknownVersion(v.text);
+          if (unknown !== undefined) this.error(unknown, v);
           version = v.text;
           this.isa1x = versionBefore(version, 2, 0);
           this.deferring = this.defer && !versionBefore(version, 2, 0);

@@ -103,19 +103,7 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
       // every frame, carried across calls and returns: ProgFunction.moduleRegSlots)
       moduleRegs.push(item);
     } else if (item.kind === 'var') {
-      const initWhy = spaceInitError(item, module.version);
-      if (initWhy) err(initWhy, item.span);
-      for (const f of item.fields ?? []) {
-        const why = opaqueFieldError(item.type, f.name, f.value);
-        if (why) err(why, f.span);
-      }
-      const v = makeVar(item, structs, item.space === 'shared' ? 'cta' : 'module');
-      if (moduleScope.names.has(item.name) && item.linkage !== 'extern') {
-        const prev = moduleScope.names.get(item.name);
-        if (prev?.kind === 'var' && prev.v.decl.linkage !== 'extern') err(`redefinition of '${item.name}'`, item.span);
-      }
-      moduleScope.names.set(item.name, { kind: 'var', v });
-      (item.space === 'shared' ? shared : globals).push(v);
+      (item.space === 'shared' ? shared : globals).push(declareModuleVar(item, module.version, structs, moduleScope, err));
     } else if (item.kind === 'function') {
       functionNames.add(item.name);
       if (hasBody(item)) {
@@ -196,6 +184,23 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
   }
   const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes, bodies, tabled, deferred };
   return { program, diagnostics: diags };
+}
+
+/** A module-scope variable (not `.reg`): its initializer checked, declared in the module's scope. */
+function declareModuleVar(item: VarDecl, version: PtxModule['version'], structs: Map<string, StructDecl>, moduleScope: Scope, err: (message: string, span: Span) => void): VarInfo {
+  const initWhy = spaceInitError(item, version);
+  if (initWhy) err(initWhy, item.span);
+  for (const f of item.fields ?? []) {
+    const why = opaqueFieldError(item.type, f.name, f.value);
+    if (why) err(why, f.span);
+  }
+  const v = makeVar(item, structs, item.space === 'shared' ? 'cta' : 'module');
+  if (moduleScope.names.has(item.name) && item.linkage !== 'extern') {
+    const prev = moduleScope.names.get(item.name);
+    if (prev?.kind === 'var' && prev.v.decl.linkage !== 'extern') err(`redefinition of '${item.name}'`, item.span);
+  }
+  moduleScope.names.set(item.name, { kind: 'var', v });
+  return v;
 }
 
 /** Names of functions taken as addresses by module-level variable initializers. */

@@ -68,9 +68,9 @@ export class AsyncCopies {
       if (f.group >= limit) { stay.push(f); continue; }
       if (this.byWord.get(f.key) === f) this.byWord.delete(f.key);
       const b = f.word * REC;
-      const main = f.shadow.main;
+      const writes = f.shadow.writes;
       // still the last write there: it takes effect (for ordering) at the wait
-      if (main[b] === f.me) main[b + STEP] = step;
+      if (writes[b] === f.me) writes[b + STEP] = step;
     }
     if (stay.length === 0) this.byThread.delete(me);
     else this.byThread.set(me, stay);

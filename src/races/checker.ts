@@ -99,7 +99,7 @@ const ONE = new Uint32Array(32);
 // Module-local copies of the layout and flag constants: V8 folds module-local constants into
 // the hot path but loads imported bindings on every use (measured: a quarter of the per-access cost).
 const CHUNK_SHIFT = S.CHUNK_SHIFT, CHUNK_BYTE_SHIFT = S.CHUNK_SHIFT + 2;
-const REC = S.REC, REC2 = S.REC2, R1 = S.R1, STEP = S.STEP, PCM = S.PCM, PC_SHIFT = S.PC_SHIFT;
+const REC = S.REC, REC2 = S.REC2, STEP = S.STEP, PCM = S.PCM, PC_SHIFT = S.PC_SHIFT;
 const M_BYTES = S.M_BYTES, M_ATOMIC = S.M_ATOMIC, M_CTA_SCOPE = S.M_CTA_SCOPE, M_LDST = S.M_LDST, M_CLASS = M_ATOMIC | M_CTA_SCOPE | M_LDST;
 const M_HAS_R2 = S.M_HAS_R2;
 const F_STRONG = I.F_STRONG, F_SCOPE_CTA = I.F_SCOPE_CTA, F_FENCE_WIDE = I.F_FENCE_WIDE, F_FENCE_CTA = I.F_FENCE_CTA, F_NOLOC = I.F_NOLOC, F_LDST = I.F_LDST;
@@ -273,7 +273,7 @@ export class RaceChecker implements Probe {
     const fullStep = cs.fullStep;
     const sp = space === Space.Global ? 0 : 1;
     const shadow = sp === 0 ? this.global : cs.shared;
-    const main = shadow.main;
+    const writes = shadow.writes, reads = shadow.reads;
     const atomic = acc === Access.Atomic || (fl & F_STRONG) !== 0;
     const write = acc !== Access.Read;
     const stores = write && !atomic;
@@ -310,7 +310,7 @@ export class RaceChecker implements Probe {
       }
       const last = (idx0 + size - 1) >>> 2;
       if (stores) {
-        if ((idx0 >>> 2) <= hiWord && this.writtenAt(main, idx0, size, step)) return mask & ((1 << lane) - 1);
+        if ((idx0 >>> 2) <= hiWord && this.writtenAt(writes, idx0, size, step)) return mask & ((1 << lane) - 1);
         if (last > hiWord) hiWord = last;
       }
       // accesses are naturally aligned: a sub-word access stays in one word, larger ones cover whole words
@@ -322,22 +322,22 @@ export class RaceChecker implements Probe {
       for (let word = idx0 >>> 2; word <= last; word++) {
         const b = word * REC;
         // conflict with the last write
-        const wt = main[b]!;
+        const wt = writes[b]!;
         // (fast path: a thread of this CTA before its last full barrier)
-        if (wt !== 0 && wt !== me && !(wt >= ctaLo && wt < ctaHi && fullStep > (main[b + STEP]! >>> 0))) {
-          const wm = main[b + PCM]!;
+        if (wt !== 0 && wt !== me && !(wt >= ctaLo && wt < ctaHi && fullStep > (writes[b + STEP]! >>> 0))) {
+          const wm = writes[b + PCM]!;
           if ((wm & bytes) !== 0 && !(atomic && (wm & M_ATOMIC) !== 0 && this.atomicPair(wt, me, wm | cls, wm & cls))) {
-            this.checkWrite(cs, t, me, sp, bank, word, bytes, main, b, write, atomic, step, gpc);
+            this.checkWrite(cs, t, me, sp, bank, word, bytes, writes, b, write, atomic, step, gpc);
           }
         }
-        const r1 = main[b + R1]!;
+        const r1 = reads[b]!;
         if (write) {
           // conflicts with the reads since that write
-          main[b] = me; main[b + STEP] = step; main[b + PCM] = pcCls | bytes;
+          writes[b] = me; writes[b + STEP] = step; writes[b + PCM] = pcCls | bytes;
           if (r1 !== 0) {
-            const m1 = main[b + R1 + PCM]!;
-            if (r1 !== me && (m1 & bytes) !== 0 && !(r1 >= ctaLo && r1 < ctaHi && fullStep > (main[b + R1 + STEP]! >>> 0))) {
-              this.checkRead(cs, t, me, sp, word, bytes, main, b + R1, atomic, cls, step, gpc);
+            const m1 = reads[b + PCM]!;
+            if (r1 !== me && (m1 & bytes) !== 0 && !(r1 >= ctaLo && r1 < ctaHi && fullStep > (reads[b + STEP]! >>> 0))) {
+              this.checkRead(cs, t, me, sp, word, bytes, reads, b, atomic, cls, step, gpc);
             }
             // reads entirely covered by this write are ordered before any later access that is ordered after it
             let keep2 = false;
@@ -350,26 +350,26 @@ export class RaceChecker implements Probe {
               if (!keep2) second[b2] = 0;
             }
             if ((m1 & M_BYTES & ~bytes) !== 0) {
-              if ((m1 & M_HAS_R2) !== 0 && !keep2) main[b + R1 + PCM] = m1 & ~M_HAS_R2;
+              if ((m1 & M_HAS_R2) !== 0 && !keep2) reads[b + PCM] = m1 & ~M_HAS_R2;
             } else if (keep2) {
               // the first reader is covered but the second is not: it becomes the first
               const second = shadow.second;
               const b2 = word * REC2;
-              main[b + R1] = second[b2]!; main[b + R1 + STEP] = second[b2 + STEP]!; main[b + R1 + PCM] = second[b2 + PCM]! & ~M_HAS_R2;
+              reads[b] = second[b2]!; reads[b + STEP] = second[b2 + STEP]!; reads[b + PCM] = second[b2 + PCM]! & ~M_HAS_R2;
               second[b2] = 0;
-            } else main[b + R1] = 0;
+            } else reads[b] = 0;
           }
-        } else if (r1 === me && (main[b + R1 + PCM]! & M_CLASS) === cls) {
-          main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | bytes | (main[b + R1 + PCM]! & (M_BYTES | M_HAS_R2));
+        } else if (r1 === me && (reads[b + PCM]! & M_CLASS) === cls) {
+          reads[b + STEP] = step; reads[b + PCM] = pcCls | bytes | (reads[b + PCM]! & (M_BYTES | M_HAS_R2));
         } else if (r1 !== 0) {
           // a second reader: the first moves to the second-reader record
           const second = shadow.second;
           const b2 = word * REC2;
-          second[b2] = r1; second[b2 + STEP] = main[b + R1 + STEP]!; second[b2 + PCM] = main[b + R1 + PCM]! & ~M_HAS_R2;
+          second[b2] = r1; second[b2 + STEP] = reads[b + STEP]!; second[b2 + PCM] = reads[b + PCM]! & ~M_HAS_R2;
           shadow.touched2[word >>> CHUNK_SHIFT] = 1;
-          main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | bytes | M_HAS_R2;
+          reads[b] = me; reads[b + STEP] = step; reads[b + PCM] = pcCls | bytes | M_HAS_R2;
         } else {
-          main[b + R1] = me; main[b + R1 + STEP] = step; main[b + R1 + PCM] = pcCls | bytes;
+          reads[b] = me; reads[b + STEP] = step; reads[b + PCM] = pcCls | bytes;
         }
       }
       if (quiet !== null) {
@@ -381,10 +381,10 @@ export class RaceChecker implements Probe {
   }
 
   /** Was a word of bytes [i, i + size) last written at `step` (by an earlier lane of this instruction)? */
-  private writtenAt(main: Int32Array, i: number, size: number, step: number): boolean {
+  private writtenAt(writes: Int32Array, i: number, size: number, step: number): boolean {
     for (let word = i >>> 2; word <= (i + size - 1) >>> 2; word++) {
       const b = word * REC;
-      if (main[b] !== 0 && (main[b + STEP]! >>> 0) === step) return true;
+      if (writes[b] !== 0 && (writes[b + STEP]! >>> 0) === step) return true;
     }
     return false;
   }

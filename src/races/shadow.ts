@@ -1,6 +1,6 @@
 /**
  * Shadow memory: per 4-byte word of a state space, the last write and the last two reads by
- * different threads, each as (thread, step, global pc and meta) in flat interleaved Int32Arrays,
+ * different threads, each as (thread, step, global pc and meta) in flat Int32Arrays, one per record,
  * so the checker's hot path is a handful of indexed loads and stores and never allocates.
  *
  * Word granularity with a byte mask per record: accesses to different bytes of one word (byte
@@ -11,11 +11,13 @@
  * means "none".
  */
 
-/** Int32 slots per word in `main`: [W tid, W step, W pc·meta, R1 tid, R1 step, R1 pc·meta]. */
-export const REC = 6;
-export const W = 0;
-export const R1 = 3;
-/** Int32 slots per word in `second`: [R2 tid, R2 step, R2 pc·meta]. */
+/**
+ * Int32 slots per word in each record array (`writes`, `reads`, `second`): [tid, step, pc·meta].
+ * Three arrays rather than one of six slots a word: a typed array holds at most 2^32 elements, so
+ * one of six slots stopped at 2^32 / 6 words (2.86 GB of device memory); three slots reach the
+ * whole 4 GiB device.
+ */
+export const REC = 3;
 export const REC2 = 3;
 /** Field offsets within a record: thread id + 1, step, and global pc * 256 + meta. */
 export const TID = 0;
@@ -57,16 +59,18 @@ const LARGE = 1 << 20;
  * benchmark, the debugger re-running): the OS has already mapped its pages, and faulting in tens
  * of megabytes of fresh shadow costs more than the checking itself.
  */
-let pool: { main: Int32Array; second: Int32Array } | undefined;
+let pool: { writes: Int32Array; reads: Int32Array; second: Int32Array } | undefined;
 
 export class Shadow {
-  /** Write and first-read records, REC slots per word. */
-  readonly main: Int32Array;
+  /** Last-write records, REC slots per word. */
+  readonly writes: Int32Array;
+  /** First-read records, REC slots per word (the meta of the first read carries M_HAS_R2). */
+  readonly reads: Int32Array;
   /** Second-read records, REC2 slots per word. */
   readonly second: Int32Array;
   /**
    * Per chunk of words: 1 once prepared. The checker calls `touch` for an unprepared chunk of a
-   * large (global) shadow, which writes the chunk's main records once: a fresh page is then
+   * large (global) shadow, which writes the chunk's write and first-read records once: a fresh page is then
    * faulted in once for writing, instead of once for the first read (the zero page) and again
    * for the first write. Small (shared) shadows are born prepared.
    */
@@ -88,10 +92,11 @@ export class Shadow {
     this.touched2 = new Uint8Array(chunks + 1);
     this.large = bytes >= LARGE;
     const p = this.large ? pool : undefined;
-    this.resident = p !== undefined && p.main.length >= words * REC && p.main.length <= 4 * words * REC;
+    this.resident = p !== undefined && p.writes.length >= words * REC && p.writes.length <= 4 * words * REC;
     if (p && this.resident) {
       pool = undefined;
-      this.main = p.main;
+      this.writes = p.writes;
+      this.reads = p.reads;
       this.second = p.second;
       return;
     }
@@ -100,22 +105,26 @@ export class Shadow {
     // small CTAs makes thousands of them, and whole chunks would be mostly garbage to collect
     const cap = this.large ? chunks * CHUNK_WORDS : words;
     try {
-      this.main = new Int32Array(cap * REC);
+      this.writes = new Int32Array(cap * REC);
+      this.reads = new Int32Array(cap * REC);
       this.second = new Int32Array(cap * REC2);
     } catch {
-      throw new Error(`its shadow of ${bytes} bytes of memory (${REC * 4 + REC2 * 4} bytes a word) is more than one host array holds`);
+      throw new Error(`its shadow of ${bytes} bytes of memory (${REC * 8 + REC2 * 4} bytes a word) is more than the host can map`);
     }
   }
 
   /** Prepare chunk `c` (see `touched`). */
   touch(c: number): void {
     this.touched[c] = 1;
-    if (!this.resident) this.main.fill(0, c * CHUNK_WORDS * REC, (c + 1) * CHUNK_WORDS * REC);
+    if (this.resident) return;
+    this.writes.fill(0, c * CHUNK_WORDS * REC, (c + 1) * CHUNK_WORDS * REC);
+    this.reads.fill(0, c * CHUNK_WORDS * REC, (c + 1) * CHUNK_WORDS * REC);
   }
 
   /** Forget everything about words [first, last] (memory reallocated by malloc). */
   clear(first: number, last: number): void {
-    this.main.fill(0, first * REC, (last + 1) * REC);
+    this.writes.fill(0, first * REC, (last + 1) * REC);
+    this.reads.fill(0, first * REC, (last + 1) * REC);
     this.second.fill(0, first * REC2, (last + 1) * REC2);
   }
 
@@ -124,11 +133,12 @@ export class Shadow {
     if (!this.large) return;
     for (let c = 0; c < this.touched.length; c++) {
       if (this.touched[c] === 0) continue;
-      this.main.fill(0, c * CHUNK_WORDS * REC, (c + 1) * CHUNK_WORDS * REC);
+      this.writes.fill(0, c * CHUNK_WORDS * REC, (c + 1) * CHUNK_WORDS * REC);
+      this.reads.fill(0, c * CHUNK_WORDS * REC, (c + 1) * CHUNK_WORDS * REC);
       if (this.touched2[c] !== 0) this.second.fill(0, c * CHUNK_WORDS * REC2, (c + 1) * CHUNK_WORDS * REC2);
     }
     this.touched.fill(0);
     this.touched2.fill(0);
-    if (!pool || pool.main.length < this.main.length) pool = { main: this.main, second: this.second };
+    if (!pool || pool.writes.length < this.writes.length) pool = { writes: this.writes, reads: this.reads, second: this.second };
   }
 }

@@ -386,8 +386,13 @@ export class StepLog implements StepRecorder {
     return lo;
   }
 
+  /** The warp that ran segment `seg` (segWarp holds keys made by keyOf: the one place they are read back as WarpKey). */
+  warpOfSegment(seg: number): WarpKey {
+    return this.segWarp[seg]! as WarpKey;
+  }
+
   warpAt(s: number): WarpKey {
-    return this.segWarp[this.segmentOf(s)]! as WarpKey;
+    return this.warpOfSegment(this.segmentOf(s));
   }
 
   /** The recording ended after `total` logged steps: pack every chunk (`beside`: as packBefore). */

@@ -28,7 +28,7 @@ describe.each(['race_shared_raw', 'race_shared_waw', 'race_global_cross_block', 
       });
     });
     // the timeline shows both accesses of every race
-    const marks = s.marks().filter((m) => m.kind === 'race').map((m) => m.step);
+    const marks = s.marks().filter((m) => m.kind === 'race').map((m) => m.at.step);
     for (const r of rep.races) for (const a of r.accesses) expect(marks).toContain(a.step);
     expect(consoleOf(engineOf(s)).execute(`race ${rep.races.length + 1}`).error).toBe(true);
   });

@@ -38,7 +38,7 @@ describe('saxpy (a __device__ call per thread)', () => {
 
   test('starts at step 0 with thread (0,0,0) at the kernel\'s first line', () => {
     const w = s.where();
-    expect(w.step).toBe(0);
+    expect(w.at).toEqual({ launch: 0, step: 0 });
     expect(w.thread).toEqual([0, 0, 0]);
     expect(w.state).toBe('active');
     expect(w.line).toBe(9);
@@ -87,7 +87,7 @@ describe('saxpy (a __device__ call per thread)', () => {
     // back at the call instruction itself, before it executed
     expect(w.function).toBe('_Z5saxpyifPKfPf');
     expect(w.ptx).toMatch(/^call/);
-    expect(s.position()).toBeGreaterThanOrEqual(callLine.step);
+    expect(s.position()).toBeGreaterThanOrEqual(callLine.at.step);
     run(s, 'delete');
   });
 

@@ -97,6 +97,8 @@ describe('program timeline (engine)', () => {
     // one session at a time: launch 4 is recorded again, and is the same
     expect(where(e.gotoLaunch(4, 50))).toEqual(a);
     expect(e.position()).toEqual(positionOf(4, 50));
+    // the session of launch 4 knows its launch: where() and the stops carry the program's position
+    expect(e.where().at).toEqual(positionOf(4, 50));
     const err = (f: () => unknown): string => { try { f(); } catch (x) { if (x instanceof EngineError) return `${x.code}: ${x.message}`; throw x; } return 'no error'; };
     expect(err(() => e.gotoLaunch(2))).toMatch(/^out-of-range: launch 2 \(flow<<<\(1,1,1\),\(64,1,1\)>>>\) was not recorded/);
     expect(err(() => e.gotoLaunch(9))).toMatch(/^out-of-range: launch 9 does not exist/);
@@ -116,8 +118,11 @@ describe('program timeline (engine)', () => {
     for (let i = 0; i < 50 && s.position.launch === 1; i++) s = e.step({ granularity: 'line', direction: 'forward' });
     // stepping off launch 1's thread: the next stop is saxpy's breakpoint in launch 4 (launch 3 runs flow)
     expect([s.position.launch, s.reason]).toEqual([4, 'breakpoint']);
+    // the hit's timeline mark is on launch 4's timeline, where the stop is
+    expect(e.marks().filter((m) => m.kind === 'breakpoint').map((m) => m.at)).toContainEqual(positionOf(4, s.position.step));
     const one = Engine.open({ ptxPath: join(SAXPY, 'kernel.G.ptx') });
     expect(one.isProgram).toBe(false);
+    expect(one.where().at).toEqual(positionOf(0, 0));
     expect(one.launches().map((l) => [l.index, l.kernel, l.grid, l.block, l.steps])).toEqual([[0, 'saxpy', [2, 1, 1], [128, 1, 1], one.total]]);
     expect(() => one.setBreakOnLaunch(true)).toThrow(EngineError);
   });

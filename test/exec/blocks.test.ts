@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readLaunchFile } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine, type RunOptions } from '../../src/exec/machine.js';
-import { blockTable } from '../../src/exec/block/table.js';
+import { blockAt, blockTable, SUFFIX_AFTER } from '../../src/exec/block/table.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import { writeTraceFile } from '../../src/trace/file.js';
 import { stateHash } from '../../src/trace/hash.js';
@@ -88,6 +88,27 @@ test('a fault inside a block stops at the faulting instruction, as one instructi
   const pc = m.fault!.pc;
   const blocks = blockTable(m.fn(launch.kernel)!).at.filter((b) => b !== undefined && b !== null);
   expect(blocks.some((b) => b!.pc < pc && pc < b!.pc + b!.len)).toBe(true);
+});
+
+test('a block starts inside a longer run of plain instructions only once turns have started there SUFFIX_AFTER times', () => {
+  const sdir = join(ROOT, 'samples', 'saxpy');
+  const program = loadPtx(readFileSync(join(sdir, 'kernel.O3.ptx'), 'utf8'), 'saxpy.ptx').program!;
+  const launch = readLaunchFile(join(sdir, 'launch.json'), program);
+  const m = new Machine(program, launch, { ...DEFAULT_RUN_OPTIONS, blocks: true });
+  const t = blockTable(m.fn(launch.kernel)!);
+  // the first run of at least 3 plain instructions: a block at its start, none at its second or last
+  let start = -1;
+  for (let pc = 0; pc < t.fn.code.length && start < 0; pc++) {
+    const b = blockAt(t, pc);
+    if (b !== null && b.len >= 3) start = pc;
+  }
+  expect(start).toBeGreaterThanOrEqual(0);
+  const len = blockAt(t, start)!.len;
+  for (let i = 1; i < SUFFIX_AFTER; i++) expect(blockAt(t, start + 1)).toBeNull();
+  expect(blockAt(t, start + len - 1)).toBeNull();
+  // the SUFFIX_AFTER-th start there: the rest of the run, as one block
+  const b = blockAt(t, start + 1);
+  expect([b?.pc, b?.len]).toEqual([start + 1, len - 1]);
 });
 
 test('a second launch of the same program runs the blocks the first compiled', () => {
@@ -233,6 +254,71 @@ describe('loads checked for a whole block first', () => {
     const off = run(true, false);
     expect([on.m.fault?.kind, on.m.fault?.lane, on.m.fault?.pc]).toEqual(['misaligned', 7, 10]);
     expect(on.out).toEqual(new Array<number>(32).fill(0));
+    expect([on.m.warpSteps, on.m.threadInstructions, stateHash(on.m)]).toEqual([off.m.warpSteps, off.m.threadInstructions, stateHash(off.m)]);
+  });
+});
+
+/**
+ * A segment whose loads are checked first, refused without a fault: lane 0 reads shared memory
+ * through a generic address and lanes 1-31 read global memory, so the whole-warp check (one space
+ * per access) refuses and the segment runs in its split form, made on that first refusal, which
+ * must still see the parameter loaded inside the segment. sh[l] = 100 + l, buf[i] = 3i + 1,
+ * k = 1000: out[l] = (l === 0 ? sh[0] : buf[l]) + k + buf[l] = 1101 for lane 0, 6l + 1002 after.
+ */
+function mixedPtx(): string {
+  return `
+.version 7.0
+.target sm_80
+.address_size 64
+.visible .entry g(.param .u64 buf, .param .u32 k)
+{
+  .shared .align 4 .b8 sh[128];
+  .reg .pred %p<2>;
+  .reg .u32 %r<10>;
+  .reg .u64 %rd<10>;
+  ld.param.u64 %rd1, [buf];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd3, %r1, 4;
+  add.u64 %rd4, %rd1, %rd3;
+  mov.u64 %rd5, sh;
+  add.u64 %rd6, %rd5, %rd3;
+  add.u32 %r7, %r1, 100;
+  st.shared.u32 [%rd6], %r7;
+  cvta.shared.u64 %rd7, %rd6;
+  setp.eq.u32 %p1, %r1, 0;
+  selp.u64 %rd8, %rd7, %rd4, %p1;
+  bar.sync 0;
+  ld.u32 %r2, [%rd8];
+  ld.param.u32 %r3, [k];
+  ld.u32 %r4, [%rd4];
+  add.u32 %r5, %r2, %r3;
+  add.u32 %r6, %r5, %r4;
+  bar.sync 0;
+  st.global.u32 [%rd4+256], %r6;
+  ret;
+}`;
+}
+
+describe('a checked-first segment refused without a fault', () => {
+  const run = (blocks: boolean): { m: Machine; out: number[] } => {
+    const program = loadPtx(mixedPtx(), 'mixed.ptx').program!;
+    const init = new Uint32Array(128);
+    for (let i = 0; i < 64; i++) init[i] = 3 * i + 1;
+    const m = new Machine(program, {
+      kernel: 'g', grid: [1, 1, 1], block: [32, 1, 1], sharedBytes: 0,
+      args: [{ kind: 'buffer', name: 'buf', type: 'u32', count: 128, init: new Uint8Array(init.buffer), file: undefined },
+        { kind: 'scalar', name: 'k', type: 'u32', value: 1000 }],
+    }, { ...DEFAULT_RUN_OPTIONS, blocks });
+    m.run();
+    const base = m.buffers[0]!.alloc.base >> 2;
+    return { m, out: Array.from(m.arena.bank.u32.subarray(base + 64, base + 96)) };
+  };
+
+  test('each lane reads its own space, as one instruction at a time does', () => {
+    const on = run(true);
+    const off = run(false);
+    expect(on.m.fault).toBeUndefined();
+    expect(on.out).toEqual(Array.from({ length: 32 }, (_, l) => (l === 0 ? 1101 : 6 * l + 1002)));
     expect([on.m.warpSteps, on.m.threadInstructions, stateHash(on.m)]).toEqual([off.m.warpSteps, off.m.threadInstructions, stateHash(off.m)]);
   });
 });

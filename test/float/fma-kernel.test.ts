@@ -92,3 +92,12 @@ test('zero sums keep their sign, and .ftz flushes a subnormal result', () => {
   // and a subnormal input is flushed first: 2^-63 * 2^-63 + (-2^-127 -> -0) = 2^-126 (0x00800000)
   expect(kernelFma([[0x20000000, 0x20000000, 0x80400000]], true).map((x) => x.toString(16))).toEqual(['800000']);
 });
+
+test('an exactly zero fused result has the sign IEEE 754 gives a sum (round to nearest: -0 only from -0 + -0)', () => {
+  // IEEE 754-2008 6.3: an exact zero sum of opposite signs is +0 in round-to-nearest; x*y + z with
+  // x*y and z both -0 is -0. -0*1 + -0 = -0 (0x80000000); 0*1 + -0 = +0; 1*1 + -1 = +0; -1*1 + 1 = +0;
+  // -2*0.5 + 1 = +0; -0*-1 + -0 = +0 (the product is +0).
+  const one = 0x3f800000, m1 = 0xbf800000, nz = 0x80000000;
+  expect(kernelFma([[nz, one, nz], [0, one, nz], [one, one, m1], [m1, one, one], [0xc0000000, 0x3f000000, one], [nz, m1, nz]]).map((x) => x.toString(16)))
+    .toEqual(['80000000', '0', '0', '0', '0', '0']);
+});

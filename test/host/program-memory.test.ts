@@ -146,7 +146,8 @@ run('origin: from finish\'s read of b[5] back two launches to prefix\'s write of
   // launch 1 -> the host: prefix's last input, in[4] = 5, came from the cudaMemcpy of `in`
   const oh = gdb(e, `origin in[${I - 1}]`);
   expect(oh.split('\n')[0]).toMatch(new RegExp(`was last written by ${COPY_IN.replace(/[().]/g, '\\$&')}: 0 \\(0x00000000\\) -> ${I} \\(0x0+${I}\\)$`));
-  expectAt(e, 'prefix', PREFIX_LINE); // no thread wrote it: the session stays where it was
+  // no thread wrote it: the position goes to the copy, the 5th of main's six CUDA calls before prefix<<< (cudaMalloc x4, cudaMemcpy, cudaMemset): step -2 of launch 1
+  expect(e.position()).toEqual({ launch: 1, step: -2 });
 }, 300_000);
 
 /**

@@ -195,6 +195,16 @@ describe('TUI on samples/saxpy', () => {
   });
 });
 
+test('a faulting run says on the message line at which step it ended (the recording\'s last, where the fault is)', async () => {
+  // samples/bug_null_deref: thread 37 loads through a null row pointer (kernel.cu), which ends the run
+  const dir = join(ROOT, 'samples', 'bug_null_deref');
+  const session = openSession({ ptxPath: join(dir, 'kernel.G.ptx'), launch: join(dir, 'launch.json') });
+  h = await TuiHarness.start({ session, title: 'bug_null_deref', cols: 120, rows: 30 }, (l) => l.some((x) => x.includes('run ended with a fault')));
+  const line = h.lines().find((x) => x.includes('run ended with a fault'))!;
+  expect(line).toContain(`run ended with a fault at step ${session.total}: `);
+  expect(await h.quit()).toBe(0);
+});
+
 test('a crash inside the UI restores the terminal and exits with 70', async () => {
   const real = saxpy();
   let broken = false;

@@ -7,6 +7,7 @@ import { keyPresses, type KeyPress } from '../../tui/keys.js';
 import { LineEditor } from '../../tui/lineeditor.js';
 import { fitLine, scrollTo, centreOn } from '../../tui/ui.js';
 import { candidates } from '../../src/engine/sources.js';
+import { positionOf } from '../../src/trace/position.js';
 import { sanitize, clip } from '../../tui/text.js';
 
 describe('layout', () => {
@@ -62,14 +63,14 @@ describe('timeline', () => {
   });
 
   test('the most important mark wins a cell', () => {
-    const b = bucketMarks([{ step: 10, kind: 'breakpoint' }, { step: 11, kind: 'fault' }, { step: 900, kind: 'race' }], 1000, 10);
+    const b = bucketMarks([{ at: positionOf(0, 10), kind: 'breakpoint' }, { at: positionOf(0, 11), kind: 'fault' }, { at: positionOf(0, 900), kind: 'race' }], 1000, 10);
     expect(b[0]).toBe('fault');
     expect(b[8]).toBe('race');
     expect(b.filter((x) => x !== undefined)).toHaveLength(2);
   });
 
   test('bar text', () => {
-    const line = timelineLine(500, 1000, bucketMarks([{ step: 900, kind: 'race' }], 1000, 20), false);
+    const line = timelineLine(500, 1000, bucketMarks([{ at: positionOf(0, 900), kind: 'race' }], 1000, 20), false);
     const text = line.map((s) => s.text).join('');
     expect(text.startsWith(' step 500/1000 ')).toBe(true);
     expect(text).toContain('┃');

@@ -32,7 +32,7 @@ export function cellOf(step: number, total: number, cells: number): number {
 export function bucketMarks(marks: readonly TimelineMark[], total: number, cells: number): (Kind | undefined)[] {
   const out: (Kind | undefined)[] = new Array<Kind | undefined>(cells).fill(undefined);
   for (const m of marks) {
-    const c = cellOf(m.step, total, cells);
+    const c = cellOf(m.at.step, total, cells);
     const cur = out[c];
     if (cur === undefined || MARK[m.kind].rank > MARK[cur].rank) out[c] = m.kind;
   }

@@ -13,15 +13,15 @@ import { DebugInfo } from '../print/index.js';
 import { Session } from '../session.js';
 import type { Direction, Stop, StopEvent, ThreadRef, Where } from '../types.js';
 import { Containers } from '../scopes.js';
-import { type Position, positionOf } from '../../trace/position.js';
+import type { Position } from '../../trace/position.js';
 import { type ProgramStop, ProgramTimeline } from '../program/timeline.js';
 
 export const WRITABLE: readonly string[] = ['global', 'shared', 'local'];
 /** A raw memory range: `@global 0x7f0000000010 4`, `@shared 0x40` (4 bytes). */
 export const RAW_RANGE = /^@(global|shared|local)\s+(0x[0-9a-f]+|\d+)(?:\s+(\d+))?$/i;
 
-/** A single-kernel session records one launch: its positions are in launch 0 (a program's launches count from 1). */
-export const LAUNCH = 0;
+/** A single-kernel session's launch number (declared with the Session, which knows its launch). */
+export { LAUNCH } from '../session/base.js';
 
 const engines = new WeakMap<Session, EngineBase>();
 const sessions = new WeakMap<EngineBase, Session>();
@@ -54,6 +54,8 @@ export abstract class EngineBase {
    * from there rather than from the launch shown. Any other stop clears it.
    */
   protected eventStop: number | undefined;
+  /** A stop at a host event (program/host.ts): its position (step < 0 of the launch after it); any other stop clears it. */
+  protected hostPos: Position | undefined;
   protected tuiDebugInfo: DebugInfo | null | undefined;
 
   /** Engines are made by `Engine.open`, `openEngine*` and `engineOf` (one per session). */
@@ -62,14 +64,14 @@ export abstract class EngineBase {
     engines.set(s, this);
   }
 
-  /** The launch in focus: 0 in a single-kernel session, from 1 in a program. */
-  protected get launchNo(): number { return this.program?.current ?? LAUNCH; }
+  /** The launch in focus (its session's): 0 in a single-kernel session, from 1 in a program. */
+  protected get launchNo(): number { return this.session.launchNo; }
 
   get total(): number { return this.session.total; }
   /** The current position on the program timeline. */
-  position(): Position { return positionOf(this.launchNo, this.session.position()); }
+  position(): Position { return this.hostPos ?? this.session.here(); }
   /** The position `step` warp-steps into the current launch (range-checked when travelled to). */
-  at(step: number): Position { return positionOf(this.position().launch, step); }
+  at(step: number): Position { return this.session.at(step); }
   /** The first and last positions of the current launch's recording. */
   start(): Position { return this.at(0); }
   end(): Position { return this.at(this.total); }
@@ -80,8 +82,10 @@ export abstract class EngineBase {
   protected stopped(s: Stop): StopEvent {
     this.containers.clear();
     this.eventStop = undefined;
+    this.hostPos = undefined;
+    this.session.hostMemory = undefined;
     const w = this.session.where();
-    return { reason: s.reason, position: positionOf(this.launchNo, s.step), total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
+    return { reason: s.reason, position: s.at, total: this.total, thread: this.focus(), frame: w.frames[0], hit: s.hit, message: s.message };
   }
 
   protected get threadsPerBlock(): number {
@@ -109,6 +113,7 @@ export abstract class EngineBase {
     const p = this.program!;
     if (n === p.current && sessions.get(this) === p.session(n)) return;
     const s = p.session(n);
+    this.session.hostMemory = undefined;
     p.current = n;
     sessions.set(this, s);
     engines.set(s, this);
@@ -135,7 +140,7 @@ export abstract class EngineBase {
     const p = this.program!;
     const before = this.session.position();
     const s = move();
-    const stuck = s.step === before;
+    const stuck = s.at.step === before;
     // forward: the launch ended, or the focused thread has exited (nothing more of it here);
     // backward: already at the thread's first instruction
     const gone = (): boolean => ['exited', 'retired'].includes(this.session.where().state);

@@ -3,12 +3,14 @@ import { EngineError } from '../errors.js';
 import type { Direction, OriginAnswer, Stop, StopEvent, WatchKind, WatchpointInfo } from '../types.js';
 import { type Position, positionOf } from '../../trace/position.js';
 import type { LaunchInfo, ProgramEvent } from '../types.js';
+import type { RaceReport } from '../../races/index.js';
 import { printName } from '../../ptx/names.js';
 import {
   comparePlaces, findWriter, launchIndex, type MemoryLaunchEvent, memorySourceOf, originBefore, programHistory, type ProgramMemorySource,
   type ProgramPoint, type ProgramWriter, watchStopText, writerPlace, writerText,
 } from '../program/memory.js';
 import { collectAccesses, type WatchTarget } from '../watch.js';
+import { hostEventAt, hostEventLine, hostEventPosition } from '../program/host.js';
 
 import { EngineBase, LAUNCH } from './base.js';
 
@@ -89,6 +91,25 @@ export abstract class EngineProgram extends EngineBase {
     return out;
   }
 
+  abstract gotoRace(n: number, second?: boolean): StopEvent;
+
+  /** Every launch's race report, in launch order (each recorded launch checked on first ask; undefined: not recorded). */
+  programRaces(): { readonly launch: LaunchInfo; readonly report: RaceReport | undefined }[] {
+    const p = this.program;
+    if (!p) throw new EngineError('a single-kernel session has one launch: use races()', 'bad-request');
+    return this.launches().map((l) => ({ launch: l, report: p.races(l.index) }));
+  }
+
+  /** `race L.N [2]`: into launch L, to the first (second) access of its race N. */
+  gotoLaunchRace(launch: number, n: number, second = false): StopEvent {
+    if (!this.program) throw new EngineError(`race ${launch}.${n}: this session records one launch; use race ${n}`, 'bad-request');
+    if (!this.program.races(launch)) throw new EngineError(`launch ${launch} was not recorded (or does not exist): its races are not known`, 'out-of-range');
+    if (!this.program.races(launch)!.races.length) throw new EngineError(`No races were found in launch ${launch}.`, 'no-race');
+    this.enter(launch);
+    const st = this.gotoRace(n, second);
+    return { ...st, message: st.message?.replace(/^Race \d+/, `Race ${launch}.${n}`) };
+  }
+
   /** The program's exit code (undefined: a single kernel, or a program stopped before its end). */
   get exitCode(): number | undefined { return this.program?.source.exitCode; }
 
@@ -118,12 +139,13 @@ export abstract class EngineProgram extends EngineBase {
     const from: ProgramPoint = this.eventStop !== undefined
       ? { kind: 'host', index: this.eventStop + (dir === 'forward' ? 1 : 0) }
       : { kind: 'launch', launch: p.current, step: this.session.position() };
-    const ps = p.cont(p.current, dir);
+    // from a host event before the shown launch, forward: a hit at the launch's first step counts
+    const ps = p.cont(p.current, dir, dir === 'forward' && this.hostPos !== undefined && this.hostPos.launch <= p.current);
     const watches = this.pwatches.filter((w) => w.enabled);
     if (!watches.length) return this.programStop(ps);
     const src = this.mem;
     // a breakpoint stop bounds the search; the program's end (start) does not
-    const limit = ps.stop.reason === 'end' || ps.stop.reason === 'start' ? undefined : { event: launchIndex(src, ps.launch), step: ps.stop.step };
+    const limit = ps.stop.reason === 'end' || ps.stop.reason === 'start' ? undefined : { event: launchIndex(src, ps.launch), step: ps.stop.at.step };
     let best: { w: ProgramWriter; wp: (typeof watches)[number] } | undefined;
     for (const wp of watches) {
       const w = findWriter(src, { offset: wp.address, size: wp.size }, from, dir, limit);
@@ -137,8 +159,9 @@ export abstract class EngineProgram extends EngineBase {
 
   /**
    * Stop where a writer is: a thread's write (backward at the writing step, forward just after
-   * it, the thread in focus), else the device after the host call or unrecorded launch (the next
-   * recorded launch's start; the last one's end when none follows).
+   * it, the thread in focus); a host call's, at the host call itself (program/host.ts); an
+   * unrecorded launch's, at the device after it (the next recorded launch's start; the last
+   * one's end when none follows).
    */
   private showWriter(w: ProgramWriter, dir: Direction, message: string, reason: Stop['reason'], hit: Stop['hit']): StopEvent {
     if (w.kind === 'device') {
@@ -146,18 +169,56 @@ export abstract class EngineProgram extends EngineBase {
       const s = this.session;
       s.goto(dir === 'backward' ? w.step : w.step + 1);
       s.setFocus(w.block, w.thread);
-      return this.stopped({ reason, step: s.position(), message, hit });
+      return this.stopped({ reason, at: s.here(), message, hit });
     }
+    if (w.kind === 'host') return this.stopAtHost(w.event.index, { reason, message, hit });
     const at = w.event.index;
     const launches = this.mem.events.filter((e): e is MemoryLaunchEvent => e.kind === 'launch' && e.recorded);
     const next = launches.find((e) => e.index > at);
     const show = next ?? launches.filter((e) => e.index < at).pop()!;
     this.enter(show.launch);
     this.session.goto(next ? 0 : this.session.total);
-    const st = this.stopped({ reason, step: this.session.position(), message: `${message}
+    const st = this.stopped({ reason, at: this.session.here(), message: `${message}
 (no thread made this change: showing the ${next ? 'start' : 'end'} of launch ${show.launch})`, hit });
     this.eventStop = at;
     return st;
+  }
+
+  /**
+   * Stop at host event `event` (its index among the program's events): the position is the
+   * event's (step < 0 of the launch after it); `print`/`x` read global memory as the call left it,
+   * in the frame of the next recorded launch at its start (else the last one at its end).
+   */
+  protected stopAtHost(event: number, st: Pick<Stop, 'reason' | 'message' | 'hit'>): StopEvent {
+    const p = this.program!;
+    const at = hostEventPosition(p.source, event);
+    const ls = p.source.launches;
+    const next = ls.find((l) => l.recorded && l.index >= at.launch);
+    const show = next ?? [...ls].reverse().find((l) => l.recorded && l.index < at.launch)!;
+    this.enter(show.index);
+    this.session.goto(next ? 0 : this.session.total);
+    const line = hostEventLine(hostEventAt(p.source, at), at, ls.length);
+    const out = this.stopped({ ...st, at, message: st.message ? `${st.message}\n${line}` : line });
+    this.eventStop = event;
+    this.hostPos = at;
+    this.session.hostMemory = (address, size) => p.source.memoryAt(event + 1, address, size);
+    return out;
+  }
+
+  /** goto onto a host event (a position with step < 0). */
+  protected gotoHost(to: Position): StopEvent {
+    const e = hostEventAt(this.program!.source, to);
+    return this.stopAtHost(e.event, { reason: 'goto', message: '' });
+  }
+
+  /**
+   * The host event the engine stands at (a watchpoint stop on a host copy, `goto launch K step
+   * -J`), as the stop names it; undefined in a launch.
+   */
+  hostStop(): { readonly position: Position; readonly line: string } | undefined {
+    const p = this.program, at = this.hostPos;
+    if (!p || !at) return undefined;
+    return { position: at, line: hostEventLine(hostEventAt(p.source, at), at, p.source.launches.length) };
   }
 
   /**
@@ -176,10 +237,12 @@ export abstract class EngineProgram extends EngineBase {
       this.enter(o.writer.launch);
       const here = this.session;
       here.lastOrigin = o.hop;
-      return { stop: this.stopped({ reason: 'goto', step: here.position(), message: `Now at launch ${o.writer.launch} step ${o.hop.step}: ${here.describeStep(o.hop.step, o.hop.lane)}` }), hop: o.hop, what, by };
+      return { stop: this.stopped({ reason: 'goto', at: here.here(), message: `Now at launch ${o.writer.launch} step ${o.hop.step}: ${here.describeStep(o.hop.step, o.hop.lane)}` }), hop: o.hop, what, by };
     }
-    // no thread wrote it (a host call, an unrecorded launch): the answer names who; the position stays
-    return { stop: this.stopped({ reason: 'no-move', step: s.position(), message: '(no thread of the program wrote it: the position stays)' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
+    // a host call wrote it: the answer names it and the position goes to the call (program/host.ts)
+    if (o.writer.kind === 'host') return { stop: this.stopAtHost(o.writer.event.index, { reason: 'goto', message: '' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
+    // an unrecorded launch: the answer names it; the position stays
+    return { stop: this.stopped({ reason: 'no-move', at: s.here(), message: '(no thread of the program wrote it: the position stays)' }), hop: undefined, what, by, before: o.writer.before, after: o.writer.after };
   }
 
   /** `history` of a global range over the whole program (a program only; undefined otherwise). */

@@ -9,7 +9,7 @@ import type { OriginSource } from '../origin.js';
 import type { DataSpace, Evaluation, Instruction, LaneValue, OriginAnswer, Scope, SpaceName, Variable, Write } from '../types.js';
 import { formatterFor, registerValue } from '../values.js';
 import { frameScopes } from '../scopes.js';
-import { comparePositions, type Position, positionOf } from '../../trace/position.js';
+import { comparePositions, type Position } from '../../trace/position.js';
 
 import { RAW_RANGE, WRITABLE } from './base.js';
 import { EngineProgram } from './program.js';
@@ -74,7 +74,7 @@ export abstract class EngineValues extends EngineProgram {
     const rtype = /^%[a-z]+\d*$/i.test(reg) ? view.registerType(reg) : undefined;
     if (rtype !== undefined) {
       const me = this.focus();
-      return s.registerHistory(reg, limit).map((w) => ({ position: positionOf(this.launchNo, w.step), thread: me, file: w.file, line: w.line, before: undefined, after: registerValue(rtype, w.value), atomic: false }));
+      return s.registerHistory(reg, limit).map((w) => ({ position: s.at(w.step), thread: me, file: w.file, line: w.line, before: undefined, after: registerValue(rtype, w.value), atomic: false }));
     }
     const ev = this.evaluate(expr);
     if (!ev.lvalue) throw new EngineError(`history needs a register or an lvalue in global, shared or local memory`, 'bad-request');
@@ -84,7 +84,7 @@ export abstract class EngineValues extends EngineProgram {
     return s.memoryHistory(target, 'write').slice(-limit).map((e) => {
       const g = s.trace.log.loc(e.step);
       return {
-        position: positionOf(this.launchNo, e.step), thread: this.threadRef(ctaOfKey(e.warpKey), tidOfKey(e.warpKey, e.lane)), file: s.code.fileName(g), line: s.code.line[g]!,
+        position: s.at(e.step), thread: this.threadRef(ctaOfKey(e.warpKey), tidOfKey(e.warpKey, e.lane)), file: s.code.fileName(g), line: s.code.line[g]!,
         before: e.before ? fmt(e.before) : undefined, after: e.after ? fmt(e.after) : undefined, atomic: e.acc === Access.Atomic,
       };
     });
@@ -206,7 +206,7 @@ export abstract class EngineValues extends EngineProgram {
     };
     const out: Position[] = [];
     const tl = s.timelineOfFocus();
-    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(positionOf(this.launchNo, tl.steps[i]!));
+    for (let i = 0; i < tl.length && out.length < limit; i++) if (at(tl.locs[i]!)) out.push(s.at(tl.steps[i]!));
     return out;
   }
   /**

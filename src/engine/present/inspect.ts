@@ -176,7 +176,7 @@ export function backtrace(e: Engine): string {
     // an inlined function's arguments have no location in -lineinfo code
     if (warp && !f.inlined) {
       try {
-        const view = new MachineThreadView(s.machine, warp, w.lane, f.level);
+        const view = new MachineThreadView(s.machine, warp, w.lane, f.level, s.inlineHidden);
         args = variableTree(c.info, view, 0, printOptions(e)).args.map((a) => `${a.name}=${a.value}`).join(', ');
       } catch (e) {
         if (!(e instanceof PrintError)) throw e;

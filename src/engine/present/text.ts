@@ -26,7 +26,7 @@ export function stopLine(e: Engine): string {
   const w = s.where();
   let lanes = 0;
   for (let m = w.activeMask; m !== 0; m &= m - 1) lanes++;
-  const head = `[${timelineTag(e)}step ${w.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
+  const head = `[${timelineTag(e)}step ${w.at.step}/${w.total}] block (${w.block.join(',')}) thread (${w.thread.join(',')}) warp ${w.warp} lane ${w.lane}` +
     (w.state === 'active' || w.state === 'inactive' ? `, ${lanes} lane${lanes === 1 ? '' : 's'} active, pc ${w.pc}` : '');
   if (w.state === 'exited' || w.state === 'retired') return `${launchLine(e)}${head}: exited`;
   if (w.state === 'not-started') return `${launchLine(e)}${head}: block not started yet`;
@@ -64,7 +64,8 @@ export function stopText(e: Engine, st: Pick<Stop, 'reason' | 'message'>): strin
   consoleState(e).history.setConvenience('_launch', intValue(BigInt(e.position().launch), T.int));
   const parts: string[] = [];
   if (st.message) parts.push(st.message);
-  if (st.reason !== 'no-move' || !st.message) parts.push(stopLine(e));
+  // at a host event no thread runs: the message names the host call (program/host.ts)
+  if ((st.reason !== 'no-move' || !st.message) && !e.hostStop()) parts.push(stopLine(e));
   return parts.join('\n');
 }
 
@@ -204,7 +205,9 @@ export function registersText(e: Engine, restText: string): string {
 /** `info breakpoints`: breakpoints, memory watchpoints and register watchpoints in one table. */
 export function pointsTable(e: Engine): string {
   const s = sessionOf(e);
-  const rows = [...e.breakpoints().map((b) => `${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.pending ? 'pending: not in this launch' : `${b.locations.length} location${b.locations.length === 1 ? '' : 's'}`}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`),
+  const rows = [...e.breakpoints().flatMap((b) => [`${String(b.id).padEnd(4)}breakpoint  ${b.enabled ? 'y' : 'n'}  ${b.spec}  (${b.pending ? 'pending: not in this launch' : `${b.locations.length} location${b.locations.length === 1 ? '' : 's'}`}${b.hits ? `, hit ${b.hits} time${b.hits === 1 ? '' : 's'}` : ''})`,
+    // several locations (an inlined function's copies, a line in two places): gdb's N.1, N.2 rows
+    ...(b.locations.length > 1 ? b.locations.map((l, i) => `${`${b.id}.${i + 1}`.padEnd(16)}${b.enabled ? 'y' : 'n'}  in ${printName(l.inlined ?? l.function)} at ${l.file ? baseName(l.file) : '??'}:${l.line} (pc ${l.pc}${l.inlined ? ` of ${printName(l.function)}` : ''})`) : [])]),
     ...s.watchpoints().map((w) => `${String(w.id).padEnd(4)}${w.kind === 'write' ? 'watchpoint ' : w.kind === 'read' ? 'rwatch     ' : 'awatch     '}  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (${w.space} 0x${w.address.toString(16)}, ${w.size} bytes${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`),
     ...s.registerWatchpoints().map((w) => `${String(w.id).padEnd(4)}watchpoint  ${w.enabled ? 'y' : 'n'}  ${w.expr}  (in registers of block (${w.block.join(',')}) thread (${w.thread.join(',')})${w.hits ? `, hit ${w.hits} time${w.hits === 1 ? '' : 's'}` : ''})`)];
   return rows.length ? ['Num Type        Enb What', ...rows].join('\n') : 'No breakpoints or watchpoints.';

@@ -14,7 +14,9 @@
  */
 import type { HitCondition } from '../breakpoints.js';
 import { EngineError } from '../errors.js';
-import { openSession, type Session } from '../session.js';
+import { openSession, type Session, sessionRunOptions } from '../session.js';
+import { adoptRaces, sessionRaces } from '../races.js';
+import { checkRun, type RaceReport } from '../../races/index.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { printName } from '../../ptx/names.js';
@@ -61,6 +63,21 @@ export const DEFAULT_KEPT_BYTES = 256 * 2 ** 20;
 function heldBytes(s: Session): number {
   const b = s.trace.bytes();
   return b.log + 2 * b.checkpoints + s.machine.arena.bank.size + 64 * 1024;
+}
+
+/**
+ * Give an evicted session's banks back for the next launch opened: its device arena, and every
+ * warp's local memory and CTA's shared memory (32 warps hold 1 MiB of local banks). Each visit
+ * would otherwise allocate them afresh, and V8 answers that external memory with collections
+ * ("external memory pressure") that land in gotos.
+ */
+function recycleBanks(s: Session): void {
+  const m = s.machine;
+  m.arena.bank.recycle();
+  for (const c of [...m.resident, ...m.ctaPool]) {
+    c.shared.recycle();
+    for (const w of c.warps) w.local.recycle();
+  }
 }
 
 export class ProgramTimeline {
@@ -122,8 +139,10 @@ export class ProgramTimeline {
     if (!start) throw new EngineError(`launch ${n} (${this.label(n)}) was not recorded${this.source.stopped ? ` (recording stopped: ${this.source.stopped})` : ' (--record left it out)'}: it ran, and only its effect on memory is known`, 'out-of-range');
     const s = openSession({
       ptxPath: start.ptxPath, ptxText: start.ptxText, launchObject: start.launch, schedule: this.o.schedule, seed: this.o.seed, maxSteps: this.o.maxSteps,
-      program: this.programOf(l.module, start.ptxPath, start.ptxText),
+      program: this.programOf(l.module, start.ptxPath, start.ptxText), launchNo: n,
     });
+    const checked = this.raceReports.get(n);
+    if (checked) adoptRaces(s, checked);
     s.useIds(this.takeId);
     if (this.sourceDir) s.setSourceDir(this.sourceDir);
     for (const b of this.bps) this.apply(b, n, s);
@@ -139,7 +158,7 @@ export class ProgramTimeline {
       this.open.delete(k);
       // its device arena serves the next launch opened (no session is used once evicted: callers
       // take a launch's session from session() and use it before asking for another)
-      evicted.machine.arena.bank.recycle();
+      recycleBanks(evicted);
       this.heldTotal -= this.held.get(k) ?? 0;
       this.held.delete(k);
     }
@@ -158,6 +177,32 @@ export class ProgramTimeline {
     const loaded = loadPtx(ptxText, ptxPath, { lazy: true });
     if (loaded.program) this.programs.set(id, { ptxText, program: loaded.program });
     return loaded.program;
+  }
+
+  /** Each launch's race report, once checked (kept when its session is pushed out). */
+  private readonly raceReports = new Map<number, RaceReport>();
+
+  /**
+   * Launch n's race report: the race checker runs the launch from its start under the options
+   * its session records with (the same schedule, so each access step is a position of the
+   * launch's recording), without recording it when it is not open. Undefined: not recorded.
+   */
+  races(n: number): RaceReport | undefined {
+    const had = this.raceReports.get(n);
+    if (had) return had;
+    const open = this.open.get(n);
+    let rep: RaceReport;
+    if (open) rep = sessionRaces(open);
+    else {
+      const l = this.launch(n);
+      const start = l?.recorded ? this.source.start(n) : undefined;
+      if (!l || !start) return undefined;
+      const program = this.programOf(l.module, start.ptxPath, start.ptxText);
+      if (!program) rep = sessionRaces(this.session(n));
+      else rep = checkRun(program, start.launch, sessionRunOptions(this.o)).report;
+    }
+    this.raceReports.set(n, rep);
+    return rep;
   }
 
   /** The sessions recorded now, by launch. */
@@ -276,7 +321,7 @@ export class ProgramTimeline {
   launchStop(n: number, s: Session): Stop {
     const l = this.launch(n)!;
     s.goto(0);
-    return { reason: 'breakpoint', step: 0, message: `[Launch ${n}: ${this.label(n)}${l.site ? ` at ${l.site}` : ''} (break_on_launch)]` };
+    return { reason: 'breakpoint', at: s.at(0), message: `[Launch ${n}: ${this.label(n)}${l.site ? ` at ${l.site}` : ''} (break_on_launch)]` };
   }
 
   /**
@@ -306,19 +351,22 @@ export class ProgramTimeline {
       const s = this.session(last);
       s.goto(s.total);
       const code = this.source.exitCode;
-      return { launch: last, stop: { reason: 'end', step: s.total, message: `The program ${code === undefined ? 'was stopped' : `exited with code ${code}`} after ${ls.length} launch${ls.length === 1 ? '' : 'es'}; this is the end of launch ${last} (${this.label(last)}), the last recorded. Use reverse-continue or goto to travel back.` } };
+      return { launch: last, stop: { reason: 'end', at: s.at(s.total), message: `The program ${code === undefined ? 'was stopped' : `exited with code ${code}`} after ${ls.length} launch${ls.length === 1 ? '' : 'es'}; this is the end of launch ${last} (${this.label(last)}), the last recorded. Use reverse-continue or goto to travel back.` } };
     }
     const first = ls.find((l) => l.recorded)!.index;
     const s = this.session(first);
     s.goto(0);
-    return { launch: first, stop: { reason: 'start', step: 0, message: `No more reverse-execution history: at the start of launch ${first} (${this.label(first)}), the program's first recorded launch.` } };
+    return { launch: first, stop: { reason: 'start', at: s.at(0), message: `No more reverse-execution history: at the start of launch ${first} (${this.label(first)}), the program's first recorded launch.` } };
   }
 
-  /** continue / reverse-continue from launch `n` at its session's position. */
-  cont(n: number, dir: Direction): ProgramStop {
+  /**
+   * continue / reverse-continue from launch `n` at its session's position; `hitHere`: a hit at
+   * the position counts (a continue from a host event before the launch).
+   */
+  cont(n: number, dir: Direction, hitHere = false): ProgramStop {
     const s = this.session(n);
     const from = s.position();
-    const st = s.cont(dir);
+    const st = s.cont(dir, hitHere);
     // a fault ends its launch: a stop, passed by the next continue (the program went on)
     const passedFault = st.reason === 'fault' && from === s.total;
     if (dir === 'forward' && st.reason !== 'end' && !passedFault) return { launch: n, stop: st };

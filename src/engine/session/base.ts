@@ -20,6 +20,7 @@ import { laneFrames } from '../threadview.js';
 import { SourceCache } from '../sources.js';
 import { ThreadTimeline } from '../timeline.js';
 import type { Dim3, TimelineMark } from '../types.js';
+import { type Position, positionOf } from '../../trace/position.js';
 import { ptxText } from '../../exec/machine.js';
 
 /** A watchpoint on a register of one thread (a local that lives in a register, or `$r5`). */
@@ -43,6 +44,9 @@ export interface RegWp extends RegisterWatchInfo {
   readonly format: (hexBytes: string) => string;
 }
 
+/** A single-kernel session records one launch: its positions are in launch 0 (a program's launches count from 1). */
+export const LAUNCH = 0;
+
 /** The session's recording, focused thread and selected frame (see the layers above). */
 export abstract class SessionBase {
   readonly code: CodeIndex;
@@ -51,6 +55,12 @@ export abstract class SessionBase {
   protected focusCta = 0;
   protected focusTid = 0;
   protected frameLevel = 0;
+  /**
+   * Innermost inlined frames of the focused thread hidden at this stop: gdb stops at the start of
+   * an inlined block showing its call site (a breakpoint on the caller's line, `next` reaching a
+   * call), and `step` there enters the inlined function without executing anything.
+   */
+  inlineHidden = 0;
   private timeline: ThreadTimeline | undefined;
   /** Breakpoints and watchpoints, and the search for their hits (stoppoints.ts). */
   protected points: StopPoints;
@@ -72,6 +82,8 @@ export abstract class SessionBase {
     readonly launch: Launch,
     readonly options: RunOptions,
     readonly trace: Trace,
+    /** The launch this session records: 0 in a single-kernel session, from 1 in a program (trace/position.ts). */
+    readonly launchNo: number = LAUNCH,
   ) {
     this.machine = trace.machine;
     this.code = new CodeIndex(this.machine);
@@ -88,9 +100,16 @@ export abstract class SessionBase {
   get faultMessage(): string | undefined { return this.trace.fault ? formatFault(this.trace.fault) : undefined; }
   get faultStep(): number { return this.trace.fault ? this.trace.total : -1; }
 
+  /** The current step in this session's launch (`here()` is the same as a Position). */
   position(): number {
     return this.machine.warpSteps;
   }
+
+  /** The current position on the program timeline. */
+  here(): Position { return positionOf(this.launchNo, this.machine.warpSteps); }
+
+  /** The position `step` warp-steps into this session's launch. */
+  at(step: number): Position { return positionOf(this.launchNo, step); }
 
   // ---- focus ---------------------------------------------------------------------------------------
 
@@ -127,6 +146,7 @@ export abstract class SessionBase {
       this.focusTid = tid;
       this.timeline = undefined;
       this.frameLevel = 0;
+      this.inlineHidden = 0;
     }
     return undefined;
   }
@@ -139,6 +159,7 @@ export abstract class SessionBase {
       this.focusTid = tid;
       this.timeline = undefined;
       this.frameLevel = 0;
+      this.inlineHidden = 0;
     }
   }
 
@@ -158,7 +179,7 @@ export abstract class SessionBase {
 
   selectFrame(level: number): string | undefined {
     const w = this.focusedWarp();
-    const n = w ? laneFrames(this.machine, w, this.focusLane).frames.length : 0;
+    const n = w ? laneFrames(this.machine, w, this.focusLane, this.inlineHidden).frames.length : 0;
     if (level < 0 || level >= n) return n === 0 ? 'No stack.' : `No frame at level ${level}.`;
     this.frameLevel = level;
     return undefined;
@@ -173,7 +194,7 @@ export abstract class SessionBase {
   protected selectUserFrame(): void {
     const w = this.focusedWarp();
     if (!w) return;
-    const frames = laneFrames(this.machine, w, this.focusLane).frames;
+    const frames = laneFrames(this.machine, w, this.focusLane, this.inlineHidden).frames;
     if (frames.length < 2 || frames[0]!.file !== undefined) return;
     const user = frames.findIndex((f) => f.file !== undefined);
     if (user > 0) this.frameLevel = user;

@@ -6,6 +6,7 @@ import { BreakpointError, resolveSpec } from '../breakpoints.js';
 import { MachineThreadView } from '../threadview.js';
 import { ThreadTimeline } from '../timeline.js';
 import { nextLineIndex, previousLineIndex } from '../navigation.js';
+import { inlineFinish, inlineNextLine, inlinePreviousLine, involvesInlining } from '../inline-step.js';
 import type { Stop } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { childLabel, childOrder } from '../../exec/children.js';
@@ -31,7 +32,8 @@ export abstract class SessionMoving extends SessionState {
   protected moveTo(step: number, reason: Stop['reason'], message: string): Stop {
     this.trace.goto(Math.max(0, Math.min(this.total, step)));
     this.frameLevel = 0;
-    return { reason, message, step: this.position() };
+    this.inlineHidden = 0;
+    return { reason, message, at: this.here() };
   }
 
   /**
@@ -147,7 +149,11 @@ export abstract class SessionMoving extends SessionState {
     if (i0 >= tl.length) return this.noThread();
     const d0 = tl.depth[i0]!;
     for (let i = i0 + 1; i < tl.length; i++) {
-      if (targets.has(tl.locs[i]!)) return this.moveTo(tl.steps[i]!, 'step', '');
+      if (targets.has(tl.locs[i]!)) {
+        const st = this.moveTo(tl.steps[i]!, 'step', '');
+        this.inlineHidden = r.hide.get(tl.locs[i]!) ?? 0;
+        return st;
+      }
       // gdb's until/advance stop in the caller silently (no finish-style "Run till exit"): the location says where
       if (tl.depth[i]! < d0) return this.moveTo(tl.steps[i]!, 'step', '');
     }
@@ -164,8 +170,8 @@ export abstract class SessionMoving extends SessionState {
   private noThread(): Stop {
     const tl = this.thread();
     if (tl.length > 0 && this.trace.fault && !this.threadExited()) return this.endStop();
-    if (tl.length === 0) return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) never executed in this recording.`, step: this.position() };
-    return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.`, step: this.position() };
+    if (tl.length === 0) return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) never executed in this recording.`, at: this.here() };
+    return { reason: 'no-move', message: `Thread (${this.focusThread().join(',')}) of block (${this.focusBlock().join(',')}) has exited.`, at: this.here() };
   }
 
   /**
@@ -180,10 +186,23 @@ export abstract class SessionMoving extends SessionState {
     const i0 = tl.indexAtOrAfter(this.position());
     if (!reverse) {
       if (i0 >= tl.length) return this.noThread();
+      if (involvesInlining(tl, this.code, i0, this.inlineHidden)) {
+        const r = inlineNextLine(tl, this.code, i0, this.inlineHidden, into);
+        if (r === undefined) return this.afterLast(tl);
+        const st = this.moveTo(tl.steps[r.index]!, 'step', '');
+        this.inlineHidden = r.hidden;
+        return st;
+      }
       const i = nextLineIndex(tl, this.code, i0, into);
       return i === undefined ? this.afterLast(tl) : this.moveTo(tl.steps[i]!, 'step', '');
     }
     if (i0 === 0 || tl.length === 0) return this.moveTo(tl.length ? tl.steps[0]! : 0, 'start', 'The thread is at its first line; nothing earlier to go back to.');
+    if (involvesInlining(tl, this.code, Math.min(i0, tl.length - 1), this.inlineHidden)) {
+      const r = inlinePreviousLine(tl, this.code, i0, this.inlineHidden, into);
+      const st = this.moveTo(tl.steps[r.index]!, 'step', '');
+      this.inlineHidden = r.hidden;
+      return st;
+    }
     return this.moveTo(tl.steps[previousLineIndex(tl, this.code, i0, into)]!, 'step', '');
   }
 
@@ -195,7 +214,18 @@ export abstract class SessionMoving extends SessionState {
     const i0 = tl.indexAtOrAfter(this.position());
     if (i0 >= tl.length && !reverse) return this.noThread();
     const d0 = i0 < tl.length ? tl.depth[i0]! : tl.depth[Math.max(0, tl.length - 1)]!;
-    if (d0 <= 1) return { reason: 'no-move', message: '"finish" not meaningful in the outermost frame.', step: this.position() };
+    // an inlined frame (gdb: "Run till exit", no value: the inlined call returns nothing gdb can find)
+    const inl = !reverse && i0 < tl.length ? inlineFinish(tl, this.code, i0, this.inlineHidden, this.frameLevel) : undefined;
+    if (inl) {
+      const here = this.where();
+      const from = here.frames[Math.min(this.frameLevel, here.frames.length - 1)]?.function ?? here.function;
+      this.lastReturn = undefined;
+      if (inl.index >= tl.length) return this.afterLast(tl);
+      const st = this.moveTo(tl.steps[inl.index]!, 'step', `Run till exit from #${this.frameLevel} ${printName(from)}`);
+      this.inlineHidden = inl.hidden;
+      return st;
+    }
+    if (d0 <= 1) return { reason: 'no-move', message: '"finish" not meaningful in the outermost frame.', at: this.here() };
     if (!reverse) {
       const from = this.where().function;
       for (let i = i0 + 1; i < tl.length; i++) {

@@ -7,9 +7,10 @@ import { ctaOfKey, warpOfKey } from '../../trace/trace.js';
 import { FinishedThreadView, laneFrames, MachineThreadView } from '../threadview.js';
 import { ThreadTimeline } from '../timeline.js';
 import { evaluateExpression, PrintError } from '../print/index.js';
-import type { BreakpointInfo, Dim3, FrameInfo, LaneState, RegisterValue, ThreadView, TimelineMark, WarpInfo, WatchpointInfo, Where } from '../types.js';
+import type { BreakpointInfo, Dim3, FrameInfo, LaneState, RegisterValue, SpaceName, ThreadView, TimelineMark, WarpInfo, WatchpointInfo, Where } from '../types.js';
 import type { Direction } from '../../trace/position.js';
 import { ptxText } from '../../exec/machine.js';
+import { GLOBAL_HI } from '../../exec/memory.js';
 
 import { type RegisterWatchInfo, type RegWp, SessionBase } from './base.js';
 
@@ -26,7 +27,7 @@ export abstract class SessionState extends SessionBase {
   where(): Where {
     const w = this.focusedWarp();
     const lane = this.focusLane;
-    const frames: FrameInfo[] = w ? laneFrames(this.machine, w, lane).frames : [];
+    const frames: FrameInfo[] = w ? laneFrames(this.machine, w, lane, this.inlineHidden).frames : [];
     // the selected frame (`frame N`, `up`, `down`) is what the header and the panes show
     const sel = Math.min(this.frameLevel, Math.max(0, frames.length - 1));
     const top = frames[sel];
@@ -36,7 +37,7 @@ export abstract class SessionState extends SessionBase {
     const prog = this.program.functions.get(fn);
     const ins = prog?.instrs[pc];
     return {
-      step: this.position(),
+      at: this.here(),
       total: this.total,
       block: this.focusBlock(),
       thread: this.focusThread(),
@@ -74,7 +75,32 @@ export abstract class SessionState extends SessionBase {
     return out;
   }
 
+  /**
+   * At a host-event stop of a program (engine/api/program.ts): global memory [address, +size) as
+   * the host call left it, read from the program's recording; this launch's machine holds the
+   * memory at the launch's start, after any later host calls. Undefined elsewhere.
+   */
+  hostMemory: ((address: bigint, size: number) => Uint8Array | undefined) | undefined;
+
   threadView(): ThreadView {
+    const v = this.machineView();
+    const host = this.hostMemory;
+    if (!host) return v;
+    // global reads (and generic ones in the global window) come from the recording; the view's
+    // own read still says whether the range is allocated
+    return Object.create(v, {
+      readMemory: {
+        value: (space: SpaceName, address: bigint, size: number): Uint8Array | undefined => {
+          const own = v.readMemory(space, address, size);
+          const hi = Number((address >> 32n) & 0xffffffffn);
+          if (!own || !(space === 'global' || (space === 'generic' && hi === GLOBAL_HI))) return own;
+          return host(hi === 0 ? (BigInt(GLOBAL_HI) << 32n) | address : address, size);
+        },
+      },
+    }) as ThreadView;
+  }
+
+  private machineView(): ThreadView {
     const w = this.focusedWarp();
     if (!w || laneFrames(this.machine, w, this.focusLane).frames.length === 0) {
       // exited or retired: what outlives the thread (global memory, parameters) stays readable
@@ -82,7 +108,7 @@ export abstract class SessionState extends SessionBase {
       if (state === 'exited' || state === 'retired') return new FinishedThreadView(this.machine, this.focusBlock(), this.focusThread());
       return new NoThreadView(this.program, this.focusBlock(), this.focusThread());
     }
-    return new MachineThreadView(this.machine, w, this.focusLane, this.frameLevel);
+    return new MachineThreadView(this.machine, w, this.focusLane, this.frameLevel, this.inlineHidden);
   }
 
   /**
@@ -216,7 +242,7 @@ export abstract class SessionState extends SessionBase {
 
   marks(): readonly TimelineMark[] {
     const out: TimelineMark[] = [...this.hitMarks];
-    if (this.trace.fault) out.push({ step: this.total, kind: 'fault' });
+    if (this.trace.fault) out.push({ at: this.at(this.total), kind: 'fault' });
     out.push(...this.raceMarks);
     return out;
   }

@@ -95,11 +95,11 @@ export abstract class SessionStops extends SessionMoving {
    * included), as gdb stops there: `Breakpoint N, ...`.
    */
   onTheWay(from: number, landed: Stop, dir: Direction): Stop {
-    if (landed.step === from || landed.reason === 'no-move') return landed;
+    if (landed.at.step === from || landed.reason === 'no-move') return landed;
     this.trace.goto(from);
-    const met = this.cont(dir, false, { target: landed.step, key: this.focusKey, lane: this.focusLane });
+    const met = this.cont(dir, false, { target: landed.at.step, key: this.focusKey, lane: this.focusLane });
     if (!met) {
-      this.trace.goto(landed.step);
+      this.trace.goto(landed.at.step);
       return landed;
     }
     this.lastReturn = undefined;
@@ -176,7 +176,7 @@ export abstract class SessionStops extends SessionMoving {
         }
         this.focusKeyLane(rw.wp.key, rw.wp.lane);
         rw.wp.hits++;
-        this.hitMarks.push({ step: rw.step, kind: 'watch' });
+        this.hitMarks.push({ at: this.at(rw.step), kind: 'watch' });
         const st = this.moveTo(reverse ? rw.step : rw.step + 1, 'watchpoint', '');
         const fmt = (b: string | undefined): string => (b === undefined ? '<unavailable>' : rw.wp.format(b));
         return { ...st, message: `Watchpoint ${rw.wp.id}: ${rw.wp.expr}\n\nOld value = ${fmt(rw.before)}\nNew value = ${fmt(rw.after)}\n${reverse ? 'written by' : 'after the write by'} ${this.describeStep(rw.step, rw.wp.lane)}` };
@@ -194,7 +194,7 @@ export abstract class SessionStops extends SessionMoving {
       this.focusKeyLane(wt.ev.warpKey, wt.ev.lane);
       // forward: stop after the access (gdb shows old and new); reverse: stop at the accessing step
       const target = reverse ? wt.ev.step : wt.ev.step + 1;
-      this.hitMarks.push({ step: wt.ev.step, kind: 'watch' });
+      this.hitMarks.push({ at: this.at(wt.ev.step), kind: 'watch' });
       const s = this.moveTo(target, 'watchpoint', '');
       const at = this.describeStep(wt.ev.step, wt.ev.lane);
       const isRead = wt.ev.acc === Access.Read;
@@ -212,7 +212,7 @@ export abstract class SessionStops extends SessionMoving {
     if (bp && bp.bp.id === 0) {
       // a brkpt instruction: gdb reports the trap it raises as SIGTRAP
       this.focusKeyLane(bp.key, bp.lane);
-      this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
+      this.hitMarks.push({ at: this.at(bp.step), kind: 'breakpoint' });
       const s = this.moveTo(bp.step, 'breakpoint', '');
       const w = this.where();
       return { ...s, hit: { kind: 'breakpoint', id: 0 }, message: `Program received signal SIGTRAP, Trace/breakpoint trap (brkpt), block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${printName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
@@ -221,12 +221,14 @@ export abstract class SessionStops extends SessionMoving {
       this.focusKeyLane(bp.key, bp.lane);
       bp.bp.hits++;
       this.lastBreakpoint = bp.bp.id;
-      this.hitMarks.push({ step: bp.step, kind: 'breakpoint' });
+      this.hitMarks.push({ at: this.at(bp.step), kind: 'breakpoint' });
       if (bp.bp.temporary) this.points.remove(bp.bp);
       const s = this.moveTo(bp.step, 'breakpoint', '');
+      const at = this.where();
+      this.inlineHidden = bp.bp.hide?.get(this.code.global(at.function, at.pc)) ?? 0;
       const w = this.where();
       const error = bp.error === undefined ? '' : `${conditionErrorText(bp.bp.id, bp.error)}\n`;
-      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${printName(w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
+      return { ...s, hit: { kind: 'breakpoint', id: bp.bp.id, ...(bp.error === undefined ? {} : { conditionError: bp.error }) }, message: `${error}${bp.bp.temporary ? 'Temporary breakpoint' : 'Breakpoint'} ${bp.bp.id}, block (${w.block.join(',')}) thread (${w.thread.join(',')}) at ${printName(w.frames[0]?.function ?? w.function)} (${w.file ? `${baseName(w.file)}:${w.line}` : `pc ${w.pc}`})` };
     }
     if (way) return undefined;
     if (reverse) return this.moveTo(0, 'start', 'No more reverse-execution history: at the start of the recording.');

@@ -22,7 +22,7 @@ export function forkSession(original: Session, edits: readonly Edit[]): Session 
   }
   installEdits(m, edits);
   const trace = Trace.record(m, { interval: original.trace.interval });
-  const s = new Session(original.ptxPath, original.ptxText, original.program, original.launch, original.options, trace);
+  const s = new Session(original.ptxPath, original.ptxText, original.program, original.launch, original.options, trace, original.launchNo);
   s.loadWarnings = original.loadWarnings;
   s.sources = original.sources;
   s.shareStopPoints(original);

@@ -25,8 +25,14 @@ export type BlockRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: num
 /** Where a block that threw stopped: the instruction (index in the block) and thread-instructions counted, that one included. */
 export const BLOCK_PROGRESS = { k: 0, t: 0 };
 
-type Factory = (K: unknown, XS: readonly unknown[], EX: readonly Exec[], ST: typeof BLOCK_PROGRESS, POPC: (x: number) => number, GM: typeof guardMask,
-  P0: Uint32Array, P1: Uint32Array, NOB: Uint32Array, NOD: Uint8Array, HA: readonly Uint32Array[], SLOW: () => BlockRun) => BlockRun;
+/** A hoisted segment's split form (fusedSegment), run when its whole-warp check refused: `t` thread-instructions so far in, the total out. */
+type SplitRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: number, mask: number, t: number) => number;
+
+type Factory<R> = (K: unknown, XS: readonly unknown[], EX: readonly Exec[], ST: typeof BLOCK_PROGRESS, POPC: (x: number) => number, GM: typeof guardMask,
+  P0: Uint32Array, P1: Uint32Array, NOB: Uint32Array, NOD: Uint8Array, HA: readonly Uint32Array[], SLOW: () => BlockRun, LZ: (n: number) => SplitRun) => R;
+
+/** The generated code's free names, in the order of Factory's parameters. */
+const PARAMS = ['K', '$XS', '$EX', '$ST', '$POPC', '$GM', '$P0', '$P1', '$NOB', '$NOD', '$HA', '$SLOW', '$LZ'] as const;
 
 /**
  * Lane byte indices of a checked memory instruction until its data moves (the next loop). Two,
@@ -188,19 +194,24 @@ function laneStep(ins: CInstr, it: Item, k: number, cache: LaneCache, xs: unknow
  */
 function uniformPrologue(uni: ReadonlyMap<number, UniformSpec>): string {
   if (uni.size === 0) return '';
-  const out: string[] = [];
   const checks: string[] = [];
+  for (const [k, s] of uni) checks.push(`${s.lo + s.size} > $ub${k}.size`);
+  return `${uniformReads(uni)}
+      if (${checks.join(' || ')}) return $SLOW()(w, m, $log, $lp, $g, $mask);`;
+}
+
+/** The uniform loads' values ($ub: bank, $ul, $uh: int32 words), unchecked. */
+function uniformReads(uni: ReadonlyMap<number, UniformSpec>): string {
+  const out: string[] = [];
   for (const [k, s] of uni) {
     const bank = s.space === Space.Param ? 'w.mem.paramBank' : 'w.mem.constBank';
     out.push(`const $ub${k} = ${bank};`);
-    checks.push(`${s.lo + s.size} > $ub${k}.size`);
     const lo = `$ub${k}.i32[${s.lo >> 2}]`;
     const hi = s.size === 8 ? `$ub${k}.i32[${(s.lo >> 2) + 1}]` : s.signed ? `$ul${k} >> 31` : '0';
-    // an index past the end reads undefined (0 here): the check below sends such a block to SLOW
+    // an index past the end reads undefined (0 here): uniformPrologue's check sends such a block to SLOW
     out.push(`const $ul${k} = ${lo} | 0, $uh${k} = ${hi} | 0;`);
   }
-  return `${out.join('\n')}
-      if (${checks.join(' || ')}) return $SLOW()(w, m, $log, $lp, $g, $mask);`;
+  return out.join('\n');
 }
 
 /** The generated names a memory check sets: refused flag, lanes mask, space seen, lane indices. */
@@ -338,11 +349,15 @@ const HOISTED: Uint32Array[] = Array.from({ length: HOIST_MAX }, () => new Uint3
 /**
  * A segment: when its loads are hoistable, one loop checks every lane's address of every load
  * (no effect), then, when all passed, one loop does the whole segment; else (or when a lane was
- * refused) the split form (splitSegment).
+ * refused) the split form (splitSegment). A hoisted segment's split form is a function of its own,
+ * generated the first time a check refuses (`lazy` holds its maker): most blocks never need it, and
+ * it was most of their text, so of V8's time compiling them.
  */
-function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[]): string {
-  const split = splitSegment(code, consts, p, from, to, items, xs, rec, ex);
-  if (!hoistable(code, p, from, to, items)) return split;
+function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[],
+  lazy: (() => string)[]): string {
+  if (!hoistable(code, p, from, to, items)) return splitSegment(code, consts, p, from, to, items, xs, rec, ex);
+  lazy.push(() => splitSegment(code, consts, p, from, to, items, xs, rec, ex));
+  const split = `$t = $LZ(${lazy.length - 1})(w, m, $log, $lp, $g, $mask, $t);`;
   const checks: string[] = [];
   const decl: string[] = [];
   const banks: string[] = [];
@@ -432,6 +447,8 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
   const uni = new Map<number, UniformSpec>();
   const ex: Exec[] = [];
   const parts: string[] = [];
+  const lazy: (() => string)[] = [];
+  const ranges: [number, number][] = [];
   let K: unknown = undefined;
   let k = 0;
   while (k < len) {
@@ -451,7 +468,9 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
     }
     if (j > k) {
       // an ALU loop cannot fault; should a helper throw all the same, the block's report names its loop's first instruction
-      parts.push(fusedSegment(code, consts, p, k, j, items, xs, rec, ex));
+      const before = lazy.length;
+      parts.push(fusedSegment(code, consts, p, k, j, items, xs, rec, ex, lazy));
+      if (lazy.length > before) ranges.push([k, j]);
       k = j;
       continue;
     }
@@ -469,6 +488,30 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
       ${parts.join('\n')}
       return $t;
     };`;
-  const f = new Function('K', '$XS', '$EX', '$ST', '$POPC', '$GM', '$P0', '$P1', '$NOB', '$NOD', '$HA', '$SLOW', src) as Factory;
-  return f(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED, slow);
+  const splits: (SplitRun | undefined)[] = [];
+  const make = <R>(text: string): R => (new Function(...PARAMS, text) as Factory<R>)(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED, slow, lz);
+  const lz = (n: number): SplitRun => splits[n] ??= makeSplit(n);
+  const makeSplit = (n: number): SplitRun => {
+    const [from, to] = ranges[n]!;
+    const segUni = new Map([...uni].filter(([k]) => k >= from && k < to));
+    const wrap = (body: string): string => `
+      return function split(w, m, $log, $lp, $g, $mask, $t) {
+        const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
+        const $AR = w.mem.global, $SU = w.mem.sharedUser;
+        let $mk = 0, $aLo = 1, $aHi = 0;
+        ${uniformReads(segUni)}
+        ${body}
+        return $t;
+      };`;
+    try {
+      return make<SplitRun>(wrap(lazy[n]!()));
+    } catch (e) {
+      // a fused text that does not compile: the segment's instructions one by one (as Block.generate does for a whole block)
+      if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
+      const one: string[] = [];
+      for (let k = from; k < to; k++) { ex[k] = code[p + k]!.exec!; one.push(singleStep(code[p + k]!, k, rec)); }
+      return make<SplitRun>(wrap(one.join('\n')));
+    }
+  };
+  return make<BlockRun>(src);
 }

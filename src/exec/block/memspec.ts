@@ -5,6 +5,7 @@
  * stays the reference: a generated block falls back to it whenever its whole-warp check refuses.
  */
 import type { Space } from '../memory.js';
+import { selecting } from '../codegen.js';
 
 export interface MemSpec {
   readonly kind: 'ld' | 'st';
@@ -26,7 +27,7 @@ const specs = new WeakMap<object, MemSpec>();
 
 /** Remember how `run` was made; returns it. */
 export function markMemOp<T extends object>(run: T, spec: MemSpec): T {
-  specs.set(run, spec);
+  if (!selecting.only) specs.set(run, spec);
   return run;
 }
 
@@ -55,7 +56,7 @@ export interface UniformSpec {
 const uniforms = new WeakMap<object, UniformSpec>();
 
 export function markUniformLoad<T extends object>(run: T, spec: UniformSpec): T {
-  uniforms.set(run, spec);
+  if (!selecting.only) uniforms.set(run, spec);
   return run;
 }
 

@@ -60,6 +60,8 @@ export interface BlockTable {
   readonly entries: Uint8Array;
   /** The function's constant slots (their values inlined into generated code). */
   readonly consts: Constants;
+  /** Per instruction inside a run: turns started there so far (blockAt, up to SUFFIX_AFTER). */
+  readonly midStarts: Uint8Array;
 }
 
 const tables = new WeakMap<CFunction, BlockTable>();
@@ -75,7 +77,7 @@ export function blockTable(fn: CFunction): BlockTable {
       if (c.rpc >= 0 && c.rpc <= code.length) entries[c.rpc] = 1;
       for (const b of c.brxTargets) if (b >= 0 && b <= code.length) entries[b] = 1;
     }
-    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn) };
+    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn), midStarts: new Uint8Array(code.length) };
     tables.set(fn, t);
   }
   return t;
@@ -85,11 +87,22 @@ function plain(c: CInstr): boolean {
   return c.ctl === Ctl.None && c.exec !== undefined && !c.readsClock;
 }
 
-/** The block starting at `pc` (made now if not yet looked at), or null. */
+/** Turns that must start inside a run at the same instruction before a block starts there too. */
+export const SUFFIX_AFTER = 16;
+
+/**
+ * The block starting at `pc` (made now if not yet looked at), or null. Inside a longer run (the
+ * instruction before is plain and falls through to `pc`) a warp starts only when its last turn
+ * ended there: it does the rest one instruction at a time until turns have started at `pc`
+ * SUFFIX_AFTER times, rather than generating (and V8 compiling) a copy of every suffix a turn
+ * happens to start in once. (runWarp does not look here while it steps through a block that did
+ * not fit its budget.)
+ */
 export function blockAt(t: BlockTable, pc: number): Block | null {
   const have = t.at[pc];
   if (have !== undefined) return have;
   const code = t.fn.code;
+  if (pc > 0 && t.entries[pc] === 0 && plain(code[pc - 1]!) && ++t.midStarts[pc]! < SUFFIX_AFTER) return null;
   let len = 0;
   while (pc + len < code.length && plain(code[pc + len]!) && (len === 0 || t.entries[pc + len] === 0)) len++;
   let b: Block | null = null;

@@ -23,36 +23,9 @@ export function compileCvt(ctx: Ctx): Exec {
   const satfinite = hasR('satfinite');
   const relu = hasR('relu');
   const D = dst(ctx, ops[0]);
-  if (hasR('pack')) {
-    // cvt.pack.sat.{u16,s16}.s32 d, a, b: d = sat(a) << 16 | sat(b); the 8/4/2-bit forms pack
-    // sat(a):sat(b) into the low 2n bits and fill the rest with the low bits of c (PTX ISA pseudocode)
-    const bits = dt === 'u16' || dt === 's16' ? 16 : dt === 'u8' || dt === 's8' ? 8 : dt === 'u4' || dt === 's4' ? 4 : dt === 'u2' || dt === 's2' ? 2 : 0;
-    if (bits === 0 || st !== 's32' || !sat) fail(ctx, `cvt.pack takes .sat, a destination of .u16/.s16/.u8/.s8/.u4/.s4/.u2/.s2 and .s32 sources`);
-    const signed = dt.startsWith('s');
-    const lo = signed ? -(2 ** (bits - 1)) : 0;
-    const hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
-    const mask = 2 ** bits - 1;
-    const satx = (x: string): string => `((${x} < ${lo} ? ${lo} : ${x} > ${hi} ? ${hi} : ${x}) & ${mask})`;
-    const packed = `((${satx('a')} << ${bits}) | ${satx('b')})`;
-    if (bits === 16) return bind(lanes('u', ['i', 'i'], `d = ${packed} >>> 0;`), D, src(ctx, ops[1], 's32'), src(ctx, ops[2], 's32'));
-    return bind(lanes('u', ['i', 'i', 'u'], `d = (${packed} | (c << ${2 * bits})) >>> 0;`), D, src(ctx, ops[1], 's32'), src(ctx, ops[2], 's32'), src(ctx, ops[3], 'b32'));
-  }
-  if (dt === 'e4m3x2' || dt === 'e5m2x2') {
-    // cvt.rn.satfinite.e4m3x2.f32 d, a, b: d[15:8] = a, d[7:0] = b; from .f16x2 one source, half by half
-    const f = dt === 'e4m3x2' ? 'K.fp.E4M3' : 'K.fp.E5M2';
-    if (st === 'f32') {
-      return bind(lanes('u', ['f', 'f'], `d = (K.fp.toFp8(a, ${f}, ${satfinite}) << 8) | K.fp.toFp8(b, ${f}, ${satfinite});`), D, src(ctx, ops[1], 'f32'), src(ctx, ops[2], 'f32'));
-    }
-    if (st === 'f16x2') {
-      return bind(lanes('u', ['u'], `d = (K.fp.toFp8(K.fp.f16ToF32(a >>> 16), ${f}, ${satfinite}) << 8) | K.fp.toFp8(K.fp.f16ToF32(a & 65535), ${f}, ${satfinite});`), D, src(ctx, ops[1], 'b32'));
-    }
-    fail(ctx, `cvt.${dt}.${st} is not a form of cvt`);
-  }
-  if (dt === 'f16x2' && (st === 'e4m3x2' || st === 'e5m2x2')) {
-    // every 8-bit float is exactly an f16: d.hi from the high byte, d.lo from the low byte
-    const f = st === 'e4m3x2' ? 'K.fp.E4M3' : 'K.fp.E5M2';
-    return bind(lanes('u', ['u'], `d = K.fp.pack16x2(K.fp.toF16(K.fp.fp8ToNumber(a & 255, ${f}), 0), K.fp.toF16(K.fp.fp8ToNumber((a >>> 8) & 255, ${f}), 0));`), D, src(ctx, ops[1], 'b16'));
-  }
+  if (hasR('pack')) return cvtPack(ctx, dt, st, sat, D);
+  const fp8 = cvtFp8(ctx, dt, st, satfinite, D);
+  if (fp8) return fp8;
   if (dt === 'f16x2' || dt === 'bf16x2') {
     // cvt.rn.f16x2.f32 d, a, b: d.hi = a, d.lo = b
     const fn = dt === 'f16x2' ? 'toF16' : 'toBf16';
@@ -143,4 +116,43 @@ export function compileCvt(ctx: Ctx): Exec {
     return bind(lanes(dSigned ? 'i' : 'u', [sv], `const x = ${sExpr}; d = x < ${lo} ? ${lo} : x > ${hi} ? ${hi} : x;`), D, S);
   }
   return bind(lanes(dSigned ? 'i' : 'u', [sv], `d = ${norm(dt, sExpr)};`), D, S);
+}
+
+/** cvt.pack.sat.{u16,s16,u8,s8,u4,s4,u2,s2}.s32. */
+function cvtPack(ctx: Ctx, dt: string, st: string, sat: boolean, D: number): Exec {
+  const ops = ctx.ins.operands;
+  // cvt.pack.sat.{u16,s16}.s32 d, a, b: d = sat(a) << 16 | sat(b); the 8/4/2-bit forms pack
+  // sat(a):sat(b) into the low 2n bits and fill the rest with the low bits of c (PTX ISA pseudocode)
+  const bits = dt === 'u16' || dt === 's16' ? 16 : dt === 'u8' || dt === 's8' ? 8 : dt === 'u4' || dt === 's4' ? 4 : dt === 'u2' || dt === 's2' ? 2 : 0;
+  if (bits === 0 || st !== 's32' || !sat) fail(ctx, `cvt.pack takes .sat, a destination of .u16/.s16/.u8/.s8/.u4/.s4/.u2/.s2 and .s32 sources`);
+  const signed = dt.startsWith('s');
+  const lo = signed ? -(2 ** (bits - 1)) : 0;
+  const hi = signed ? 2 ** (bits - 1) - 1 : 2 ** bits - 1;
+  const mask = 2 ** bits - 1;
+  const satx = (x: string): string => `((${x} < ${lo} ? ${lo} : ${x} > ${hi} ? ${hi} : ${x}) & ${mask})`;
+  const packed = `((${satx('a')} << ${bits}) | ${satx('b')})`;
+  if (bits === 16) return bind(lanes('u', ['i', 'i'], `d = ${packed} >>> 0;`), D, src(ctx, ops[1], 's32'), src(ctx, ops[2], 's32'));
+  return bind(lanes('u', ['i', 'i', 'u'], `d = (${packed} | (c << ${2 * bits})) >>> 0;`), D, src(ctx, ops[1], 's32'), src(ctx, ops[2], 's32'), src(ctx, ops[3], 'b32'));
+}
+
+/** The 8-bit float pairs (e4m3x2, e5m2x2) to and from: undefined when neither type is one. */
+function cvtFp8(ctx: Ctx, dt: string, st: string, satfinite: boolean, D: number): Exec | undefined {
+  const ops = ctx.ins.operands;
+  if (dt === 'e4m3x2' || dt === 'e5m2x2') {
+    // cvt.rn.satfinite.e4m3x2.f32 d, a, b: d[15:8] = a, d[7:0] = b; from .f16x2 one source, half by half
+    const f = dt === 'e4m3x2' ? 'K.fp.E4M3' : 'K.fp.E5M2';
+    if (st === 'f32') {
+      return bind(lanes('u', ['f', 'f'], `d = (K.fp.toFp8(a, ${f}, ${satfinite}) << 8) | K.fp.toFp8(b, ${f}, ${satfinite});`), D, src(ctx, ops[1], 'f32'), src(ctx, ops[2], 'f32'));
+    }
+    if (st === 'f16x2') {
+      return bind(lanes('u', ['u'], `d = (K.fp.toFp8(K.fp.f16ToF32(a >>> 16), ${f}, ${satfinite}) << 8) | K.fp.toFp8(K.fp.f16ToF32(a & 65535), ${f}, ${satfinite});`), D, src(ctx, ops[1], 'b32'));
+    }
+    fail(ctx, `cvt.${dt}.${st} is not a form of cvt`);
+  }
+  if (dt === 'f16x2' && (st === 'e4m3x2' || st === 'e5m2x2')) {
+    // every 8-bit float is exactly an f16: d.hi from the high byte, d.lo from the low byte
+    const f = st === 'e4m3x2' ? 'K.fp.E4M3' : 'K.fp.E5M2';
+    return bind(lanes('u', ['u'], `d = K.fp.pack16x2(K.fp.toF16(K.fp.fp8ToNumber(a & 255, ${f}), 0), K.fp.toF16(K.fp.fp8ToNumber((a >>> 8) & 255, ${f}), 0));`), D, src(ctx, ops[1], 'b16'));
+  }
+  return undefined;
 }

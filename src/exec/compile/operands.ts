@@ -5,7 +5,7 @@
  */
 import * as fp from '../float/index.js';
 import type { RegInfo, RInstruction, ROperand, VarInfo } from '../../ptx/resolve.js';
-import { lanes, tryLaneLoop } from '../codegen.js';
+import { lanes, selecting, tryLaneLoop } from '../codegen.js';
 import type { Exec } from '../compiled.js';
 import * as i64 from '../int64.js';
 import { typeSize } from '../../ptx/types.js';
@@ -177,7 +177,26 @@ export function bind(f: ReturnType<typeof lanes>, D: number, A = 0, B = 0, C = 0
     tryLaneLoop(f, K, X0, X1, X2);
     if (plain) seen.add(key);
   }
-  return f(K, D, A, B, C, E, X0, X1, X2);
+  return selecting.only ? NOT_RUN : f(K, D, A, B, C, E, X0, X1, X2);
+}
+
+/**
+ * While `selecting.only` is set (selectOnly), bind checks each lane loop as always but returns
+ * NOT_RUN instead of instantiating it, and memory closures are not noted for the block compiler:
+ * for a caller that looks only at what was selected (`check` of a big module made a closure and a
+ * WeakMap entry per instruction, then dropped them).
+ */
+const NOT_RUN: Exec = () => { throw new Error('an instruction compiled for selection only was run'); };
+
+/** Runs `f` (synchronous) with lane loops checked but not instantiated; see `selecting`. */
+export function selectOnly<T>(f: () => T): T {
+  const was = selecting.only;
+  selecting.only = true;
+  try {
+    return f();
+  } finally {
+    selecting.only = was;
+  }
 }
 
 export function seq(pre: Exec[], main: Exec): Exec {

@@ -39,10 +39,13 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
   // blocks (src/exec/block/): one dispatch per straight-line run, unless a probe must see every step
   const blocks = !probing && (mach.opts.blocks ?? BLOCKS_DEFAULT);
   let table: BlockTable | undefined = blocks ? blockTable(f.fn) : undefined;
+  // the end of a block that did not fit (budget, reconvergence point): stepped through one at a time, not looked up again at each step
+  let plainUntil = -1;
   try {
     while (budget-- > 0) {
-      if (table !== undefined) {
+      if (table !== undefined && pc >= plainUntil) {
         const b = blockAt(table, pc);
+        if (b !== null) plainUntil = pc + b.len;
         if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) {
           try {
             thr += b.run(rec !== undefined)(w, mask, log, lp, gbase + pc, mask);
@@ -60,7 +63,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
           if (pc === rpc) {
             w.pc = pc;
             reconverge(w);
-            pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!;
+            pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!; plainUntil = -1;
             if (w.state !== WarpState.Ready) { blocked = true; break; }
           }
           continue;
@@ -83,7 +86,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
         if (pc === rpc) {
           w.pc = pc;
           reconverge(w);
-          pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!;
+          pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!; plainUntil = -1;
           if (w.state !== WarpState.Ready) { blocked = true; break; }
         }
         continue;
@@ -97,6 +100,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
       pc = w.pc;
       mask = w.mask;
       rpc = f.depth > 0 ? f.srpc[f.depth - 1]! : -1;
+      plainUntil = -1;
       if (blocked) break;
       if (table !== undefined && table.fn !== f.fn) table = blockTable(f.fn);
     }

@@ -186,7 +186,10 @@ function moveFrame(e: Engine, by: number, none: string): void {
 /** `race N [2|other|second]`: travel to the first (or second) access of race N. */
 function raceCommand(e: Engine, args: string): Moved {
   const [nText = '', which = '1'] = args.trim().split(/\s+/);
-  return e.gotoRace(Number(nText), which === '2' || which === 'other' || which === 'second');
+  const second = which === '2' || which === 'other' || which === 'second';
+  // a program's `race L.N`: race N of launch L (`info races` numbers them so)
+  const ln = /^(\d+)\.(\d+)$/.exec(nText);
+  return ln ? e.gotoLaunchRace(Number(ln[1]), Number(ln[2]), second) : e.gotoRace(Number(nText), second);
 }
 
 /** `next 3`: repeat a movement (stopping early at a breakpoint, watchpoint, exit or the end). */
