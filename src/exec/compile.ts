@@ -33,13 +33,11 @@ export function compileFunction(fn: ProgFunction, layout: Layout, reconverge = t
   const ipdom = reconverge ? computeIpdom(fn) : [];
   const code: CInstr[] = fn.instrs.map((ins, index) => {
     const c: CInstr = {
-      index, src: ins, exec: undefined, ctl: Ctl.None, guard: -1, guardNeg: false, target: -1, rpc: -1,
-      call: undefined, bar: undefined, sync: undefined, brxIndex: -1, brxTargets: [], note: '', readsClock: readsClock(ins),
+      // the guard is set here, not assigned after: the first guarded instruction of a process
+      // made the field mutable, and V8 threw away the hot loop's code that relied on it
+      index, src: ins, exec: undefined, ctl: Ctl.None, guard: ins.guard ? ins.guard.reg.slot * 64 : -1, guardNeg: ins.guard?.negate ?? false,
+      target: -1, rpc: -1, call: undefined, bar: undefined, sync: undefined, brxIndex: -1, brxTargets: [], note: '', readsClock: readsClock(ins),
     };
-    if (ins.guard) {
-      c.guard = ins.guard.reg.slot * 64;
-      c.guardNeg = ins.guard.negate;
-    }
     try {
       compileInstr(fc, ins, c, ipdom[index] ?? -1);
     } catch (e) {

@@ -379,6 +379,29 @@ export interface MemoryContext {
   faultSink?: LaneFault[] | undefined;
 }
 
+/**
+ * A launch's MemoryContext, every field set by the constructor in one order. Not an object
+ * literal: V8 builds a literal's boilerplate when the literal runs a second time, and that
+ * generalized the field types of its map, so at a program's second launch every compiled block
+ * and the hot loop (whose optimized code depended on them) were thrown away and warmed again.
+ */
+export class LaunchMemory implements MemoryContext {
+  probe: Probe | undefined = undefined;
+  step = 0;
+  atomicLocks: Int32Array | undefined = undefined;
+  faultSink: LaneFault[] | undefined = undefined;
+  constructor(
+    readonly global: GlobalArena,
+    readonly constBank: Bank,
+    readonly paramBank: Bank,
+    readonly sharedSize: number,
+    readonly sharedUser: number,
+    readonly reservedBase: number,
+    readonly addr32: boolean,
+    readonly images: ImageTable | undefined,
+  ) {}
+}
+
 /** An access a lane was refused, with the warp and instruction it happened in. */
 export interface LaneFault { fault: Fault; warp: Warp; pc: number; frames: Pick<Frame, 'fn' | 'callPc'>[] }
 

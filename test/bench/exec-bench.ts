@@ -1,7 +1,8 @@
 /**
  * `npm run bench` part for whole programs: builds test/bench/exec-bench.cu with nvcc and runs it
  * under `ptxdbg exec`; prints its figures (per-launch overhead, memcpy throughput); then the
- * 256x256 matrix multiply program (matmul.cu) and a program of short launches (pipeline.cu).
+ * 256x256 matrix multiply program (matmul.cu), a program of short launches (pipeline.cu) and the
+ * time of each of ten launches of one kernel (relaunch.cu).
  * Without nvcc it says so and measures nothing.
  */
 import { spawnSync } from 'node:child_process';
@@ -51,6 +52,25 @@ function wholeProcess(dir: string, name: string, source: string, title: string):
   for (const [tag, e] of Object.entries(runs)) process.stdout.write(`  ${tag}: ${med(e.wall)} s wall, ${med(e.cpu)} s CPU; it printed: ${e.line}\n`);
 }
 
+/**
+ * Each launch's time (`--stats`, the run of the launch in ptxdbg) of ten launches of one kernel
+ * (relaunch.cu) on one thread, medians of 3 runs: the first compiles and warms the code, and a
+ * later one should cost the same as the rest (it used to warm every block again: issue #29).
+ */
+function perLaunch(dir: string): void {
+  const app = join(dir, 'relaunch');
+  const c = spawnSync('nvcc', ['-cudart', 'shared', '-arch=sm_80', '-O2', '-o', app, join(ROOT, 'test', 'bench', 'relaunch.cu')], { encoding: 'utf8' });
+  if (c.status !== 0) throw new Error(`nvcc failed:\n${c.stderr}`);
+  const times: number[][] = [];
+  for (let round = 0; round < 3; round++) {
+    const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', '--workers', '1', '--stats', '--', app], { encoding: 'utf8', cwd: dir });
+    const ms = [...`${r.stdout}${r.stderr}`.matchAll(/^ptxdbg: launch (\d+) .*?, ([\d.]+) ms/gm)].map((m) => Number(m[2]));
+    ms.forEach((t, i) => (times[i] ??= []).push(t));
+  }
+  const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+  process.stdout.write(`relaunch.cu, ten launches of one kernel, ms per launch (--workers 1, median of 3; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}): ${times.map((t) => med(t).toFixed(1)).join(' ')}\n`);
+}
+
 const why = missingTool('nvcc');
 if (why) {
   process.stdout.write(`exec bench skipped: ${why}\n`);
@@ -64,6 +84,7 @@ if (why) {
     process.stdout.write(`whole programs (ptxdbg exec):\n${r.stdout}${r.stderr}`);
     wholeProcess(dir, 'matmul', join(ROOT, 'test', 'bench', 'matmul.cu'), 'matmul 256x256');
     wholeProcess(dir, 'pipeline', join(ROOT, 'samples', 'apps', 'pipeline.cu'), 'pipeline (5 short launches)');
+    perLaunch(dir);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -8,7 +8,7 @@ import type { Machine } from '../machine.js';
 import type { Program, VarInfo } from '../../ptx/resolve.js';
 import { typeSize } from '../../ptx/types.js';
 import { type Allocation, Bank, GLOBAL_HI, GlobalArena, windowOfName } from '../memory.js';
-import type { MemoryContext } from '../state.js';
+import { LaunchMemory, type MemoryContext } from '../state.js';
 import { LaunchError, MAX_DEVICE_BYTES } from '../launch.js';
 import { sharedImmediateEnd, sharedUsedBy, usesReservedSmem } from '../reach.js';
 import { initializerSlots } from '../initializer.js';
@@ -220,11 +220,7 @@ export function layoutMemory(m: Machine): MemoryLayout {
       dv.setUint32(off + 4, Number(h >> 32n), true);
     } else writeScalar(dv, off, a.type, a.value);
   });
-  const mem: MemoryContext = {
-    global: arena, constBank, paramBank, sharedSize, sharedUser, reservedBase, probe: undefined, step: 0, faultSink: undefined,
-    addr32: program.module.addressSize === 32,
-    ...(table ? { images: table } : {}),
-  };
+  const mem = new LaunchMemory(arena, constBank, paramBank, sharedSize, sharedUser, reservedBase, program.module.addressSize === 32, table);
   return { arena, constBank, paramBank, sharedSize, reservedBase, mem, gridSync, lastErrors };
 }
 

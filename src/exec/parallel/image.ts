@@ -9,7 +9,7 @@ import type { Launch } from '../launch.js';
 import type { Program } from '../../ptx/resolve.js';
 import { Bank, GlobalArena, type ArenaState } from '../memory.js';
 import type { MemoryLayout } from '../machine/layout.js';
-import type { MemoryContext } from '../state.js';
+import { LaunchMemory } from '../state.js';
 import { ImageTable, type ImageTableState } from '../texture/image.js';
 
 /** Structured-clonable: what a worker needs besides the PTX text. */
@@ -98,12 +98,9 @@ export function layoutFromImage(image: LaunchImage, program: Program): (m: Machi
     arena.loadState(image.allocator, true); // the worker's own copy (posted to it)
     const constBank = bankOf(image.constBytes);
     const paramBank = bankOf(image.paramBytes);
-    const mem: MemoryContext = {
-      global: arena, constBank, paramBank, sharedSize: image.sharedSize, sharedUser: image.sharedUser,
-      reservedBase: image.reservedBase, probe: undefined, step: 0, faultSink: undefined, addr32: image.addr32,
-      atomicLocks: new Int32Array(image.atomicLocks),
-      ...(image.images ? { images: ImageTable.fromState(image.images) } : {}),
-    };
+    const mem = new LaunchMemory(arena, constBank, paramBank, image.sharedSize, image.sharedUser, image.reservedBase, image.addr32,
+      image.images ? ImageTable.fromState(image.images) : undefined);
+    mem.atomicLocks = new Int32Array(image.atomicLocks);
     return {
       arena, constBank, paramBank, sharedSize: image.sharedSize, reservedBase: image.reservedBase, mem,
       gridSync: 0, lastErrors: undefined,
