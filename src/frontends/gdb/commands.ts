@@ -41,6 +41,19 @@ function num(text: string, what: string): number {
   return n;
 }
 
+/**
+ * gdb's `start`: a temporary breakpoint on the kernel's first statement (after the prologue), then
+ * `run`. A program session, or a kernel without line information, goes back to step 0 as rr's does.
+ */
+function startCmd(e: Engine): Moved {
+  const launches = e.launches();
+  if (launches.length !== 1 || launches[0]!.index !== 0) return e.goto(e.start());
+  let bp;
+  try { bp = e.breakAt(launches[0]!.mangled, true); } catch { return e.goto(e.start()); }
+  const st = e.run();
+  return { ...st, message: `${breakText(bp, true)}\n${st.message}` };
+}
+
 /** `origin EXPR` / `origin ^N`: jump to the step that last wrote the value and show its inputs. */
 function originCmd(e: Engine, args: string): Moved {
   if (!args.trim()) throw new EngineError('usage: origin EXPR | origin ^N   (a register $r3, a variable, an lvalue; ^N follows input N of the last answer)');
@@ -244,7 +257,7 @@ const COMMANDS: Cmd[] = [
   },
   { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (e) => e.continue({ direction: 'backward' }) },
   { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (e) => e.run() },
-  { names: ['start'], help: 'start: go to step 0', moves: true, run: (e) => e.goto(e.start()) },
+  { names: ['start'], help: "start: run from the start to the kernel's first statement (a temporary breakpoint there, as gdb's start on main)", moves: true, run: startCmd },
   {
     names: ['goto'], help: 'goto STEP | start | end | +N | -N | launch N [step S]: travel to a warp-step of the recording (of launch N)', moves: true,
     run: (e, a) => {
