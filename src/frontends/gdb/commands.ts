@@ -54,6 +54,14 @@ function startCmd(e: Engine): Moved {
   return { ...st, message: `${breakText(bp, true)}\n${st.message}` };
 }
 
+/** `finish` naming the frame it leaves as `bt` does, gdb's `Run till exit from #0  f (a=1) at k.cu:5` (`Run back to call of` backward). */
+function finishNaming(e: Engine, direction: 'forward' | 'backward'): Moved {
+  const leaving = backtrace(e).split('\n').find((l) => l.startsWith('*'))?.slice(1);
+  const moved = e.finish({ direction });
+  if (!leaving) return moved;
+  return { ...moved, message: moved.message.replace(/^(Run till exit from|Run back to call of) #\d+ .*$/m, `$1 ${leaving}`) };
+}
+
 /** `origin EXPR` / `origin ^N`: jump to the step that last wrote the value and show its inputs. */
 function originCmd(e: Engine, args: string): Moved {
   if (!args.trim()) throw new EngineError('usage: origin EXPR | origin ^N   (a register $r3, a variable, an lvalue; ^N follows input N of the last answer)');
@@ -226,13 +234,13 @@ const COMMANDS: Cmd[] = [
   {
     names: ['finish', 'fin'], help: 'finish: run until the current function returns; prints the value it returned', moves: true,
     run: (e) => {
-      const st = e.finish({ direction: 'forward' });
+      const st = finishNaming(e, 'forward');
       const shown = returnValueText(e);
       // gdb prints the value after where the call returned to
       return shown ? { ...st, tail: `Value returned is ${shown}` } : st;
     },
   },
-  { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (e) => e.finish({ direction: 'backward' }) },
+  { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (e) => finishNaming(e, 'backward') },
   {
     names: ['continue', 'c', 'cont'], help: 'continue [N]: to the next breakpoint or watchpoint (or the end); N: pass the breakpoint stopped at N-1 more times', moves: true,
     run: (e, a) => {
