@@ -321,8 +321,10 @@ describe('ptxdbg dap', () => {
     const tid = stop.body.threadId!;
     expect((await dc.threadsRequest()).body.threads.find((t) => t.id === tid)?.name).toBe('block (0,0,0) thread (45,0,0)');
     const frames = (await dc.stackTraceRequest({ threadId: tid })).body.stackFrames;
-    // the -G build calls a __trap wrapper: the kernel's frame is the call site, kernel.cu line 8
-    expect(frames.some((f) => f.source?.name === 'kernel.cu' && f.line === 8)).toBe(true);
+    // the -G build calls a __trap wrapper; VS Code opens the top frame, which is the user's
+    // __trap() call, kernel.cu line 8 in gatherChecked, not the sourceless wrapper (#27)
+    expect(frames[0]).toMatchObject({ name: expect.stringMatching(/^gatherChecked/), line: 8, source: { name: 'kernel.cu' } });
+    expect(frames.some((f) => /__trap/.test(f.name))).toBe(false);
     const ex = await dc.exceptionInfoRequest({ threadId: tid });
     expect(ex.body.exceptionId).toBe('fault');
     expect(ex.body.description).toMatch(/trap/);

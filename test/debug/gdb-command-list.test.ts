@@ -203,8 +203,8 @@ const CASES: Case[] = [
   O('advance 18', /18\t {4}out\[t\]/),
   O('until 18', /18\t {4}out\[t\]/),
   O('finish', /^"finish" not meaningful in the outermost frame\.$/),
-  O('finish', /^Run till exit from #0 twice\n[^]*15\t {4}int b = twice\(a\);\nValue returned is \$1 = 2$/, ['break 7', 'run']),
-  O('reverse-finish', /^Run back to call of #0 twice\n/, ['break 7', 'run']),
+  O('finish', /^Run till exit from #0  twice \(v=1\) at kernel\.cu:7\n[^]*15\t {4}int b = twice\(a\);\nValue returned is \$1 = 2$/, ['break 7', 'run']),
+  O('reverse-finish', /^Run back to call of #0  twice \(v=1\) at kernel\.cu:7\n/, ['break 7', 'run']),
   // advance stops when the frame returns first (gdb manual: "also stop upon exit from the current stack frame"), silently
   O('advance 18', /^(?![^]*Run till exit)[^]*flow at kernel\.cu:15\n15\t {4}int b = twice\(a\);$/, ['break 7', 'run']),
   O('next', /^Breakpoint 2, block \(0,0,0\) thread \(0,0,0\) at twice \(kernel\.cu:7\)/, ['break 15', 'run', 'break 7']),
@@ -274,7 +274,8 @@ const CASES: Case[] = [
   O('restart 1', AT16, ['break 16', 'run', 'checkpoint', 'next', 'next']),
   O('info checkpoints', /^1 {2}step \d+$/, ['break 16', 'run', 'checkpoint']),
   O('run', /^Breakpoint 1, block \(0,0,0\) thread \(0,0,0\)/, ['break 16', 'run', 'next', 'next']),
-  O('start', /step 0\//),
+  // gdb's start: a temporary breakpoint on the kernel's first statement (kernel.cu:13; 12 declares shared memory), then run
+  O('start', /^Temporary breakpoint (\d+) at flow pc \d+: file kernel\.cu, line 13\.\nTemporary breakpoint \1, [^]*\n13\t {4}int t = threadIdx\.x;$/),
   O('goto end', /The kernel finished after \d+ warp-steps/),
   O('source CMDS', /^\$1 = 0\n\$2 = 2$/),
   // ---- at a trap (the stop is inside __trap; the question is asked in the kernel's frame) ----

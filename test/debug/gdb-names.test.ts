@@ -28,7 +28,7 @@ test('break by template name and by name with parameters; hits, bt and finish sh
   const bt = run(s, 'bt').split('\n');
   expect(bt[0]).toMatch(/^\*#0 {2}ops::times<float, 4> \(x=0\) at kernel\.cu:7$/); // p[] is zeros
   expect(bt[1]).toMatch(/^ #1 {2}scale<float, 4> \(p=0x[0-9a-f]+, n=8\) at kernel\.cu:15$/);
-  expect(run(s, 'finish')).toContain('Run till exit from #0 ops::times<float, 4>');
+  expect(run(s, 'finish')).toContain('Run till exit from #0  ops::times<float, 4> (x=0) at kernel.cu:7');
 });
 
 test('break scale<float, 4>(float*, int) and the stem alone name the same kernel; a wrong signature is not defined', () => {

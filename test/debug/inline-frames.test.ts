@@ -71,7 +71,7 @@ describe.each(['O3', 'G'] as const)('inline frames, %s build', (build) => {
     // finish with frame 1 selected leaves norm2 (gdb finishes the selected frame): back in the kernel
     run(s, 'frame 1');
     // (-G: the return lands on line 33's second location, the store into r, so the breakpoint reports it)
-    expect(run(s, 'finish')).toMatch(/Run till exit from #1 norm2|Breakpoint 1, block \(0,0,0\) thread \(0,0,0\) at inline_frames \(kernel\.cu:33\)/);
+    expect(run(s, 'finish')).toMatch(/Run till exit from #1  norm2|Breakpoint 1, block \(0,0,0\) thread \(0,0,0\) at inline_frames \(kernel\.cu:33\)/);
     expect(bt(s)[0]).toMatch(/^inline_frames 3[34]$/);
   });
 
@@ -103,7 +103,7 @@ test('-O3: a breakpoint on the inlined sq stops in sq; finish returns to norm2 w
   expect(bt(s)).toEqual(['sq 10', 'norm2 16', 'inline_frames 33']);
   // finish out of an inlined frame: back in norm2, no value (gdb prints none for an inlined call)
   const fin = run(s, 'finish');
-  expect(fin).toContain('Run till exit from #0 sq');
+  expect(fin).toContain('Run till exit from #0  sq');
   expect(fin).not.toContain('Value returned');
   expect(bt(s)).toEqual(['norm2 16', 'inline_frames 33']);
 });

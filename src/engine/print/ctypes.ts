@@ -209,6 +209,11 @@ export function applyDeclarator(base: DwarfType, d: Declarator, space: SpaceName
   return d.inner ? applyDeclarator(t, d.inner, sp) : t;
 }
 
+/** The members gdb prints of a struct value: all but unnamed bit-fields (padding, with no value of their own). */
+export function shownMembers(members: readonly Member[]): readonly Member[] {
+  return members.filter((m) => m.name !== undefined || m.bitSize === undefined);
+}
+
 /** Member lookup through anonymous members and base classes; offset accumulated. */
 export function findMember(members: readonly Member[], name: string, base: number): { member: Member; offset: number } | undefined {
   for (const m of members) if (m.name === name && !m.isBase) return { member: m, offset: base + m.offset };

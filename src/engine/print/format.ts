@@ -12,7 +12,7 @@
  */
 import { resolveType, sizeOf, type AggregateType, type DwarfType, type EnumType } from '../../../dwarf/src/index.js';
 import type { SpaceName, ThreadView } from '../types.js';
-import { arrayParts, category, displayType, isSigned, pointeeSpace } from './ctypes.js';
+import { arrayParts, category, displayType, isSigned, pointeeSpace, shownMembers } from './ctypes.js';
 import { PrintError } from './errors.js';
 import {
   contents, fetchContents, hex, MAX_VALUE_SIZE, memoryValue, OPTIMIZED_OUT, rawBits, readFloat, readInteger, subValue, type Value,
@@ -65,6 +65,8 @@ export function formatTop(env: FormatEnv, v: Value, opts: FormatOptions = {}): s
       // gdb prints "(type) " then the pointer, which is nothing without addresses or a symbol
       return `(${displayType(v.type)}) ${pointerText(ctx, r, addr)}`;
     }
+    // gdb's c_value_print prefixes a reference the same way: `(int &) @0x7f0000000108: 42`
+    if (r.kind === 'reference' || r.kind === 'rvalueReference') return `(${displayType(v.type)}) ${format(ctx, v)}`;
   }
   if (c === 'function') return `{${displayType(v.type)}} ${v.place.kind === 'memory' ? hex(v.place.address) : '?'}`;
   // Unreadable memory at the top is an error, as gdb reports it ("Cannot access memory at
@@ -166,7 +168,7 @@ function aggregate(ctx: Ctx, v: Value, t: AggregateType): string {
   const parts: string[] = [];
   ctx.depth++;
   try {
-    for (const m of t.members) {
+    for (const m of shownMembers(t.members)) {
       const bits = m.bitSize !== undefined ? { offset: m.bitOffset ?? 0, size: m.bitSize } : undefined;
       const mv = subValue(v, m.type, m.offset, bits);
       const text = format(ctx, mv);

@@ -177,7 +177,7 @@ function spellType(t: DwarfType): string {
       // C declarators put array bounds after the name: `short hist[4];`
       const t = displayType(m.type);
       const arr = /^(.*?) ?((?:\[\d*\])+)$/.exec(t);
-      const decl = arr ? `${arr[1]} ${m.name ?? ''}${arr[2]}` : `${t} ${m.name ?? ''}`;
+      const decl = arr ? `${arr[1]} ${m.name ?? ''}${arr[2]}` : m.name === undefined ? t : `${t} ${m.name}`;
       return `    ${decl}${m.bitSize !== undefined ? ` : ${m.bitSize}` : ''};`;
     }).join('\n');
     return `${base.kind} ${base.name ?? ''} {\n${body}\n}${stars}`.replace(/ +\{/, ' {');

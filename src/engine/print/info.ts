@@ -8,7 +8,7 @@
 import type { VariableInfo } from '../../../dwarf/src/index.js';
 import { resolveType, sizeOf } from '../../../dwarf/src/index.js';
 import type { ThreadView } from '../types.js';
-import { arrayParts, category, displayType, pointeeSpace, spaceOfClass } from './ctypes.js';
+import { arrayParts, category, displayType, pointeeSpace, shownMembers, spaceOfClass } from './ctypes.js';
 import type { DebugInfo } from './debuginfo.js';
 import { PrintError } from './errors.js';
 import { arrayElements, formatValue, type FormatEnv, type FormatOptions } from './format.js';
@@ -172,7 +172,7 @@ function children(e: FormatEnv, name: string, v: Value, space: string, depth: nu
   switch (category(v.type)) {
     case 'aggregate': {
       if (r.kind !== 'struct' && r.kind !== 'class' && r.kind !== 'union') return out;
-      for (const m of r.members) {
+      for (const m of shownMembers(r.members)) {
         const bits = m.bitSize !== undefined ? { offset: m.bitOffset ?? 0, size: m.bitSize } : undefined;
         const label = m.isBase ? `<${displayType(m.type)}>` : m.name ?? '<anonymous>';
         out.push(node(e, label, subValue(v, m.type, m.offset, bits), space, depth + 1, max));

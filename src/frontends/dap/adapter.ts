@@ -24,6 +24,7 @@ import {
   type Position, samePosition, type StopEvent, type WatchKind,
 } from '../../engine/index.js';
 import { isProgram, ProgramFeed, type ProgramOpener } from './program.js';
+import { userFrames } from './frames.js';
 
 export type { ProgramOpener, ProgramRun } from './program.js';
 
@@ -354,7 +355,7 @@ export class PtxDebugSession extends DebugSession {
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
     this.guard(response, () => {
       this.focusThread(args.threadId);
-      const all = this.e.stack();
+      const all = userFrames(this.e.stack(), this.lastStop?.hit?.kind === 'fault');
       const start = args.startFrame ?? 0;
       const shown = all.slice(start, args.levels ? start + args.levels : undefined);
       const launch = this.e.isProgram ? this.e.currentLaunch() : undefined;

@@ -41,6 +41,27 @@ function num(text: string, what: string): number {
   return n;
 }
 
+/**
+ * gdb's `start`: a temporary breakpoint on the kernel's first statement (after the prologue), then
+ * `run`. A program session, or a kernel without line information, goes back to step 0 as rr's does.
+ */
+function startCmd(e: Engine): Moved {
+  const launches = e.launches();
+  if (launches.length !== 1 || launches[0]!.index !== 0) return e.goto(e.start());
+  let bp;
+  try { bp = e.breakAt(launches[0]!.mangled, true); } catch { return e.goto(e.start()); }
+  const st = e.run();
+  return { ...st, message: `${breakText(bp, true)}\n${st.message}` };
+}
+
+/** `finish` naming the frame it leaves as `bt` does, gdb's `Run till exit from #0  f (a=1) at k.cu:5` (`Run back to call of` backward). */
+function finishNaming(e: Engine, direction: 'forward' | 'backward'): Moved {
+  const leaving = backtrace(e).split('\n').find((l) => l.startsWith('*'))?.slice(1);
+  const moved = e.finish({ direction });
+  if (!leaving) return moved;
+  return { ...moved, message: moved.message.replace(/^(Run till exit from|Run back to call of) #\d+ .*$/m, `$1 ${leaving}`) };
+}
+
 /** `origin EXPR` / `origin ^N`: jump to the step that last wrote the value and show its inputs. */
 function originCmd(e: Engine, args: string): Moved {
   if (!args.trim()) throw new EngineError('usage: origin EXPR | origin ^N   (a register $r3, a variable, an lvalue; ^N follows input N of the last answer)');
@@ -213,13 +234,13 @@ const COMMANDS: Cmd[] = [
   {
     names: ['finish', 'fin'], help: 'finish: run until the current function returns; prints the value it returned', moves: true,
     run: (e) => {
-      const st = e.finish({ direction: 'forward' });
+      const st = finishNaming(e, 'forward');
       const shown = returnValueText(e);
       // gdb prints the value after where the call returned to
       return shown ? { ...st, tail: `Value returned is ${shown}` } : st;
     },
   },
-  { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (e) => e.finish({ direction: 'backward' }) },
+  { names: ['reverse-finish', 'rf'], help: 'reverse-finish: back to where the current function was called', moves: true, run: (e) => finishNaming(e, 'backward') },
   {
     names: ['continue', 'c', 'cont'], help: 'continue [N]: to the next breakpoint or watchpoint (or the end); N: pass the breakpoint stopped at N-1 more times', moves: true,
     run: (e, a) => {
@@ -244,7 +265,7 @@ const COMMANDS: Cmd[] = [
   },
   { names: ['reverse-continue', 'rc'], help: 'reverse-continue: back to the previous breakpoint or watchpoint (or the start)', moves: true, run: (e) => e.continue({ direction: 'backward' }) },
   { names: ['run', 'r'], help: 'run: from the start to the first breakpoint', moves: true, run: (e) => e.run() },
-  { names: ['start'], help: 'start: go to step 0', moves: true, run: (e) => e.goto(e.start()) },
+  { names: ['start'], help: "start: run from the start to the kernel's first statement (a temporary breakpoint there, as gdb's start on main)", moves: true, run: startCmd },
   {
     names: ['goto'], help: 'goto STEP | start | end | +N | -N | launch N [step S]: travel to a warp-step of the recording (of launch N)', moves: true,
     run: (e, a) => {
