@@ -112,3 +112,22 @@ run('a pending breakpoint\'s condition is parsed when it is set: one that does n
   const rows = r.out.split('\n').filter((l) => /^\d+\s+breakpoint\s/.test(l));
   expect(rows.length).toBe(1);
 }, 120_000);
+
+run('origin asked at a host call searches from that call: before the copy nothing wrote in[4]; at the memset after it, the copy', () => {
+  const r = debug([
+    `goto launch 1 step ${stepOf('cudaMalloc(&d_in')}`, `origin in[${I}]`,
+    `goto launch 1 step ${stepOf('cudaMemset(d_out')}`, `origin in[${I}]`,
+  ]);
+  expect(r.status).toBe(1); // the first origin has no answer
+  inOrder(r.out, [
+    // at cudaMalloc(&d_in), before the copy of line 39: not the copy that comes later
+    `[host cudaMalloc (malloc) at offbyone.cu:${lineOf('cudaMalloc(&d_in')} in main, before launch 1: launch 1 step ${stepOf('cudaMalloc(&d_in')}]`,
+    'in the program before here: it holds what its allocation started with.',
+    `[host cudaMemset (set) at offbyone.cu:${lineOf('cudaMemset(d_out')} in main, before launch 1: launch 1 step ${stepOf('cudaMemset(d_out')}]`,
+    `was last written by cudaMemcpy at offbyone.cu:${lineOf('cudaMemcpy(d_in')} in main (host, before launch 1): 0 (0x00000000) -> ${I + 1} (0x0000000${I + 1})`,
+    `[host ${COPY}`,
+  ]);
+  // the copy comes after cudaMalloc: the first answer must not name it
+  const first = r.out.slice(r.out.indexOf('[host cudaMalloc'), r.out.indexOf('[host cudaMemset'));
+  expect(first).not.toContain('cudaMemcpy');
+}, 120_000);

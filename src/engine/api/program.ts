@@ -227,10 +227,14 @@ export abstract class EngineProgram extends EngineBase {
    */
   protected originAcross(target: WatchTarget, what: string): OriginAnswer | undefined {
     const s = this.session;
+    // at a host call the value is what the call left: search from just after the call, not from
+    // the launch shown for its memory (the call itself may be the writer)
+    const atHost = this.hostPos !== undefined && this.eventStop !== undefined ? this.eventStop : undefined;
     const p = s.position();
-    if (collectAccesses(s.trace, target, 'write', 0, p).length) { s.trace.goto(p); return undefined; }
+    if (atHost === undefined && collectAccesses(s.trace, target, 'write', 0, p).length) { s.trace.goto(p); return undefined; }
     s.trace.goto(p);
-    const o = originBefore(this.mem, this.program!.current, { offset: target.address, size: target.size });
+    const from: ProgramPoint = atHost !== undefined ? { kind: 'host', index: atHost + 1 } : { kind: 'launch', launch: this.program!.current, step: 0 };
+    const o = originBefore(this.mem, from, { offset: target.address, size: target.size });
     if (!o) throw new EngineError(`No write to ${s.memoryName(target)} in the program before here: it holds what its allocation started with.`);
     const by = writerText(o.writer);
     if (o.writer.kind === 'device' && o.hop) {
