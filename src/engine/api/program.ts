@@ -14,6 +14,21 @@ import { hostEventAt, hostEventLine, hostEventPosition } from '../program/host.j
 
 import { EngineBase, LAUNCH } from './base.js';
 
+/** Where the engine stands when it stops at a host event (hostStop). */
+export interface HostStop {
+  readonly position: Position;
+  /** The stop's line: `[host cudaMemcpy (write) at offbyone.cu:39 in main, before launch 1: launch 1 step -2]`. */
+  readonly line: string;
+  /** The API called (cudaMemcpy), or the output's stream (stdout) at an output event. */
+  readonly what: string;
+  /** `offbyone.cu:39 in main`, when known. */
+  readonly site: string | undefined;
+  /** The host call's file as its DWARF names it (a base name), line and function, when known. */
+  readonly file: string | undefined;
+  readonly sourceLine: number | undefined;
+  readonly function: string | undefined;
+}
+
 /** The engine's part for a whole program: its launches and events, and memory across launches (issue #25). */
 export abstract class EngineProgram extends EngineBase {
   abstract goto(to: Position): StopEvent;
@@ -215,10 +230,17 @@ export abstract class EngineProgram extends EngineBase {
    * The host event the engine stands at (a watchpoint stop on a host copy, `goto launch K step
    * -J`), as the stop names it; undefined in a launch.
    */
-  hostStop(): { readonly position: Position; readonly line: string } | undefined {
+  hostStop(): HostStop | undefined {
     const p = this.program, at = this.hostPos;
     if (!p || !at) return undefined;
-    return { position: at, line: hostEventLine(hostEventAt(p.source, at), at, p.source.launches.length) };
+    const e = hostEventAt(p.source, at);
+    // the site reads `offbyone.cu:39 in main` (host/hostlines.ts), `in main` or an address
+    const m = e.kind === 'host' ? /^(.+):(\d+)(?: in (.+))?$/.exec(e.site ?? '') : null;
+    return {
+      position: at, line: hostEventLine(e, at, p.source.launches.length),
+      what: e.kind === 'host' ? e.api : e.stream, site: e.kind === 'host' ? e.site : undefined,
+      file: m?.[1], sourceLine: m ? Number(m[2]) : undefined, function: m?.[3],
+    };
   }
 
   /**
