@@ -270,6 +270,9 @@ testIf(why)('a stop at a host call shows that call as the frame (cudaMemcpy at i
   // the host set in[j] = j + 1 and copied it in: in[4] = 5 as the copy left it
   const ev = await c.evaluateRequest({ expression: 'in[4]', context: 'watch', frameId: st.stackFrames[0]!.id });
   expect(ev.body.result).toBe('5');
+  // stepBack: no launch comes before main's first, so it stays at the copy (not launch 1's start, which is later)
+  s = await move(c, () => c.stepBackRequest({ threadId: s.body.threadId! }));
+  expect((await c.stackTraceRequest({ threadId: s.body.threadId! })).body.stackFrames.map((f) => [f.name, f.line])).toEqual([['cudaMemcpy', copyLine]]);
   // continue: prefix's breakpoint in launch 1, a device frame again
   s = await move(c, () => c.continueRequest({ threadId: tid }));
   expect(s.body.reason).toBe('breakpoint');

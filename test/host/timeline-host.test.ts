@@ -131,3 +131,12 @@ run('origin asked at a host call searches from that call: before the copy nothin
   const first = r.out.slice(r.out.indexOf('[host cudaMalloc'), r.out.indexOf('[host cudaMemset'));
   expect(first).not.toContain('cudaMemcpy');
 }, 120_000);
+
+run('backward from a host call before launch 1 stays at the call (launch 1 starts after it): reverse-step and reverse-continue', () => {
+  const r = debug([`goto launch 1 step ${stepOf('cudaMemcpy(d_in')}`, 'reverse-step', 'reverse-continue', `print in[${I}]`]);
+  expect(r.status).toBe(0);
+  // nothing runs on the device before main's first launch: each says so and the position stays at the copy
+  const said = r.out.split('\n').filter((l) => l.startsWith('No more reverse-execution history') || l.startsWith('[host') || l.startsWith('[launch'));
+  expect(said).toEqual([`[host ${COPY}`, 'No more reverse-execution history: no launch before this host call has a stop.', `[host ${COPY}`, 'No more reverse-execution history: no launch before this host call has a stop.', `[host ${COPY}`]);
+  expect(r.out).toContain(`$1 = ${I + 1}`);
+}, 120_000);

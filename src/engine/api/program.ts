@@ -151,6 +151,8 @@ export abstract class EngineProgram extends EngineBase {
   /** continue / reverse-continue in a program: the nearer of the next breakpoint stop and the next change of a watched range. */
   protected programContinue(dir: Direction): StopEvent {
     const p = this.program!;
+    const back = dir === 'backward' && !this.pwatches.some((w) => w.enabled) ? this.backFromHost() : undefined;
+    if (back) return back;
     const from: ProgramPoint = this.eventStop !== undefined
       ? { kind: 'host', index: this.eventStop + (dir === 'forward' ? 1 : 0) }
       : { kind: 'launch', launch: p.current, step: this.session.position() };
@@ -218,6 +220,19 @@ export abstract class EngineProgram extends EngineBase {
     this.hostPos = at;
     this.session.hostMemory = (address, size) => p.source.memoryAt(event + 1, address, size);
     return out;
+  }
+
+  /**
+   * Backward from a host event whose memory is shown at the start of the launch after it: the
+   * launch shown comes after the event, so the search is the launches before it; with none that
+   * has a stop, the position stays at the event (the start of the launch is later in time).
+   */
+  protected backFromHost(): StopEvent | undefined {
+    const p = this.program, at = this.hostPos, event = this.eventStop;
+    if (!p || !at || event === undefined || at.launch > p.current) return undefined;
+    const ps = p.beyond(at.launch, 'backward');
+    if (ps.stop.reason !== 'start' || ps.launch < at.launch) return this.programStop(ps);
+    return this.stopAtHost(event, { reason: 'start', message: 'No more reverse-execution history: no launch before this host call has a stop.' });
   }
 
   /** goto onto a host event (a position with step < 0). */
