@@ -23,8 +23,7 @@ import {
   type CommandConsole, compileCuda, type Engine, EngineError, type EngineOptions, type FrameInfo, launchFileBeside, openEngine, openReplayEngine,
   type Position, samePosition, type StopEvent, type WatchKind,
 } from '../../engine/index.js';
-import type { HostStop } from '../../engine/index.js';
-import { isProgram, ProgramFeed, type ProgramOpener } from './program.js';
+import { hostStackTrace, isProgram, ProgramFeed, type ProgramOpener } from './program.js';
 
 export type { ProgramOpener, ProgramRun } from './program.js';
 
@@ -355,9 +354,8 @@ export class PtxDebugSession extends DebugSession {
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
     this.guard(response, () => {
       this.focusThread(args.threadId);
-      const host = this.e.hostStop();
-      if (host) { response.body = this.hostFrames(host, args.threadId); this.sendResponse(response); return; }
-      const all = this.e.stack();
+      const host = hostStackTrace(this.e, () => { const id = this.nextFrame++; this.frames.set(id, { thread: args.threadId, level: 0 }); return id; });
+      const all = host ? [] : this.e.stack(); // at a host call: one frame, the call's (program.ts)
       const start = args.startFrame ?? 0;
       const shown = all.slice(start, args.levels ? start + args.levels : undefined);
       const launch = this.e.isProgram ? this.e.currentLaunch() : undefined;
@@ -373,25 +371,9 @@ export class PtxDebugSession extends DebugSession {
         sf.instructionPointerReference = `0x${this.e.address(f.function, f.pc).toString(16)}`;
         return sf;
       });
-      response.body = { stackFrames: frames, totalFrames: all.length };
+      response.body = host ?? { stackFrames: frames, totalFrames: all.length };
       this.sendResponse(response);
     });
-  }
-
-  /**
-   * At a host event no device thread runs: the one frame is the host call (`cudaMemcpy` at
-   * offbyone.cu:39), its source the program's file when it can be found.
-   */
-  private hostFrames(host: HostStop, thread: number): DebugProtocol.StackTraceResponse['body'] {
-    const id = this.nextFrame++;
-    this.frames.set(id, { thread, level: 0 });
-    // the host's DWARF names the file by base name: the shown launch's source of that name is it
-    // when host and kernels share a file (the usual .cu), else whatever the source dirs find
-    const named = this.e.stack().map((f) => f.file).find((f) => f !== undefined && host.file !== undefined && basename(f) === host.file);
-    const found = host.file === undefined ? undefined : this.e.sourceFile(named ?? host.file);
-    const src = found ? new Source(basename(found.path), found.path) : undefined;
-    const sf = new StackFrame(id, host.what, src, found ? host.sourceLine ?? 0 : 0, 1) as DebugProtocol.StackFrame;
-    return { stackFrames: [sf], totalFrames: 1 };
   }
 
   /** Select the thread and frame a frame id names. */
