@@ -75,8 +75,8 @@ run('watch in[4] in launch 1, reverse-continue: the stop is on the host cudaMemc
     '$3 = 0',
     // forward from there: the copy is the next change
     `Old value = 0\nNew value = ${I + 1}\nafter the write by cudaMemcpy at offbyone.cu:${lineOf('cudaMemcpy(d_in')} in main (host, before launch 1)\n[host ${COPY}`,
-    // nothing changed it before the copy
-    'No more reverse-execution history',
+    // nothing changed it before the copy: the position stays at the copy (launch 1 starts after it)
+    `No more reverse-execution history: no launch before this host call has a stop.\n[host ${COPY}`,
   ]);
   // no thread runs at a host call: the stop shows no thread line there
   const atCopy = r.out.slice(r.out.indexOf(`[host ${COPY}`));

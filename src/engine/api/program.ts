@@ -152,7 +152,7 @@ export abstract class EngineProgram extends EngineBase {
   protected programContinue(dir: Direction): StopEvent {
     const p = this.program!;
     const back = dir === 'backward' && !this.pwatches.some((w) => w.enabled) ? this.backFromHost() : undefined;
-    if (back) return back;
+    if (back) return back; // (with watches: the writers before the event first)
     const from: ProgramPoint = this.eventStop !== undefined
       ? { kind: 'host', index: this.eventStop + (dir === 'forward' ? 1 : 0) }
       : { kind: 'launch', launch: p.current, step: this.session.position() };
@@ -168,7 +168,7 @@ export abstract class EngineProgram extends EngineBase {
       const w = findWriter(src, { offset: wp.address, size: wp.size }, from, dir, limit);
       if (w && (!best || (comparePlaces(writerPlace(src, w), writerPlace(src, best.w)) < 0) === (dir === 'forward'))) best = { w, wp };
     }
-    if (!best) return this.programStop(ps);
+    if (!best) return (dir === 'backward' ? this.backFromHost() : undefined) ?? this.programStop(ps);
     best.wp.hits++;
     const hit = { kind: 'watchpoint' as const, id: best.wp.id, access: 'write' as const };
     return this.showWriter(best.w, dir, watchStopText(best.wp.id, best.wp.expr, best.w, dir, best.wp.format), 'watchpoint', hit);
