@@ -79,13 +79,42 @@ function Gutter({ height }: { height: number }): React.JSX.Element {
   );
 }
 
+/**
+ * The header at a host call: no device thread runs there, so it names the call and where it sits
+ * (`host cudaMemcpy offbyone.cu:39 in main  before launch 1/3`), not the launch's thread.
+ */
+function hostHeader(ctl: Controller, width: number, title: string, host: string): Line {
+  const h = ctl.model.engine.hostStop()!;
+  const launch = ctl.model.launchOf();
+  const count = launch?.count ?? ctl.model.launches().length;
+  const where = h.position.launch > count ? `after launch ${count}, the last` : `before launch ${h.position.launch}/${count}`;
+  const segs: Seg[] = [
+    seg(' ptxdbg ', { bold: true, color: 'black', bg: 'cyan' }),
+    seg(` host ${host}${h.function ? ` in ${h.function}` : ''} `, { bold: true, color: 'yellow' }),
+    seg(` ${where}`, { dim: true }),
+  ];
+  const used = segs.reduce((n, x) => n + x.text.length, 0);
+  if (width - used > 12) segs.push(seg(`  ${clip(title, width - used - 3)}`, { dim: true }));
+  return segs;
+}
+
 /** A function as gdb's frames name it (`scale<float, 4>`, `ops::times<float, 4>`), for the header. */
 export function shortName(mangled: string): string {
   return printName(mangled);
 }
 
+/** The host call the engine stands at, as `cudaMemcpy offbyone.cu:39` (the site without its function); undefined in a launch. */
+function hostCall(e: Controller['engine']): string | undefined {
+  const h = e.hostStop();
+  if (!h) return undefined;
+  const at = h.file !== undefined && h.sourceLine !== undefined ? `${h.file}:${h.sourceLine}` : h.site;
+  return at ? `${h.what} ${at}` : h.what;
+}
+
 function header(ctl: Controller, width: number, title: string): Line {
   const m = ctl.model;
+  const host = hostCall(m.engine);
+  if (host !== undefined) return hostHeader(ctl, width, title, host);
   const w = m.where();
   const stateStyle = w.state === 'active' ? { color: 'green' } : w.state === 'exited' ? { color: 'red' } : { color: 'yellow' };
   const gone = w.state === 'exited' || w.state === 'retired';
@@ -166,7 +195,8 @@ export function App({ ctl, title }: { ctl: Controller; title: string }): React.J
   // The race checker adds its marks to the timeline when it first runs (for the Races pane).
   if (ctl.isVisible('races')) ctl.raceRows();
   const launch = ctl.model.launchOf();
-  const cells = timelineCells(width, pos, s.total, launch);
+  const host = hostCall(s);
+  const cells = timelineCells(width, pos, s.total, launch, host);
   const buckets = ctl.model.cached(`buckets:${cells}`, () => bucketMarks(ctl.model.marks(), s.total, cells));
   const fault = s.fault;
   const atFault = fault !== undefined && comparePositions(s.position(), fault.at) >= 0;
@@ -180,7 +210,7 @@ export function App({ ctl, title }: { ctl: Controller; title: string }): React.J
         ])}
         {ctl.help ? <HelpOverlay width={width} height={main} top={ctl.helpTop} /> : null}
       </Box>
-      <Row line={timelineLine(pos, s.total, buckets, atFault, launch)} width={width} />
+      <Row line={timelineLine(pos, s.total, buckets, atFault, launch, host)} width={width} />
       <Row line={messageLine(ctl, width)} width={width} />
       <Row line={hintLine(width)} width={width} />
     </Box>

@@ -254,3 +254,29 @@ testIf(why)('-rdc: a breakpoint in the other translation unit\'s kernel is pendi
   const f = await top(c, s.body.threadId!);
   expect([f.name, f.source?.name, f.line]).toEqual(['bump(int *, int) [launch 2]', 'rdc_other.cu', bumpLine]);
 }, 600_000);
+
+testIf(why)('a stop at a host call shows that call as the frame (cudaMemcpy at its source line), reads memory as it left it, and continue goes on into launch 1', async () => {
+  const c = await launchOffbyone(true, [], []);
+  const copyLine = lineOf('cudaMemcpy(d_in');
+  const prefixLine = lineOf('a[i] = s;');
+  await c.setBreakpointsRequest({ source: { path: join(DIR, 'offbyone.cu') }, breakpoints: [{ line: prefixLine }] });
+  const entry = c.waitForEvent('stopped', LONG) as Promise<DebugProtocol.StoppedEvent>;
+  await c.configurationDoneRequest();
+  const tid = (await entry).body.threadId!;
+  // main's calls before prefix<<<: cudaMalloc x4, cudaMemcpy(d_in), cudaMemset(d_out): the copy is step -2 of launch 1
+  let s = await move(c, () => c.evaluateRequest({ expression: '-exec goto launch 1 step -2', context: 'repl' }));
+  const st = (await c.stackTraceRequest({ threadId: s.body.threadId! })).body;
+  expect(st.stackFrames.map((f) => [f.name, f.source?.name, f.line])).toEqual([['cudaMemcpy', 'offbyone.cu', copyLine]]);
+  // the host set in[j] = j + 1 and copied it in: in[4] = 5 as the copy left it
+  const ev = await c.evaluateRequest({ expression: 'in[4]', context: 'watch', frameId: st.stackFrames[0]!.id });
+  expect(ev.body.result).toBe('5');
+  // stepBack: no launch comes before main's first, so it stays at the copy (not launch 1's start, which is later)
+  s = await move(c, () => c.stepBackRequest({ threadId: s.body.threadId! }));
+  expect((await c.stackTraceRequest({ threadId: s.body.threadId! })).body.stackFrames.map((f) => [f.name, f.line])).toEqual([['cudaMemcpy', copyLine]]);
+  // continue: prefix's breakpoint in launch 1, a device frame again
+  s = await move(c, () => c.continueRequest({ threadId: tid }));
+  expect(s.body.reason).toBe('breakpoint');
+  const f = await top(c, s.body.threadId!);
+  expect(f.name).toBe('prefix(const int *, int *, int) [launch 1]');
+  expect(f.line).toBe(prefixLine);
+}, 600_000);

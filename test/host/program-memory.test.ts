@@ -134,7 +134,7 @@ run('origin: from finish\'s read of b[5] back two launches to prefix\'s write of
 
   // launch 3 -> launch 2: scale's thread i = 5 stored b[5] = 2 * a[5]
   const o2 = gdb(e, 'origin b[i]');
-  expect(o2).toMatch(new RegExp(`was last written by ${who('scale', I).replace(/[()]/g, '\\$&')} at offbyone\\.cu:${SCALE_LINE} \\(step \\d+\\): PTX \\d+ of _Z5scalePKiPii: st\\.`));
+  expect(o2).toMatch(new RegExp(`was last written by ${who('scale', I).replace(/[()]/g, '\\$&')} at offbyone\\.cu:${SCALE_LINE} \\(step \\d+\\): PTX \\d+ of scale: st\\.`));
   expectAt(e, 'scale', SCALE_LINE);
   expect(gdb(e, 'print a[i]')).toBe(`$2 = ${A_I}`);
 

@@ -75,8 +75,8 @@ run('watch in[4] in launch 1, reverse-continue: the stop is on the host cudaMemc
     '$3 = 0',
     // forward from there: the copy is the next change
     `Old value = 0\nNew value = ${I + 1}\nafter the write by cudaMemcpy at offbyone.cu:${lineOf('cudaMemcpy(d_in')} in main (host, before launch 1)\n[host ${COPY}`,
-    // nothing changed it before the copy
-    'No more reverse-execution history',
+    // nothing changed it before the copy: the position stays at the copy (launch 1 starts after it)
+    `No more reverse-execution history: no launch before this host call has a stop.\n[host ${COPY}`,
   ]);
   // no thread runs at a host call: the stop shows no thread line there
   const atCopy = r.out.slice(r.out.indexOf(`[host ${COPY}`));
@@ -111,4 +111,32 @@ run('a pending breakpoint\'s condition is parsed when it is set: one that does n
   ]);
   const rows = r.out.split('\n').filter((l) => /^\d+\s+breakpoint\s/.test(l));
   expect(rows.length).toBe(1);
+}, 120_000);
+
+run('origin asked at a host call searches from that call: before the copy nothing wrote in[4]; at the memset after it, the copy', () => {
+  const r = debug([
+    `goto launch 1 step ${stepOf('cudaMalloc(&d_in')}`, `origin in[${I}]`,
+    `goto launch 1 step ${stepOf('cudaMemset(d_out')}`, `origin in[${I}]`,
+  ]);
+  expect(r.status).toBe(1); // the first origin has no answer
+  inOrder(r.out, [
+    // at cudaMalloc(&d_in), before the copy of line 39: not the copy that comes later
+    `[host cudaMalloc (malloc) at offbyone.cu:${lineOf('cudaMalloc(&d_in')} in main, before launch 1: launch 1 step ${stepOf('cudaMalloc(&d_in')}]`,
+    'in the program before here: it holds what its allocation started with.',
+    `[host cudaMemset (set) at offbyone.cu:${lineOf('cudaMemset(d_out')} in main, before launch 1: launch 1 step ${stepOf('cudaMemset(d_out')}]`,
+    `was last written by cudaMemcpy at offbyone.cu:${lineOf('cudaMemcpy(d_in')} in main (host, before launch 1): 0 (0x00000000) -> ${I + 1} (0x0000000${I + 1})`,
+    `[host ${COPY}`,
+  ]);
+  // the copy comes after cudaMalloc: the first answer must not name it
+  const first = r.out.slice(r.out.indexOf('[host cudaMalloc'), r.out.indexOf('[host cudaMemset'));
+  expect(first).not.toContain('cudaMemcpy');
+}, 120_000);
+
+run('backward from a host call before launch 1 stays at the call (launch 1 starts after it): reverse-step and reverse-continue', () => {
+  const r = debug([`goto launch 1 step ${stepOf('cudaMemcpy(d_in')}`, 'reverse-step', 'reverse-continue', `print in[${I}]`]);
+  expect(r.status).toBe(0);
+  // nothing runs on the device before main's first launch: each says so and the position stays at the copy
+  const said = r.out.split('\n').filter((l) => l.startsWith('No more reverse-execution history') || l.startsWith('[host') || l.startsWith('[launch'));
+  expect(said).toEqual([`[host ${COPY}`, 'No more reverse-execution history: no launch before this host call has a stop.', `[host ${COPY}`, 'No more reverse-execution history: no launch before this host call has a stop.', `[host ${COPY}`]);
+  expect(r.out).toContain(`$1 = ${I + 1}`);
 }, 120_000);

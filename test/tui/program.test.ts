@@ -129,3 +129,21 @@ run('offbyone: a breakpoint condition that fails to evaluate stops at its hit in
   expect(header(l)).toContain(SCALE);
   expect(await h.quit()).toBe(0);
 }, 300_000);
+
+run('offbyone: at a host call the header and timeline name the call and its host line, not launch 1\'s thread; launch 1 goes back into the device', async () => {
+  const debug = await openProgramForTest(join(bin!, 'offbyone'));
+  h = await TuiHarness.start({ debug, title: 'offbyone', cols: 120, rows: 36 }, (l) => header(l).includes('launch 1/3'));
+  // main's calls before prefix<<<: cudaMalloc x4, cudaMemcpy(d_in) (line of the copy), cudaMemset: the copy is step -2 of launch 1
+  const copy = `cudaMemcpy offbyone.cu:${lineOf('cudaMemcpy(d_in')}`;
+  const l = await command(h, 'goto launch 1 step -2', (ls) => header(ls).includes('host '), 'the host stop');
+  expect(header(l)).toContain(`host ${copy} in main`);
+  expect(header(l)).toContain('before launch 1/3');
+  // no device thread runs there: the header names none
+  expect(header(l)).not.toContain('block (');
+  expect(header(l)).not.toContain(PREFIX);
+  expect(l.find((x) => x.startsWith(' host '))).toMatch(new RegExp(`^ host ${copy} · launch 1/3 step -2 `));
+  // into the launch again: its thread and line
+  await command(h, 'launch 1', (ls) => header(ls).includes(PREFIX) && header(ls).includes('block (0,0,0)'), 'launch 1');
+  expect(timeline(h.lines())).toMatch(/^ launch 1\/3 step 0\/\d+ /);
+  expect(await h.quit()).toBe(0);
+}, 300_000);

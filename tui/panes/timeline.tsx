@@ -47,14 +47,17 @@ const FUTURE: Style = { dim: true };
 /** The current launch and how many the program made (shown when there are several). */
 export interface LaunchOf { readonly index: number; readonly count: number }
 
-function timelineLabel(step: number, total: number, launch: LaunchOf | undefined): string {
+function timelineLabel(step: number, total: number, launch: LaunchOf | undefined, host?: string): string {
+  // at a host call (step < 0, before the launch): the call, then where it sits on the timeline
+  if (host !== undefined) return ` host ${host} · ${launch && launch.count > 1 ? `launch ${launch.index}/${launch.count} ` : ''}step ${step} `;
   return launch && launch.count > 1 ? ` launch ${launch.index}/${launch.count} step ${step}/${total} ` : ` step ${step}/${total} `;
 }
 
-export function timelineLine(step: number, total: number, buckets: readonly (Kind | undefined)[], fault: boolean, launch?: LaunchOf): Line {
-  const label = timelineLabel(step, total, launch);
+/** `host`: the host call stood at (`cudaMemcpy offbyone.cu:39`), before the launch's first step. */
+export function timelineLine(step: number, total: number, buckets: readonly (Kind | undefined)[], fault: boolean, launch?: LaunchOf, host?: string): Line {
+  const label = timelineLabel(step, total, launch, host);
   const cells = buckets.length;
-  const cur = cellOf(step, total, cells);
+  const cur = cellOf(Math.max(0, step), total, cells);
   const out: Seg[] = [seg(label, { bold: true, color: fault ? 'red' : 'cyan' })];
   // Runs of equal style become one segment (fewer Ink nodes per frame).
   let run = '';
@@ -78,6 +81,6 @@ export function timelineLine(step: number, total: number, buckets: readonly (Kin
   return out;
 }
 
-export function timelineCells(width: number, step: number, total: number, launch?: LaunchOf): number {
-  return Math.max(1, width - timelineLabel(step, total, launch).length - 1);
+export function timelineCells(width: number, step: number, total: number, launch?: LaunchOf, host?: string): number {
+  return Math.max(1, width - timelineLabel(step, total, launch, host).length - 1);
 }

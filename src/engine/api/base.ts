@@ -123,6 +123,12 @@ export abstract class EngineBase {
     this.tuiDebugInfo = undefined;
   }
 
+  /**
+   * Backward from a host event shown at the start of the launch after it: the launches before
+   * the event (program/api's; undefined where the event is not such a stop).
+   */
+  protected abstract backFromHost(): StopEvent | undefined;
+
   /** A stop somewhere in the program: focus its launch, then the stop as usual. */
   protected programStop(ps: ProgramStop): StopEvent {
     this.enter(ps.launch);
@@ -138,6 +144,8 @@ export abstract class EngineBase {
    */
   protected crossing(direction: Direction, move: () => Stop): StopEvent {
     const p = this.program!;
+    const back = direction === 'backward' ? this.backFromHost() : undefined;
+    if (back) return back;
     const before = this.session.position();
     const s = move();
     const stuck = s.at.step === before;

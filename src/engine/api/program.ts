@@ -14,6 +14,21 @@ import { hostEventAt, hostEventLine, hostEventPosition } from '../program/host.j
 
 import { EngineBase, LAUNCH } from './base.js';
 
+/** Where the engine stands when it stops at a host event (hostStop). */
+export interface HostStop {
+  readonly position: Position;
+  /** The stop's line: `[host cudaMemcpy (write) at offbyone.cu:39 in main, before launch 1: launch 1 step -2]`. */
+  readonly line: string;
+  /** The API called (cudaMemcpy), or the output's stream (stdout) at an output event. */
+  readonly what: string;
+  /** `offbyone.cu:39 in main`, when known. */
+  readonly site: string | undefined;
+  /** The host call's file as its DWARF names it (a base name), line and function, when known. */
+  readonly file: string | undefined;
+  readonly sourceLine: number | undefined;
+  readonly function: string | undefined;
+}
+
 /** The engine's part for a whole program: its launches and events, and memory across launches (issue #25). */
 export abstract class EngineProgram extends EngineBase {
   abstract goto(to: Position): StopEvent;
@@ -136,6 +151,8 @@ export abstract class EngineProgram extends EngineBase {
   /** continue / reverse-continue in a program: the nearer of the next breakpoint stop and the next change of a watched range. */
   protected programContinue(dir: Direction): StopEvent {
     const p = this.program!;
+    const back = dir === 'backward' && !this.pwatches.some((w) => w.enabled) ? this.backFromHost() : undefined;
+    if (back) return back; // (with watches: the writers before the event first)
     const from: ProgramPoint = this.eventStop !== undefined
       ? { kind: 'host', index: this.eventStop + (dir === 'forward' ? 1 : 0) }
       : { kind: 'launch', launch: p.current, step: this.session.position() };
@@ -151,7 +168,7 @@ export abstract class EngineProgram extends EngineBase {
       const w = findWriter(src, { offset: wp.address, size: wp.size }, from, dir, limit);
       if (w && (!best || (comparePlaces(writerPlace(src, w), writerPlace(src, best.w)) < 0) === (dir === 'forward'))) best = { w, wp };
     }
-    if (!best) return this.programStop(ps);
+    if (!best) return (dir === 'backward' ? this.backFromHost() : undefined) ?? this.programStop(ps);
     best.wp.hits++;
     const hit = { kind: 'watchpoint' as const, id: best.wp.id, access: 'write' as const };
     return this.showWriter(best.w, dir, watchStopText(best.wp.id, best.wp.expr, best.w, dir, best.wp.format), 'watchpoint', hit);
@@ -205,6 +222,19 @@ export abstract class EngineProgram extends EngineBase {
     return out;
   }
 
+  /**
+   * Backward from a host event whose memory is shown at the start of the launch after it: the
+   * launch shown comes after the event, so the search is the launches before it; with none that
+   * has a stop, the position stays at the event (the start of the launch is later in time).
+   */
+  protected backFromHost(): StopEvent | undefined {
+    const p = this.program, at = this.hostPos, event = this.eventStop;
+    if (!p || !at || event === undefined || at.launch > p.current) return undefined;
+    const ps = p.beyond(at.launch, 'backward');
+    if (ps.stop.reason !== 'start' || ps.launch < at.launch) return this.programStop(ps);
+    return this.stopAtHost(event, { reason: 'start', message: 'No more reverse-execution history: no launch before this host call has a stop.' });
+  }
+
   /** goto onto a host event (a position with step < 0). */
   protected gotoHost(to: Position): StopEvent {
     const e = hostEventAt(this.program!.source, to);
@@ -215,10 +245,17 @@ export abstract class EngineProgram extends EngineBase {
    * The host event the engine stands at (a watchpoint stop on a host copy, `goto launch K step
    * -J`), as the stop names it; undefined in a launch.
    */
-  hostStop(): { readonly position: Position; readonly line: string } | undefined {
+  hostStop(): HostStop | undefined {
     const p = this.program, at = this.hostPos;
     if (!p || !at) return undefined;
-    return { position: at, line: hostEventLine(hostEventAt(p.source, at), at, p.source.launches.length) };
+    const e = hostEventAt(p.source, at);
+    // the site reads `offbyone.cu:39 in main` (host/hostlines.ts), `in main` or an address
+    const m = e.kind === 'host' ? /^(.+):(\d+)(?: in (.+))?$/.exec(e.site ?? '') : null;
+    return {
+      position: at, line: hostEventLine(e, at, p.source.launches.length),
+      what: e.kind === 'host' ? e.api : e.stream, site: e.kind === 'host' ? e.site : undefined,
+      file: m?.[1], sourceLine: m ? Number(m[2]) : undefined, function: m?.[3],
+    };
   }
 
   /**
@@ -227,10 +264,14 @@ export abstract class EngineProgram extends EngineBase {
    */
   protected originAcross(target: WatchTarget, what: string): OriginAnswer | undefined {
     const s = this.session;
+    // at a host call the value is what the call left: search from just after the call, not from
+    // the launch shown for its memory (the call itself may be the writer)
+    const atHost = this.hostPos !== undefined && this.eventStop !== undefined ? this.eventStop : undefined;
     const p = s.position();
-    if (collectAccesses(s.trace, target, 'write', 0, p).length) { s.trace.goto(p); return undefined; }
+    if (atHost === undefined && collectAccesses(s.trace, target, 'write', 0, p).length) { s.trace.goto(p); return undefined; }
     s.trace.goto(p);
-    const o = originBefore(this.mem, this.program!.current, { offset: target.address, size: target.size });
+    const from: ProgramPoint = atHost !== undefined ? { kind: 'host', index: atHost + 1 } : { kind: 'launch', launch: this.program!.current, step: 0 };
+    const o = originBefore(this.mem, from, { offset: target.address, size: target.size });
     if (!o) throw new EngineError(`No write to ${s.memoryName(target)} in the program before here: it holds what its allocation started with.`);
     const by = writerText(o.writer);
     if (o.writer.kind === 'device' && o.hop) {

@@ -304,8 +304,8 @@ export function programHistoryText(expr: string, r: GlobalRange, writes: readonl
  * the writing step with the writing thread in focus, and its hop (instruction, inputs) answers;
  * a host call or an unrecorded launch answers by itself.
  */
-export function originBefore(src: ProgramMemorySource, launch: number, r: GlobalRange): { writer: ProgramWriter; session: Session | undefined; hop: OriginHop | undefined } | undefined {
-  const w = findWriter(src, r, { kind: 'launch', launch, step: 0 }, 'backward');
+export function originBefore(src: ProgramMemorySource, from: ProgramPoint, r: GlobalRange): { writer: ProgramWriter; session: Session | undefined; hop: OriginHop | undefined } | undefined {
+  const w = findWriter(src, r, from, 'backward');
   if (!w) return undefined;
   if (w.kind !== 'device') return { writer: w, session: undefined, hop: undefined };
   const s = src.session(w.launch)!;

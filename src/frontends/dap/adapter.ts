@@ -23,7 +23,7 @@ import {
   type CommandConsole, compileCuda, type Engine, EngineError, type EngineOptions, type FrameInfo, launchFileBeside, openEngine, openReplayEngine,
   type Position, samePosition, type StopEvent, type WatchKind,
 } from '../../engine/index.js';
-import { isProgram, ProgramFeed, type ProgramOpener } from './program.js';
+import { hostStackTrace, isProgram, ProgramFeed, type ProgramOpener } from './program.js';
 import { userFrames } from './frames.js';
 
 export type { ProgramOpener, ProgramRun } from './program.js';
@@ -355,7 +355,8 @@ export class PtxDebugSession extends DebugSession {
   protected override stackTraceRequest(response: DebugProtocol.StackTraceResponse, args: DebugProtocol.StackTraceArguments): void {
     this.guard(response, () => {
       this.focusThread(args.threadId);
-      const all = userFrames(this.e.stack(), this.lastStop?.hit?.kind === 'fault');
+      const host = hostStackTrace(this.e, () => { const id = this.nextFrame++; this.frames.set(id, { thread: args.threadId, level: 0 }); return id; });
+      const all = host ? [] : userFrames(this.e.stack(), this.lastStop?.hit?.kind === 'fault'); // host call: its one frame
       const start = args.startFrame ?? 0;
       const shown = all.slice(start, args.levels ? start + args.levels : undefined);
       const launch = this.e.isProgram ? this.e.currentLaunch() : undefined;
@@ -363,15 +364,14 @@ export class PtxDebugSession extends DebugSession {
         const id = this.nextFrame++;
         this.frames.set(id, { thread: args.threadId, level: f.level });
         const loc = this.frameLocation(f);
-        // named as C++ debuggers name frames, `axpy(float, float, float)`; in a whole program the
-        // top frame names its launch too: `scale(const int *, int *, int) [launch 2]`
+        // named as C++ debuggers do (`axpy(float, float, float)`); a program's top frame adds `[launch 2]`
         const shown = this.e.functionDisplayName(f.function);
         const name = f.level === 0 && launch ? `${shown} [launch ${launch.index}]` : shown;
         const sf = new StackFrame(id, name, loc.source, loc.line, 1) as DebugProtocol.StackFrame;
         sf.instructionPointerReference = `0x${this.e.address(f.function, f.pc).toString(16)}`;
         return sf;
       });
-      response.body = { stackFrames: frames, totalFrames: all.length };
+      response.body = host ?? { stackFrames: frames, totalFrames: all.length };
       this.sendResponse(response);
     });
   }

@@ -6,7 +6,8 @@
  * (unverified until a launch with their code is recorded, then a `changed` event).
  */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { Breakpoint } from '@vscode/debugadapter';
+import { basename } from 'node:path';
+import { Breakpoint, Source, StackFrame } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { type BreakpointResult, comparePositions, type Engine, type Position, positionOf } from '../../engine/index.js';
 
@@ -114,3 +115,20 @@ function atProgramEnd(e: Engine): boolean {
 
 /** A position after every event of the program (those after the last launch sit before launch count + 1). */
 const afterAll = (e: Engine): Position => positionOf(e.launches().length + 1, 0);
+
+/**
+ * The call stack at a host event (undefined elsewhere): no device thread runs there, so the one
+ * frame is the host call (`cudaMemcpy` at offbyone.cu:39), its source the program's file when it
+ * can be found. `frameId` registers the frame (level 0) and gives its id.
+ */
+export function hostStackTrace(e: Engine, frameId: () => number): DebugProtocol.StackTraceResponse['body'] | undefined {
+  const host = e.hostStop();
+  if (!host) return undefined;
+  // the host's DWARF names the file by base name: the shown launch's source of that name is it
+  // when host and kernels share a file (the usual .cu), else whatever the source dirs find
+  const named = e.stack().map((f) => f.file).find((f) => f !== undefined && host.file !== undefined && basename(f) === host.file);
+  const found = host.file === undefined ? undefined : e.sourceFile(named ?? host.file);
+  const src = found ? new Source(basename(found.path), found.path) : undefined;
+  const sf = new StackFrame(frameId(), host.what, src, found ? host.sourceLine ?? 0 : 0, 1) as DebugProtocol.StackFrame;
+  return { stackFrames: [sf], totalFrames: 1 };
+}
