@@ -5,14 +5,14 @@
  * and the faulting thread come from the .cu source, never from ptxdbg's output.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { missingTool, ROOT, testIf } from '../helpers.js';
+import { testIf } from '../helpers.js';
 import { nvccBuildInto } from './nvcc.js';
+import { CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
 
-const DIR = join(ROOT, 'samples', 'apps', 'timeline');
-const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
-const why = missingTool('nvcc') ?? (existsSync(join(ROOT, 'dist', 'cudart', 'libcudart.so.13')) ? null : 'the ptxdbg runtime is not built (dist/cudart)');
+const DIR = TIMELINE_DIR;
+const why = whyNoTimeline;
 const run = testIf(why);
 
 let bin: string;
@@ -23,12 +23,7 @@ beforeAll(async () => {
 }, 600_000);
 
 /** The 1-based line of faulty.cu holding `text` (exactly one). */
-function lineOf(text: string): number {
-  const lines = readFileSync(join(DIR, 'faulty.cu'), 'utf8').split('\n');
-  const at = lines.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));
-  if (at.length !== 1) throw new Error(`faulty.cu: ${at.length} lines hold ${text}`);
-  return at[0]!;
-}
+const lineOf = (text: string): number => lineIn('faulty.cu', text);
 
 function debug(commands: readonly string[], target: readonly string[] = ['debug', '--batch']): { out: string; err: string; status: number | null } {
   const after = target[0] === 'debug' ? ['--', './faulty'] : [];

@@ -10,14 +10,14 @@
  * and copies it in; cudaMalloc leaves zeros (the runtime zeroes, as our sample's checks assume).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { missingTool, ROOT, testIf } from '../helpers.js';
+import { testIf } from '../helpers.js';
 import { nvccBuildInto } from './nvcc.js';
+import { CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
 
-const DIR = join(ROOT, 'samples', 'apps', 'timeline');
-const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
-const why = missingTool('nvcc') ?? (existsSync(join(ROOT, 'dist', 'cudart', 'libcudart.so.13')) ? null : 'the ptxdbg runtime is not built (dist/cudart)');
+const DIR = TIMELINE_DIR;
+const why = whyNoTimeline;
 const run = testIf(why);
 
 let bin: string;
@@ -27,11 +27,7 @@ beforeAll(async () => {
 }, 600_000);
 
 const source = readFileSync(join(DIR, 'offbyone.cu'), 'utf8').split('\n');
-const lineOf = (text: string): number => {
-  const at = source.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));
-  if (at.length !== 1) throw new Error(`offbyone.cu: ${at.length} lines hold ${text}`);
-  return at[0]!;
-};
+const lineOf = (text: string): number => lineIn('offbyone.cu', text);
 /** The CUDA calls main makes before its first launch, in order: [line, api]. */
 const before1 = source
   .slice(lineOf('int main()'), lineOf('prefix<<<') - 1)

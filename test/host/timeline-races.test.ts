@@ -6,14 +6,13 @@
  * twice write only their own a[i]. Expected launches, lines and threads come from the source.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { missingTool, ROOT, testIf } from '../helpers.js';
+import { testIf } from '../helpers.js';
 import { nvccBuildInto } from './nvcc.js';
+import { CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
 
-const DIR = join(ROOT, 'samples', 'apps', 'timeline');
-const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
-const why = missingTool('nvcc') ?? (existsSync(join(ROOT, 'dist', 'cudart', 'libcudart.so.13')) ? null : 'the ptxdbg runtime is not built (dist/cudart)');
+const DIR = TIMELINE_DIR;
+const why = whyNoTimeline;
 const run = testIf(why);
 
 let bin: string;
@@ -22,12 +21,7 @@ beforeAll(async () => {
   bin = await nvccBuildInto('ptxdbg-timeline-races-', [{ name: 'racy', source: join(DIR, 'racy.cu'), flags: ['-g', '-G'] }]);
 }, 600_000);
 
-const source = readFileSync(join(DIR, 'racy.cu'), 'utf8').split('\n');
-const lineOf = (text: string): number => {
-  const at = source.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));
-  if (at.length !== 1) throw new Error(`racy.cu: ${at.length} lines hold ${text}`);
-  return at[0]!;
-};
+const lineOf = (text: string): number => lineIn('racy.cu', text);
 const RACE_LINE = lineOf('*total += a[i]');
 const launchLine = (n: number, kernel: string): string => `Launch ${n} ${kernel}<<<(1,1,1),(64,1,1)>>> at racy.cu:${lineOf(`${kernel}<<<1, n>>>`)} in main`;
 

@@ -7,14 +7,13 @@
  * from ptxdbg's output.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { missingTool, ROOT, testIf } from '../helpers.js';
+import { testIf } from '../helpers.js';
 import { nvccBuildInto } from './nvcc.js';
+import { CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
 
-const DIR = join(ROOT, 'samples', 'apps', 'timeline');
-const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
-const why = missingTool('nvcc') ?? (existsSync(join(ROOT, 'dist', 'cudart', 'libcudart.so.13')) ? null : 'the ptxdbg runtime is not built (dist/cudart)');
+const DIR = TIMELINE_DIR;
+const why = whyNoTimeline;
 const run = testIf(why);
 
 let bin: string;
@@ -27,13 +26,7 @@ beforeAll(async () => {
   ]);
 }, 600_000);
 
-/** The 1-based line of `file` holding `text` (exactly one). */
-function lineOf(file: string, text: string): number {
-  const lines = readFileSync(join(DIR, file), 'utf8').split('\n');
-  const at = lines.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));
-  if (at.length !== 1) throw new Error(`${file}: ${at.length} lines hold ${text}`);
-  return at[0]!;
-}
+const lineOf = lineIn;
 
 /** `ptxdbg debug --batch --ex C1 --ex C2 ... -- ./app`: its stdout (the program's output, then the transcript). */
 function debug(app: string, commands: readonly string[], form: 'debug' | 'bare' = 'debug', options: readonly string[] = []): { out: string; err: string; status: number | null } {

@@ -1,0 +1,20 @@
+/**
+ * What the program-timeline tests share: where their CUDA programs live, the CLI they run, why
+ * they skip, and the line of a source that holds a text (expected lines come from the sources).
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { missingTool, ROOT } from '../helpers.js';
+
+export const TIMELINE_DIR = join(ROOT, 'samples', 'apps', 'timeline');
+export const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
+/** Why these tests cannot run here (no nvcc, or the replacement runtime not built), or null. */
+export const whyNoTimeline: string | null = missingTool('nvcc') ?? (existsSync(join(ROOT, 'dist', 'cudart', 'libcudart.so.13')) ? null : 'the ptxdbg runtime is not built (dist/cudart)');
+
+/** The 1-based line of samples/apps/timeline/`file` holding `text`; throws unless exactly one does. */
+export function lineIn(file: string, text: string): number {
+  const lines = readFileSync(join(TIMELINE_DIR, file), 'utf8').split('\n');
+  const at = lines.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));
+  if (at.length !== 1) throw new Error(`${file}: ${at.length} lines hold ${text}`);
+  return at[0]!;
+}
