@@ -34,7 +34,7 @@ test('L lists the selected variable per lane; o jumps to the step that wrote it'
   expect(lanes.join('\n')).toMatch(/●▶ 0 \(0,0,0\)\s+0\b/);
   const timeline = (l: string[]): number => Number(/^ ?step (\d+)\/\d+ /.exec(l.find((x) => /^ ?step \d+\/\d+ /.test(x)) ?? '')?.[1] ?? -1);
   const before = timeline(h.lines());
-  const after = await h.pressAndWait('o', (l) => /was last written by PTX \d+ of _Z4flowPKiPi/.test(l.join('\n')), 'origin of t');
+  const after = await h.pressAndWait('o', (l) => /was last written by PTX \d+ of flow:/.test(l.join('\n')), 'origin of t');
   // the writing step is earlier than where we were
   expect(timeline(after)).toBeGreaterThanOrEqual(0);
   expect(timeline(after)).toBeLessThan(before);
