@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingTool, ROOT } from '../helpers.js';
+import { nvccBuildInto } from './nvcc.js';
 
 export const TIMELINE_DIR = join(ROOT, 'samples', 'apps', 'timeline');
 export const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
@@ -17,4 +18,14 @@ export function lineIn(file: string, text: string): number {
   const at = lines.flatMap((l, i) => (l.includes(text) ? [i + 1] : []));
   if (at.length !== 1) throw new Error(`${file}: ${at.length} lines hold ${text}`);
   return at[0]!;
+}
+
+/**
+ * Builds samples/apps/timeline/NAME.cu (`-g -G`: host lines for call sites, device lines for
+ * stops) into a temp dir removed after the test file; resolves to that dir, or '' where
+ * `whyNoTimeline` says the tests cannot run.
+ */
+export async function buildTimeline(prefix: string, name: string): Promise<string> {
+  if (whyNoTimeline) return '';
+  return nvccBuildInto(prefix, [{ name, source: join(TIMELINE_DIR, `${name}.cu`), flags: ['-g', '-G'] }]);
 }

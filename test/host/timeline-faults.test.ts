@@ -8,19 +8,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { testIf } from '../helpers.js';
-import { nvccBuildInto } from './nvcc.js';
-import { CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
+import { buildTimeline, CLI, lineIn, whyNoTimeline } from './timeline-common.js';
 
-const DIR = TIMELINE_DIR;
-const why = whyNoTimeline;
-const run = testIf(why);
+const run = testIf(whyNoTimeline);
 
 let bin: string;
-
-beforeAll(async () => {
-  if (why) return;
-  bin = await nvccBuildInto('ptxdbg-timeline-faults-', [{ name: 'faulty', source: join(DIR, 'faulty.cu'), flags: ['-g', '-G'] }]);
-}, 600_000);
+beforeAll(async () => { bin = await buildTimeline('ptxdbg-timeline-faults-', 'faulty'); }, 600_000);
 
 /** The 1-based line of faulty.cu holding `text` (exactly one). */
 const lineOf = (text: string): number => lineIn('faulty.cu', text);

@@ -13,20 +13,14 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testIf } from '../helpers.js';
-import { nvccBuildInto } from './nvcc.js';
-import { CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
+import { buildTimeline, CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
 
-const DIR = TIMELINE_DIR;
-const why = whyNoTimeline;
-const run = testIf(why);
+const run = testIf(whyNoTimeline);
 
 let bin: string;
-beforeAll(async () => {
-  if (why) return;
-  bin = await nvccBuildInto('ptxdbg-timeline-host-', [{ name: 'offbyone', source: join(DIR, 'offbyone.cu'), flags: ['-g', '-G'] }]);
-}, 600_000);
+beforeAll(async () => { bin = await buildTimeline('ptxdbg-timeline-host-', 'offbyone'); }, 600_000);
 
-const source = readFileSync(join(DIR, 'offbyone.cu'), 'utf8').split('\n');
+const source = readFileSync(join(TIMELINE_DIR, 'offbyone.cu'), 'utf8').split('\n');
 const lineOf = (text: string): number => lineIn('offbyone.cu', text);
 /** The CUDA calls main makes before its first launch, in order: [line, api]. */
 const before1 = source

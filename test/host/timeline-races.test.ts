@@ -6,20 +6,13 @@
  * twice write only their own a[i]. Expected launches, lines and threads come from the source.
  */
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { testIf } from '../helpers.js';
-import { nvccBuildInto } from './nvcc.js';
-import { CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
+import { buildTimeline, CLI, lineIn, whyNoTimeline } from './timeline-common.js';
 
-const DIR = TIMELINE_DIR;
-const why = whyNoTimeline;
-const run = testIf(why);
+const run = testIf(whyNoTimeline);
 
 let bin: string;
-beforeAll(async () => {
-  if (why) return;
-  bin = await nvccBuildInto('ptxdbg-timeline-races-', [{ name: 'racy', source: join(DIR, 'racy.cu'), flags: ['-g', '-G'] }]);
-}, 600_000);
+beforeAll(async () => { bin = await buildTimeline('ptxdbg-timeline-races-', 'racy'); }, 600_000);
 
 const lineOf = (text: string): number => lineIn('racy.cu', text);
 const RACE_LINE = lineOf('*total += a[i]');

@@ -13,13 +13,12 @@ import { nvccBuildInto } from './nvcc.js';
 import { CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
 
 const DIR = TIMELINE_DIR;
-const why = whyNoTimeline;
-const run = testIf(why);
+const run = testIf(whyNoTimeline);
 
 let bin: string;
 
 beforeAll(async () => {
-  if (why) return;
+  if (whyNoTimeline) return;
   bin = await nvccBuildInto('ptxdbg-timeline-cli-', [
     { name: 'offbyone', source: join(DIR, 'offbyone.cu'), flags: ['-g', '-G'] },
     { name: 'rdc', source: join(DIR, 'rdc_main.cu'), flags: ['-g', '-G', '-rdc=true', join(DIR, 'rdc_other.cu')] },
