@@ -13,23 +13,33 @@ import { typeSize } from '../ptx/types.js';
 /** Warp-steps observed before the limit: enough for many trips round any real spin loop. */
 export const SPIN_WINDOW = 1 << 16;
 
-/** Records (global pc, warp key) per step of the window into one preallocated buffer. */
+/** Records the window's steps as runs (StepRecorder) into one preallocated buffer, and the warp of each turn. */
 class WindowLog implements StepRecorder {
-  readonly words: Uint32Array;
+  readonly runs: Int32Array;
   readonly warps: Warp[] = [];
   readonly segStart: number[] = [];
+  nrun = 0;
+  readonly runBase: number;
+  readonly runEnd = Infinity;
 
   constructor(readonly start: number, steps: number) {
-    this.words = new Uint32Array(2 * steps + 2);
+    this.runs = new Int32Array(3 * steps + 3);
+    this.runBase = start;
   }
 
-  chunkFor(step: number, w: Warp): Uint32Array {
+  runsFor(step: number, w: Warp): Int32Array {
     if (this.warps[this.warps.length - 1] !== w) { this.warps.push(w); this.segStart.push(step); }
-    return this.words;
+    return this.runs;
   }
 
-  offsetOf(step: number): number {
-    return (step - this.start) * 2;
+  /** The global instruction index of each of the first `steps` steps of the window. */
+  pcs(steps: number): Uint32Array {
+    const out = new Uint32Array(steps);
+    for (let r = 0; r < this.nrun; r++) {
+      const from = this.runs[3 * r]!, to = r + 1 < this.nrun ? this.runs[3 * r + 3]! : steps;
+      for (let i = from; i < to && i < steps; i++) out[i] = this.runs[3 * r + 1]! + (i - from);
+    }
+    return out;
   }
 }
 
@@ -92,13 +102,14 @@ interface Loop { fn: string; lo: number; hi: number; warps: Warp[]; reads: Map<s
 function spinHints(m: Machine, log: WindowLog, probe: PollProbe, steps: number): string[] {
   // how often each live warp executed each pc in the window; the loop is what repeats
   const pcs = new Map<Warp, Map<number, number>>();
+  const at = log.pcs(steps);
   for (let i = 0; i < log.warps.length; i++) {
     const w = log.warps[i]!;
     const end = i + 1 < log.warps.length ? log.segStart[i + 1]! : log.start + steps;
     let counts = pcs.get(w);
     if (!counts) pcs.set(w, (counts = new Map()));
     for (let s = log.segStart[i]!; s < end; s++) {
-      const g = log.words[(s - log.start) * 2]!;
+      const g = at[s - log.start]!;
       counts.set(g, (counts.get(g) ?? 0) + 1);
     }
   }

@@ -2,15 +2,17 @@
  * The step log of a recording: per warp-step the global instruction index and the warp's SIMT
  * active mask before the guard, plus the segments (runs of steps of one warp).
  *
- * The hot loop writes two u32 words per step into a raw chunk of 2^15 steps (256 KiB: small enough
- * to stay in cache while it is written and then packed, and its storage is reused for the next
- * chunk; a chunk of 2^19 steps streamed through memory twice). A finished chunk is
- * packed (about 3 bytes a step instead of 8): instruction indices as offsets from the chunk's
- * smallest, in 16 bits when the chunk's code spans less than 64 Ki instructions (it nearly always
- * does), and masks as a byte index into the chunk's palette of distinct masks (a warp has few).
- * Past its memory budget (the trace's, checkpoints included) the log writes packed chunks to an
- * unlinked temporary file and reads them back on demand, so a recording larger than memory stays
- * usable.
+ * The hot loop writes runs, not steps (StepRecorder): consecutive steps of a turn at consecutive
+ * instructions under one mask are one entry of 3 words (first step, its instruction, the mask),
+ * so a block's execution or a straight line stepped through is logged once, and a step is found
+ * again as its run's instruction plus its distance from the run's first step. Runs go into a raw
+ * chunk of 2^15 steps (its storage reused for the next chunk). A finished chunk is packed (a few
+ * bytes a run, so about one a step or less): first steps in 16 bits, instruction indices as offsets
+ * from the chunk's smallest, in 16 bits when the chunk's code spans less than 64 Ki instructions
+ * (it nearly always does), and masks as a byte index into the chunk's palette of distinct masks
+ * (a warp has few). Past its memory budget (the trace's, checkpoints included) the log writes
+ * packed chunks to an unlinked temporary file and reads them back on demand, so a recording
+ * larger than memory stays usable.
  */
 import { mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir, totalmem } from 'node:os';
@@ -28,6 +30,8 @@ const CHUNK_MASK = CHUNK_STEPS - 1;
  */
 const SPILL_CACHE = 128;
 const SPILL_CACHE_MIN = 8;
+/** Smallest storage of a chunk read back (reused for the next one read back when large enough). */
+const READ_BYTES = 1 << 16;
 
 /**
  * Re-execution did not reproduce the recording, or the log cannot be read back (a spill file
@@ -62,112 +66,152 @@ export function defaultLogBudget(): number {
   return Math.min(2 ** 31, Math.floor(totalmem() / 4));
 }
 
-/** A finished chunk, packed. */
-interface Packed {
+/** Words of a run in a raw chunk: its first step's offset in the chunk, global instruction index, mask. */
+const RUN_WORDS = 3;
+
+/** What a packed chunk holds: the arrays' lengths and forms. */
+interface Shape {
   readonly steps: number;
-  /** Smallest instruction index of the chunk; pcs hold the offsets from it. */
+  readonly runs: number;
+  /** Smallest first instruction index of the chunk's runs; pcs hold the offsets from it. */
   readonly base: number;
+  /** Offsets in 32 bits (the chunk's code spans 64 Ki instructions or more). */
+  readonly wide: boolean;
+  /** Masks as they are (more than 256 distinct in the chunk), else indices into a palette. */
+  readonly rawMasks: boolean;
+  readonly paletteLen: number;
+}
+
+/** A finished chunk, packed: per run its first step, first instruction and mask, in one buffer. */
+interface Packed extends Shape {
+  /** First step of each run, as an offset in the chunk (ascending, the first 0). */
+  readonly starts: Uint16Array;
   readonly pcs: Uint16Array | Uint32Array;
-  /** Masks as palette indices, or (more than 256 distinct masks) the masks themselves. */
   readonly idx: Uint8Array | undefined;
   readonly palette: Int32Array;
   readonly masks: Int32Array | undefined;
+  /** The bytes of all of the above (spilled as they are). */
+  readonly buf: Uint8Array;
 }
 
-/** Where a spilled chunk lies in the file, and what its arrays are. */
-interface Spilled {
+/** Where a spilled chunk lies in the file, and its shape. */
+interface Spilled extends Shape {
   readonly offset: number;
-  readonly steps: number;
-  readonly base: number;
-  readonly wide: boolean;
-  readonly paletteLen: number;
-  readonly rawMasks: boolean;
 }
 
-function packedBytes(p: Packed): number {
-  return p.pcs.byteLength + (p.idx?.byteLength ?? 0) + p.palette.byteLength + (p.masks?.byteLength ?? 0);
+/** Byte offsets of a packed chunk's arrays in its buffer: 32-bit arrays first, then 16-bit, then bytes (each aligned). */
+function layout(sh: Shape): { pcs: number; masks: number; starts: number; idx: number; end: number } {
+  let o = 0;
+  const pcs32 = o; if (sh.wide) o += 4 * sh.runs;
+  const masks = o; o += 4 * (sh.rawMasks ? sh.runs : sh.paletteLen);
+  const starts = o; o += 2 * sh.runs;
+  const pcs16 = o; if (!sh.wide) o += 2 * sh.runs;
+  const idx = o; if (!sh.rawMasks) o += sh.runs;
+  return { pcs: sh.wide ? pcs32 : pcs16, masks, starts, idx, end: o };
 }
 
-function spilledBytes(s: Spilled): number {
-  return s.steps * (s.wide ? 4 : 2) + (s.rawMasks ? s.steps * 4 : s.steps + s.paletteLen * 4);
+function bytesOf(sh: Shape): number {
+  return layout(sh).end;
 }
 
-/**
- * Bytes of a packed chunk's storage in the usual case (16-bit pc offsets, then mask indices): one
- * buffer, not one per array, and reused (a spilled chunk's storage packs the next chunk), so that
- * a long recording neither mallocs nor leaves garbage for every chunk (freed ArrayBuffers are
- * returned only by a full collection, which a recording that spills reaches late).
- */
-const PACK_BYTES = 3 * CHUNK_STEPS;
-/** Storage of a chunk read back: the usual packed chunk and its palette (a larger one gets its own). */
-const READ_BYTES = PACK_BYTES + 256 * 4;
+/** The packed chunk of shape `sh` whose bytes lie at the start of `buffer`. */
+function viewsOf(buffer: ArrayBuffer, sh: Shape): Packed {
+  const l = layout(sh);
+  return {
+    ...sh,
+    starts: new Uint16Array(buffer, l.starts, sh.runs),
+    pcs: sh.wide ? new Uint32Array(buffer, l.pcs, sh.runs) : new Uint16Array(buffer, l.pcs, sh.runs),
+    idx: sh.rawMasks ? undefined : new Uint8Array(buffer, l.idx, sh.runs),
+    palette: new Int32Array(buffer, l.masks, sh.rawMasks ? 0 : sh.paletteLen),
+    masks: sh.rawMasks ? new Int32Array(buffer, l.masks, sh.runs) : undefined,
+    buf: new Uint8Array(buffer, 0, l.end),
+  };
+}
 
-function pack(raw: Uint32Array, steps: number, buf: ArrayBuffer): Packed {
-  // read as int32: masks with the top lane set are not small integers as uint32 (slow to read);
-  // instruction indices are far below 2^31, the same either way
-  const r32 = new Int32Array(raw.buffer, raw.byteOffset, 2 * steps);
-  // one pass for the pc range and the mask palette, by runs of one mask (a warp's turn mostly
-  // keeps its mask), one for the pc offsets
+function shapeOf(p: Shape): Shape {
+  return { steps: p.steps, runs: p.runs, base: p.base, wide: p.wide, rawMasks: p.rawMasks, paletteLen: p.paletteLen };
+}
+
+/** Mask indices of the chunk being packed (one chunk at a time). */
+const SCRATCH_IDX = new Uint8Array(CHUNK_STEPS);
+
+/** Pack `n` runs of a raw chunk of `steps` steps (runs starting at or past `steps` were never issued: dropped). */
+function pack(raw: Int32Array, n: number, steps: number): Packed {
+  while (n > 0 && raw[RUN_WORDS * (n - 1)]! >= steps) n--;
   let lo = 0x7fffffff, hi = 0;
   const slot = new Map<number, number>();
   const palette: number[] = [];
-  const idx = new Uint8Array(buf, 2 * CHUNK_STEPS, steps);
-  let i = 0, rawMasks = false;
+  let rawMasks = false;
   // the two masks seen last (a diverged warp alternates between two), before the map
   let m1 = 0, k1 = -1, m2 = 0, k2 = -1;
-  while (i < steps) {
-    const m = r32[2 * i + 1]!;
+  for (let r = 0; r < n; r++) {
+    const pc = raw[RUN_WORDS * r + 1]!, m = raw[RUN_WORDS * r + 2]!;
+    lo = pc < lo ? pc : lo;
+    hi = pc > hi ? pc : hi;
+    if (rawMasks) continue;
     let k = k1 >= 0 && m === m1 ? k1 : k2 >= 0 && m === m2 ? k2 : slot.get(m);
     if (k === undefined) {
-      if (palette.length === 256) { rawMasks = true; break; }
+      if (palette.length === 256) { rawMasks = true; continue; }
       k = palette.length;
       slot.set(m, k);
       palette.push(m);
     }
     if (k !== k1) { m2 = m1; k2 = k1; m1 = m; k1 = k; }
-    const start = i;
-    for (; i < steps && r32[2 * i + 1] === m; i++) {
-      const pc = r32[2 * i]!;
-      lo = pc < lo ? pc : lo;
-      hi = pc > hi ? pc : hi;
-    }
-    idx.fill(k, start, i); // a reused buffer holds an earlier chunk's indices
+    SCRATCH_IDX[r] = k;
   }
-  for (; i < steps; i++) {
-    const pc = r32[2 * i]!;
-    lo = pc < lo ? pc : lo;
-    hi = pc > hi ? pc : hi;
-  }
-  if (steps === 0) lo = 0;
-  const pcs = hi - lo < 65536 ? offsets16(new Uint16Array(buf, 0, steps), r32, lo) : offsets32(r32, steps, lo);
-  if (rawMasks) {
-    const masks = new Int32Array(steps);
-    for (let j = 0; j < steps; j++) masks[j] = r32[2 * j + 1]!;
-    return { steps, base: lo, pcs, idx: undefined, palette: new Int32Array(0), masks };
-  }
-  return { steps, base: lo, pcs, idx, palette: Int32Array.from(palette), masks: undefined };
+  if (n === 0) lo = 0;
+  const sh: Shape = { steps, runs: n, base: lo, wide: hi - lo >= 65536, rawMasks, paletteLen: rawMasks ? 0 : palette.length };
+  const p = viewsOf(new ArrayBuffer(bytesOf(sh)), sh);
+  for (let r = 0; r < n; r++) p.starts[r] = raw[RUN_WORDS * r]!;
+  for (let r = 0; r < n; r++) p.pcs[r] = raw[RUN_WORDS * r + 1]! - lo;
+  if (p.masks !== undefined) for (let r = 0; r < n; r++) p.masks[r] = raw[RUN_WORDS * r + 2]!;
+  else { p.idx!.set(SCRATCH_IDX.subarray(0, n)); p.palette.set(palette); }
+  return p;
 }
 
-// one loop per array type: a loop storing to either kind of array runs slower than both
-function offsets16(pcs: Uint16Array, r32: Int32Array, lo: number): Uint16Array {
-  for (let i = 0; i < pcs.length; i++) pcs[i] = r32[2 * i]! - lo;
-  return pcs;
+/** The run of `starts` (ascending, n of them) that holds offset `off`: `hint` first (reads go in order), else by halves. */
+function runIn(starts: Uint16Array, n: number, off: number, hint: number): number {
+  if (hint < n && starts[hint]! <= off) {
+    if (hint + 1 >= n || starts[hint + 1]! > off) return hint;
+    if (hint + 2 >= n || starts[hint + 2]! > off) return hint + 1;
+  }
+  let lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (starts[mid]! <= off) lo = mid; else hi = mid - 1;
+  }
+  return lo;
 }
 
-function offsets32(r32: Int32Array, steps: number, lo: number): Uint32Array {
-  const pcs = new Uint32Array(steps);
-  for (let i = 0; i < steps; i++) pcs[i] = r32[2 * i]! - lo;
-  return pcs;
+/** As runIn, for a raw chunk's runs (RUN_WORDS words each). */
+function rawRunIn(raw: Int32Array, n: number, off: number, hint: number): number {
+  if (hint < n && raw[RUN_WORDS * hint]! <= off && (hint + 1 >= n || raw[RUN_WORDS * (hint + 1)]! > off)) return hint;
+  let lo = 0, hi = n - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (raw[RUN_WORDS * mid]! <= off) lo = mid; else hi = mid - 1;
+  }
+  return lo;
 }
 
 export class StepLog implements StepRecorder {
-  /** Raw chunks still being written (a packed or spilled chunk's slot is undefined). */
-  readonly chunks: (Uint32Array | undefined)[] = [];
+  /** Raw chunks still being written (runs, RUN_WORDS words each; a packed or spilled chunk's slot is undefined). */
+  readonly chunks: (Int32Array | undefined)[] = [];
   private readonly packed: (Packed | undefined)[] = [];
   private readonly spilledAt: (Spilled | undefined)[] = [];
   segStep = new Uint32Array(1024);
   segWarp = new Uint32Array(1024);
   nseg = 0;
+  /** StepRecorder: runs in the chunk the hot loop writes (`cur`), its first step, and the step past it. */
+  nrun = 0;
+  runBase = 0;
+  runEnd = 0;
+  /** The chunk runsFor last handed out (-1: none); `counts` holds the other raw chunks' runs. */
+  private cur = -1;
+  private readonly counts: number[] = [];
+  /** The run of the last lookup (chunk, run index): reads mostly go step after step. */
+  private hintChunk = -1;
+  private hintRun = 0;
   /** The spill file (unlinked at once: it lives as long as this process holds it), or -1. */
   private fd = -1;
   private fileEnd = 0;
@@ -177,15 +221,13 @@ export class StepLog implements StepRecorder {
   /** Bytes of the rest of the trace, as packBefore was last told. */
   private beside = 0;
   /** A raw chunk's storage, kept for the next chunk once its contents are packed. */
-  private spare: Uint32Array | undefined;
+  private spare: Int32Array | undefined;
   /** Chunks before this one are packed (or spilled): packBefore starts here. */
   private firstRaw = 0;
   /** Chunks before this one are spilled: spilling starts here. */
   private firstHeld = 0;
   /** Bytes of the packed chunks held in memory. */
   private heldPacked = 0;
-  /** Storage of spilled chunks (PACK_BYTES each), for the next chunks packed. */
-  private readonly freePack: ArrayBuffer[] = [];
   /** Storage of a chunk dropped from the read-back cache, for the next chunk read back. */
   private freeRead: ArrayBuffer | undefined;
 
@@ -195,7 +237,7 @@ export class StepLog implements StepRecorder {
    */
   constructor(private readonly budget = defaultLogBudget()) {}
 
-  chunkFor(step: number, w: Warp): Uint32Array {
+  runsFor(step: number, w: Warp): Int32Array {
     const key = warpKey(w);
     if (this.nseg === 0 || this.segWarp[this.nseg - 1] !== key) {
       if (this.nseg === this.segStep.length) {
@@ -207,13 +249,28 @@ export class StepLog implements StepRecorder {
       this.nseg++;
     }
     const c = step >>> CHUNK_SHIFT;
-    while (this.chunks.length <= c) this.addChunk();
+    if (c !== this.cur) this.enter(c);
     return this.chunks[c]!;
+  }
+
+  /** The hot loop moves on to chunk c. */
+  private enter(c: number): void {
+    if (this.cur >= 0) this.counts[this.cur] = this.nrun;
+    while (this.chunks.length <= c) this.addChunk();
+    this.cur = c;
+    this.nrun = this.counts[c] ?? 0;
+    this.runBase = c << CHUNK_SHIFT;
+    this.runEnd = this.runBase + CHUNK_STEPS;
+  }
+
+  /** Runs written in raw chunk c. */
+  private countOf(c: number): number {
+    return c === this.cur ? this.nrun : this.counts[c] ?? 0;
   }
 
   /**
    * Room for the steps [from, end) before the machine runs them (chunks, segment slots), so that
-   * chunkFor, inlined in the hot loop, never takes its growing paths there: a path first taken
+   * runsFor, inlined in the hot loop, never takes its growing paths there: a path first taken
    * in optimized code deoptimizes the hot loop, which then runs slowly until it is recompiled.
    */
   reserve(from: number, end: number): void {
@@ -228,12 +285,9 @@ export class StepLog implements StepRecorder {
   }
 
   private addChunk(): void {
-    this.chunks.push(this.spare ?? new Uint32Array(2 * CHUNK_STEPS));
+    // a chunk holds at most one run per step
+    this.chunks.push(this.spare ?? new Int32Array(RUN_WORDS * CHUNK_STEPS));
     this.spare = undefined;
-  }
-
-  offsetOf(step: number): number {
-    return (step & CHUNK_MASK) * 2;
   }
 
   /**
@@ -245,11 +299,12 @@ export class StepLog implements StepRecorder {
     for (let c = this.firstRaw; c < Math.min(upTo, this.chunks.length); c++) {
       const raw = this.chunks[c];
       if (!raw) continue;
-      const p = pack(raw, c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS, this.freePack.pop() ?? new ArrayBuffer(PACK_BYTES));
+      const p = pack(raw, this.countOf(c), c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS);
       this.packed[c] = p;
-      this.heldPacked += packedBytes(p);
+      this.heldPacked += p.buf.byteLength;
       this.chunks[c] = undefined;
-      this.spare ??= raw.length === 2 * CHUNK_STEPS ? raw : undefined;
+      if (c === this.cur) { this.cur = -1; this.nrun = 0; }
+      this.spare ??= raw;
     }
     this.firstRaw = Math.max(this.firstRaw, Math.min(upTo, this.chunks.length));
     this.beside = beside;
@@ -259,8 +314,8 @@ export class StepLog implements StepRecorder {
       const p = this.packed[c];
       if (!p) continue;
       this.spill(c, p);
-      held -= packedBytes(p);
-      this.heldPacked -= packedBytes(p);
+      held -= p.buf.byteLength;
+      this.heldPacked -= p.buf.byteLength;
       this.firstHeld = c + 1;
     }
   }
@@ -279,19 +334,16 @@ export class StepLog implements StepRecorder {
       rmSync(dir, { recursive: true, force: true });
     }
     const offset = this.fileEnd;
-    for (const a of [p.pcs, p.idx ?? p.masks!, p.palette]) {
-      const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-      for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, this.fileEnd + done);
-      this.fileEnd += bytes.length;
-    }
-    this.spilledAt[c] = { offset, steps: p.steps, base: p.base, wide: p.pcs instanceof Uint32Array, paletteLen: p.palette.length, rawMasks: p.masks !== undefined };
+    const bytes = p.buf;
+    for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, this.fileEnd + done);
+    this.fileEnd += bytes.length;
+    this.spilledAt[c] = { ...shapeOf(p), offset };
     this.packed[c] = undefined;
-    // its storage packs a later chunk (the mask indices' buffer is the one pack was given)
-    if (p.idx && p.idx.buffer.byteLength === PACK_BYTES && this.freePack.length < 4) this.freePack.push(p.idx.buffer as ArrayBuffer);
+    if (this.hintChunk === c) this.hintChunk = -1;
   }
 
   private readBack(c: number, s: Spilled): Packed {
-    const need = spilledBytes(s);
+    const need = bytesOf(s);
     const into = this.freeRead !== undefined && this.freeRead.byteLength >= need ? this.freeRead : new ArrayBuffer(Math.max(need, READ_BYTES));
     this.freeRead = undefined;
     const bytes = new Uint8Array(into, 0, need);
@@ -300,17 +352,7 @@ export class StepLog implements StepRecorder {
       if (n <= 0) throw new TraceError(`the spilled step log ended early (chunk ${c})`);
       done += n;
     }
-    const pcLen = s.steps * (s.wide ? 4 : 2);
-    const pcs = s.wide ? new Uint32Array(bytes.buffer, 0, s.steps) : new Uint16Array(bytes.buffer, 0, s.steps);
-    if (s.rawMasks) {
-      // after 16-bit offsets of an odd number of steps the masks are not 4-aligned: copied then
-      const masks = pcLen % 4 === 0 ? new Int32Array(bytes.buffer, pcLen, s.steps) : new Int32Array(bytes.slice(pcLen, pcLen + 4 * s.steps).buffer);
-      return { steps: s.steps, base: s.base, pcs, idx: undefined, palette: new Int32Array(0), masks };
-    }
-    const idx = bytes.subarray(pcLen, pcLen + s.steps);
-    // the palette follows at an offset that need not be 4-aligned: copy it
-    const palette = new Int32Array(bytes.slice(pcLen + s.steps, pcLen + s.steps + s.paletteLen * 4).buffer);
-    return { steps: s.steps, base: s.base, pcs, idx, palette, masks: undefined };
+    return viewsOf(into, s);
   }
 
   private packedChunk(c: number): Packed {
@@ -325,28 +367,30 @@ export class StepLog implements StepRecorder {
     const s = this.spilledAt[c];
     if (!s) throw new TraceError(`step log chunk ${c} is missing`);
     got = this.readBack(c, s);
-    const bytes = packedBytes(got);
+    const bytes = got.buf.byteLength;
     const room = this.budget - this.held();
     while (this.cache.size >= SPILL_CACHE || (this.cache.size >= SPILL_CACHE_MIN && this.cacheBytes + bytes > room)) {
       const [old, dropped] = this.cache.entries().next().value!;
       this.cache.delete(old);
-      this.cacheBytes -= packedBytes(dropped);
-      this.freeRead = dropped.pcs.buffer as ArrayBuffer;
+      this.cacheBytes -= dropped.buf.byteLength;
+      if (this.hintChunk === old) this.hintChunk = -1;
+      this.freeRead = dropped.buf.buffer as ArrayBuffer;
     }
     this.cache.set(c, got);
     this.cacheBytes += bytes;
     return got;
   }
 
-  /** Chunk c as the hot loop wrote it (two words per step), unpacked if need be: for trace files. */
+  /** Chunk c as two words per step (global instruction index, mask), runs unpacked: for trace files. Only once recording has moved past it (seal). */
   chunk(c: number): Uint32Array {
-    const raw = this.chunks[c];
-    if (raw) return raw;
+    if (this.chunks[c]) throw new TraceError(`step log chunk ${c} is still being written`);
     const p = this.packedChunk(c);
     const out = new Uint32Array(2 * p.steps);
-    for (let i = 0; i < p.steps; i++) {
-      out[2 * i] = p.base + p.pcs[i]!;
-      out[2 * i + 1] = p.masks ? p.masks[i]! : p.palette[p.idx![i]!]!;
+    for (let r = 0; r < p.runs; r++) {
+      const from = p.starts[r]!, to = r + 1 < p.runs ? p.starts[r + 1]! : p.steps;
+      const pc = p.base + p.pcs[r]!;
+      const m = p.masks ? p.masks[r]! : p.palette[p.idx![r]!]!;
+      for (let i = from; i < to; i++) { out[2 * i] = pc + (i - from); out[2 * i + 1] = m; }
     }
     return out;
   }
@@ -360,20 +404,36 @@ export class StepLog implements StepRecorder {
 
   /** Global instruction index of step s. */
   loc(s: number): number {
-    const c = s >>> CHUNK_SHIFT;
+    const c = s >>> CHUNK_SHIFT, off = s & CHUNK_MASK;
     const raw = this.chunks[c];
-    if (raw) return raw[(s & CHUNK_MASK) * 2]!;
+    if (raw) {
+      const r = this.hintRun = rawRunIn(raw, this.countOf(c), off, this.hintChunk === c ? this.hintRun : 0);
+      this.hintChunk = c;
+      return raw[RUN_WORDS * r + 1]! + (off - raw[RUN_WORDS * r]!);
+    }
     const p = this.packedChunk(c);
-    return p.base + p.pcs[s & CHUNK_MASK]!;
+    const r = this.runOf(c, p, off);
+    return p.base + p.pcs[r]! + (off - p.starts[r]!);
   }
 
   mask(s: number): number {
-    const c = s >>> CHUNK_SHIFT;
+    const c = s >>> CHUNK_SHIFT, off = s & CHUNK_MASK;
     const raw = this.chunks[c];
-    if (raw) return raw[(s & CHUNK_MASK) * 2 + 1]! | 0;
+    if (raw) {
+      const r = this.hintRun = rawRunIn(raw, this.countOf(c), off, this.hintChunk === c ? this.hintRun : 0);
+      this.hintChunk = c;
+      return raw[RUN_WORDS * r + 2]! | 0;
+    }
     const p = this.packedChunk(c);
-    const i = s & CHUNK_MASK;
-    return p.masks ? p.masks[i]! : p.palette[p.idx![i]!]!;
+    const r = this.runOf(c, p, off);
+    return p.masks ? p.masks[r]! : p.palette[p.idx![r]!]!;
+  }
+
+  private runOf(c: number, p: Packed, off: number): number {
+    const r = runIn(p.starts, p.runs, off, this.hintChunk === c ? this.hintRun : 0);
+    this.hintChunk = c;
+    this.hintRun = r;
+    return r;
   }
 
   /** Index of the segment containing step s. */
@@ -404,6 +464,7 @@ export class StepLog implements StepRecorder {
     this.segWarp = this.segWarp.slice(0, this.nseg);
     this.packBefore(n, total - (n - 1) * CHUNK_STEPS, beside);
     this.spare = undefined;
+    this.cur = -1;
   }
 
   /** Bytes of the log (spilled chunks included). */
@@ -413,7 +474,7 @@ export class StepLog implements StepRecorder {
       const raw = this.chunks[c];
       const p = this.packed[c];
       const s = this.spilledAt[c];
-      n += raw ? raw.byteLength : p ? packedBytes(p) : s ? spilledBytes(s) : 0;
+      n += raw ? raw.byteLength : p ? p.buf.byteLength : s ? bytesOf(s) : 0;
     }
     return n;
   }
@@ -421,7 +482,7 @@ export class StepLog implements StepRecorder {
   /** Bytes of the log in the spill file. */
   spilledBytes(): number {
     let n = 0;
-    for (const s of this.spilledAt) if (s) n += spilledBytes(s);
+    for (const s of this.spilledAt) if (s) n += bytesOf(s);
     return n;
   }
 
@@ -429,8 +490,8 @@ export class StepLog implements StepRecorder {
   residentBytes(): number {
     let n = this.segStep.byteLength + this.segWarp.byteLength;
     for (const raw of this.chunks) if (raw) n += raw.byteLength;
-    for (const p of this.packed) if (p) n += packedBytes(p);
-    for (const p of this.cache.values()) n += packedBytes(p);
+    for (const p of this.packed) if (p) n += p.buf.byteLength;
+    for (const p of this.cache.values()) n += p.buf.byteLength;
     return n;
   }
 }

@@ -12,6 +12,8 @@ import { reconverge } from './divergence.js';
 import { BLOCK_PROGRESS } from '../block/gen.js';
 import { blockAt, BLOCKS_DEFAULT, blockTable, type BlockTable } from '../block/table.js';
 
+const NO_RUNS: Int32Array = new Int32Array(0);
+/** The block's own step log stays unused: runWarp logs the block as one run. */
 const NO_LOG = new Uint32Array(0);
 
 /**
@@ -29,10 +31,17 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
   let steps = 0;
   let thr = 0;
   let blocked = false;
-  // recording: (global instruction index, active mask) per step, into a preallocated chunk
+  // recording: runs of steps (StepRecorder), one entry per block or straight line, not per step;
+  // `runNext`/`runMask`: the step that would continue the open run (its instruction and mask)
   const rec = mach.recorder;
-  const log = rec !== undefined ? rec.chunkFor(mach.warpSteps, w) : NO_LOG;
-  let lp = rec !== undefined ? rec.offsetOf(mach.warpSteps) : 0;
+  let runs = NO_RUNS, rp = 0, rbase = 0, runNext = -1, runMask = 0;
+  if (rec !== undefined) {
+    runs = rec.runsFor(mach.warpSteps, w);
+    rp = 3 * rec.nrun;
+    rbase = mach.warpSteps - rec.runBase;
+    // the run array ends at a chunk of the log: the turn stops there (and goes on in the next call)
+    budget = Math.min(budget, rec.runEnd - mach.warpSteps);
+  }
   const probing = mach.mem.probe !== undefined;
   const step0 = mach.warpSteps;
   const issued0 = w.issued;
@@ -47,8 +56,13 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
         const b = blockAt(table, pc);
         if (b !== null) plainUntil = pc + b.len;
         if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) {
+          if (rec !== undefined) {
+            const g = gbase + pc;
+            if (g !== runNext || mask !== runMask) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
+            runNext = g + b.len;
+          }
           try {
-            thr += b.run(rec !== undefined)(w, mask, log, lp, gbase + pc, mask);
+            thr += b.run(false)(w, mask, NO_LOG, 0, gbase + pc, mask);
           } catch (e) {
             // as the per-instruction path leaves it: the faulting instruction issued and counted
             steps += BLOCK_PROGRESS.k + 1;
@@ -58,7 +72,6 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
           }
           budget -= b.len - 1;
           steps += b.len;
-          lp += 2 * b.len;
           pc += b.len;
           if (pc === rpc) {
             w.pc = pc;
@@ -70,7 +83,11 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
         }
       }
       const ins = code[pc]!;
-      if (rec !== undefined) { log[lp] = gbase + pc; log[lp + 1] = mask; lp += 2; }
+      if (rec !== undefined) {
+        const g = gbase + pc;
+        if (g !== runNext || mask !== runMask) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
+        runNext = g + 1;
+      }
       // observers (race checker, watchpoints) read the step and the executing instruction
       if (probing) { mach.mem.step = step0 + steps; w.pc = pc; }
       let m = mask;
@@ -111,6 +128,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
     mach.warpSteps += steps;
     mach.threadInstructions += thr;
     w.issued = issued0 + steps;
+    if (rec !== undefined) rec.nrun = rp / 3;
   }
   return blocked;
 }

@@ -52,10 +52,23 @@ export interface RunResult {
   stats: RunStats;
 }
 
-/** Where the hot loop appends its step log (implemented by the trace recorder). */
+/**
+ * Where the hot loop appends its step log (implemented by the trace recorder), as runs: a run is
+ * consecutive steps of one turn of one warp at consecutive instructions with one mask (a block's
+ * execution, a straight line stepped one at a time), 3 words: its first step (as an offset from
+ * `runBase`), the global instruction index of that step and the warp's mask. A run's length is the
+ * next run's offset less its own, so the hot loop writes one entry per block, not per step.
+ */
 export interface StepRecorder {
-  /** The log chunk that holds step `step` (allocating it); also notes that warp `w` issues next. */
-  chunkFor(step: number, w: Warp): Uint32Array;
-  /** Word offset of step `step` in its chunk. */
-  offsetOf(step: number): number;
+  /**
+   * The run array into which the turn of warp `w` starting at step `step` appends, from run
+   * `nrun`; also notes that warp `w` issues next. The turn logs no step at or past `runEnd`.
+   */
+  runsFor(step: number, w: Warp): Int32Array;
+  /** Runs in the array runsFor returned (the turn writes it back when it ends). */
+  nrun: number;
+  /** The step that offset 0 of that array stands for. */
+  runBase: number;
+  /** Steps at and past this one go to another array (a turn stops before it). */
+  runEnd: number;
 }
