@@ -82,16 +82,52 @@ interface Shape {
   readonly paletteLen: number;
 }
 
-/** A finished chunk, packed: per run its first step, first instruction and mask, in one buffer. */
-interface Packed extends Shape {
+/**
+ * A finished chunk, packed: per run its first step, first instruction and mask, in one buffer.
+ * A class with every field always set (an unused form's array empty), so that reads see one shape.
+ */
+class Packed implements Shape {
+  readonly steps: number;
+  readonly runs: number;
+  readonly base: number;
+  readonly wide: boolean;
+  readonly rawMasks: boolean;
+  readonly paletteLen: number;
   /** First step of each run, as an offset in the chunk (ascending, the first 0). */
   readonly starts: Uint16Array;
-  readonly pcs: Uint16Array | Uint32Array;
-  readonly idx: Uint8Array | undefined;
+  /** First instructions, as offsets from `base`: in 16 bits, or (wide) in 32. */
+  readonly pcs16: Uint16Array;
+  readonly pcs32: Uint32Array;
+  /** Masks as palette indices, or (rawMasks) the masks themselves. */
+  readonly idx: Uint8Array;
   readonly palette: Int32Array;
-  readonly masks: Int32Array | undefined;
+  readonly masks: Int32Array;
   /** The bytes of all of the above (spilled as they are). */
   readonly buf: Uint8Array;
+
+  /** The packed chunk of shape `sh` whose bytes lie at the start of `buffer`. */
+  constructor(buffer: ArrayBuffer, sh: Shape) {
+    const l = layout(sh);
+    this.steps = sh.steps; this.runs = sh.runs; this.base = sh.base;
+    this.wide = sh.wide; this.rawMasks = sh.rawMasks; this.paletteLen = sh.paletteLen;
+    this.starts = new Uint16Array(buffer, l.starts, sh.runs);
+    this.pcs16 = new Uint16Array(buffer, l.pcs, sh.wide ? 0 : sh.runs);
+    this.pcs32 = new Uint32Array(buffer, sh.wide ? l.pcs : 0, sh.wide ? sh.runs : 0);
+    this.idx = new Uint8Array(buffer, l.idx, sh.rawMasks ? 0 : sh.runs);
+    this.palette = new Int32Array(buffer, l.masks, sh.rawMasks ? 0 : sh.paletteLen);
+    this.masks = new Int32Array(buffer, l.masks, sh.rawMasks ? sh.runs : 0);
+    this.buf = new Uint8Array(buffer, 0, l.end);
+  }
+
+  /** First instruction of run r. */
+  pc(r: number): number {
+    return this.base + (this.wide ? this.pcs32[r]! : this.pcs16[r]!);
+  }
+
+  /** Mask of run r. */
+  mask(r: number): number {
+    return this.rawMasks ? this.masks[r]! : this.palette[this.idx[r]!]!;
+  }
 }
 
 /** Where a spilled chunk lies in the file, and its shape. */
@@ -112,20 +148,6 @@ function layout(sh: Shape): { pcs: number; masks: number; starts: number; idx: n
 
 function bytesOf(sh: Shape): number {
   return layout(sh).end;
-}
-
-/** The packed chunk of shape `sh` whose bytes lie at the start of `buffer`. */
-function viewsOf(buffer: ArrayBuffer, sh: Shape): Packed {
-  const l = layout(sh);
-  return {
-    ...sh,
-    starts: new Uint16Array(buffer, l.starts, sh.runs),
-    pcs: sh.wide ? new Uint32Array(buffer, l.pcs, sh.runs) : new Uint16Array(buffer, l.pcs, sh.runs),
-    idx: sh.rawMasks ? undefined : new Uint8Array(buffer, l.idx, sh.runs),
-    palette: new Int32Array(buffer, l.masks, sh.rawMasks ? 0 : sh.paletteLen),
-    masks: sh.rawMasks ? new Int32Array(buffer, l.masks, sh.runs) : undefined,
-    buf: new Uint8Array(buffer, 0, l.end),
-  };
 }
 
 function shapeOf(p: Shape): Shape {
@@ -161,11 +183,12 @@ function pack(raw: Int32Array, n: number, steps: number): Packed {
   }
   if (n === 0) lo = 0;
   const sh: Shape = { steps, runs: n, base: lo, wide: hi - lo >= 65536, rawMasks, paletteLen: rawMasks ? 0 : palette.length };
-  const p = viewsOf(new ArrayBuffer(bytesOf(sh)), sh);
+  const p = new Packed(new ArrayBuffer(bytesOf(sh)), sh);
   for (let r = 0; r < n; r++) p.starts[r] = raw[RUN_WORDS * r]!;
-  for (let r = 0; r < n; r++) p.pcs[r] = raw[RUN_WORDS * r + 1]! - lo;
-  if (p.masks !== undefined) for (let r = 0; r < n; r++) p.masks[r] = raw[RUN_WORDS * r + 2]!;
-  else { p.idx!.set(SCRATCH_IDX.subarray(0, n)); p.palette.set(palette); }
+  if (sh.wide) for (let r = 0; r < n; r++) p.pcs32[r] = raw[RUN_WORDS * r + 1]! - lo;
+  else for (let r = 0; r < n; r++) p.pcs16[r] = raw[RUN_WORDS * r + 1]! - lo;
+  if (rawMasks) for (let r = 0; r < n; r++) p.masks[r] = raw[RUN_WORDS * r + 2]!;
+  else { p.idx.set(SCRATCH_IDX.subarray(0, n)); p.palette.set(palette); }
   return p;
 }
 
@@ -352,7 +375,7 @@ export class StepLog implements StepRecorder {
       if (n <= 0) throw new TraceError(`the spilled step log ended early (chunk ${c})`);
       done += n;
     }
-    return viewsOf(into, s);
+    return new Packed(into, s);
   }
 
   private packedChunk(c: number): Packed {
@@ -388,8 +411,8 @@ export class StepLog implements StepRecorder {
     const out = new Uint32Array(2 * p.steps);
     for (let r = 0; r < p.runs; r++) {
       const from = p.starts[r]!, to = r + 1 < p.runs ? p.starts[r + 1]! : p.steps;
-      const pc = p.base + p.pcs[r]!;
-      const m = p.masks ? p.masks[r]! : p.palette[p.idx![r]!]!;
+      const pc = p.pc(r);
+      const m = p.mask(r);
       for (let i = from; i < to; i++) { out[2 * i] = pc + (i - from); out[2 * i + 1] = m; }
     }
     return out;
@@ -413,7 +436,7 @@ export class StepLog implements StepRecorder {
     }
     const p = this.packedChunk(c);
     const r = this.runOf(c, p, off);
-    return p.base + p.pcs[r]! + (off - p.starts[r]!);
+    return p.pc(r) + (off - p.starts[r]!);
   }
 
   mask(s: number): number {
@@ -426,7 +449,7 @@ export class StepLog implements StepRecorder {
     }
     const p = this.packedChunk(c);
     const r = this.runOf(c, p, off);
-    return p.masks ? p.masks[r]! : p.palette[p.idx![r]!]!;
+    return p.mask(r);
   }
 
   private runOf(c: number, p: Packed, off: number): number {
