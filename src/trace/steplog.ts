@@ -299,6 +299,9 @@ export class StepLog implements StepRecorder {
   reserve(from: number, end: number): void {
     if (end <= from) return;
     while (this.chunks.length <= (end - 1) >>> CHUNK_SHIFT) this.addChunk();
+    // the chunk the hot loop writes next, entered here: runsFor then enters one only when an
+    // interval spans chunks (a branch first taken in optimized code deoptimizes it)
+    if (from >>> CHUNK_SHIFT !== this.cur) this.enter(from >>> CHUNK_SHIFT);
     const need = this.nseg + (end - from);
     if (need <= this.segStep.length) return;
     let n = this.segStep.length;

@@ -32,7 +32,8 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
   let thr = 0;
   let blocked = false;
   // recording: runs of steps (StepRecorder), one entry per block or straight line, not per step;
-  // `runNext`/`runMask`: the step that would continue the open run (its instruction and mask)
+  // `runNext`/`runMask`: the step that would continue the open run (its instruction and mask),
+  // compared without a short circuit (a half never evaluated has no type feedback: a deopt later)
   const rec = mach.recorder;
   let runs = NO_RUNS, rp = 0, rbase = 0, runNext = -1, runMask = 0;
   if (rec !== undefined) {
@@ -66,7 +67,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
         if (b !== null) {
           if (rec !== undefined) {
             const g = gbase + pc;
-            if (g !== runNext || mask !== runMask) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
+            if (((g ^ runNext) | (mask ^ runMask)) !== 0) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
             runNext = g + b.len;
           }
           try {
@@ -93,7 +94,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
       const ins = code[pc]!;
       if (rec !== undefined) {
         const g = gbase + pc;
-        if (g !== runNext || mask !== runMask) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
+        if (((g ^ runNext) | (mask ^ runMask)) !== 0) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
         runNext = g + 1;
       }
       // observers (race checker, watchpoints) read the step and the executing instruction
