@@ -3,8 +3,9 @@
  *
  * Format (in memory; file.ts serialises it):
  *  - step log (steplog.ts): per warp-step the global instruction index (Machine.globalBase of
- *    the function + pc) and the warp's SIMT active mask before the guard, in chunks of 2^15
- *    steps, packed to about 3 bytes a step once finished and spilled to a file past a budget;
+ *    the function + pc) and the warp's SIMT active mask before the guard, held as runs (steps at
+ *    consecutive instructions under one mask: one entry per block execution), in chunks of 2^15
+ *    steps, packed to a few bytes a run once finished and spilled to a file past a budget;
  *  - segments: (first step, warp key) for each run of consecutive steps of one warp, where the
  *    warp key is CTA linear id * 32 + warp index in the CTA;
  *  - checkpoints every `interval` steps (copy-on-write pages, checkpoint.ts; CTAs, warps and
