@@ -62,8 +62,6 @@ export interface BlockTable {
   readonly consts: Constants;
   /** Per instruction inside a run: turns started there so far (blockAt, up to SUFFIX_AFTER). */
   readonly midStarts: Uint8Array;
-  /** Per plain instruction: a block of that one instruction (singleAt; null: not plain), made on first use. */
-  readonly one: (Block | null | undefined)[];
 }
 
 const tables = new WeakMap<CFunction, BlockTable>();
@@ -79,7 +77,7 @@ export function blockTable(fn: CFunction): BlockTable {
       if (c.rpc >= 0 && c.rpc <= code.length) entries[c.rpc] = 1;
       for (const b of c.brxTargets) if (b >= 0 && b <= code.length) entries[b] = 1;
     }
-    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn), midStarts: new Uint8Array(code.length), one: [] };
+    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn), midStarts: new Uint8Array(code.length) };
     tables.set(fn, t);
   }
   return t;
@@ -113,17 +111,4 @@ export function blockAt(t: BlockTable, pc: number): Block | null {
   }
   t.at[pc] = b;
   return b;
-}
-
-/**
- * Plain instruction `pc` (see blockAt) as a block of its own, or null when it is not plain: the
- * hot loop runs a block that does not fit its turn's budget (or holds a reconvergence point), and
- * a turn that starts inside a run, one instruction at a time through these, the same call as a
- * whole block's.
- */
-export function singleAt(t: BlockTable, pc: number): Block | null {
-  const have = t.one[pc];
-  if (have !== undefined) return have;
-  const code = t.fn.code;
-  return t.one[pc] = pc < code.length && plain(code[pc]!) ? new Block(code, t.consts, pc, 1) : null;
 }

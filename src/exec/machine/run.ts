@@ -10,7 +10,7 @@ import { type Warp, WarpState } from '../state.js';
 import { control } from './control.js';
 import { reconverge } from './divergence.js';
 import { BLOCK_PROGRESS } from '../block/gen.js';
-import { type Block, blockAt, BLOCKS_DEFAULT, blockTable, type BlockTable, singleAt } from '../block/table.js';
+import { blockAt, BLOCKS_DEFAULT, blockTable, type BlockTable } from '../block/table.js';
 
 const NO_RUNS: Int32Array = new Int32Array(0);
 /** The block's own step log stays unused: runWarp logs the block as one run. */
@@ -53,18 +53,10 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
   let plainUntil = -1;
   try {
     while (budget-- > 0) {
-      if (table !== undefined) {
-        let b: Block | null = null;
-        if (pc >= plainUntil) {
-          b = blockAt(table, pc);
-          if (b !== null) plainUntil = pc + b.len;
-          if (b !== null && (b.len > budget + 1 || (rpc > pc && rpc < pc + b.len))) b = null;
-        }
-        // no block to run here (one that did not fit, a turn starting inside a run): a plain
-        // instruction as a block of one, through this same call (the per-instruction path below,
-        // first taken in optimized code when a checkpoint first splits a block, deoptimized this loop)
-        if (b === null) b = singleAt(table, pc);
-        if (b !== null) {
+      if (table !== undefined && pc >= plainUntil) {
+        const b = blockAt(table, pc);
+        if (b !== null) plainUntil = pc + b.len;
+        if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) {
           if (rec !== undefined) {
             const g = gbase + pc;
             if (((g ^ runNext) | (mask ^ runMask)) !== 0) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
