@@ -84,3 +84,22 @@ test('the budget holds the log and the checkpoints together', () => {
   expect(t.log.residentBytes() + t.bytes().checkpoints).toBeLessThanOrEqual(budget);
   expect(t.bytes()).toEqual(kept.bytes());
 }, 120_000);
+
+test('an interval longer than a log chunk logs every step (a turn stops at the chunk end)', () => {
+  const kept = record(Infinity);
+  const m = new Machine(program, launch, DEFAULT_RUN_OPTIONS);
+  m.prime();
+  // checkpoints every 2^17 steps: intervals span four chunks of the log
+  const t = Trace.record(m, { interval: 1 << 17 });
+  expect(t.total).toBe(kept.total);
+  for (let s = 0; s < kept.total; s++) {
+    if (t.log.loc(s) !== kept.log.loc(s) || t.log.mask(s) !== kept.log.mask(s)) {
+      throw new Error(`step ${s}: (${t.log.loc(s)}, ${t.log.mask(s)}) vs (${kept.log.loc(s)}, ${kept.log.mask(s)}) with the default interval`);
+    }
+  }
+  expect(t.log.nseg).toBe(kept.log.nseg);
+  for (let si = 0; si < kept.log.nseg; si++) expect(t.log.segStep[si]).toBe(kept.log.segStep[si]);
+  t.goto((1 << CHUNK_SHIFT) + 5);
+  kept.goto((1 << CHUNK_SHIFT) + 5);
+  expect(stateHash(t.machine)).toBe(stateHash(kept.machine));
+}, 120_000);
