@@ -16,6 +16,7 @@ import { RegistersPane } from './panes/registers.js';
 import { TextPane } from './panes/text.js';
 import { bucketMarks, timelineCells, timelineLine } from './panes/timeline.js';
 import { VariablesPane } from './panes/variables.js';
+import { hostNote } from './variables.js';
 import { WarpsPane } from './panes/warps.js';
 import { printName } from '#engine';
 import { baseName, clip, dim3 } from './text.js';
@@ -47,7 +48,10 @@ function PaneView({ ctl, pane, slot }: { ctl: Controller; pane: PaneId; slot: Sl
       const cur = ctl.varCursor(rows);
       return <VariablesPane rows={rows} cursor={cur} top={scrollTo(ctl.vars.top, cur, h - 1, rows.length)} width={w} height={h} focused={focused} title={title} />;
     }
-    case 'registers': return <RegistersPane regs={m.registers()} top={ctl.scroll.registers} width={w} height={h} focused={focused} title={title} />;
+    case 'registers': {
+      const host = m.engine.hostStop();
+      return <RegistersPane regs={m.registers()} top={ctl.scroll.registers} width={w} height={h} focused={focused} title={title} none={host ? hostNote(host) : undefined} />;
+    }
     case 'memory': return <MemoryPane model={m} st={ctl.memory} width={w} height={h} focused={focused} title={title} />;
     case 'warps': {
       const wh = m.where();

@@ -147,3 +147,30 @@ run('offbyone: at a host call the header and timeline name the call and its host
   expect(timeline(h.lines())).toMatch(/^ launch 1\/3 step 0\/\d+ /);
   expect(await h.quit()).toBe(0);
 }, 300_000);
+
+run('offbyone: at a host call the Source pane shows main\'s line of the call, marked; Variables and Registers say no device thread runs there, not launch 1\'s values', async () => {
+  const debug = await openProgramForTest(join(bin!, 'offbyone'));
+  h = await TuiHarness.start({ debug, title: 'offbyone', cols: 160, rows: 48 }, (l) => header(l).includes('launch 1/3'));
+  // main's calls before prefix<<<: cudaMalloc x4, cudaMemcpy(d_in), cudaMemset(d_out): the copy is step -2 of launch 1
+  const copyLine = lineOf('cudaMemcpy(d_in');
+  const copyText = readFileSync(join(DIR, 'offbyone.cu'), 'utf8').split('\n')[copyLine - 1]!.trim();
+  const l = await command(h, 'goto launch 1 step -2', (ls) => header(ls).includes('host '), 'the host stop');
+  // the Source pane (the left-hand column): titled with the host call, the call's own line marked (▶ and its number), its text shown
+  const left = l.map((x) => x.slice(0, x.indexOf('│')));
+  expect(left.some((x) => x.includes(`Host cudaMemcpy in main · offbyone.cu:${copyLine}`))).toBe(true);
+  const marked = left.filter((x) => x.includes('▶'));
+  expect(marked.length).toBe(1);
+  expect(marked[0]).toMatch(new RegExp(`▶\\s*${copyLine} `));
+  expect(marked[0]).toContain(copyText.slice(0, 30));
+  // Variables and Registers (the middle column): each says no device thread runs, and names the call; nothing of prefix's frame
+  const mid = l.map((x) => x.split('│')[1] ?? '');
+  expect(mid.filter((x) => x.trim() === 'no device thread at a host call:').length).toBe(2);
+  expect(mid.filter((x) => x.trim().startsWith(`cudaMemcpy at offbyone.cu:${copyLine} in`)).length).toBe(2);
+  expect(mid.join('\n')).not.toMatch(/%r\d/);
+  // into launch 1 again: prefix's frame and registers are back
+  const back = await command(h, 'launch 1', (ls) => header(ls).includes(PREFIX) && header(ls).includes('block (0,0,0)'), 'launch 1');
+  const backMid = back.map((x) => x.split('│')[1] ?? '').join('\n');
+  expect(backMid).not.toContain('no device thread');
+  expect(backMid).toMatch(/%r\d/);
+  expect(await h.quit()).toBe(0);
+}, 300_000);

@@ -22,6 +22,7 @@ import type { Direction } from '../../trace/position.js';
 import { printName } from '../../ptx/names.js';
 import { loadPtx } from '../../ptx/index.js';
 import type { Program } from '../../ptx/resolve.js';
+import type { Launch } from '../../exec/launch.js';
 import type { ProgramLaunch, ProgramSource } from './source.js';
 
 export interface ProgramOptions {
@@ -125,8 +126,42 @@ export class ProgramTimeline {
     return l ? `${printName(l.kernel)}<<<(${l.grid.join(',')}),(${l.block.join(',')})>>>` : `launch ${n}`;
   }
 
-  /** The session of launch n, recorded when first visited. Throws EngineError for a launch that cannot be opened. */
+  /**
+   * Launch n's session: its what-if timeline's when a write made one the launch's current
+   * timeline (useWhatIf), else the recording's (recorded). Throws EngineError for a launch that
+   * cannot be opened.
+   */
   session(n: number): Session {
+    return this.whatIfs.get(n) ?? this.recorded(n);
+  }
+
+  /** Launches whose current timeline is a what-if (a write's fork of the launch): its session. */
+  private readonly whatIfs = new Map<number, Session>();
+  /** Launches whose recording stays open (a what-if was forked from it: its timelines refer to it). */
+  private readonly pinned = new Set<number>();
+
+  /**
+   * Make `s` (a what-if fork of launch n) the launch's session for every move, or the recording
+   * again (undefined). Only launch n changes: the launches after it stay the recorded ones.
+   */
+  useWhatIf(n: number, s: Session | undefined): void {
+    this.pinned.add(n);
+    if (s) this.whatIfs.set(n, s);
+    else this.whatIfs.delete(n);
+  }
+
+  /** Launch n afresh at its start, with memory of its own (a what-if fork runs in it). */
+  freshLaunch(n: number): Launch {
+    const start = this.source.start(n);
+    if (!start) throw new EngineError(`launch ${n} was not recorded: it cannot be re-run`, 'out-of-range');
+    return start.launch;
+  }
+
+  /** Whether launch n's current timeline is a what-if. */
+  inWhatIf(n: number): boolean { return this.whatIfs.has(n); }
+
+  /** The session of launch n as recorded (never a what-if), recorded when first visited. */
+  recorded(n: number): Session {
     const had = this.open.get(n);
     if (had) {
       this.open.delete(n);
@@ -153,7 +188,7 @@ export class ProgramTimeline {
     // least recently used first; the launch in focus and the one opened stay
     for (const k of this.open.keys()) {
       if (this.open.size <= this.capacity && this.heldTotal <= this.budget) break;
-      if (k === this.current || k === n) continue;
+      if (k === this.current || k === n || this.pinned.has(k)) continue;
       const evicted = this.open.get(k)!;
       this.open.delete(k);
       // its device arena serves the next launch opened (no session is used once evicted: callers
@@ -198,7 +233,7 @@ export class ProgramTimeline {
       const start = l?.recorded ? this.source.start(n) : undefined;
       if (!l || !start) return undefined;
       const program = this.programOf(l.module, start.ptxPath, start.ptxText);
-      if (!program) rep = sessionRaces(this.session(n));
+      if (!program) rep = sessionRaces(this.recorded(n));
       else rep = checkRun(program, start.launch, sessionRunOptions(this.o)).report;
     }
     this.raceReports.set(n, rep);

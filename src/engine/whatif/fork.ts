@@ -6,23 +6,29 @@
  * execution, history and origin all work on it unchanged; before the first write it is the
  * original's shared prefix.
  */
+import type { Launch } from '../../exec/launch.js';
 import { Machine } from '../../exec/machine.js';
 import { Trace } from '../../trace/trace.js';
 import { EngineError } from '../errors.js';
 import { Session } from '../session.js';
 import { type Edit, installEdits } from './edit.js';
 
-/** Re-record `original`'s launch with `edits` applied; the new session shares its stop points. */
-export function forkSession(original: Session, edits: readonly Edit[]): Session {
+/**
+ * Re-record `original`'s launch with `edits` applied; the new session shares its stop points.
+ * `launch`: the same launch with memory of its own, at its start. A launch over resident memory
+ * (a program's, src/host) runs in that memory itself, which the original's machine holds at its
+ * current step: a fork must not start from there, nor write into it.
+ */
+export function forkSession(original: Session, edits: readonly Edit[], launch: Launch = original.launch): Session {
   let m: Machine;
   try {
-    m = new Machine(original.program, original.launch, original.options);
+    m = new Machine(original.program, launch, original.options);
   } catch (e) {
     throw new EngineError(`cannot re-run the launch for the what-if timeline: ${(e as Error).message}`, 'cannot-launch');
   }
   installEdits(m, edits);
   const trace = Trace.record(m, { interval: original.trace.interval });
-  const s = new Session(original.ptxPath, original.ptxText, original.program, original.launch, original.options, trace, original.launchNo);
+  const s = new Session(original.ptxPath, original.ptxText, original.program, launch, original.options, trace, original.launchNo);
   s.loadWarnings = original.loadWarnings;
   s.sources = original.sources;
   s.shareStopPoints(original);
