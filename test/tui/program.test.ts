@@ -6,7 +6,7 @@
  * where (0+1)(0+2) + 1 = 3 is expected).
  */
 import './env.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingTool, ROOT, testIf } from '../helpers.js';
@@ -172,5 +172,27 @@ run('offbyone: at a host call the Source pane shows main\'s line of the call, ma
   const backMid = back.map((x) => x.split('│')[1] ?? '').join('\n');
   expect(backMid).not.toContain('no device thread');
   expect(backMid).toMatch(/%r\d/);
+  expect(await h.quit()).toBe(0);
+}, 300_000);
+
+run('offbyone built from a source that is gone: at a host call the Source pane says in one line which call it is and that no device thread runs there', async () => {
+  // offbyone.cu and the ../check.h it includes, copied, built, then removed: neither the kernels'
+  // nor main's source can be found (the DWARF names only the removed copy)
+  const gone = join(bin!, 'gone');
+  mkdirSync(join(gone, 'timeline'), { recursive: true });
+  copyFileSync(join(DIR, 'offbyone.cu'), join(gone, 'timeline', 'offbyone.cu'));
+  copyFileSync(join(DIR, '..', 'check.h'), join(gone, 'check.h'));
+  const err = await nvccBuild(join(gone, 'timeline', 'offbyone.cu'), join(bin!, 'offbyone-nosrc'), ['-g', '-G']);
+  if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
+  rmSync(gone, { recursive: true, force: true });
+  const debug = await openProgramForTest(join(bin!, 'offbyone-nosrc'));
+  h = await TuiHarness.start({ debug, title: 'offbyone', cols: 240, rows: 48 }, (l) => header(l).includes('launch 1/3'));
+  const copyLine = lineOf('cudaMemcpy(d_in');
+  const l = await command(h, 'goto launch 1 step -2', (ls) => header(ls).includes('host '), 'the host stop');
+  // (a terminal wide enough for the whole line in the Source pane)
+  const left = l.map((x) => x.slice(0, x.indexOf('│')));
+  expect(left.some((x) => x.includes('Host cudaMemcpy in main · source not found'))).toBe(true);
+  expect(left.some((x) => x.includes(`host cudaMemcpy at offbyone.cu:${copyLine} in main — no device thread here`))).toBe(true);
+  expect(left.join('\n')).not.toContain('▶');
   expect(await h.quit()).toBe(0);
 }, 300_000);
