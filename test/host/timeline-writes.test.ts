@@ -81,3 +81,10 @@ run('at a host call writes are refused in one line (no device thread there); rea
   inOrder(r.out, [refusal, refusal, '$1 = 5', '$2 = 6']);
   expect(r.out).not.toContain('what-if');
 }, 120_000);
+
+run('exec --break (one launch over the program\'s live device memory): a write forks from the launch\'s start and leaves the recording as it was', () => {
+  // scale<<<2, 4>>>: thread i = 5 reads a[5] (15) and writes b[5] = 2 a[5]. A write of a[5] = 100
+  // at step 0 gives b[5] = 200 at the end; the original still has a[5] = 15, b[5] = 30
+  const r = spawnSync(process.execPath, [CLI, 'exec', '--break', 'scale', '--batch', ...['print a[5] = 100', 'goto 46', 'print b[5]', 'timeline original', 'print b[5]', 'print a[5]'].flatMap((c) => ['--ex', c]), '--', './offbyone'], { cwd: bin, encoding: 'utf8', timeout: 120_000 });
+  inOrder(r.stdout, ['$1 = 100', '[what-if 1] written at step 0', '$2 = 200', 'Now in the original recording at step 46', '$3 = 30', '$4 = 15']);
+}, 120_000);

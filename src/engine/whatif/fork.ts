@@ -8,6 +8,8 @@
  */
 import type { Launch } from '../../exec/launch.js';
 import { Machine } from '../../exec/machine.js';
+import { GlobalArena } from '../../exec/memory.js';
+import { restoreSaved, savePages } from '../../exec/bank-pages.js';
 import { Trace } from '../../trace/trace.js';
 import { EngineError } from '../errors.js';
 import { Session } from '../session.js';
@@ -19,7 +21,7 @@ import { type Edit, installEdits } from './edit.js';
  * (a program's, src/host) runs in that memory itself, which the original's machine holds at its
  * current step: a fork must not start from there, nor write into it.
  */
-export function forkSession(original: Session, edits: readonly Edit[], launch: Launch = original.launch): Session {
+export function forkSession(original: Session, edits: readonly Edit[], launch: Launch = privateLaunch(original)): Session {
   let m: Machine;
   try {
     m = new Machine(original.program, launch, original.options);
@@ -33,4 +35,23 @@ export function forkSession(original: Session, edits: readonly Edit[], launch: L
   s.sources = original.sources;
   s.shareStopPoints(original);
   return s;
+}
+
+/**
+ * `original`'s launch with global memory of its own, as it was at the launch's start. A launch
+ * over resident memory (`exec --break`, a bundle with a "device" section) runs in that memory
+ * itself: a fork run there would start from wherever the original's machine stands and leave its
+ * writes in the recording's memory (the original would then read the what-if's values). The copy
+ * is the arena's allocator state and the pages that may be non-zero, at step 0.
+ */
+function privateLaunch(original: Session): Launch {
+  const r = original.launch.resident;
+  if (!r) return original.launch;
+  const here = original.position();
+  original.trace.goto(0);
+  const arena = new GlobalArena(r.arena.bank.size);
+  arena.loadState(r.arena.saveState());
+  restoreSaved(arena.bank, savePages(r.arena.bank));
+  original.trace.goto(here);
+  return { ...original.launch, resident: { ...r, arena, globals: new Map(r.globals) } };
 }
