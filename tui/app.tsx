@@ -55,10 +55,14 @@ function PaneView({ ctl, pane, slot }: { ctl: Controller; pane: PaneId; slot: Sl
     case 'memory': return <MemoryPane model={m} st={ctl.memory} width={w} height={h} focused={focused} title={title} />;
     case 'warps': {
       const wh = m.where();
+      const host = m.engine.hostStop();
+      if (host) return <WarpsPane warps={[]} focus={{ block: wh.block, warp: wh.warp, lane: wh.lane }} cursor={undefined} top={0} width={w} height={h} focused={focused} title={title} none={hostNote(host)} />;
       return <WarpsPane warps={m.warps()} focus={{ block: wh.block, warp: wh.warp, lane: wh.lane }} cursor={focused ? ctl.warpCursor() : undefined} top={ctl.warpTop()} width={w} height={h} focused={focused} title={title} />;
     }
     case 'lanes': {
       const wh = m.where();
+      const host = m.engine.hostStop();
+      if (host) return <LanesPane st={ctl.lanes} data={undefined} block="" focusLane={undefined} width={w} height={h} focused={focused} title={title} none={hostNote(host)} />;
       return <LanesPane st={{ ...ctl.lanes, top: ctl.lanesTop() }} data={ctl.laneData()} block={wh.block.join(',')} focusLane={wh.lane} width={w} height={h} focused={focused} title={title} />;
     }
     case 'races': return <TextPane wrapped={ctl.wrapped('races')} top={ctl.racesTop()} cursor={ctl.races.cursor} width={w} height={h} focused={focused} title={title} empty="no races" />;

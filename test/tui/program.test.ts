@@ -167,11 +167,16 @@ run('offbyone: at a host call the Source pane shows main\'s line of the call, ma
   expect(mid.filter((x) => x.trim() === 'no device thread at a host call:').length).toBe(2);
   expect(mid.filter((x) => x.trim().startsWith(`cudaMemcpy at offbyone.cu:${copyLine} in`)).length).toBe(2);
   expect(mid.join('\n')).not.toMatch(/%r\d/);
+  // the Threads pane (the right-hand column) says so too: no warp of launch 1 with its lanes
+  const right = l.map((x) => x.split('│')[2] ?? '');
+  expect(right.some((x) => x.trim() === 'no device thread at a host call:')).toBe(true);
+  expect(right.join('\n')).not.toMatch(/w0 +●/);
   // into launch 1 again: prefix's frame and registers are back
   const back = await command(h, 'launch 1', (ls) => header(ls).includes(PREFIX) && header(ls).includes('block (0,0,0)'), 'launch 1');
   const backMid = back.map((x) => x.split('│')[1] ?? '').join('\n');
   expect(backMid).not.toContain('no device thread');
   expect(backMid).toMatch(/%r\d/);
+  expect(back.map((x) => x.split('│')[2] ?? '').join('\n')).toMatch(/w0 +●/);
   expect(await h.quit()).toBe(0);
 }, 300_000);
 
