@@ -1168,7 +1168,11 @@ export function bodyEnd(source: string, open: number): number {
 function deferredFunction(parser: Parser, open: number, header: Omit<FunctionDecl, 'body' | 'deferred'>): FunctionDecl {
   let parsed: Statement[] | undefined;
   const diagnostics: Diagnostic[] = [];
-  const deferred: DeferredBody = { open, diagnostics, get read() { return parsed !== undefined; } };
+  const deferred: DeferredBody = {
+    open, diagnostics,
+    get read() { return parsed !== undefined; },
+    forget() { parsed = undefined; diagnostics.length = 0; },
+  };
   return {
     ...header,
     deferred,

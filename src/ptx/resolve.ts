@@ -177,6 +177,23 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
         history.push([...roots]);
         return found;
       },
+      sweep(each: (fn: ProgFunction) => void, pick?: (index: number) => boolean): readonly Diagnostic[] {
+        const found: Diagnostic[] = [];
+        const one: FunctionDecl[] = [];
+        for (let i = 0; i < bodies.length; i++) {
+          if (pick !== undefined && !pick(i)) continue;
+          const decl = bodies[i]!;
+          one[0] = decl;
+          resolveBatch(one);
+          const own = problems.get(decl.name)!;
+          for (const d of own) found.push(d);
+          const fn = functions.get(decl.name);
+          if (fn !== undefined && own.length === 0) each(fn);
+          functions.delete(decl.name);
+          decl.deferred?.forget();
+        }
+        return found;
+      },
     };
   } else {
     resolveBatch([...bodies]);
