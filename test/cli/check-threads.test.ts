@@ -4,6 +4,7 @@
  * is then reported by the whole load, so the message is the one-thread message. The workers are
  * the built ones (dist/bin/check-worker.js, `npm run build`).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,5 +54,28 @@ describe('check on several threads', () => {
     const missing = pathToFileURL(join(ROOT, 'test', 'cli', 'no-such-worker.js'));
     expect(await sweepModule(module(9, 8), 'm.ptx', { threads: 3, worker: missing })).toBe(false);
     expect(await sweepModule(module(9), 'm.ptx', { threads: 3, worker: missing })).toBe(true);
+  });
+
+  withBuild('ptxdbg check --workers 3: what the user reads is what one thread gives', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-check-threads-'));
+    try {
+      const cli = (args: string[]) => spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'check', ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      writeFileSync(join(dir, 'good.ptx'), module(9));
+      const good = cli(['--workers', '3', 'good.ptx']);
+      expect([good.status, good.stdout, good.stderr]).toEqual([0, 'good.ptx: ok\n', '']);
+      // the unsupported instruction is in k8, in the last share: line and column from the text
+      const text = module(9, 8);
+      writeFileSync(join(dir, 'bad.ptx'), text);
+      const lines = text.split('\n');
+      const line = lines.findIndex((l) => l.includes('redux')) + 1;
+      const column = lines[line - 1]!.indexOf('redux') + 1;
+      const three = cli(['--workers', '3', 'bad.ptx']);
+      const one = cli(['--workers', '1', 'bad.ptx']);
+      expect(three.status).toBe(1);
+      expect(three.stderr).toMatch(new RegExp(`^bad\\.ptx:${line}:${column}: error: not supported by the interpreter: .*redux`));
+      expect([three.status, three.stdout, three.stderr]).toEqual([one.status, one.stdout, one.stderr]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
