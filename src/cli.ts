@@ -244,8 +244,9 @@ await noHelpCache(yargs(hideBin(process.argv)))
     (a) => guard(async () => (await import('./frontends/dap/main.js')).runDap(a.port, (await import('./frontends/gdb/console.js')).consoleOf, (await import('./cli/record-program.js')).recordProgram)))
   .command('check <files..>', 'parse and resolve PTX (or .cu); print located diagnostics (--link: as one linked program)', (y) => y.positional('files', { type: 'string', array: true, demandOption: true })
     .option('link', { type: 'boolean', default: false, describe: 'link the files into one program (as nvlink does for -rdc code) and check that' })
-    .option('arch', debugOptions.arch),
-    (a) => guard(() => checkCommand((a.files as string[]).map((f) => ptxInput(f, a.arch, {}).ptxPath), a.link, a.files as string[])))
+    .option('arch', debugOptions.arch)
+    .option('workers', { type: 'string', describe: 'check a large module\'s functions on N threads (auto, the default: one per core, up to 8, 4 MB of PTX each at least)' }),
+    (a) => guard(() => checkCommand((a.files as string[]).map((f) => ptxInput(f, a.arch, {}).ptxPath), a.link, a.files as string[], workersOf(a.workers))))
   .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }).option('arch', debugOptions.arch),
     (a) => guard(() => infoCommand(ptxInput(a.file, a.arch, {}).ptxPath, a.json)))
   .command('run <file> [link..]', 'run a launch; write buffers to --out, printf output to stdout', (y) => y
