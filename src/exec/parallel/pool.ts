@@ -124,6 +124,8 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, go
     : m.recorder !== undefined || m.mem.probe !== undefined ? 'the run is recorded or observed'
     : !(workerBuilt ??= existsSync(WORKER)) ? 'worker threads are not built (npm run build)'
     : total < 2 ? 'the grid has one CTA'
+    // workers share global memory's bank 0 only (image.ts)
+    : m.arena.far.length > 0 ? 'device memory past 4 GiB is in use'
     : total >= 2 ** 30 ? 'the grid has more CTAs than a shared counter holds'
     : m.warpSteps > 0 || m.nextCta > 0 ? 'the launch has started'
     : sequentialReason(m.program, m.launch) ?? (auto ? shortReason(m) : undefined);
