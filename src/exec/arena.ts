@@ -2,6 +2,7 @@
  * The global arena: the device's global memory, its banks and the allocations placed in them.
  */
 import { Bank } from './bank.js';
+import { GLOBAL_HI } from './spaces.js';
 
 /**
  * Global memory is banks of 4 GiB (a typed array stops at 2^32 elements): arena offsets are
@@ -9,6 +10,11 @@ import { Bank } from './bank.js';
  * high word GLOBAL_HI + k (address = window base + offset). An allocation lies in one bank.
  */
 export const BANK_BYTES = 2 ** 32;
+
+/** The arena offset of a global address by its words (high word 0: a bare bank-0 offset). */
+export function globalOffset(hi: number, lo: number): number {
+  return hi === 0 ? lo : (hi - GLOBAL_HI) * BANK_BYTES + lo;
+}
 
 export interface ArenaState {
   readonly version: number;

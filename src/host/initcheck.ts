@@ -44,7 +44,7 @@ export class InitCheck implements Probe {
   private ensure(n: number): number {
     const had = this.global.length;
     if (n <= had) return had;
-    // at most the 4 GiB the device can have (MAX_DEVICE_BYTES): a Uint8Array cannot be longer
+    // at most bank 0's 4 GiB (past it no shadow is kept): a Uint8Array cannot be longer
     const g = new Uint8Array(Math.min(2 ** 32, Math.max(n, had * 2)));
     g.set(this.global);
     this.global = g;
