@@ -13,6 +13,7 @@ import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import type { Launch } from '../../src/exec/launch.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import { restore, Snapshotter } from '../../src/trace/checkpoint.js';
+import { captureImage, imageLaunch, layoutFromImage } from '../../src/exec/parallel/image.js';
 
 const GiB = 2 ** 30, MiB = 2 ** 20;
 const WINDOW = BigInt(GLOBAL_HI) << 32n;
@@ -110,17 +111,20 @@ test('a recorded program keeps its device memory in the first 4 GiB: past it, cu
   expect(r.message).toContain('recording the program keeps device memory in its first 4 GiB');
 });
 
-// thread t adds t to word t of the buffer it is given (ld/st .global after cvta.to.global, so
-// the fused block path's check sends bank 1 to the slow path), then stores isspacep.global of the
-// pointer through a generic store 128 bytes on
+// thread i (ctaid * 32 + tid) adds i to word i of the buffer it is given (ld/st .global after
+// cvta.to.global, so the fused block path's check sends bank 1 to the slow path), then stores
+// isspacep.global of the pointer through a generic store to word 1024 + i
 const PTX = `.version 7.0
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 p) {
-  .reg .b64 %rd<5>; .reg .b32 %r<4>; .reg .pred %q<2>;
+  .reg .b64 %rd<5>; .reg .b32 %r<5>; .reg .pred %q<2>;
   ld.param.u64 %rd1, [p];
   cvta.to.global.u64 %rd2, %rd1;
   mov.u32 %r1, %tid.x;
+  mov.u32 %r4, %ctaid.x;
+  shl.b32 %r4, %r4, 5;
+  add.s32 %r1, %r1, %r4;
   mul.wide.u32 %rd3, %r1, 4;
   add.s64 %rd2, %rd2, %rd3;
   ld.global.u32 %r2, [%rd2];
@@ -129,17 +133,17 @@ const PTX = `.version 7.0
   isspacep.global %q1, %rd1;
   selp.u32 %r3, 1, 0, %q1;
   add.s64 %rd4, %rd1, %rd3;
-  st.u32 [%rd4+128], %r3;
+  st.u32 [%rd4+4096], %r3;
   ret;
 }
 `;
 
-function launchIn(arena: GlobalArena, ptr: bigint): { m: Machine } {
+function launchIn(arena: GlobalArena, ptr: bigint, ctas = 1): { m: Machine } {
   const program = loadPtx(PTX, 'banks.ptx').program!;
   const bytes = new Uint8Array(8);
   new DataView(bytes.buffer).setBigUint64(0, ptr, true);
   const launch: Launch = {
-    kernel: 'k', grid: [1, 1, 1], block: [32, 1, 1], sharedBytes: 0, args: [{ kind: 'bytes', name: 'p', bytes }],
+    kernel: 'k', grid: [ctas, 1, 1], block: [32, 1, 1], sharedBytes: 0, args: [{ kind: 'bytes', name: 'p', bytes }],
     resident: { arena, globals: new Map(), constBank: undefined },
   };
   return { m: new Machine(program, launch, DEFAULT_RUN_OPTIONS) };
@@ -151,13 +155,13 @@ test('a kernel loads and stores in bank 1 at high word 0x7f01, and isspacep.glob
   // 1.5 GiB does not fit in bank 0's last GiB: it starts bank 1
   const far = arena.allocateBlock(1.5 * GiB, 'far', 'buffer', 256, 40 * GiB)!;
   expect(far.base).toBe(BANK_BYTES);
-  const words = new Uint32Array(arena.bytes(far.base, 256).buffer, arena.bytes(far.base, 256).byteOffset, 64);
+  const words = new Uint32Array(arena.bytes(far.base, 8192).buffer, arena.bytes(far.base, 8192).byteOffset, 2048);
   for (let i = 0; i < 32; i++) words[i] = 1000 * i;
   const { m } = launchIn(arena, WINDOW + BigInt(far.base));
   const r = m.run();
   expect(r.ok).toBe(true);
   for (let i = 0; i < 32; i++) expect(words[i]).toBe(1000 * i + i);
-  for (let i = 32; i < 64; i++) expect(words[i]).toBe(1);
+  for (let i = 0; i < 32; i++) expect(words[1024 + i]).toBe(1);
   // past the allocation's end: a located out-of-bounds fault naming the 0x7f01 address
   const { m: past } = launchIn(arena, WINDOW + BigInt(far.base + 1.5 * GiB - 64));
   const bad = past.run();
@@ -168,18 +172,37 @@ test('a kernel loads and stores in bank 1 at high word 0x7f01, and isspacep.glob
 
 test('a checkpoint holds the pages of bank 1 and a restore puts them back', () => {
   const arena = new GlobalArena(1 << 20);
-  const far = arena.allocateBlock(4096, 'far', 'buffer', 256, 40 * GiB);
-  expect(far).toBeDefined();
-  arena.allocateAt(BANK_BYTES, 4096, 'bank 1', 'buffer');
-  const word = (): number => new DataView(arena.bytes(BANK_BYTES, 4).slice().buffer).getUint32(0, true);
+  arena.allocateAt(BANK_BYTES, 8192, 'bank 1', 'buffer');
+  const word = (i: number): number => new DataView(arena.bytes(BANK_BYTES + 4 * i, 4).slice().buffer).getUint32(0, true);
   const { m } = launchIn(arena, WINDOW + BigInt(BANK_BYTES));
-  const snap = new Snapshotter();
-  const c = snap.take(m);
+  const c = new Snapshotter().take(m);
   expect(m.run().ok).toBe(true);
-  expect(word()).toBe(0 + 0); // thread 0 adds 0 to 0
-  expect(new DataView(arena.bytes(BANK_BYTES + 128, 4).slice().buffer).getUint32(0, true)).toBe(1);
+  // thread 1 added 1 to word 1; thread 1's flag (word 1025) is set
+  expect([word(1), word(1025)]).toEqual([1, 1]);
   restore(m, c, '');
-  // the generic store of thread 0 (word 32) is undone
-  expect(new DataView(arena.bytes(BANK_BYTES + 128, 4).slice().buffer).getUint32(0, true)).toBe(0);
-  expect(word()).toBe(0);
+  expect([word(1), word(1025)]).toEqual([0, 0]);
+});
+
+test('worker threads share bank 1: two machines over one launch image each write their CTAs\' words there', () => {
+  const arena = new GlobalArena(1 << 20);
+  arena.allocateAt(BANK_BYTES, 8192, 'bank 1', 'buffer');
+  const { m: a } = launchIn(arena, WINDOW + BigInt(BANK_BYTES), 16);
+  const image = captureImage(a);
+  const b = new Machine(a.program, imageLaunch(image), image.opts, layoutFromImage(image, a.program));
+  const claims = new Int32Array(new SharedArrayBuffer(8));
+  a.ctaClaims = claims;
+  b.ctaClaims = claims;
+  while (!a.finished || !b.finished) {
+    if (!a.finished) a.advance(a.warpSteps + 40);
+    if (!b.finished) b.advance(b.warpSteps + 40);
+  }
+  expect(a.fault).toBeUndefined();
+  expect(b.fault).toBeUndefined();
+  expect(a.ctasClaimed).toBeGreaterThan(0);
+  expect(b.ctasClaimed).toBeGreaterThan(0);
+  // every thread i of the 16 CTAs: word i = 0 + i, word 1024 + i = 1, in the arena's own bank 1
+  const words = new Uint32Array(arena.bytes(BANK_BYTES, 8192).slice().buffer);
+  for (let i = 0; i < 512; i++) expect([words[i], words[1024 + i]]).toEqual([i, 1]);
+  // b's writes are flagged in its own view's dirty pages, for the pool to merge
+  b.arena.far.forEach((bank) => { if (bank) expect(bank.dirty.indexOf(1)).toBeGreaterThanOrEqual(0); });
 });

@@ -231,6 +231,8 @@ __global__ void mark(int *a, int *b, size_t n, int *flags) {
   atomicAdd(&b[1], 5); atomicAdd(&b[1], 5);
   flags[0] = __isGlobal(b + n - 1); flags[1] = __isShared(b + n - 1);
 }
+// 8192 threads, each writing one int 384 KiB apart in b: pages all over bank 1 (on worker threads with --workers)
+__global__ void spread(int *b, size_t n) { size_t i = blockIdx.x * blockDim.x + threadIdx.x; b[i * (n / 8192) + 2] = (int)i + 1; }
 __global__ void sum(const int *a, const int *b, size_t n, int *out) { *out = a[0] + a[n - 1] + b[0] + b[n - 1] + b[1]; }
 static long parent_hwm_kib() {
   char path[64]; snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
@@ -264,6 +266,10 @@ int main() {
   int s = 0;
   cudaMemcpy(&s, out, 4, cudaMemcpyDeviceToHost);
   printf("sum %d\\n", s);
+  spread<<<64, 128>>>(b, n);
+  int sp = 0;
+  cudaMemcpy(&sp, b + 8191 * (n / 8192) + 2, 4, cudaMemcpyDeviceToHost);
+  printf("spread %d element %d\\n", (int)cudaGetLastError(), sp);
   void *big = 0;
   int e5 = (int)cudaMalloc(&big, (size_t)5 << 30);
   int last = (int)cudaGetLastError();
@@ -373,7 +379,7 @@ run('6 GiB in two 3 GiB buffers: kernels and copies reach both, at little host m
   // the calls after it work (cudaFree 0, the memory is back)
   expect(r.out.split('\n')).toEqual([
     `total ${40 * 2 ** 30} prop ${40 * 2 ** 30}`, `malloc ${SUCCESS} ${SUCCESS}`,
-    `launch ${SUCCESS} copy ${SUCCESS} values 11 12 21 22 atomics 10 global 1 shared 0`, `sum ${11 + 12 + 21 + 22 + 10}`,
+    `launch ${SUCCESS} copy ${SUCCESS} values 11 12 21 22 atomics 10 global 1 shared 0`, `sum ${11 + 12 + 21 + 22 + 10}`, `spread ${SUCCESS} element 8192`,
     `5GiB ${MEMORY_ALLOCATION} last ${MEMORY_ALLOCATION} free ${SUCCESS} ${SUCCESS} back 1`, '',
   ]);
   const notice = r.err.split('\n').filter((l) => l.includes('5368709120'));
@@ -383,6 +389,10 @@ run('6 GiB in two 3 GiB buffers: kernels and copies reach both, at little host m
   const rss = Number(/peak rss (\d+) MiB/.exec(r.err)?.[1]);
   expect(rss).toBeGreaterThan(0);
   expect(rss).toBeLessThan(1536);
+  // the same on two worker threads, which share bank 1 as they share bank 0
+  const two = exec(['--workers', '2', '--stats', '--', './six']);
+  expect(two.out).toBe(r.out);
+  expect(two.err).toMatch(/spread<<<.*threads: 2/);
   // the race checker cannot follow memory past the first 4 GiB yet: it says so, in one located line
   const races = exec(['--races', '--', './six']);
   expect(races.err).toContain('cannot follow device memory past the first 4 GiB yet');
