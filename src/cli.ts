@@ -101,7 +101,7 @@ const execOptions = {
   ex: { type: 'string', array: true, describe: 'debugger command for the launch the debugger opens on (repeatable)' },
   batch: { type: 'boolean', default: false, describe: 'the debugger runs the --ex commands without a UI' },
   workers: workersOption,
-  'device-memory': { type: 'string', describe: 'the device\'s memory: bytes, or with K, M or G (powers of 1024); default and most 4G (what cudaMemGetInfo and totalGlobalMem report)' },
+  'device-memory': { type: 'string', describe: 'the device\'s memory: bytes, or with K, M or G (powers of 1024); default 40G (an A100\'s), at most 80G; what cudaMemGetInfo and totalGlobalMem report, committed in host memory only where the program touches it' },
 } as const;
 
 /** compute-sanitizer's options, with its defaults (README: Whole programs). */

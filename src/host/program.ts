@@ -121,6 +121,7 @@ export class ProgramLaunches {
     if (p.record) {
       this.recording = { app, args, events: [], launches: [], modules: [], bytes: 0, stopped: undefined, stoppedAt: undefined, exitCode: undefined };
       this.images = new ImageTaker(device);
+      device.firstBankOnly = 'recording the program';
     }
   }
 
@@ -279,7 +280,8 @@ export class ProgramLaunches {
     // launches the filters or --launch-skip/--launch-count leave out run unchecked
     const checkedBy = san?.checks(r.kernel) ? tool : undefined;
     // memcheck reports every faulting lane: the memory the launch starts from, to run it again
-    const before = checkedBy === 'memcheck' && p.threads === 1 ? savePages(device.arena.bank) : undefined;
+    // (not with memory past bank 0: only bank 0 is saved, so the first fault alone is reported)
+    const before = checkedBy === 'memcheck' && p.threads === 1 && device.arena.far.length === 0 ? savePages(device.arena.bank) : undefined;
     let ran: Ran;
     try {
       ran = runLaunch(device, r, p, checkedBy);

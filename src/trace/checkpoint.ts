@@ -40,6 +40,8 @@ export interface Checkpoint {
   readonly roundQuantum: number;
   readonly spinQuantum: number;
   readonly global: Pages;
+  /** Global memory's banks past the first (arena.ts), by bank number: a big program's. */
+  readonly far?: readonly (readonly [number, Pages])[];
   /** Global-memory pages written since the previous checkpoint (watchpoints replay only those intervals). */
   readonly dirtyGlobal: Uint32Array;
   readonly arena: ArenaState;
@@ -81,6 +83,7 @@ export class Snapshotter {
     for (let i = arenaBank.dirty.indexOf(1); i >= 0; i = arenaBank.dirty.indexOf(1, i + 1)) dirty.push(i);
     const global = this.bank(arenaBank);
     inBank.set(arenaBank, global);
+    const far = m.arena.far.length === 0 ? undefined : this.farBanks(m);
     let arena = this.prevArena;
     if (arena === undefined || arena.version !== m.arena.version) {
       arena = m.arena.saveState();
@@ -102,11 +105,24 @@ export class Snapshotter {
       roundQuantum: m.roundQuantum,
       spinQuantum: m.spinQuantum,
       global,
+      ...(far ? { far } : {}),
       dirtyGlobal,
       arena,
       children: m.children.size ? [...m.children] : NONE,
       paramBuffers: m.paramBuffers.size ? [...m.paramBuffers] : NONE,
     };
+  }
+
+  /** The pages of global memory's banks past the first (their dirty ones copied, as bank 0's). */
+  private farBanks(m: Machine): (readonly [number, Pages])[] {
+    const out: (readonly [number, Pages])[] = [];
+    m.arena.far.forEach((b, k) => {
+      if (!b) return;
+      const pages = this.bank(b);
+      inBank.set(b, pages);
+      out.push([k, pages]);
+    });
+    return out;
   }
 
   private bars(c: Cta): Int32Array {
@@ -169,6 +185,12 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   const bank = m.arena.bank;
   setPageSet(bank, c.global, ZERO_PAGE, inBank.get(bank));
   inBank.set(bank, c.global);
+  for (const [k, pages] of c.far ?? []) {
+    const b = m.arena.far[k];
+    if (!b) continue; // (banks are made between launches: every one a checkpoint names exists)
+    setPageSet(b, pages, ZERO_PAGE, inBank.get(b));
+    inBank.set(b, pages);
+  }
   m.arena.loadState(c.arena);
   m.children.clear();
   for (const [k, v] of c.children) m.children.set(k, v);

@@ -186,6 +186,8 @@ function editOf(s: Session, p: PlannedAssignment, text: string, step: number): E
     const hex = `0x${lo.toString(16)}`;
     switch (t.space) {
       case 'global':
+        // what-if writes know global memory by its first bank's offsets (src/exec/arena.ts)
+        if (Number(t.address >> 32n) > GLOBAL_HI) throw new EngineError(`Cannot write global 0x${t.address.toString(16)}: what-if writes reach the first 4 GiB of device memory only yet.`, 'bad-write');
         target = { kind: 'global', address: lo };
         where = `global 0x${((BigInt(GLOBAL_HI) << 32n) | BigInt(lo)).toString(16)}, ${t.size} bytes`;
         break;
