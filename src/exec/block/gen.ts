@@ -322,7 +322,7 @@ function afterCheck(ins: CInstr, k: number, s: MemSpec, rec: boolean, end: numbe
 const DUMP = typeof process === 'undefined' ? undefined : process.env['PTXDBG_DUMP_BLOCKS'];
 let dumped = 0;
 
-function dumpBlock(pc: number, text: string): void {
+export function dumpBlock(pc: number, text: string): void {
   if (DUMP === undefined || DUMP === '') return;
   writeFileSync(`${DUMP}/block-${pc}-${dumped++}.js`, text);
 }

@@ -120,22 +120,51 @@ export type Item = { readonly alu: BoundLoop; readonly mem?: undefined; readonly
   | { readonly alu?: undefined; readonly mem: MemSpec; readonly uni?: undefined }
   | { readonly alu?: undefined; readonly mem?: undefined; readonly uni: UniformSpec };
 
-/** One ALU instruction of a fused lane loop (for one lane). */
-export function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[]): string {
+/**
+ * Registers a loop keeps in locals for a whole lane (selfloop.ts): by slot base, the local
+ * holding the slot's low word as int32. Only slots every access of the loop reads or writes as a
+ * 32-bit integer or predicate (views i, u, p).
+ */
+export type Promoted = ReadonlyMap<number, string>;
+
+const NONE: Promoted = new Map();
+
+function promotedRead(v: View, name: string, x: string): string {
+  return v === 'i' ? `const ${name} = ${x};` : v === 'u' ? `const ${name} = ${x} >>> 0;` : `const ${name} = ${x} !== 0;`;
+}
+
+function promotedWrite(v: View, name: string, x: string): string {
+  return v === 'p' ? `${x} = ${name} ? 1 : 0;` : `${x} = ${name} | 0;`;
+}
+
+/** The test of instruction `ins`'s guard predicate for the lane. */
+export function guardTest(ins: CInstr, promoted: Promoted = NONE): string {
+  const x = promoted.get(ins.guard);
+  return x !== undefined ? `((${x} !== 0) !== ${ins.guardNeg})` : `((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg})`;
+}
+
+/** One ALU instruction of a fused lane loop (for one lane); registers of `promoted` are read and written in their locals. */
+export function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[], promoted: Promoted = NONE): string {
   const s = b.spec;
   const guarded = ins.guard >= 0;
-  const reads = s.srcs.map((v, i) => cache.read(v, 'abc'[i]!, [b.A, b.B, b.C][i]!)).join('\n');
+  const reads = s.srcs.map((v, i) => {
+    const base = [b.A, b.B, b.C][i]!, x = promoted.get(base), name = 'abc'[i]!;
+    return x !== undefined ? promotedRead(v, name, x) : cache.read(v, name, base);
+  }).join('\n');
+  const pd = s.dst !== 'n' ? promoted.get(b.D) : undefined, pe = s.dst2 !== 'n' ? promoted.get(b.E) : undefined;
   // the write of d first, then e (laneWrites' order), so a shared slot ends with e
-  const keep = cache.wrote(s.dst, 'd', b.D, !guarded) + cache.wrote(s.dst2, 'e', b.E, !guarded);
+  const keep = (pd === undefined ? cache.wrote(s.dst, 'd', b.D, !guarded) : '') + (pe === undefined ? cache.wrote(s.dst2, 'e', b.E, !guarded) : '');
+  const writes = pd === undefined && pe === undefined ? laneWrites(s.dst, s.dst2)
+    : `${pd !== undefined ? promotedWrite(s.dst, 'd', pd) : laneWrites(s.dst, 'n')}\n${pe !== undefined ? promotedWrite(s.dst2, 'e', pe) : laneWrites('n', s.dst2)}`;
   const inner = `{
       const D = ${b.D}, A = ${b.A}, B = ${b.B}, C = ${b.C}, E = ${b.E}, X0 = ${constant(b.X[0], xs)}, X1 = ${constant(b.X[1], xs)}, X2 = ${constant(b.X[2], xs)};
       ${reads}
       let d = 0, dlo = 0, dhi = 0, e = 0;
       { ${s.body} }
-      ${laneWrites(s.dst, s.dst2)}
+      ${writes}
       ${keep}
     }`;
-  return guarded ? `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${inner} $t++; }` : inner;
+  return guarded ? `if (${guardTest(ins, promoted)}) { ${inner} $t++; }` : inner;
 }
 
 /** One instruction of a fused lane loop: an ALU loop's body, or the copy of a uniform load's value (read at the block's start, see uniformPrologue). */

@@ -17,7 +17,9 @@ import { boundLoopOf, type BoundLoop } from '../codegen.js';
 import type { CInstr } from '../compiled.js';
 import type { Warp } from '../state.js';
 import type { Constants } from './constants.js';
-import { aluStep, LaneCache } from './lanes.js';
+import { dumpBlock } from './gen.js';
+import { aluStep, guardTest, LaneCache, type Promoted } from './lanes.js';
+import type { View } from '../codegen.js';
 
 /**
  * Runs iterations of the loop for the lanes of `m` (at most `max` each); returns how many, 0 when
@@ -42,6 +44,36 @@ function popc(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
+/**
+ * The registers the loop can hold in locals for a lane's whole run: slots it accesses only as
+ * 32-bit integers or predicates (not constants), when no instruction's text reaches the register
+ * file itself (a body naming I, U, F or G reads a slot the views do not show).
+ */
+function promotable(code: readonly CInstr[], p: number, len: number, loops: readonly BoundLoop[], bra: CInstr, consts: Constants): Promoted {
+  const views = new Map<number, Set<View>>();
+  const see = (base: number, v: View): void => {
+    if (v === 'n') return;
+    let s = views.get(base);
+    if (s === undefined) views.set(base, s = new Set());
+    s.add(v);
+  };
+  for (let k = 0; k < len; k++) {
+    const b = loops[k]!, ins = code[p + k]!;
+    if (/\b[IUFG]\[/.test(b.spec.body)) return new Map();
+    b.spec.srcs.forEach((v, i) => see([b.A, b.B, b.C][i]!, v));
+    see(b.D, b.spec.dst);
+    see(b.E, b.spec.dst2);
+    if (ins.guard >= 0) see(ins.guard, 'p');
+  }
+  see(bra.guard, 'p');
+  const out = new Map<number, string>();
+  for (const [base, vs] of views) {
+    if (consts.has(base) || (base & 63) !== 0) continue;
+    if ([...vs].every((v) => v === 'i' || v === 'u' || v === 'p')) out.set(base, `$p${out.size}`);
+  }
+  return out;
+}
+
 /** The loop of the block [p, p + len) closed by the branch at p + len, or undefined when it is not one this can run. */
 export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: number, len: number, bra: CInstr): LoopRun | undefined {
   if (bra.target !== p || bra.guard < 0) return undefined;
@@ -60,15 +92,18 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
   // a 64-bit value's high word is in the same slot; an f64 of a slot too
   if (slots.size > MAX_SLOTS) return undefined;
   const xs: unknown[] = [];
+  const promoted = promotable(code, p, len, loops, bra, consts);
   const cache = new LaneCache(consts);
   const body: string[] = [];
   let plain = 0;
   for (let k = 0; k < len; k++) {
     const ins = code[p + k]!;
-    body.push(aluStep(ins, loops[k]!, cache, xs));
+    body.push(aluStep(ins, loops[k]!, cache, xs, promoted));
     if (ins.guard < 0) plain++;
   }
-  const take = `((I[${bra.guard} + o] !== 0) !== ${bra.guardNeg})`;
+  const load = [...promoted].map(([base, x]) => `let ${x} = I[${base} + o];`).join(' ');
+  const store = [...promoted].filter(([base]) => slots.has(base)).map(([base, x]) => `I[${base} + o] = ${x};`).join(' ');
+  const take = guardTest(bra, promoted);
   const save = [...slots].map((s, j) => `$SNAP.set(I.subarray(${s}, ${s + 64}), ${64 * j});`).join(' ');
   const restore = [...slots].map((s, j) => `I.set($SNAP.subarray(${64 * j}, ${64 * j + 64}), ${s});`).join(' ');
   const src = `
@@ -81,12 +116,14 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
         const o = l << 1;
         const lim = n < 0 ? max : n;
         let it = 0, go = true;
+        ${load}
         while (go && it < lim) {
           ${cache.decls.length ? `let ${cache.decls.map((v) => `${v} = 0`).join(', ')};` : ''}
           ${body.join('\n')}
           it++;
           go = ${take};
         }
+        ${store}
         if (n < 0) { n = it; out = !go; }
         else if (it !== n || out === go) { ${restore} $OUT.refused++; return 0; }
       }
@@ -96,5 +133,6 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       $OUT.runs++;
       return n;
     };`;
+  dumpBlock(p, src);
   return (new Function('K', '$XS', '$OUT', '$SNAP', '$POPC', src) as Factory)(K, xs, SELF_LOOP, SNAP, popc);
 }
