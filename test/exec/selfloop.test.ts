@@ -149,4 +149,34 @@ describe('a loop of one block, lane by lane', () => {
     expect(outputs(on, 40)).toEqual(expected(40, (t) => (t % 5) + 1));
     expect([on.warpSteps, on.threadInstructions, stateHash(on)]).toEqual([off.warpSteps, off.threadInstructions, stateHash(off)]);
   });
+
+  test('f32 registers held in locals keep NaN payloads as the register file does', () => {
+    // the per-instruction path is the reference here: whatever bits it leaves, the loop leaves
+    const ptx = `.version 9.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out, .param .u32 n)
+{
+  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .f32 %f<6>;
+  mov.u32 %r1, %tid.x; mov.f32 %f1, 0f7FA12345; mov.f32 %f3, 0fFFC00001; mov.u32 %r2, 0;
+$L:
+  add.f32 %f2, %f1, %f3;
+  mul.f32 %f3, %f2, 0f3F000000;
+  neg.f32 %f4, %f3;
+  abs.f32 %f5, %f1;
+  add.u32 %r2, %r2, 1;
+  setp.lt.u32 %p1, %r2, 50;
+  @%p1 bra $L;
+  ret;
+}`;
+    const on = machine(ptx, 32, 0, true);
+    const off = machine(ptx, 32, 0, false);
+    const runs = SELF_LOOP.runs;
+    for (let s = 1; s <= 4 + 50 * 7 + 1; s += 37) {
+      on.advance(s);
+      off.advance(s);
+      expect([on.warpSteps, on.threadInstructions, stateHash(on)]).toEqual([off.warpSteps, off.threadInstructions, stateHash(off)]);
+    }
+    expect(SELF_LOOP.runs - runs).toBeGreaterThan(0);
+  });
 });

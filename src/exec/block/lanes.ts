@@ -122,24 +122,26 @@ export type Item = { readonly alu: BoundLoop; readonly mem?: undefined; readonly
 
 /**
  * Registers a loop keeps in locals for a whole lane (selfloop.ts): by slot base, the local
- * holding the slot's low word as int32. Only slots every access of the loop reads or writes as a
- * 32-bit integer or predicate (views i, u, p).
+ * holding the slot's low word as int32 (slots every access of the loop reads or writes as a 32-bit
+ * integer or predicate: views i, u, p), or its f32 value (`f32`: every access is view f; the local
+ * holds what F would read back, Math.fround of what was written: the same bits, NaN payloads too,
+ * as float32 to float64 and back is exact).
  */
-export type Promoted = ReadonlyMap<number, string>;
+export type Promoted = ReadonlyMap<number, { readonly x: string; readonly f32: boolean }>;
 
 const NONE: Promoted = new Map();
 
 function promotedRead(v: View, name: string, x: string): string {
-  return v === 'i' ? `const ${name} = ${x};` : v === 'u' ? `const ${name} = ${x} >>> 0;` : `const ${name} = ${x} !== 0;`;
+  return v === 'f' ? `const ${name} = ${x};` : v === 'i' ? `const ${name} = ${x};` : v === 'u' ? `const ${name} = ${x} >>> 0;` : `const ${name} = ${x} !== 0;`;
 }
 
 function promotedWrite(v: View, name: string, x: string): string {
-  return v === 'p' ? `${x} = ${name} ? 1 : 0;` : `${x} = ${name} | 0;`;
+  return v === 'f' ? `${x} = Math.fround(${name});` : v === 'p' ? `${x} = ${name} ? 1 : 0;` : `${x} = ${name} | 0;`;
 }
 
 /** The test of instruction `ins`'s guard predicate for the lane. */
 export function guardTest(ins: CInstr, promoted: Promoted = NONE): string {
-  const x = promoted.get(ins.guard);
+  const x = promoted.get(ins.guard)?.x;
   return x !== undefined ? `((${x} !== 0) !== ${ins.guardNeg})` : `((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg})`;
 }
 
@@ -148,10 +150,10 @@ export function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown
   const s = b.spec;
   const guarded = ins.guard >= 0;
   const reads = s.srcs.map((v, i) => {
-    const base = [b.A, b.B, b.C][i]!, x = promoted.get(base), name = 'abc'[i]!;
+    const base = [b.A, b.B, b.C][i]!, x = promoted.get(base)?.x, name = 'abc'[i]!;
     return x !== undefined ? promotedRead(v, name, x) : cache.read(v, name, base);
   }).join('\n');
-  const pd = s.dst !== 'n' ? promoted.get(b.D) : undefined, pe = s.dst2 !== 'n' ? promoted.get(b.E) : undefined;
+  const pd = s.dst !== 'n' ? promoted.get(b.D)?.x : undefined, pe = s.dst2 !== 'n' ? promoted.get(b.E)?.x : undefined;
   // the write of d first, then e (laneWrites' order), so a shared slot ends with e
   const keep = (pd === undefined ? cache.wrote(s.dst, 'd', b.D, !guarded) : '') + (pe === undefined ? cache.wrote(s.dst2, 'e', b.E, !guarded) : '');
   const writes = pd === undefined && pe === undefined ? laneWrites(s.dst, s.dst2)

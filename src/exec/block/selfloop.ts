@@ -46,7 +46,7 @@ function popc(x: number): number {
 
 /**
  * The registers the loop can hold in locals for a lane's whole run: slots it accesses only as
- * 32-bit integers or predicates (not constants), when no instruction's text reaches the register
+ * 32-bit integers or predicates, or only as f32 (not constants), when no instruction's text reaches the register
  * file itself (a body naming I, U, F or G reads a slot the views do not show).
  */
 function promotable(code: readonly CInstr[], p: number, len: number, loops: readonly BoundLoop[], bra: CInstr, consts: Constants): Promoted {
@@ -66,10 +66,11 @@ function promotable(code: readonly CInstr[], p: number, len: number, loops: read
     if (ins.guard >= 0) see(ins.guard, 'p');
   }
   see(bra.guard, 'p');
-  const out = new Map<number, string>();
+  const out = new Map<number, { x: string; f32: boolean }>();
   for (const [base, vs] of views) {
     if (consts.has(base) || (base & 63) !== 0) continue;
-    if ([...vs].every((v) => v === 'i' || v === 'u' || v === 'p')) out.set(base, `$p${out.size}`);
+    if ([...vs].every((v) => v === 'i' || v === 'u' || v === 'p')) out.set(base, { x: `$p${out.size}`, f32: false });
+    else if ([...vs].every((v) => v === 'f')) out.set(base, { x: `$p${out.size}`, f32: true });
   }
   return out;
 }
@@ -101,8 +102,8 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
     body.push(aluStep(ins, loops[k]!, cache, xs, promoted));
     if (ins.guard < 0) plain++;
   }
-  const load = [...promoted].map(([base, x]) => `let ${x} = I[${base} + o];`).join(' ');
-  const store = [...promoted].filter(([base]) => slots.has(base)).map(([base, x]) => `I[${base} + o] = ${x};`).join(' ');
+  const load = [...promoted].map(([base, { x, f32 }]) => `let ${x} = ${f32 ? 'F' : 'I'}[${base} + o];`).join(' ');
+  const store = [...promoted].filter(([base]) => slots.has(base)).map(([base, { x, f32 }]) => `${f32 ? 'F' : 'I'}[${base} + o] = ${x};`).join(' ');
   const take = guardTest(bra, promoted);
   const save = [...slots].map((s, j) => `$SNAP.set(I.subarray(${s}, ${s + 64}), ${64 * j});`).join(' ');
   const restore = [...slots].map((s, j) => `I.set($SNAP.subarray(${64 * j}, ${64 * j + 64}), ${s});`).join(' ');
