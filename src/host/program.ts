@@ -92,6 +92,9 @@ export function faultStatus(f: FaultReport): number {
   }
 }
 
+/** Distinct call sites remembered (a program calling from more places names the rest each time). */
+const SITES_KEPT = 4096;
+
 /** API errors compute-sanitizer does not report: polling (not ready) and peer access already set. */
 const API_NOT_REPORTED = new Set(['cudaEventQuery:600', 'cudaStreamQuery:600', 'cudaDeviceEnablePeerAccess:704', 'cudaDeviceDisablePeerAccess:705']);
 
@@ -113,6 +116,8 @@ export class ProgramLaunches {
   /** The call site the runtime sent for the request being served (Op.Site). */
   private pendingSite: { frames: RawFrame[]; api: string } | undefined;
   private recordedLaunches = 0;
+  /** Call sites already named, by API, kernel and frames (takeSite). */
+  private readonly sites = new Map<string, CallSite>();
 
   constructor(private readonly device: Device, private readonly p: LaunchPolicy, app = '', args: readonly string[] = []) {
     this.capturing = p.capture !== undefined;
@@ -167,7 +172,16 @@ export class ProgramLaunches {
   private takeSite(kernel?: string): CallSite | undefined {
     const s = this.pendingSite;
     this.pendingSite = undefined;
-    return s ? callSiteOf(s.api, s.frames, this.symbols, this.p.record?.lines, kernel) : undefined;
+    if (!s) return undefined;
+    // a loop calls from the same places again and again: each site is read from the ELF once
+    let key = `${s.api}\0${kernel ?? ''}`;
+    for (const f of s.frames) key += `\0${f.path}\0${f.offset}\0${f.symbol}`;
+    let site = this.sites.get(key);
+    if (!site) {
+      site = callSiteOf(s.api, s.frames, this.symbols, this.p.record?.lines, kernel);
+      if (this.sites.size < SITES_KEPT) this.sites.set(key, site);
+    }
+    return site;
   }
 
   private recordingOn(): boolean { return this.recording !== undefined && this.recording.stopped === undefined; }
