@@ -1,9 +1,9 @@
 /**
  * The program timeline (issue #25): one debugging session over every launch of a recorded
  * program. Each launch is a Session of its own, recorded from the launch's start state when the
- * user first goes into it and kept in an LRU sized by the memory the kept launches hold (a launch
- * is a deterministic function of its start, so an evicted one is recorded again, identically,
- * when visited again). What the launches of one module share is made once: the parsed and
+ * user first goes into it and kept in an LRU sized by the memory the kept launches hold and by a
+ * count of short ones (SHORT_KEPT) (a launch is a deterministic function of its start, so an
+ * evicted one is recorded again, identically, when visited again). What the launches of one module share is made once: the parsed and
  * resolved module and its compiled code (programOf).
  *
  * Moving across launches follows cuda-gdb going forward: when a continue (or a step past the
