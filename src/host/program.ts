@@ -328,6 +328,7 @@ export class ProgramLaunches {
         if (out.status !== CUDA.success) { childStatus = out.status; break; }
       }
     }
+    recycleCtaBanks(ran.machine);
     if (bundleDir && this.capturing) this.keep(bundleDir, () => writeBundleOutputs(bundleDir, device, snap!, all));
     if (!fault) return { status: childStatus, stdout: all };
     let status: number = faultStatus(fault);
@@ -371,6 +372,19 @@ export class ProgramLaunches {
       const ptr = WINDOW_BASE + BigInt(a.base);
       san.record(leakError(ptr, a.size, site(ptr)));
     }
+  }
+}
+
+/**
+ * Give a finished launch's warp-local and shared banks back for the next launch's machine (its
+ * grids from device code have run): each warp holds 32 KiB of local memory, 1 MiB for a launch of
+ * 32 warps, made new at every launch otherwise, and V8 answers that external memory with
+ * collections (one every 60 or so launches of a small kernel). The machine is not used after.
+ */
+function recycleCtaBanks(m: Machine): void {
+  for (const c of [...m.resident, ...m.ctaPool]) {
+    c.shared.recycle();
+    for (const w of c.warps) w.local.recycle();
   }
 }
 
