@@ -59,8 +59,10 @@ export function tidOfKey(key: WarpKey, lane: number): number { return warpOfKey(
  * chunks of the step log go to a temporary file and are read back on demand.
  */
 export function defaultLogBudget(): number {
-  return Math.min(2 ** 31, Math.floor(totalmem() / 4));
+  // asked once: a program session records a launch on each first visit, and the call is a syscall
+  return (logBudget0 ??= Math.min(2 ** 31, Math.floor(totalmem() / 4)));
 }
+let logBudget0: number | undefined;
 
 /** A finished chunk, packed. */
 interface Packed {
@@ -111,7 +113,8 @@ function pack(raw: Uint32Array, steps: number, buf: ArrayBuffer): Packed {
   let lo = 0x7fffffff, hi = 0;
   const slot = new Map<number, number>();
   const palette: number[] = [];
-  const idx = new Uint8Array(buf, 2 * CHUNK_STEPS, steps);
+  // the indices follow room for the buffer's capacity of 16-bit offsets (packBuffer)
+  const idx = new Uint8Array(buf, 2 * (buf.byteLength / 3), steps);
   let i = 0, rawMasks = false;
   // the two masks seen last (a diverged warp alternates between two), before the map
   let m1 = 0, k1 = -1, m2 = 0, k2 = -1;
@@ -158,6 +161,46 @@ function offsets32(r32: Int32Array, steps: number, lo: number): Uint32Array {
   const pcs = new Uint32Array(steps);
   for (let i = 0; i < steps; i++) pcs[i] = r32[2 * i]! - lo;
   return pcs;
+}
+
+/**
+ * Storage to pack a chunk of `steps` steps into: a spilled chunk's (`free`) or a new buffer of
+ * PACK_BYTES for a whole chunk, else one just big enough, three bytes a step (the last chunk of a
+ * recording; a program session records a launch of a few hundred steps on each first visit, and
+ * a whole chunk's storage for it was 96 KiB held per launch).
+ */
+function packBuffer(steps: number, free: ArrayBuffer[]): ArrayBuffer {
+  if (steps >= CHUNK_STEPS / 2) return free.pop() ?? new ArrayBuffer(PACK_BYTES);
+  return new ArrayBuffer(3 * Math.max(2, steps + (steps & 1)));
+}
+
+/**
+ * A finished recording's raw chunk and large segment arrays, for the next recording in this
+ * process (a program session records launches one after another: 768 KiB of new buffers each
+ * time otherwise, answered by V8 with full collections for their external memory). At most one
+ * of each is kept; their contents are never read before they are written.
+ */
+const freeRaw: Uint32Array[] = [];
+type Words = Uint32Array<ArrayBuffer>;
+const freeSeg: [Words, Words][] = [];
+/** Segment arrays this long and longer are kept (smaller ones cost little to make). */
+const KEEP_SEGMENTS = 1 << 14;
+
+function giveBack(raw: Uint32Array | undefined, segStep: Words, segWarp: Words): void {
+  if (raw !== undefined && raw.length === 2 * CHUNK_STEPS && freeRaw.length === 0) freeRaw.push(raw);
+  if (segStep.length >= KEEP_SEGMENTS && segStep.length <= 4 * CHUNK_STEPS && (freeSeg.length === 0 || freeSeg[0]![0].length < segStep.length)) {
+    freeSeg[0] = [segStep, segWarp];
+  }
+}
+
+/** Segment arrays of at least `n` entries: the kept ones when they are long enough, else new ones. */
+function takeSegments(n: number): [Words, Words] {
+  const kept = freeSeg[0];
+  if (kept !== undefined && kept[0].length >= n) {
+    freeSeg.length = 0;
+    return kept;
+  }
+  return [new Uint32Array(n), new Uint32Array(n)];
 }
 
 export class StepLog implements StepRecorder {
@@ -223,12 +266,13 @@ export class StepLog implements StepRecorder {
     if (need <= this.segStep.length) return;
     let n = this.segStep.length;
     while (n < need) n *= 2;
-    const a = new Uint32Array(n); a.set(this.segStep); this.segStep = a;
-    const b = new Uint32Array(n); b.set(this.segWarp); this.segWarp = b;
+    const [a, b] = takeSegments(n);
+    a.set(this.segStep.subarray(0, this.nseg)); this.segStep = a;
+    b.set(this.segWarp.subarray(0, this.nseg)); this.segWarp = b;
   }
 
   private addChunk(): void {
-    this.chunks.push(this.spare ?? new Uint32Array(2 * CHUNK_STEPS));
+    this.chunks.push(this.spare ?? freeRaw.pop() ?? new Uint32Array(2 * CHUNK_STEPS));
     this.spare = undefined;
   }
 
@@ -245,7 +289,8 @@ export class StepLog implements StepRecorder {
     for (let c = this.firstRaw; c < Math.min(upTo, this.chunks.length); c++) {
       const raw = this.chunks[c];
       if (!raw) continue;
-      const p = pack(raw, c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS, this.freePack.pop() ?? new ArrayBuffer(PACK_BYTES));
+      const steps = c === this.chunks.length - 1 ? lastSteps : CHUNK_STEPS;
+      const p = pack(raw, steps, packBuffer(steps, this.freePack));
       this.packed[c] = p;
       this.heldPacked += packedBytes(p);
       this.chunks[c] = undefined;
@@ -400,9 +445,11 @@ export class StepLog implements StepRecorder {
     // chunks made ahead of the last step hold nothing
     const n = Math.ceil(total / CHUNK_STEPS);
     if (this.chunks.length > n) this.chunks.length = n;
-    this.segStep = this.segStep.slice(0, this.nseg);
-    this.segWarp = this.segWarp.slice(0, this.nseg);
+    const [segStep, segWarp] = [this.segStep, this.segWarp];
+    this.segStep = segStep.slice(0, this.nseg);
+    this.segWarp = segWarp.slice(0, this.nseg);
     this.packBefore(n, total - (n - 1) * CHUNK_STEPS, beside);
+    giveBack(this.spare, segStep, segWarp);
     this.spare = undefined;
   }
 

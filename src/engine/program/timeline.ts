@@ -1,9 +1,9 @@
 /**
  * The program timeline (issue #25): one debugging session over every launch of a recorded
  * program. Each launch is a Session of its own, recorded from the launch's start state when the
- * user first goes into it and kept in an LRU sized by the memory the kept launches hold (a launch
- * is a deterministic function of its start, so an evicted one is recorded again, identically,
- * when visited again). What the launches of one module share is made once: the parsed and
+ * user first goes into it and kept in an LRU sized by the memory the kept launches hold and by a
+ * count of short ones (SHORT_KEPT) (a launch is a deterministic function of its start, so an
+ * evicted one is recorded again, identically, when visited again). What the launches of one module share is made once: the parsed and
  * resolved module and its compiled code (programOf).
  *
  * Moving across launches follows cuda-gdb going forward: when a continue (or a step past the
@@ -57,6 +57,17 @@ export interface ProgramStop { readonly launch: number; readonly stop: Stop }
 export const DEFAULT_KEPT_BYTES = 256 * 2 ** 20;
 
 /**
+ * Launches of at most SHORT_STEPS warp-steps (recorded again in milliseconds) kept recorded at
+ * once, whatever the byte budget allows: each holds a device arena of megabytes (a program's
+ * 8 MiB heap lies below its buffers) that V8 counts as external memory, and visiting launch after
+ * launch made a new arena per visit until the budget was full (about 30), each few answered by a
+ * collection in the middle of a goto. Past these, a short launch's arena is recycled for the next
+ * one opened. Longer launches stay as the budget allows.
+ */
+export const SHORT_KEPT = 8;
+const SHORT_STEPS = 1 << 16;
+
+/**
  * What keeping launch session `s` costs: its step log and checkpoints, the pages its machine
  * has committed (about those of its checkpoints again), its device arena (V8 counts all of it,
  * committed or not, and collects the whole heap as it grows) and a fixed part for its objects.
@@ -91,6 +102,8 @@ export class ProgramTimeline {
   /** Bytes each open session holds (heldBytes, taken once it is recorded). */
   private readonly held = new Map<number, number>();
   private heldTotal = 0;
+  /** Open sessions of short launches (SHORT_STEPS). */
+  private short = 0;
   /** `set cuda break_on_launch application`: stop at each launch's first instruction. */
   breakOnLaunch = false;
   readonly bps: ProgramBreakpoint[] = [];
@@ -185,19 +198,27 @@ export class ProgramTimeline {
     const bytes = heldBytes(s);
     this.held.set(n, bytes);
     this.heldTotal += bytes;
-    // least recently used first; the launch in focus and the one opened stay
-    for (const k of this.open.keys()) {
-      if (this.open.size <= this.capacity && this.heldTotal <= this.budget) break;
-      if (k === this.current || k === n || this.pinned.has(k)) continue;
-      const evicted = this.open.get(k)!;
+    if (s.total <= SHORT_STEPS) this.short++;
+    this.evict(n);
+    return s;
+  }
+
+  /** Push out the least recently used sessions past the limits; the launch in focus and `opened` stay. */
+  private evict(opened: number): void {
+    for (const [k, s] of this.open) {
+      const over = this.open.size > this.capacity || this.heldTotal > this.budget;
+      if (!over && this.short <= SHORT_KEPT) break;
+      const short = s.total <= SHORT_STEPS;
+      // past the limit of short launches only: a longer one stays
+      if (k === this.current || k === opened || this.pinned.has(k) || (!over && !short)) continue;
       this.open.delete(k);
+      if (short) this.short--;
       // its device arena serves the next launch opened (no session is used once evicted: callers
       // take a launch's session from session() and use it before asking for another)
-      recycleBanks(evicted);
+      recycleBanks(s);
       this.heldTotal -= this.held.get(k) ?? 0;
       this.held.delete(k);
     }
-    return s;
   }
 
   /**
