@@ -22,7 +22,7 @@ const cliuiWordWrap = {
 };
 rmSync(out, { recursive: true, force: true });
 await build({
-  entryPoints: { ptxdbg: join(root, 'dist', 'src', 'cli.js'), worker: join(root, 'dist', 'src', 'exec', 'parallel', 'worker.js') },
+  entryPoints: { ptxdbg: join(root, 'dist', 'src', 'cli.js'), worker: join(root, 'dist', 'src', 'exec', 'parallel', 'worker.js'), 'check-worker': join(root, 'dist', 'src', 'cli', 'check-worker.js') },
   outdir: out,
   bundle: true,
   splitting: true,

@@ -101,7 +101,7 @@ const execOptions = {
   ex: { type: 'string', array: true, describe: 'debugger command for the launch the debugger opens on (repeatable)' },
   batch: { type: 'boolean', default: false, describe: 'the debugger runs the --ex commands without a UI' },
   workers: workersOption,
-  'device-memory': { type: 'string', describe: 'the device\'s memory: bytes, or with K, M or G (powers of 1024); default and most 4G (what cudaMemGetInfo and totalGlobalMem report)' },
+  'device-memory': { type: 'string', describe: 'the device\'s memory: bytes, or with K, M or G (powers of 1024); default 40G (an A100\'s), at most 80G; what cudaMemGetInfo and totalGlobalMem report, committed in host memory only where the program touches it' },
 } as const;
 
 /** compute-sanitizer's options, with its defaults (README: Whole programs). */
@@ -244,8 +244,9 @@ await noHelpCache(yargs(hideBin(process.argv)))
     (a) => guard(async () => (await import('./frontends/dap/main.js')).runDap(a.port, (await import('./frontends/gdb/console.js')).consoleOf, (await import('./cli/record-program.js')).recordProgram)))
   .command('check <files..>', 'parse and resolve PTX (or .cu); print located diagnostics (--link: as one linked program)', (y) => y.positional('files', { type: 'string', array: true, demandOption: true })
     .option('link', { type: 'boolean', default: false, describe: 'link the files into one program (as nvlink does for -rdc code) and check that' })
-    .option('arch', debugOptions.arch),
-    (a) => guard(() => checkCommand((a.files as string[]).map((f) => ptxInput(f, a.arch, {}).ptxPath), a.link, a.files as string[])))
+    .option('arch', debugOptions.arch)
+    .option('workers', { type: 'string', describe: 'check a large module\'s functions on N threads (auto, the default: one per core, up to 8, 4 MB of PTX each at least)' }),
+    (a) => guard(() => checkCommand((a.files as string[]).map((f) => ptxInput(f, a.arch, {}).ptxPath), a.link, a.files as string[], workersOf(a.workers))))
   .command('info <file>', 'summarise a PTX module (entries, params, variables, debug info)', (y) => y.positional('file', { type: 'string', demandOption: true }).option('json', { type: 'boolean', default: false, describe: 'machine-readable output' }).option('arch', debugOptions.arch),
     (a) => guard(() => infoCommand(ptxInput(a.file, a.arch, {}).ptxPath, a.json)))
   .command('run <file> [link..]', 'run a launch; write buffers to --out, printf output to stdout', (y) => y

@@ -16,6 +16,7 @@ import { RegistersPane } from './panes/registers.js';
 import { TextPane } from './panes/text.js';
 import { bucketMarks, timelineCells, timelineLine } from './panes/timeline.js';
 import { VariablesPane } from './panes/variables.js';
+import { hostNote } from './variables.js';
 import { WarpsPane } from './panes/warps.js';
 import { printName } from '#engine';
 import { baseName, clip, dim3 } from './text.js';
@@ -47,14 +48,21 @@ function PaneView({ ctl, pane, slot }: { ctl: Controller; pane: PaneId; slot: Sl
       const cur = ctl.varCursor(rows);
       return <VariablesPane rows={rows} cursor={cur} top={scrollTo(ctl.vars.top, cur, h - 1, rows.length)} width={w} height={h} focused={focused} title={title} />;
     }
-    case 'registers': return <RegistersPane regs={m.registers()} top={ctl.scroll.registers} width={w} height={h} focused={focused} title={title} />;
+    case 'registers': {
+      const host = m.engine.hostStop();
+      return <RegistersPane regs={m.registers()} top={ctl.scroll.registers} width={w} height={h} focused={focused} title={title} none={host ? hostNote(host) : undefined} />;
+    }
     case 'memory': return <MemoryPane model={m} st={ctl.memory} width={w} height={h} focused={focused} title={title} />;
     case 'warps': {
       const wh = m.where();
+      const host = m.engine.hostStop();
+      if (host) return <WarpsPane warps={[]} focus={{ block: wh.block, warp: wh.warp, lane: wh.lane }} cursor={undefined} top={0} width={w} height={h} focused={focused} title={title} none={hostNote(host)} />;
       return <WarpsPane warps={m.warps()} focus={{ block: wh.block, warp: wh.warp, lane: wh.lane }} cursor={focused ? ctl.warpCursor() : undefined} top={ctl.warpTop()} width={w} height={h} focused={focused} title={title} />;
     }
     case 'lanes': {
       const wh = m.where();
+      const host = m.engine.hostStop();
+      if (host) return <LanesPane st={ctl.lanes} data={undefined} block="" focusLane={undefined} width={w} height={h} focused={focused} title={title} none={hostNote(host)} />;
       return <LanesPane st={{ ...ctl.lanes, top: ctl.lanesTop() }} data={ctl.laneData()} block={wh.block.join(',')} focusLane={wh.lane} width={w} height={h} focused={focused} title={title} />;
     }
     case 'races': return <TextPane wrapped={ctl.wrapped('races')} top={ctl.racesTop()} cursor={ctl.races.cursor} width={w} height={h} focused={focused} title={title} empty="no races" />;

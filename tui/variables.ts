@@ -3,7 +3,7 @@
  * (grouped by address space, structs and arrays expandable), flattened into rows for display.
  * Without DWARF variables (an -O3 build) the text of `info locals` / `info args` is shown.
  */
-import { childExpr, PrintError, type SpaceName, type VarNode } from '#engine';
+import { childExpr, type HostStop, PrintError, type SpaceName, type VarNode } from '#engine';
 import type { Model } from './model.js';
 import { lines } from './text.js';
 
@@ -49,9 +49,20 @@ function textFallback(model: Model): VarData {
   return { kind: 'text', text: parts.join('\n'), error: locals.error };
 }
 
+/**
+ * What the Variables and Registers panes say at a host call: no device thread runs there (first,
+ * so a narrow pane still shows it), then the call.
+ */
+export function hostNote(h: HostStop): string {
+  return `no device thread at a host call:\n${h.what}${h.site ? ` at ${h.site}` : ''}`;
+}
+
 /** Current variables of the focused thread (once per generation). */
 export function variableData(model: Model): VarData {
   return model.cached('variables', () => {
+    // at a host call no device thread runs: no launch's values (they would be stale)
+    const host = model.engine.hostStop();
+    if (host) return { kind: 'text', text: hostNote(host), error: false };
     if (!model.engine.hasVariables()) return textFallback(model);
     try {
       return { kind: 'tree', tree: model.engine.variableTree() };

@@ -10,9 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RUN_OPTIONS, type RunOptions } from '../exec/machine.js';
-import { Device } from '../host/device.js';
+import { Device, MAX_PROGRAM_DEVICE_BYTES } from '../host/device.js';
 import { type LaunchSnapshot, writeBundle } from '../host/bundle.js';
-import { MAX_DEVICE_BYTES } from '../exec/launch.js';
 import { SanitizeSession, type SanitizeOptions } from '../host/sanitizer.js';
 import { InitCheck } from '../host/initcheck.js';
 import { type BreakSpec, fsReason, ProgramLaunches, type RecordOptions, runProgram } from '../host/program.js';
@@ -67,7 +66,7 @@ export function parseDeviceMemory(spec: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*([kmg]?)(?:i?b)?$/i.exec(spec.trim());
   const bytes = m ? Math.floor(Number(m[1]) * 1024 ** ' kmg'.indexOf(m[2]!.toLowerCase() || ' ')) : NaN;
   if (!Number.isSafeInteger(bytes) || bytes < 1 << 20) throw new UsageError(`--device-memory ${spec}: expected a size of at least 1M, such as 2G, 1536M or 1073741824`);
-  if (bytes > MAX_DEVICE_BYTES) throw new UsageError(`--device-memory ${spec}: more than the ${MAX_DEVICE_BYTES / 2 ** 30} GiB ptxdbg can emulate (kernels address global memory with 32-bit offsets)`);
+  if (bytes > MAX_PROGRAM_DEVICE_BYTES) throw new UsageError(`--device-memory ${spec}: more than the ${MAX_PROGRAM_DEVICE_BYTES / 2 ** 30} GiB ptxdbg can emulate (an A100 80GB's)`);
   return bytes;
 }
 

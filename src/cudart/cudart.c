@@ -35,9 +35,10 @@
 enum { OP_HELLO = 1, OP_MODULE, OP_MALLOC, OP_FREE, OP_WRITE, OP_READ, OP_COPY, OP_SET, OP_SYMBOL, OP_KERNEL, OP_LAUNCH, OP_RESET, OP_IMAGE, OP_BULK_WRITE, OP_BULK_READ,
        OP_API_ERROR, OP_ALLOC_SITE, OP_MEMINFO, OP_MAP, OP_SYNC_IN, OP_SYNC_OUT, OP_SITE };
 enum { PROTOCOL_VERSION = 1 };
-/* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, 4 GiB). */
+/* The device window: the emulator's global address space (Machine GLOBAL_HI << 32, bank 0 of DEVICE_SPAN). */
 #define WINDOW_BASE 0x7f0000000000ULL
-#define WINDOW_SIZE 0x100000000ULL
+/* Device addresses: 20 banks of 4 GiB (80 GiB, src/exec/arena.ts); host-visible memory is in the first. */
+#define DEVICE_SPAN 0x1400000000ULL
 #define CONST_HI 0x7c00ULL
 
 static int fd = -1;
@@ -257,10 +258,11 @@ __attribute__((constructor)) static void start(int argc, char **argv, char **env
   int big_buf = 8 << 20;
   setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &big_buf, sizeof big_buf);
   setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &big_buf, sizeof big_buf);
-  void *w = mmap((void *)WINDOW_BASE, WINDOW_SIZE, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
+  /* the whole device span is reserved (address space only): a host mapping there would read as a device pointer */
+  void *w = mmap((void *)WINDOW_BASE, DEVICE_SPAN, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED_NOREPLACE, -1, 0);
   if (w == (void *)WINDOW_BASE) window_ok = 1;
   else {
-    if (w != MAP_FAILED) munmap(w, WINDOW_SIZE);
+    if (w != MAP_FAILED) munmap(w, DEVICE_SPAN);
     int p = personality(0xffffffff);
     if (p != -1 && !(p & ADDR_NO_RANDOMIZE) && personality((unsigned long)p | ADDR_NO_RANDOMIZE) != -1) {
       execve("/proc/self/exe", argv, envp);
@@ -434,7 +436,7 @@ static int visible_index(uint64_t p) {
 static int is_device(const void *p) {
   uint64_t a = (uintptr_t)p;
   if ((a >> 32) == CONST_HI) return 1;
-  return a >= WINDOW_BASE && a < WINDOW_BASE + WINDOW_SIZE && visible_index(a) < 0;
+  return a >= WINDOW_BASE && a < WINDOW_BASE + DEVICE_SPAN && visible_index(a) < 0;
 }
 
 /*

@@ -212,7 +212,7 @@ export class Engine extends EngineBreakpoints {
   /** The warps of the resident blocks at the current position. */
   warps(): WarpInfo[] { return this.session.warps(); }
   /** The focused thread's registers in the selected frame. */
-  registers(): RegisterValue[] { return this.session.registers(); }
+  registers(): RegisterValue[] { return this.hostPos ? [] : this.session.registers(); } // none at a host call
   /** Bytes as the focused thread reads them (its block's shared, its own local), undefined where unmapped. */
   readBytes(space: SpaceName, address: bigint, size: number): Uint8Array | undefined {
     return this.session.threadView().readMemory(space, address, size);
@@ -304,7 +304,16 @@ export class Engine extends EngineBreakpoints {
   // write applied at its step) and the engine continues in that timeline's session.
 
   private whatIf: Timelines | undefined;
-  private get timelineSet(): Timelines { return (this.whatIf ??= new Timelines(this.session)); }
+  /** A program's what-if timelines, per launch (a write forks the launch it is made in). */
+  private readonly launchWhatIfs = new Map<number, Timelines>();
+  private get timelineSet(): Timelines {
+    const p = this.program;
+    if (!p) return (this.whatIf ??= new Timelines(this.session));
+    // a launch without writes: a fresh set over its recording (kept only once a write forks it,
+    // when the program pins that recording open)
+    const n = this.launchNo;
+    return this.launchWhatIfs.get(n) ?? new Timelines(p.recorded(n), () => p.freshLaunch(n));
+  }
 
   /**
    * An assignment at the current position, in the focused thread's selected frame: `limit = 6`,
@@ -313,13 +322,24 @@ export class Engine extends EngineBreakpoints {
    * current one) and moves into it at the same step; `$name = v` sets a convenience variable in
    * `history`. EngineError 'bad-write' for a non-lvalue or storage that cannot be written,
    * 'bad-expression' for an expression that does not evaluate.
+   *
+   * In a whole program the what-if is a fork of the launch in focus: the write is seen by that
+   * launch from its step on; the launches after it stay the recorded ones (not re-executed). At
+   * a host call no device thread runs: writes to program state are refused there.
    */
   assign(expr: string, history?: ValueHistory): { readonly lhs: string; readonly forked: boolean; readonly timeline: TimelineInfo; readonly position: Position } {
-    // a program's moves go through its launches' recorded sessions: a what-if there would be left
-    // silently at the next move, so writes to program state stay a single launch's feature for now
-    const refuse = this.program ? 'Writes (what-if timelines) work in a session on one launch: open the launch alone with `ptxdbg exec --break KERNEL#N -- ./app` to try a change; a whole-program session only reads.' : undefined;
-    const out = this.timelineSet.write(this.session, expr, history, refuse);
-    if (out.session) this.useSession(out.session);
+    const host = this.hostStop();
+    const refuse = host ? `cannot write at a host call (${host.what}${host.site ? ` at ${host.site}` : ''}): no device thread runs there; go to a launch (launch N) to write` : undefined;
+    const set = this.timelineSet;
+    const out = set.write(this.session, expr, history, refuse);
+    if (out.session) {
+      this.useSession(out.session);
+      const p = this.program;
+      if (p) {
+        this.launchWhatIfs.set(this.launchNo, set);
+        p.useWhatIf(this.launchNo, out.session);
+      }
+    }
     return { lhs: out.planned.lhs, forked: out.session !== undefined, timeline: this.timeline(), position: this.session.at(out.step) };
   }
 
@@ -330,8 +350,10 @@ export class Engine extends EngineBreakpoints {
 
   /** Travel to timeline `id` (0: the original recording) at the current step (its last step when it is shorter). */
   selectTimeline(id: number): StopEvent {
-    const s = this.timelineSet.travel(this.session, id);
+    const set = this.timelineSet;
+    const s = set.travel(this.session, id);
     this.useSession(s);
+    this.program?.useWhatIf(this.launchNo, id === 0 ? undefined : s);
     const t = this.timeline();
     return this.stopped({ reason: 'goto', at: s.here(), message: `Now in ${t.id === 0 ? 'the original recording' : t.name} at step ${s.position()} of ${s.total}.` });
   }
@@ -357,6 +379,7 @@ export class Engine extends EngineBreakpoints {
 
   /** The race checker runs the launch as recorded: a what-if timeline has no race report. */
   private racesChecked(): void {
-    if (this.whatIf && this.whatIf.current !== 0) throw new EngineError('The race report is of the original recording: "timeline original" returns to it (a what-if timeline is not race-checked).', 'bad-request');
+    const set = this.program ? this.launchWhatIfs.get(this.launchNo) : this.whatIf;
+    if (set && set.current !== 0) throw new EngineError('The race report is of the original recording: "timeline original" returns to it (a what-if timeline is not race-checked).', 'bad-request');
   }
 }

@@ -12,7 +12,7 @@ export { openEngine, openEngineAsync, openProgramEngine, openReplayEngine, type 
 /** A whole program's recording as the engine reads it (the host side implements it, issue #25). */
 export type * from './program/source.js';
 export type { ProgramOptions } from './program/timeline.js';
-export type { HostStop } from './api/program.js';
+export { type HostStop, noDeviceThread } from './api/program.js';
 export type { RecordProgress } from '../trace/trace.js';
 export type { SessionOptions as EngineOptions } from './session.js';
 export { EngineError, ERROR_CODES, type ErrorCode, requestFailure } from './errors.js';

@@ -6,7 +6,7 @@ import type { ProgFunction } from '../ptx/resolve.js';
 import { inlineChain } from './inlined.js';
 import { typeSize } from '../ptx/types.js';
 import type { Machine } from '../exec/machine.js';
-import { FRAME_PARAM_BASE, GLOBAL_HI, Space } from '../exec/memory.js';
+import { FRAME_PARAM_BASE, GLOBAL_HI, globalOffset, Space, spaceOfWindow } from '../exec/memory.js';
 import { windowOf } from './spaces.js';
 import { type Frame, type Warp, WarpState } from '../exec/state.js';
 import { Fault } from '../exec/fault.js';
@@ -146,8 +146,8 @@ export class MachineThreadView implements ThreadView {
       const bank = w.xbank;
       const b = w.translate(sp, end, hi, 1, this.lane, Access.Read);
       if (w.xbank !== bank || b - a !== size - 1) return undefined;
-      if (sp === Space.Global || (sp === Space.Generic && hi === GLOBAL_HI)) {
-        if (w.mem.global.check(lo, size) < 0) return undefined;
+      if (sp === Space.Global || (sp === Space.Generic && spaceOfWindow(hi) === Space.Global)) {
+        if (w.mem.global.checkAt(globalOffset(hi, lo), size) < 0) return undefined;
       }
       return bank.u8.slice(a, a + size);
     } catch (e) {
@@ -238,9 +238,9 @@ export class FinishedThreadView implements ThreadView {
     const lo = Number(address & 0xffffffffn);
     const hi = Number((address >> 32n) & 0xffffffffn);
     const m = this.m;
-    if (space === 'global' || (space === 'generic' && hi === GLOBAL_HI)) {
-      if ((hi !== 0 && hi !== GLOBAL_HI) || m.arena.check(lo, size) < 0) return undefined;
-      return m.arena.bank.u8.slice(lo, lo + size);
+    if (space === 'global' || (space === 'generic' && spaceOfWindow(hi) === Space.Global)) {
+      if ((hi !== 0 && spaceOfWindow(hi) !== Space.Global) || m.arena.checkAt(globalOffset(hi, lo), size) < 0) return undefined;
+      return m.arena.bytes(globalOffset(hi, lo), size).slice();
     }
     const bank = space === 'param' ? m.paramBank : space === 'const' ? m.constBank : undefined;
     if (!bank || lo + size > bank.u8.length) return undefined;

@@ -438,7 +438,7 @@ function compileAtom(ctx: Ctx): Exec {
       const o = l << 1;
       const base = w.translate(space, AL[l]!, AH[l]!, total, l, Access.Atomic);
       const bank = w.xbank;
-      const flush = bank === w.mem.global.bank;
+      const flush = bank === w.mem.global.bank || (bank !== w.cta.shared && w.mem.global.far.includes(bank));
       for (let e = 0; e < vec; e++) {
         const idx = base + e * size;
         const Be = Bs[e]!;

@@ -4,7 +4,8 @@
  * Every space is one ArrayBuffer with aliasing typed-array views (v86's habit), so an aligned
  * access is a single indexed load. Generic 64-bit addresses carry their space in the high word:
  *
- *   0x00007f00_xxxxxxxx  global  (the same value is the .global state-space address)
+ *   0x00007f00_xxxxxxxx  global  (the same value is the .global state-space address; past the
+ *                                first 4 GiB, bank k of global memory has high word 0x7f00 + k)
  *   0x00007e00_xxxxxxxx  shared  (low word = .shared address of the issuing CTA)
  *   0x00007d00_xxxxxxxx  local   (low word = .local address of the issuing thread)
  *   0x00007c00_xxxxxxxx  const
@@ -14,6 +15,8 @@
  */
 
 export const GLOBAL_HI = 0x7f00;
+/** Global memory's 4 GiB banks at most (an 80 GiB device): high words GLOBAL_HI … GLOBAL_HI + 19. */
+export const GLOBAL_BANKS = 20;
 export const SHARED_HI = 0x7e00;
 export const LOCAL_HI = 0x7d00;
 /** High word of function "addresses" (`mov.u64 %rd, func` for indirect calls). */
@@ -58,7 +61,8 @@ export function spaceOfWindow(hi: number): Space | -1 {
     case LOCAL_HI: return Space.Local;
     case CONST_HI: return Space.Const;
     case PARAM_HI: return Space.Param;
-    default: return -1;
+    // global memory's banks past the first (arena.ts BANK_BYTES)
+    default: return hi > GLOBAL_HI && hi < GLOBAL_HI + GLOBAL_BANKS ? Space.Global : -1;
   }
 }
 

@@ -13,7 +13,7 @@ import { Fault } from './fault.js';
 import { Access, type Probe } from './probe.js';
 import type { ImageTable } from './texture/image.js';
 import {
-  Bank, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, spaceOfWindow32, WINDOW32_SHIFT,
+  Bank, BANK_BYTES, FRAME_PARAM_BASE, GLOBAL_HI, type GlobalArena, PAGE_SHIFT, SHARED_HI, Space, spaceOfWindow, spaceOfWindow32, WINDOW32_SHIFT,
 } from './memory.js';
 
 export const enum WarpState {
@@ -289,6 +289,27 @@ export class Warp implements Regs {
   }
 
   /**
+   * translate() of a global address past the first 4 GiB (high word GLOBAL_HI + k: bank k, see
+   * arena.ts), a path of its own so that bank 0's stays as it was. A probe (race checker,
+   * initcheck, watchpoints) knows bank 0's offsets only: with one set, such an access is refused
+   * in words rather than observed wrongly.
+   */
+  private translateFar(lo: number, hi: number, size: number, lane: number, acc: Access): number {
+    const write = acc !== Access.Read;
+    const arena = this.mem.global;
+    const k = hi - GLOBAL_HI;
+    const bank = arena.far[k];
+    if (bank === undefined || arena.checkAt(k * BANK_BYTES + lo, size) < 0) return this.denied(Fault.access('oob', Space.Global, lo, hi, size, lane, write));
+    if (this.mem.probe !== undefined) {
+      const at = ((BigInt(hi) << 32n) | BigInt(lo)).toString(16);
+      throw new Fault('unsupported', `${write ? 'write' : 'read'} of global 0x${at}: ptxdbg's observers (race checker, initcheck, watchpoints, history) cannot follow device memory past the first 4 GiB yet; run without them, or allocate less`);
+    }
+    if (write) bank.dirty[lo >>> PAGE_SHIFT] = 1;
+    this.xbank = bank;
+    return lo;
+  }
+
+  /**
    * Translate an address of `space` for `lane` into a byte index of `this.xbank`, checking bounds
    * and natural alignment. Throws a Fault naming space and address. A write marks the page dirty
    * (checkpoints copy only dirty pages); a probe, when set, sees the access.
@@ -306,7 +327,7 @@ export class Warp implements Regs {
         sp = spaceOfWindow32(lo);
         if (sp !== Space.Global) lo = (lo & ((1 << WINDOW32_SHIFT) - 1)) >>> 0;
       }
-    } else if (sp === Space.Global && hi !== GLOBAL_HI) {
+    } else if (sp === Space.Global && hi !== GLOBAL_HI && spaceOfWindow(hi) !== Space.Global) {
       if (hi !== 0 || this.mem.addr32 !== true) return this.denied(Fault.access('invalid', space, lo, hi, size, lane, write));
     }
     const mem = this.mem;
@@ -314,6 +335,7 @@ export class Warp implements Regs {
     let idx = lo;
     switch (sp) {
       case Space.Global:
+        if (hi > GLOBAL_HI) return this.translateFar(lo, hi, size, lane, acc);
         if (mem.global.check(lo, size) < 0) return this.denied(Fault.access('oob', sp, lo, hi, size, lane, write));
         bank = mem.global.bank;
         break;

@@ -43,7 +43,6 @@ export function snapshotLaunch(device: Device, r: LaunchRequest): LaunchSnapshot
   device.placeModule(r.module); // the launch would place the module's variables: capture them
   const mod = device.modules[r.module]!;
   const info = device.kernelInfo(r.module, r.kernel);
-  const u8 = device.arena.bank.u8;
   const regions: Region[] = [];
   const globalsAt = new Set(mod.resident.globals.values());
   for (const a of device.arena.allocs) {
@@ -52,7 +51,7 @@ export function snapshotLaunch(device: Device, r: LaunchRequest): LaunchSnapshot
     if (!kind) continue; // another module's variable: this kernel cannot name it
     regions.push({
       name: kind === 'heap' ? `heap_${a.base.toString(16)}` : safe(a.name), offset: a.base, size: a.size, kind,
-      variable: kind === 'global' ? a.name : undefined, bytes: u8.slice(a.base, a.base + a.size),
+      variable: kind === 'global' ? a.name : undefined, bytes: device.arena.bytes(a.base, a.size).slice(),
     });
   }
   return {
@@ -107,6 +106,6 @@ export function writeBundle(dir: string, s: LaunchSnapshot): void {
 /** Write what the launch produced: expected/<region>.bin and stdout.txt. */
 export function writeBundleOutputs(dir: string, device: Device, s: LaunchSnapshot, stdout: string): void {
   mkdirSync(join(dir, 'expected'), { recursive: true });
-  for (const g of s.regions) put(join(dir, 'expected', `${g.name}.bin`), device.arena.bank.u8.subarray(g.offset, g.offset + g.size));
+  for (const g of s.regions) put(join(dir, 'expected', `${g.name}.bin`), device.arena.bytes(g.offset, g.size));
   put(join(dir, 'stdout.txt'), stdout);
 }

@@ -9,9 +9,9 @@ import { childOrder } from '../exec/children.js';
 import { Machine, type FaultReport, type RunOptions, type RunResult } from '../exec/machine.js';
 import type { LaneFault, Warp } from '../exec/state.js';
 import type { Probe } from '../exec/probe.js';
-import { CONST_HI, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory } from '../exec/memory.js';
+import { BANK_BYTES, CONST_HI, GLOBAL_BANKS, GLOBAL_HI, type Allocation, GlobalArena, type ResidentMemory } from '../exec/memory.js';
 import { constLayout } from '../exec/machine/layout.js';
-import { MAX_DEVICE_BYTES, type Launch } from '../exec/launch.js';
+import type { Launch } from '../exec/launch.js';
 import { checkLaunchLimits } from '../exec/limits.js';
 import { SPIN_WINDOW } from '../exec/spin.js';
 import { sharedUsedBy } from '../exec/reach.js';
@@ -87,12 +87,14 @@ export interface ImageRequest {
 const ADDRESS_MODES: readonly AddressMode[] = ['wrap', 'clamp', 'mirror', 'border'];
 
 /**
- * The device memory `exec` provides by default: all the emulator can address, 4 GiB, committed
- * in host memory only where the program touches it. A real sm_80 card (A100) has 40 or 80 GiB,
- * but the interpreter indexes global memory with unsigned 32-bit offsets, so a larger device
- * would be one the kernels cannot reach; the program is told the size it gets.
+ * The device memory `exec` provides by default: an A100's 40 GiB, committed in host memory only
+ * where the program touches it (banks of 4 GiB, src/exec/arena.ts); `--device-memory` sets up to
+ * MAX_PROGRAM_DEVICE_BYTES, an A100 80GB's.
  */
-export const DEFAULT_DEVICE_BYTES = MAX_DEVICE_BYTES;
+export const DEFAULT_DEVICE_BYTES = 40 * 2 ** 30;
+export const MAX_PROGRAM_DEVICE_BYTES = GLOBAL_BANKS * BANK_BYTES;
+/** Managed and mapped host memory is shared with the program page by page (mapped.ts), in bank 0 only. */
+const HOST_VISIBLE_LIMIT = BANK_BYTES;
 
 export class Device {
   readonly arena = new GlobalArena(1 << 20);
@@ -113,6 +115,11 @@ export class Device {
    * as changed.
    */
   onDirtyTaken: ((first: number, last: number) => void) | undefined;
+  /**
+   * Why the program's memory must stay in bank 0 (its first 4 GiB), if it must: a whole-program
+   * recording images bank 0 only (recording.ts). A cudaMalloc past it is then refused, saying so.
+   */
+  firstBankOnly: string | undefined;
   /** Called when the program resets the device, before its memory goes (leak checking). */
   beforeReset: (() => void) | undefined;
   readonly modules: DeviceModule[] = [];
@@ -121,7 +128,7 @@ export class Device {
   /** Launches served so far, as the launch handler counts them (a freed allocation is named by when it was freed). */
   launches = 0;
 
-  /** `capacity`: the device's memory in bytes, what totalGlobalMem and cudaMemGetInfo report (at most MAX_DEVICE_BYTES). */
+  /** `capacity`: the device's memory in bytes, what totalGlobalMem and cudaMemGetInfo report (at most MAX_PROGRAM_DEVICE_BYTES). */
   constructor(readonly capacity = DEFAULT_DEVICE_BYTES) {
     this.arena.reserveHeapAt(this.arena.extent, DEVICE_HEAP_BYTES, 0);
   }
@@ -241,20 +248,27 @@ export class Device {
     const n = Number(size);
     const align = kind === 'device' ? 256 : HOST_VISIBLE_ALIGN;
     const span = kind === 'device' ? n : Math.ceil(Math.max(n, 1) / HOST_VISIBLE_ALIGN) * HOST_VISIBLE_ALIGN;
+    // a bank is 4 GiB (a typed array's most), and one allocation must lie in one bank
+    if (span + 256 > BANK_BYTES) throw new CudaError(CUDA.memoryAllocation, `${size} bytes in one allocation: ptxdbg cannot emulate a single allocation over 4 GiB (the device has ${this.capacity} bytes, ${free} free; allocate it in pieces)`);
+    const limit = kind === 'device' && this.firstBankOnly === undefined ? this.capacity : Math.min(this.capacity, HOST_VISIBLE_LIMIT);
     let a;
     try {
-      a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, this.capacity);
+      a = this.arena.allocateBlock(span, `${kind === 'device' ? 'cudaMalloc' : kind === 'managed' ? 'cudaMallocManaged' : 'cudaMallocHost'} #${this.nextName++}`, 'buffer', align, limit);
     } catch (e) {
       // growing the arena reserves (not commits) host memory; a host that refuses even that
       if (!(e instanceof RangeError)) throw e;
       throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes: the host refused to reserve address space for it (${e.message})`);
     }
     // free bytes, but not in one piece (gaps between live allocations)
+    if (!a && limit < this.capacity) {
+      const why = kind === 'device' ? `${this.firstBankOnly} keeps device memory in its first 4 GiB` : 'managed and mapped host memory are in the first 4 GiB of device memory';
+      throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes: ${why} (ptxdbg's limit, not the device's ${this.capacity} bytes)`);
+    }
     if (!a) throw new CudaError(CUDA.memoryAllocation, `out of device memory allocating ${size} bytes: ${free} bytes are free, but no ${size} of them in one piece`);
     // cudaMalloc memory is not zeroed on a GPU, but a reused span would leak old values into a
     // new allocation and make runs depend on history; zero it (what a fresh GPU page holds),
     // writing only pages that were ever written, so untouched memory costs the host nothing
-    this.arena.bank.zero(a.base, span);
+    this.arena.zero(a.base, span);
     // managed and host memory is the program's own memory: it counts as written
     if (kind === 'device') this.initCheck?.uninitialized(a.base, span);
     else this.initCheck?.initialized(a.base, span);
@@ -283,15 +297,15 @@ export class Device {
   /** The freed allocation that held `ptr`, while its span is quarantined (see GlobalArena.freedAt). */
   freedAllocationAt(ptr: bigint): Allocation | undefined {
     const off = ptr - WINDOW_BASE;
-    return off >= 0n && off < BigInt(this.arena.bank.size) ? this.arena.freedAt(Number(off)) : undefined;
+    return off >= 0n && off < BigInt(MAX_PROGRAM_DEVICE_BYTES) ? this.arena.freedAt(Number(off)) : undefined;
   }
 
   kindOf(a: Allocation): AllocKind | undefined { return this.kinds.get(a); }
 
   allocationAt(ptr: bigint): Allocation | undefined {
     const off = ptr - WINDOW_BASE;
-    if (off < 0n || off >= BigInt(this.arena.bank.size)) return undefined;
-    const id = this.arena.check(Number(off), 1);
+    if (off < 0n || off >= BigInt(MAX_PROGRAM_DEVICE_BYTES)) return undefined;
+    const id = this.arena.checkAt(Number(off), 1);
     return id < 0 ? undefined : this.arena.allocs[id];
   }
 
@@ -314,15 +328,15 @@ export class Device {
       return bank.u8.subarray(off, off + n);
     }
     const off = ptr - WINDOW_BASE;
-    if (off < 0n || off + BigInt(n) > BigInt(this.arena.bank.size) || this.arena.check(Number(off), n) < 0) {
-      const a = off >= 0n && off < BigInt(this.arena.bank.size) ? this.arena.allocationNear(Number(off)) : undefined;
+    const inDevice = off >= 0n && off < BigInt(MAX_PROGRAM_DEVICE_BYTES);
+    if (!inDevice || this.arena.checkAt(Number(off), n) < 0) {
+      const a = inDevice ? this.arena.allocationNear(Number(off)) : undefined;
       const gone = this.freedAllocationAt(ptr);
       const near = gone ? `; they are in ${gone.name} (${gone.size} bytes), freed ${gone.freedBy ?? ''}`
         : a && !a.freed ? `; the nearest allocation is ${a.name} at 0x${(WINDOW_BASE + BigInt(a.base)).toString(16)} (${a.size} bytes)` : '';
       throw new CudaError(CUDA.invalidValue, `${n} bytes at 0x${ptr.toString(16)} are not inside one device allocation${near}`);
     }
-    const o = Number(off);
-    return this.arena.bank.u8.subarray(o, o + n);
+    return this.arena.bytes(Number(off), n);
   }
 
   write(ptr: bigint, bytes: Uint8Array): void { this.view(ptr, bytes.length).set(bytes); this.written(ptr, bytes.length); }
@@ -335,9 +349,9 @@ export class Device {
 
   /** Bytes [ptr, ptr+n) were written from outside a kernel (initcheck counts them initialized). */
   written(ptr: bigint, n: number): void {
-    if ((ptr >> 32n) !== BigInt(GLOBAL_HI)) return;
     const off = Number(ptr - WINDOW_BASE);
-    this.arena.bank.touch(off, n);
+    if (off < 0 || off >= MAX_PROGRAM_DEVICE_BYTES) return;
+    this.arena.touch(off, n);
     this.initCheck?.initialized(off, n);
   }
 
@@ -359,6 +373,8 @@ export class Device {
     if (pitch < r.width * texelBytes(format)) throw new CudaError(CUDA.invalidValue, `a row pitch of ${pitch} bytes is less than a row of ${r.width} texels`);
     const bytes = pitch * r.height * r.depth * r.layers * (r.cube ? 6 : 1);
     this.view(r.base, bytes); // the texels must lie in one allocation
+    // the texture unit reads bank 0 (texture/compile.ts)
+    if (r.base - WINDOW_BASE >= BigInt(BANK_BYTES)) throw new CudaError(CUDA.invalidValue, `an image at 0x${r.base.toString(16)}: ptxdbg's texture unit reads only the first 4 GiB of device memory yet; allocate the image's memory first`);
     const mode = (m: number): AddressMode => ADDRESS_MODES[m] ?? 'clamp';
     return this.images.add({
       kind: r.surface ? 'surface' : 'texture', format, dims, width: r.width, height: r.height, depth: r.depth, layers: r.layers, cube: r.cube,

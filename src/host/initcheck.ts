@@ -8,7 +8,7 @@
  */
 import type { Machine } from '../exec/machine.js';
 import { coordsOf } from '../exec/launch.js';
-import { type Bank, type DataSpace, Space } from '../exec/memory.js';
+import { type Bank, BANK_BYTES, type DataSpace, Space } from '../exec/memory.js';
 import { Access, type Probe } from '../exec/probe.js';
 import type { Warp } from '../exec/state.js';
 import { ptxText } from '../exec/machine.js';
@@ -44,7 +44,7 @@ export class InitCheck implements Probe {
   private ensure(n: number): number {
     const had = this.global.length;
     if (n <= had) return had;
-    // at most the 4 GiB the device can have (MAX_DEVICE_BYTES): a Uint8Array cannot be longer
+    // at most bank 0's 4 GiB (past it no shadow is kept): a Uint8Array cannot be longer
     const g = new Uint8Array(Math.min(2 ** 32, Math.max(n, had * 2)));
     g.set(this.global);
     this.global = g;
@@ -53,6 +53,8 @@ export class InitCheck implements Probe {
 
   /** Bytes [off, off+n) of global memory were written (by the host, or are static storage). */
   initialized(off: number, n: number): void {
+    // past bank 0, the shadow is not kept: a kernel's access there is refused under initcheck (Warp.translateFar)
+    if (off >= BANK_BYTES) return;
     this.ensure(off + n);
     this.global.fill(1, off, off + n);
   }
@@ -61,6 +63,7 @@ export class InitCheck implements Probe {
   uninitialized(off: number, n: number): void {
     // new shadow bytes are zero already: not writing them keeps a large untouched allocation
     // from costing host memory
+    if (off >= BANK_BYTES) return;
     const had = this.ensure(off + n);
     this.global.fill(0, off, Math.min(off + n, had));
   }

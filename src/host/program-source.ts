@@ -9,7 +9,7 @@ import { basename, dirname, join } from 'node:path';
 import { plainName } from '../ptx/names.js';
 import type { Launch } from '../exec/launch.js';
 import type { FaultReport } from '../exec/machine.js';
-import { Bank, GlobalArena, type Allocation, type ResidentMemory } from '../exec/memory.js';
+import { Bank, BANK_BYTES, GlobalArena, type Allocation, type ResidentMemory } from '../exec/memory.js';
 import { loadBytes } from '../exec/bank-pages.js';
 import { ImageTable } from '../exec/texture/image.js';
 import type { LaunchStart, ProgramEventInfo, ProgramLaunch, ProgramSource } from '../engine/index.js';
@@ -84,13 +84,15 @@ export function launchOfSnapshot(s: LaunchSnapshot): Launch {
   const r = s.request;
   let extent = s.heap.end + 256;
   for (const g of s.regions) extent = Math.max(extent, g.offset + Math.ceil(Math.max(g.size, 1) / 256) * 256 + 256);
-  const arena = new GlobalArena(extent);
+  // past 4 GiB the regions' banks are made as they are placed (allocateAt)
+  const arena = new GlobalArena(Math.min(extent, BANK_BYTES));
   arena.reserveHeapAt(s.heap.start, s.heap.end - s.heap.start, s.heap.top);
   const globals = new Map<string, number>();
   const outputs: Allocation[] = [];
   for (const g of s.regions) {
     outputs.push(arena.allocateAt(g.offset, g.size, g.name, g.kind));
-    loadBytes(arena.bank, g.bytes, g.offset);
+    const { bank, at } = arena.bankAt(g.offset);
+    loadBytes(bank!, g.bytes, at);
     if (g.kind === 'global') globals.set(g.variable ?? g.name, g.offset);
   }
   let constBank: Bank | undefined;

@@ -92,6 +92,9 @@ export function faultStatus(f: FaultReport): number {
   }
 }
 
+/** Distinct call sites remembered (a program calling from more places names the rest each time). */
+const SITES_KEPT = 4096;
+
 /** API errors compute-sanitizer does not report: polling (not ready) and peer access already set. */
 const API_NOT_REPORTED = new Set(['cudaEventQuery:600', 'cudaStreamQuery:600', 'cudaDeviceEnablePeerAccess:704', 'cudaDeviceDisablePeerAccess:705']);
 
@@ -113,6 +116,8 @@ export class ProgramLaunches {
   /** The call site the runtime sent for the request being served (Op.Site). */
   private pendingSite: { frames: RawFrame[]; api: string } | undefined;
   private recordedLaunches = 0;
+  /** Call sites already named, by API, kernel and frames (takeSite). */
+  private readonly sites = new Map<string, CallSite>();
 
   constructor(private readonly device: Device, private readonly p: LaunchPolicy, app = '', args: readonly string[] = []) {
     this.capturing = p.capture !== undefined;
@@ -121,6 +126,7 @@ export class ProgramLaunches {
     if (p.record) {
       this.recording = { app, args, events: [], launches: [], modules: [], bytes: 0, stopped: undefined, stoppedAt: undefined, exitCode: undefined };
       this.images = new ImageTaker(device);
+      device.firstBankOnly = 'recording the program';
     }
   }
 
@@ -167,7 +173,16 @@ export class ProgramLaunches {
   private takeSite(kernel?: string): CallSite | undefined {
     const s = this.pendingSite;
     this.pendingSite = undefined;
-    return s ? callSiteOf(s.api, s.frames, this.symbols, this.p.record?.lines, kernel) : undefined;
+    if (!s) return undefined;
+    // a loop calls from the same places again and again: each site is read from the ELF once
+    let key = `${s.api}\0${kernel ?? ''}`;
+    for (const f of s.frames) key += `\0${f.path}\0${f.offset}\0${f.symbol}`;
+    let site = this.sites.get(key);
+    if (!site) {
+      site = callSiteOf(s.api, s.frames, this.symbols, this.p.record?.lines, kernel);
+      if (this.sites.size < SITES_KEPT) this.sites.set(key, site);
+    }
+    return site;
   }
 
   private recordingOn(): boolean { return this.recording !== undefined && this.recording.stopped === undefined; }
@@ -279,7 +294,8 @@ export class ProgramLaunches {
     // launches the filters or --launch-skip/--launch-count leave out run unchecked
     const checkedBy = san?.checks(r.kernel) ? tool : undefined;
     // memcheck reports every faulting lane: the memory the launch starts from, to run it again
-    const before = checkedBy === 'memcheck' && p.threads === 1 ? savePages(device.arena.bank) : undefined;
+    // (not with memory past bank 0: only bank 0 is saved, so the first fault alone is reported)
+    const before = checkedBy === 'memcheck' && p.threads === 1 && device.arena.far.length === 0 ? savePages(device.arena.bank) : undefined;
     let ran: Ran;
     try {
       ran = runLaunch(device, r, p, checkedBy);
@@ -314,6 +330,7 @@ export class ProgramLaunches {
         if (out.status !== CUDA.success) { childStatus = out.status; break; }
       }
     }
+    recycleCtaBanks(ran.machine);
     if (bundleDir && this.capturing) this.keep(bundleDir, () => writeBundleOutputs(bundleDir, device, snap!, all));
     if (!fault) return { status: childStatus, stdout: all };
     let status: number = faultStatus(fault);
@@ -357,6 +374,19 @@ export class ProgramLaunches {
       const ptr = WINDOW_BASE + BigInt(a.base);
       san.record(leakError(ptr, a.size, site(ptr)));
     }
+  }
+}
+
+/**
+ * Give a finished launch's warp-local and shared banks back for the next launch's machine (its
+ * grids from device code have run): each warp holds 32 KiB of local memory, 1 MiB for a launch of
+ * 32 warps, made new at every launch otherwise, and V8 answers that external memory with
+ * collections (one every 60 or so launches of a small kernel). The machine is not used after.
+ */
+function recycleCtaBanks(m: Machine): void {
+  for (const c of [...m.resident, ...m.ctaPool]) {
+    c.shared.recycle();
+    for (const w of c.warps) w.local.recycle();
   }
 }
 

@@ -183,6 +183,11 @@ export interface DeferredBody {
   readonly diagnostics: readonly Diagnostic[];
   /** Whether `body` has been read. */
   readonly read: boolean;
+  /**
+   * Drops the parsed body and its diagnostics (reading `body` again parses it again): `check`
+   * reads each body once, and a whole module's statements held at once made most of its time GC.
+   */
+  forget(): void;
 }
 
 /** Whether the function has a body, without reading a deferred one. */

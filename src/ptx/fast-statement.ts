@@ -5,13 +5,23 @@
  * nodes the token parser would; anything else (comments, expressions, vectors, errors) gives
  * undefined and the token parser takes the statement from its start.
  */
-import type { Guard, LocDirective, Operand, Statement, VarDecl } from './ast.js';
-import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
+import type { Guard, Operand, Statement, VarDecl } from './ast.js';
+import { AddrOperand, bigOf, GuardNode, InstructionNode, IntOperand, LabelNode, LocNode, RegOperand, SymOperand } from './nodes.js';
 import { hexDigit } from './scanner.js';
 import { VECTOR_ALU } from './opcodes.js';
 
-/** What the parser knows about an opcode spelling (`ld.global.u32`), or undefined if it is not valid. */
-export type OpcodeLookup = (text: string) => { readonly opcode: string; readonly mods: readonly string[] } | undefined;
+/**
+ * What the parser knows about an opcode spelling (`ld.global.u32`), or undefined if it is not
+ * valid; `plain` (plainOpcode) when the fast path may take it.
+ */
+export type OpcodeLookup = (text: string) => { readonly opcode: string; readonly mods: readonly string[]; readonly plain: boolean } | undefined;
+
+/** Whether the fast path may take an instruction of this opcode: not one the token parser reports on. */
+export function plainOpcode(opcode: string, mods: readonly string[]): boolean {
+  if ((opcode === 'div' || opcode === 'rem') && mods.includes('wide')) return false;
+  // a vector modifier on arithmetic: the token parser reports it
+  return !(VECTOR_ALU.has(opcode) && mods.some((m) => m === 'v2' || m === 'v3' || m === 'v4'));
+}
 
 export interface FastResult {
   readonly statement: Statement;
@@ -30,6 +40,8 @@ export class FastStatements {
   /** End of the last word, integer or statement read (the parse position of the fast path). */
   private j = 0;
   private value = 0n;
+  /** The last decimal()'s value as a number. */
+  private num = 0;
 
   constructor(
     private readonly source: string,
@@ -53,7 +65,7 @@ export class FastStatements {
       if (negate) g++;
       if (s.charCodeAt(g) !== 37) return undefined;
       const end = this.wordEnd(g);
-      guard = { reg: this.word(g, end), negate, span: { start: i + 1, end } };
+      guard = new GuardNode(this.word(g, end), negate, i + 1, end);
       i = this.skipSpace(end);
     }
     if (!isIdentStart(s.charCodeAt(i)) || s.charCodeAt(i) === 37) return undefined;
@@ -65,14 +77,11 @@ export class FastStatements {
       // a label, unless it names a .callprototype
       const after = this.skipSpace(i + 1);
       if (s.startsWith('.callprototype', after) || !this.plainNext(after)) return undefined;
-      return { statement: { kind: 'label', name: this.word(opStart, opEnd), span: { start: opStart, end: opEnd } }, end: i + 1 };
+      return { statement: new LabelNode(this.word(opStart, opEnd), opStart, opEnd), end: i + 1 };
     }
     if (next === 46) return undefined; // modifiers written apart
     const known = this.opcode(this.word(opStart, opEnd));
-    if (known === undefined) return undefined;
-    if ((known.opcode === 'div' || known.opcode === 'rem') && known.mods.includes('wide')) return undefined;
-    // a vector modifier on arithmetic: the token parser reports it
-    if (VECTOR_ALU.has(known.opcode) && known.mods.some((m) => m === 'v2' || m === 'v3' || m === 'v4')) return undefined;
+    if (known === undefined || !known.plain) return undefined;
     const operands: Operand[] = [];
     if (next !== 59) {
       for (;;) {
@@ -96,22 +105,20 @@ export class FastStatements {
   /** `.loc file line column` with no attributes after it. */
   private loc(i: number): FastResult | undefined {
     const s = this.source;
-    const nums: number[] = [];
-    let k = i + 4;
-    for (let n = 0; n < 3; n++) {
-      k = this.skipSpace(k);
-      if (!this.decimal(k)) return undefined;
-      nums.push(Number(this.value));
-      k = this.j;
-    }
+    let k = this.skipSpace(i + 4);
+    if (!this.decimal(k)) return undefined;
+    const file = this.num;
+    k = this.skipSpace(this.j);
+    if (!this.decimal(k)) return undefined;
+    const line = this.num;
+    k = this.skipSpace(this.j);
+    if (!this.decimal(k)) return undefined;
+    const column = this.num;
+    k = this.j;
     const end = k;
     // `, function_name ...` / `, inlined_at ...` (even on the next line): the token parser's
     if (!this.plainNext(this.skipSpace(k))) return undefined;
-    const loc: LocDirective = {
-      kind: 'loc', file: nums[0]!, line: nums[1]!, column: nums[2]!, inlinedAt: undefined, functionName: undefined,
-      span: { start: i, end },
-    };
-    return { statement: loc, end };
+    return { statement: new LocNode(file, line, column, i, end), end };
   }
 
   /**
@@ -133,7 +140,7 @@ export class FastStatements {
       k = this.skipSpace(end);
       if (w === 'align') {
         if (!this.decimal(k)) return undefined;
-        align = Number(this.value);
+        align = this.num;
         k = this.skipSpace(this.j);
       } else if (w.length === 2 && w.charCodeAt(0) === 118 && w.charCodeAt(1) >= 48 && w.charCodeAt(1) <= 57) {
         vector = w.charCodeAt(1) - 48;
@@ -148,7 +155,7 @@ export class FastStatements {
     let rangeCount: number | undefined;
     if (s.charCodeAt(k) === 60) {
       if (!this.decimal(this.skipSpace(k + 1))) return undefined;
-      rangeCount = Number(this.value);
+      rangeCount = this.num;
       k = this.skipSpace(this.j);
       if (s.charCodeAt(k) !== 62) return undefined;
       last = k + 1;
@@ -157,7 +164,7 @@ export class FastStatements {
     const dims: (number | null)[] = [];
     while (s.charCodeAt(k) === 91) {
       if (!this.decimal(this.skipSpace(k + 1))) return undefined;
-      dims.push(Number(this.value));
+      dims.push(this.num);
       k = this.skipSpace(this.j);
       if (s.charCodeAt(k) !== 93) return undefined;
       last = k + 1;
@@ -208,7 +215,7 @@ export class FastStatements {
       const neg = c === 45;
       const k = neg ? i + 1 : i;
       if (!this.integer(k)) return undefined;
-      return { kind: 'int', value: neg ? -this.value : this.value, span: { start: i, end: this.j } };
+      return new IntOperand(neg ? -this.value : this.value, i, this.j);
     }
     return undefined;
   }
@@ -227,11 +234,13 @@ export class FastStatements {
         e++;
       }
       if (e === k + 2 || e - k - 2 > 13 || isIdentPart(s.charCodeAt(e)) || s.charCodeAt(e) === 46) return false;
-      this.value = BigInt(v);
+      this.value = bigOf(v);
       this.j = e;
       return true;
     }
-    return this.decimal(k);
+    if (!this.decimal(k)) return false;
+    this.value = bigOf(this.num);
+    return true;
   }
 
   private decimal(k: number): boolean {
@@ -246,7 +255,7 @@ export class FastStatements {
     if (e === k || e - k > 15 || (e - k > 1 && s.charCodeAt(k) === 48)) return false;
     const c = s.charCodeAt(e);
     if (isIdentPart(c) || c === 46) return false;
-    this.value = BigInt(v);
+    this.num = v;
     this.j = e;
     return true;
   }

@@ -2,7 +2,7 @@
 import type { PtxModule } from './ast.js';
 import { type Diagnostic, formatDiagnostics } from './diagnostics.js';
 import { parsePtx } from './parser.js';
-import { type KernelProblems, type Program, resolveModule } from './resolve.js';
+import { type KernelProblems, type ProgFunction, type Program, resolveModule } from './resolve.js';
 
 export interface LoadedPtx {
   readonly module: PtxModule;
@@ -26,6 +26,49 @@ export function loadPtx(source: string, fileName: string, opts: LoadOptions = {}
   if (diagnostics.some((d) => d.severity === 'error')) return { module, program: undefined, diagnostics };
   const r = resolveModule(module, { lazy });
   return { module, program: r.diagnostics.length ? undefined : r.program, diagnostics: [...diagnostics, ...r.diagnostics] };
+}
+
+/**
+ * Whether the module is clean, found the fast way: every body is parsed, resolved and handed to
+ * `problems` (the caller's own count for that function, e.g. instructions the interpreter cannot
+ * run) one at a time and then dropped, so the heap never holds the whole module's code. It proves
+ * a module clean only: on anything found (or a module it does not sweep, with `.struct` types a
+ * body could name before their declaration) it says false, and the caller reports through
+ * loadPtx, whose diagnostics and their order are the reference.
+ */
+export function sweepClean(source: string, fileName: string, problems: (program: Program, fn: ProgFunction) => number, share: Share = { index: 0, of: 1 }): boolean {
+  const { module, diagnostics } = parsePtx(source, fileName, { deferBodies: true });
+  if (diagnostics.length > 0 || module.items.some((i) => i.kind === 'struct')) return false;
+  const { program, diagnostics: resolveDiags } = resolveModule(module, { lazy: true });
+  if (resolveDiags.length > 0 || program.deferred === undefined) return false;
+  let found = 0;
+  const mine = shareOf(program.bodies.map((d) => d.span.start), source.length, share);
+  const bodyDiags = program.deferred.sweep((fn) => {
+    found += problems(program, fn);
+  }, (i) => mine[i] === 1);
+  return bodyDiags.length === 0 && found === 0;
+}
+
+/** One of `of` shares of a module's bodies (sweepClean on several threads: each sweeps its own). */
+export interface Share {
+  readonly index: number;
+  readonly of: number;
+}
+
+/**
+ * Which bodies (1) fall in `share`: consecutive runs of about equal text, each body measured from
+ * its start to the next one's. Every body falls in exactly one share.
+ */
+export function shareOf(starts: readonly number[], length: number, share: Share): Uint8Array {
+  const mine = new Uint8Array(starts.length);
+  const first = starts[0] ?? 0;
+  const total = Math.max(1, length - first);
+  for (let i = 0; i < starts.length; i++) {
+    const end = starts[i + 1] ?? length;
+    const middle = (starts[i]! + end) / 2 - first;
+    if (Math.min(share.of - 1, Math.floor((middle / total) * share.of)) === share.index) mine[i] = 1;
+  }
+  return mine;
 }
 
 export function renderDiagnostics(loaded: Pick<LoadedPtx, 'module' | 'diagnostics'>): string {

@@ -16,7 +16,7 @@ import type {
 import type { Diagnostic } from './diagnostics.js';
 import { isKnownModifier, OPCODES, TYPE_NAMES, VECTOR_ALU } from './opcodes.js';
 import { Scanner, scanSectionData, Tok, type Token } from './scanner.js';
-import { FastStatements } from './fast-statement.js';
+import { FastStatements, plainOpcode } from './fast-statement.js';
 import { AddrOperand, InstructionNode, RegOperand, SymOperand } from './nodes.js';
 import { SectionDataList } from './section-data.js';
 import { MISSING_VERSION, unknownVersion } from './versions.js';
@@ -80,7 +80,7 @@ class Parser {
   private lastFile = 1;
   private readonly bodyFiles: TopLevel[] = [];
   private readonly operandScratch: Operand[] = [];
-  private readonly opcodeCache = new Map<string, { readonly opcode: string; readonly mods: readonly string[] }>();
+  private readonly opcodeCache = new Map<string, { readonly opcode: string; readonly mods: readonly string[]; readonly plain: boolean }>();
 
   constructor(private readonly source: string, private readonly fileName: string, private readonly defer = false) {
     this.scanner = new Scanner(source, (message, span) => this.error(message, span));
@@ -92,14 +92,14 @@ class Parser {
    * module repeats a few hundred spellings: each is split and checked once, and instructions
    * share its (read-only) modifier list.
    */
-  private lookupOpcode(text: string): { readonly opcode: string; readonly mods: readonly string[] } | undefined {
+  private lookupOpcode(text: string): { readonly opcode: string; readonly mods: readonly string[]; readonly plain: boolean } | undefined {
     let known = this.opcodeCache.get(text);
     if (known !== undefined) return known;
     const parts = text.split('.');
     const opcode = parts[0]!;
     const mods = parts.slice(1);
     if (!OPCODES.has(opcode) || !mods.every(isKnownModifier)) return undefined;
-    known = { opcode, mods };
+    known = { opcode, mods, plain: plainOpcode(opcode, mods) };
     this.opcodeCache.set(text, known);
     return known;
   }
@@ -1168,7 +1168,11 @@ export function bodyEnd(source: string, open: number): number {
 function deferredFunction(parser: Parser, open: number, header: Omit<FunctionDecl, 'body' | 'deferred'>): FunctionDecl {
   let parsed: Statement[] | undefined;
   const diagnostics: Diagnostic[] = [];
-  const deferred: DeferredBody = { open, diagnostics, get read() { return parsed !== undefined; } };
+  const deferred: DeferredBody = {
+    open, diagnostics,
+    get read() { return parsed !== undefined; },
+    forget() { parsed = undefined; diagnostics.length = 0; },
+  };
   return {
     ...header,
     deferred,

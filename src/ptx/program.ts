@@ -124,6 +124,14 @@ export interface DeferredResolution {
    * the program replays them to agree with the main thread's (src/exec/parallel/).
    */
   readonly history: readonly (readonly string[])[];
+  /**
+   * Resolves every body, in module order, one at a time: each function resolved without problems goes to `each`
+   * and is then let go, its statements too (`check`: a whole module's code held at once made
+   * most of its time garbage collection). The problems found, in the order an eager load lists
+   * them. The program serves nothing else afterwards. `pick` (by index in `bodies`) limits the
+   * sweep to a share of the bodies (check's threads each take one).
+   */
+  sweep(each: (fn: ProgFunction) => void, pick?: (index: number) => boolean): readonly Diagnostic[];
 }
 
 export interface ResolveOptions {

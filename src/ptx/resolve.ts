@@ -177,6 +177,7 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
         history.push([...roots]);
         return found;
       },
+      sweep: (each, pick) => sweepBodies(bodies, resolveBatch, problems, functions, each, pick),
     };
   } else {
     resolveBatch([...bodies]);
@@ -184,6 +185,28 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
   }
   const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes, bodies, tabled, deferred };
   return { program, diagnostics: diags };
+}
+
+/** DeferredResolution.sweep: each picked body resolved alone, handed to `each` if it has no problems, then let go. */
+function sweepBodies(
+  bodies: readonly FunctionDecl[], resolveBatch: (batch: FunctionDecl[]) => void, problems: ReadonlyMap<string, readonly Diagnostic[]>,
+  functions: Map<string, ProgFunction>, each: (fn: ProgFunction) => void, pick: ((index: number) => boolean) | undefined,
+): readonly Diagnostic[] {
+  const found: Diagnostic[] = [];
+  const one: FunctionDecl[] = [];
+  for (let i = 0; i < bodies.length; i++) {
+    if (pick !== undefined && !pick(i)) continue;
+    const decl = bodies[i]!;
+    one[0] = decl;
+    resolveBatch(one);
+    const own = problems.get(decl.name)!;
+    for (const d of own) found.push(d);
+    const fn = functions.get(decl.name);
+    if (fn !== undefined && own.length === 0) each(fn);
+    functions.delete(decl.name);
+    decl.deferred?.forget();
+  }
+  return found;
 }
 
 /** A module-scope variable (not `.reg`): its initializer checked, declared in the module's scope. */

@@ -11,14 +11,13 @@
  * Constant and kernel-parameter banks never change after launch and are not saved.
  */
 import type { Machine } from '../exec/machine.js';
-import { type ArenaState, Bank } from '../exec/memory.js';
+import { type ArenaState, Bank, type GlobalArena } from '../exec/memory.js';
 import { coordsOf } from '../exec/launch.js';
 import type { CFunction } from '../exec/compiled.js';
 import { Cta, Frame, INITIAL_LOCAL_STRIDE, Warp } from '../exec/state.js';
-import { restorePages, snapDirty, ZERO_PAGE, type Pages } from './pages.js';
+import { snapDirty, ZERO_PAGE, type Pages } from './pages.js';
 import { setPageSet } from '../exec/bank-pages.js';
 import { decodeRegs } from './regpages.js';
-import { PAGE_SIZE } from '../exec/memory.js';
 import { type FrameSnap, type Frozen, freeze, frozenCtaIds, thaw } from './frozen.js';
 import type { ChildGrid, ParamBufferLaunch } from '../exec/children.js';
 
@@ -40,6 +39,8 @@ export interface Checkpoint {
   readonly roundQuantum: number;
   readonly spinQuantum: number;
   readonly global: Pages;
+  /** Global memory's banks past the first (arena.ts), by bank number: a big program's. */
+  readonly far?: readonly (readonly [number, Pages])[];
   /** Global-memory pages written since the previous checkpoint (watchpoints replay only those intervals). */
   readonly dirtyGlobal: Uint32Array;
   readonly arena: ArenaState;
@@ -54,6 +55,13 @@ const NONE: readonly never[] = [];
  * every page not flagged dirty since, so a restore copies only the pages that differ.
  */
 const inBank = new WeakMap<Bank, Pages>();
+/**
+ * The allocator state each arena was last saved to or loaded from: while its version is still
+ * that state's, the arena equals it (every change to the allocator bumps the version), and a
+ * restore need not load it again (its granule map is 128 KiB for the 8 MiB arena of a program's
+ * launch, copied on every goto that restores otherwise).
+ */
+const inArena = new WeakMap<GlobalArena, ArenaState>();
 const NO_DIRTY = new Uint32Array(0);
 /** A checkpoint object and its frozen CTAs' objects, besides their buffers (an estimate). */
 const CHECKPOINT_BYTES = 256;
@@ -81,12 +89,14 @@ export class Snapshotter {
     for (let i = arenaBank.dirty.indexOf(1); i >= 0; i = arenaBank.dirty.indexOf(1, i + 1)) dirty.push(i);
     const global = this.bank(arenaBank);
     inBank.set(arenaBank, global);
+    const far = m.arena.far.length === 0 ? undefined : this.farBanks(m);
     let arena = this.prevArena;
     if (arena === undefined || arena.version !== m.arena.version) {
       arena = m.arena.saveState();
       this.tally.bytes += arena.granules.byteLength + arena.allocs.length * 64;
     }
     this.prevArena = arena;
+    inArena.set(m.arena, arena);
     const ctas = freeze(m, this.shared);
     const dirtyGlobal = dirty.length ? Uint32Array.from(dirty) : NO_DIRTY;
     return {
@@ -102,11 +112,24 @@ export class Snapshotter {
       roundQuantum: m.roundQuantum,
       spinQuantum: m.spinQuantum,
       global,
+      ...(far ? { far } : {}),
       dirtyGlobal,
       arena,
       children: m.children.size ? [...m.children] : NONE,
       paramBuffers: m.paramBuffers.size ? [...m.paramBuffers] : NONE,
     };
+  }
+
+  /** The pages of global memory's banks past the first (their dirty ones copied, as bank 0's). */
+  private farBanks(m: Machine): (readonly [number, Pages])[] {
+    const out: (readonly [number, Pages])[] = [];
+    m.arena.far.forEach((b, k) => {
+      if (!b) return;
+      const pages = this.bank(b);
+      inBank.set(b, pages);
+      out.push([k, pages]);
+    });
+    return out;
   }
 
   private bars(c: Cta): Int32Array {
@@ -135,14 +158,19 @@ export function residentIds(c: Checkpoint): number[] {
 }
 
 /**
- * The machine's resident CTAs, for a restore to reuse with their warps, frames and banks (a goto
- * restores often, and new ones were a megabyte of garbage or more each time, kept alive through
- * the re-execution that follows and so freed late); none while a probe that may know CTAs by
- * identity watches (as for CTA pooling, machine/frames.ts).
+ * The machine's resident CTAs and its pooled finished ones (machine/frames.ts), taken out of the
+ * pool, for a restore to reuse with their warps, frames and banks (a goto restores often, and new
+ * ones were a megabyte of garbage or more each time, kept alive through the re-execution that
+ * follows and so freed late; after a run to its end, as when a launch has just been recorded,
+ * every CTA is in the pool); none while a probe that may know CTAs by identity watches (as for
+ * CTA pooling).
  */
 function reusable(m: Machine): Cta[] {
   const p = m.mem.probe;
-  return p === undefined || p.ctasById === true ? m.resident.slice() : [];
+  if (p !== undefined && p.ctasById !== true) return [];
+  const out = m.resident.concat(m.ctaPool);
+  m.ctaPool.length = 0;
+  return out;
 }
 
 /** A frame of `fn` that warp `w` set aside (Warp.reset), taken out; undefined when there is none. */
@@ -153,6 +181,17 @@ function spareFrame(w: Warp, fn: CFunction): Frame | undefined {
   w.spare[i] = w.spare[w.spare.length - 1]!;
   w.spare.pop();
   return f;
+}
+
+/**
+ * Bank `b` (a CTA's shared or a warp's local memory) set to `pages`, writing only the pages that
+ * differ: a page zero in both is skipped (setPageSet), where writing every page was 64 KiB of
+ * memset a warp per restore (its 32 KiB of local memory zeroed, then written), mostly never used.
+ * Its flags then say which pages may be non-zero (written), as a reuse of the bank zeroes them.
+ */
+function restoreBank(b: Bank, pages: Pages): void {
+  setPageSet(b, pages, ZERO_PAGE);
+  b.clearDirty();
 }
 
 /** Put the machine in exactly the state of `c`. */
@@ -169,7 +208,16 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
   const bank = m.arena.bank;
   setPageSet(bank, c.global, ZERO_PAGE, inBank.get(bank));
   inBank.set(bank, c.global);
-  m.arena.loadState(c.arena);
+  for (const [k, pages] of c.far ?? []) {
+    const b = m.arena.far[k];
+    if (!b) continue; // (banks are made between launches: every one a checkpoint names exists)
+    setPageSet(b, pages, ZERO_PAGE, inBank.get(b));
+    inBank.set(b, pages);
+  }
+  if (inArena.get(m.arena) !== c.arena || m.arena.version !== c.arena.version) {
+    m.arena.loadState(c.arena);
+    inArena.set(m.arena, c.arena);
+  }
   m.children.clear();
   for (const [k, v] of c.children) m.children.set(k, v);
   m.paramBuffers.clear();
@@ -195,9 +243,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
     const cta = old ?? m.makeCtaShell(cs.id);
     const oldWarps = old !== undefined ? cta.warps.splice(0) : [];
     if (old !== undefined) { cta.id = cs.id; cta.ctaid = coordsOf(cs.id, m.launch.grid); }
-    restorePages(cta.shared.u8, cs.shared, PAGE_SIZE);
-    cta.shared.dirty.fill(0);
-    cta.shared.markAllWritten(); // no dirty marks: a reuse of this CTA must zero every page
+    restoreBank(cta.shared, cs.shared);
     cta.barArrived.set(cs.bars.subarray(0, 16)); cta.barExpected.set(cs.bars.subarray(16, 32));
     cta.barPopc.set(cs.bars.subarray(32, 48)); cta.barAnd.set(cs.bars.subarray(48, 64)); cta.barOr.set(cs.bars.subarray(64, 80));
     cta.liveThreads = cs.liveThreads;
@@ -217,9 +263,7 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
         w = new Warp(ws.id, cta, ws.tidBase, ws.nlanes, m.mem, INITIAL_LOCAL_STRIDE);
         if (ws.localStride !== INITIAL_LOCAL_STRIDE) { w.local = new Bank(ws.localStride * 32); w.localStride = ws.localStride; }
       }
-      restorePages(w.local.u8, ws.local, PAGE_SIZE);
-      w.local.dirty.fill(0);
-      w.local.markAllWritten();
+      restoreBank(w.local, ws.local);
       w.pc = ws.pc; w.mask = ws.mask; w.exited = ws.exited; w.state = ws.state; w.barrierId = ws.barrierId;
       w.carry.set(ws.carry); w.sp = ws.sp; w.barMask = ws.barMask; w.barDst = ws.barDst; w.barRed = ws.barRed;
       w.issued = ws.issued; w.spins = ws.spins; w.parkedBar = ws.parkedBar; w.parkedBarId = ws.parkedBarId;
@@ -231,6 +275,8 @@ export function restore(m: Machine, c: Checkpoint, stdout: string): void {
     });
     return cta;
   });
+  // the ones left over serve makeCta, which makes a reused CTA equal to a new one
+  for (const c of spare) m.ctaPool.push(c);
   const at = (r: readonly [number, number]): Warp => m.resident[r[0]]!.warps[r[1]]!;
   m.round = r.round.map(at);
   m.roundPos = c.roundPos;

@@ -14,6 +14,7 @@ export function stateHash(m: Machine): string {
   nums.push(m.warpSteps, m.threadInstructions, m.rng, m.nextCta, m.roundPos, m.quantumLeft, m.roundQuantum, m.spinQuantum, m.stdout.length);
   h.update(m.stdout);
   bytes(m.arena.bank.u8);
+  m.arena.far.forEach((b, k) => { if (b) { nums.push(k); bytes(b.u8); } });
   // the allocator (malloc/free state), not only the bytes
   const a = m.arena.saveState();
   h.update(JSON.stringify({ allocs: a.allocs, top: a.top, heapTop: a.heapTop, freeList: a.freeList }));

@@ -63,7 +63,38 @@ export function tidOfKey(key: WarpKey, lane: number): number { return warpOfKey(
  * chunks of the step log go to a temporary file and are read back on demand.
  */
 export function defaultLogBudget(): number {
-  return Math.min(2 ** 31, Math.floor(totalmem() / 4));
+  // asked once: a program session records a launch on each first visit, and the call is a syscall
+  return (logBudget0 ??= Math.min(2 ** 31, Math.floor(totalmem() / 4)));
+}
+let logBudget0: number | undefined;
+
+/**
+ * A finished recording's raw chunk and large segment arrays, for the next recording in this
+ * process (a program session records launches one after another: new buffers each time
+ * otherwise, answered by V8 with full collections for their external memory). At most one of
+ * each is kept; their contents are never read before they are written.
+ */
+const freeRaw: Int32Array[] = [];
+type Words = Uint32Array<ArrayBuffer>;
+const freeSeg: [Words, Words][] = [];
+/** Segment arrays this long and longer are kept (smaller ones cost little to make). */
+const KEEP_SEGMENTS = 1 << 14;
+
+function giveBack(raw: Int32Array | undefined, segStep: Words, segWarp: Words): void {
+  if (raw !== undefined && raw.length === 3 * CHUNK_STEPS && freeRaw.length === 0) freeRaw.push(raw);
+  if (segStep.length >= KEEP_SEGMENTS && segStep.length <= 4 * CHUNK_STEPS && (freeSeg.length === 0 || freeSeg[0]![0].length < segStep.length)) {
+    freeSeg[0] = [segStep, segWarp];
+  }
+}
+
+/** Segment arrays of at least `n` entries: the kept ones when they are long enough, else new ones. */
+function takeSegments(n: number): [Words, Words] {
+  const kept = freeSeg[0];
+  if (kept !== undefined && kept[0].length >= n) {
+    freeSeg.length = 0;
+    return kept;
+  }
+  return [new Uint32Array(n), new Uint32Array(n)];
 }
 
 /** Words of a run in a raw chunk: its first step's offset in the chunk, global instruction index, mask. */
@@ -306,13 +337,14 @@ export class StepLog implements StepRecorder {
     if (need <= this.segStep.length) return;
     let n = this.segStep.length;
     while (n < need) n *= 2;
-    const a = new Uint32Array(n); a.set(this.segStep); this.segStep = a;
-    const b = new Uint32Array(n); b.set(this.segWarp); this.segWarp = b;
+    const [a, b] = takeSegments(n);
+    a.set(this.segStep.subarray(0, this.nseg)); this.segStep = a;
+    b.set(this.segWarp.subarray(0, this.nseg)); this.segWarp = b;
   }
 
   private addChunk(): void {
     // a chunk holds at most one run per step
-    this.chunks.push(this.spare ?? new Int32Array(RUN_WORDS * CHUNK_STEPS));
+    this.chunks.push(this.spare ?? freeRaw.pop() ?? new Int32Array(RUN_WORDS * CHUNK_STEPS));
     this.spare = undefined;
   }
 
@@ -486,9 +518,11 @@ export class StepLog implements StepRecorder {
     // chunks made ahead of the last step hold nothing
     const n = Math.ceil(total / CHUNK_STEPS);
     if (this.chunks.length > n) this.chunks.length = n;
-    this.segStep = this.segStep.slice(0, this.nseg);
-    this.segWarp = this.segWarp.slice(0, this.nseg);
+    const [segStep, segWarp] = [this.segStep, this.segWarp];
+    this.segStep = segStep.slice(0, this.nseg);
+    this.segWarp = segWarp.slice(0, this.nseg);
     this.packBefore(n, total - (n - 1) * CHUNK_STEPS, beside);
+    giveBack(this.spare, segStep, segWarp);
     this.spare = undefined;
     this.cur = -1;
   }

@@ -8,7 +8,7 @@
  * Figures are printed, never asserted: speed is tracked here, not in tests.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingTool, ROOT, SHARED } from '../helpers.js';
@@ -18,6 +18,8 @@ import { entryNames, entryOf, type Program } from '../../src/ptx/resolve.js';
 import { RaceChecker } from '../../src/races/checker.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import { parsePtx } from '../../src/ptx/parser.js';
+import { unsupportedInstructions } from '../../src/exec/support.js';
+import { sweepThreads } from '../../src/cli/check-sweep.js';
 import { KERNELS } from './kernels.js';
 
 function bench(): void {
@@ -124,7 +126,34 @@ load to run one kernel (target >= 50 MB/s): ${mb(src.length)} MB of -G PTX (${wh
     return;
   }
   const loadMs = bestCpu(() => loadPtx(src, 'big.ptx'), 3);
-  console.log(`parse + resolve of every function (as check does): ${loadMs.toFixed(0)} ms CPU = ${rate(src.length, loadMs)} MB/s (${loaded.program.functions.size} functions)`);
+  console.log(`parse + resolve of every function (the whole load check reports problems from): ${loadMs.toFixed(0)} ms CPU = ${rate(src.length, loadMs)} MB/s (${loaded.program.functions.size} functions)`);
+  checkBench(src, loaded.program);
+}
+
+/**
+ * `check` of the same module (target: 1 s). Before: the whole load, then every function through
+ * instruction selection. Now (cli/check-sweep.ts): one function at a time, let go after, on
+ * worker threads with a large young generation (a module with problems is then loaded whole to
+ * report them). CPU is the process's, every thread's. Then the whole `ptxdbg check` process.
+ */
+function checkBench(src: string, program: Program): void {
+  const whole = cost(() => unsupportedInstructions(loadPtx(src, 'big.ptx').program ?? program));
+  console.log(`check of it, whole load + selection (before): ${(whole.cpu / 1000).toFixed(2)} s CPU, ${(whole.wall / 1000).toFixed(2)} s wall`);
+  const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-check-bench-'));
+  try {
+    const file = join(dir, 'big.ptx');
+    writeFileSync(file, src);
+    const cli = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
+    for (const threads of [1, sweepThreads(src.length)]) {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, [cli, 'check', '--workers', String(threads), file], { encoding: 'utf8' });
+      const wall = performance.now() - t0;
+      const said = r.status === 0 ? 'ok' : `exit ${r.status}: ${(r.stderr || '').split('\n')[0]}`;
+      console.log(`ptxdbg check of it (the whole process, ${threads} thread${threads === 1 ? '' : 's'}): ${(wall / 1000).toFixed(2)} s wall (${said})`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 interface Cost { wall: number; cpu: number }

@@ -270,6 +270,19 @@ testIf(why)('a stop at a host call shows that call as the frame (cudaMemcpy at i
   // the host set in[j] = j + 1 and copied it in: in[4] = 5 as the copy left it
   const ev = await c.evaluateRequest({ expression: 'in[4]', context: 'watch', frameId: st.stackFrames[0]!.id });
   expect(ev.body.result).toBe('5');
+  // no device thread runs at a host call: no device scope (never launch 1's locals), one "Host call"
+  // scope naming the copy: cudaMemcpy(d_in, in, sizeof in, cudaMemcpyHostToDevice) wrote sizeof in
+  // = 8 ints = 32 bytes at d_in (prefix's `in`)
+  const scopes = (await c.scopesRequest({ frameId: st.stackFrames[0]!.id })).body.scopes;
+  expect(scopes.map((x) => x.name)).toEqual(['Host call']);
+  const hostVars = (await c.variablesRequest({ variablesReference: scopes[0]!.variablesReference })).body.variables;
+  const value = (name: string): string | undefined => hostVars.find((v) => v.name === name)?.value;
+  expect([value('call'), value('kind'), value('site'), value('bytes written')]).toEqual(['cudaMemcpy', 'write', `offbyone.cu:${copyLine} in main`, '32']);
+  const dIn = /0x[0-9a-f]+/.exec((await c.evaluateRequest({ expression: 'in', context: 'watch', frameId: st.stackFrames[0]!.id })).body.result)![0];
+  expect(value('destination')).toBe(`${dIn} (32 bytes)`);
+  // a write there is refused, in one line
+  const write = await c.customRequest('setExpression', { expression: 'in[4]', value: '9', frameId: st.stackFrames[0]!.id }).then(() => 'written', (e: Error) => e.message);
+  expect(write).toBe(`cannot write at a host call (cudaMemcpy at offbyone.cu:${copyLine} in main): no device thread runs there; go to a launch (launch N) to write`);
   // stepBack: no launch comes before main's first, so it stays at the copy (not launch 1's start, which is later)
   s = await move(c, () => c.stepBackRequest({ threadId: s.body.threadId! }));
   expect((await c.stackTraceRequest({ threadId: s.body.threadId! })).body.stackFrames.map((f) => [f.name, f.line])).toEqual([['cudaMemcpy', copyLine]]);
@@ -279,4 +292,16 @@ testIf(why)('a stop at a host call shows that call as the frame (cudaMemcpy at i
   const f = await top(c, s.body.threadId!);
   expect(f.name).toBe('prefix(const int *, int *, int) [launch 1]');
   expect(f.line).toBe(prefixLine);
+  // a write in the launch (setVariable on its local s): a what-if of launch 1, in which next goes on
+  // (line 17 `a[i] = s;` to the closing brace) with s still 42
+  const locals = (await c.scopesRequest({ frameId: f.id })).body.scopes;
+  let sScope: number | undefined;
+  for (const sc of locals) if ((await c.variablesRequest({ variablesReference: sc.variablesReference })).body.variables.some((v) => v.name === 's')) sScope ??= sc.variablesReference;
+  const set = await c.setVariableRequest({ variablesReference: sScope!, name: 's', value: '42' });
+  expect(set.body.value).toBe('42');
+  s = await move(c, () => c.nextRequest({ threadId: s.body.threadId! }));
+  const after = await top(c, s.body.threadId!);
+  const ev2 = async (e: string): Promise<string> => (await c.evaluateRequest({ expression: e, context: 'watch', frameId: after.id })).body.result;
+  expect([after.name, after.line]).toEqual(['prefix(const int *, int *, int) [launch 1]', prefixLine + 1]);
+  expect(await ev2('s')).toBe('42');
 }, 600_000);

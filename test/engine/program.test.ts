@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { comparePositions, Engine, EngineError, openProgramEngine, positionOf, type ProgramSource, type Position, type StopEvent } from '../../src/engine/index.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import { readLaunchFile } from '../../src/exec/launch.js';
+import { SHORT_KEPT } from '../../src/engine/program/timeline.js';
 import { ROOT } from '../helpers.js';
 
 const SAXPY = join(ROOT, 'samples', 'saxpy');
@@ -43,6 +44,22 @@ function source(): ProgramSource {
     memoryAt: () => undefined, exitCode: 0, stopped: undefined,
   };
 }
+
+/** `n` launches of saxpy, all recorded, each from the sample's launch file (its inputs). */
+function saxpyProgram(n: number): ProgramSource {
+  const mod = { label: 'saxpy', ptx: ptx(SAXPY) };
+  const launchOf = () => readLaunchFile(join(SAXPY, 'launch.json'), loadPtx(mod.ptx, 'k.ptx', { lazy: true }).program!);
+  const l0 = launchOf();
+  const launches = Array.from({ length: n }, (_, i) => ({ index: i + 1, kernel: l0.kernel, module: 0, grid: l0.grid, block: l0.block, site: `app.cu:${40 + i} in main`, steps: 100, recorded: true }));
+  return {
+    app: '/tmp/app', args: [], launches, modules: [mod],
+    events: launches.map((l, i) => ({ kind: 'launch' as const, event: i, launch: l.index })),
+    start: (k) => (k >= 1 && k <= n ? { ptxPath: join(SAXPY, 'kernel.G.ptx'), ptxText: mod.ptx, launch: launchOf() } : undefined),
+    memoryAt: () => undefined, exitCode: 0, stopped: undefined,
+  };
+}
+
+const floats = (file: string): Float32Array => ((b: Buffer) => new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4))(readFileSync(join(SAXPY, 'in', file)));
 
 const where = (s: StopEvent): [number, string | undefined, number | undefined] => [s.position.launch, s.frame?.function, s.frame?.line];
 
@@ -107,6 +124,33 @@ describe('program timeline (engine)', () => {
     // one total order consistent with the program's: host calls, then launch 1's steps, ..., then the output
     const order: Position[] = [ev[0]!.position, ev[1]!.position, positionOf(1, 0), positionOf(4, 99), ev[2]!.position];
     for (let i = 1; i < order.length; i++) expect(comparePositions(order[i - 1]!, order[i]!)).toBeLessThan(0);
+  });
+
+  test('goto into a launch not visited yet gives the values of a goto after visiting it, and the source\'s, with more launches visited than are kept', () => {
+    const n = SHORT_KEPT + 4;
+    const [X, Y] = [floats('x.bin'), floats('y.bin')];
+    // block 1, thread 37 (i = 165) at kernel.cu's `y[i] = axpy(...)`: xi and yi are loaded
+    const storeLine = lineOf(SAXPY, 'y[i] = axpy(');
+    const visited = openProgramEngine(saxpyProgram(n));
+    visited.breakAt(`kernel.cu:${storeLine} if i == 165`);
+    const at = visited.continue({ direction: 'forward' }).position;
+    expect(at.launch).toBe(1);
+    const look = (e: Engine, launch: number): [number, string, number, number] => {
+      e.goto(positionOf(launch, at.step));
+      e.setFocus({ block: [1, 0, 0], thread: [37, 0, 0] });
+      // a float prints in 9 significant digits, enough to give back its f32 bits
+      return [e.position().launch, e.evaluate('i').value, Math.fround(Number(e.evaluate('xi').value)), Math.fround(Number(e.evaluate('yi').value))];
+    };
+    const want = (launch: number): [number, string, number, number] => [launch, '165', X[165]!, Y[165]!];
+    // a fresh engine goes straight into launches it never visited, the last first
+    const fresh = openProgramEngine(saxpyProgram(n));
+    for (let k = n; k >= 1; k--) expect(look(fresh, k)).toEqual(want(k));
+    // every launch visited once, in order: the first ones were pushed out (recorded again on return)
+    for (let k = 1; k <= n; k++) expect(look(visited, k)).toEqual(want(k));
+    expect(visited.launches().length).toBe(n);
+    for (const k of [1, n, 2, n - 1]) expect(look(visited, k)).toEqual(want(k));
+    // the same position gives the same step's thread state in both engines
+    expect(fresh.goto(positionOf(3, at.step)).position).toEqual(visited.goto(positionOf(3, at.step)).position);
   });
 
   test('next past a thread\'s end goes on to the next launch with a stop; a single-kernel engine is a program of one launch, numbered 0', () => {

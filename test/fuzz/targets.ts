@@ -19,6 +19,7 @@ import { EngineError } from '../../src/engine/errors.js';
 import { defaultLaunch, type Launch, LaunchError, parseLaunch } from '../../src/exec/launch.js';
 import { DEFAULT_RUN_OPTIONS, Machine } from '../../src/exec/machine.js';
 import { unsupportedInstructions } from '../../src/exec/support.js';
+import { sweepShare } from '../../src/cli/check-sweep.js';
 import { formatDiagnostics } from '../../src/ptx/diagnostics.js';
 import { loadPtx } from '../../src/ptx/index.js';
 import { KernelProblems, type Program } from '../../src/ptx/resolve.js';
@@ -91,9 +92,15 @@ export function runPtx(p: TextPlan): Outcome {
     // as `run` loads it: bodies parsed and resolved only for the launched kernel
     const lazy = loadPtx(text, 'fuzz.ptx', { lazy: true });
     formatDiagnostics('fuzz.ptx', text, lazy.diagnostics);
-    if (!loaded.program) return lazy.program ? launchAndRun(lazy.program, base) : { kind: 'rejected' };
+    // check's fast verdict (cli/check-sweep.ts) never says clean where the whole load finds anything
+    const swept = sweepShare({ text, label: 'fuzz.ptx', share: { index: 0, of: 1 } });
+    if (!loaded.program) {
+      if (swept) return { kind: 'internal', detail: 'check\'s sweep says clean; the whole load does not load it' };
+      return lazy.program ? launchAndRun(lazy.program, base) : { kind: 'rejected' };
+    }
     const unsupported = unsupportedInstructions(loaded.program);
     formatDiagnostics('fuzz.ptx', text, unsupported);
+    if (swept && (loaded.diagnostics.length > 0 || unsupported.length > 0)) return { kind: 'internal', detail: 'check\'s sweep says clean; the whole load reports problems' };
     if (lazy.program) {
       const o = launchAndRun(lazy.program, base);
       if (o.kind === 'internal') return o;

@@ -170,7 +170,7 @@ int main() {
   return 0;
 }
 `,
-  // 3.2 GB on the 4 GiB device: its last element written by a kernel and read back, stores,
+  // 3.2 GB on the device: its last element written by a kernel and read back, stores,
   // loads and atomics past 2 GiB, what cudaMemGetInfo says, and the host memory it all costs
   big: `#include <cstdio>
 #include <cstdlib>
@@ -222,6 +222,65 @@ int main() {
   return 0;
 }
 `,
+  // 6 GiB in two 3 GiB buffers (past the first 4 GiB of the device): a kernel writes the start and
+  // end of each, the host reads them back; a single 5 GiB allocation; host memory it all costs
+  six: `#include <cstdio>
+#include <unistd.h>
+__global__ void mark(int *a, int *b, size_t n, int *flags) {
+  a[0] = 11; a[n - 1] = 12; b[0] = 21; b[n - 1] = 22;
+  atomicAdd(&b[1], 5); atomicAdd(&b[1], 5);
+  flags[0] = __isGlobal(b + n - 1); flags[1] = __isShared(b + n - 1);
+}
+// 8192 threads, each writing one int 384 KiB apart in b: pages all over bank 1 (on worker threads with --workers)
+__global__ void spread(int *b, size_t n) { size_t i = blockIdx.x * blockDim.x + threadIdx.x; b[i * (n / 8192) + 2] = (int)i + 1; }
+__global__ void sum(const int *a, const int *b, size_t n, int *out) { *out = a[0] + a[n - 1] + b[0] + b[n - 1] + b[1]; }
+static long parent_hwm_kib() {
+  char path[64]; snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
+  FILE *f = fopen(path, "r"); if (!f) return -1;
+  char line[256]; long v = -1;
+  while (fgets(line, sizeof line, f)) if (sscanf(line, "VmHWM: %ld kB", &v) == 1) break;
+  fclose(f); return v;
+}
+int main() {
+  size_t f0, t0;
+  cudaMemGetInfo(&f0, &t0);
+  cudaDeviceProp prop; cudaGetDeviceProperties(&prop, 0);
+  printf("total %zu prop %zu\\n", t0, prop.totalGlobalMem);
+  size_t bytes = (size_t)3 << 30, n = bytes / sizeof(int);
+  int *a = 0, *b = 0, *flags = 0, *out = 0;
+  int ea = (int)cudaMalloc(&a, bytes), eb = (int)cudaMalloc(&b, bytes);
+  cudaMalloc(&flags, 8); cudaMalloc(&out, 4);
+  printf("malloc %d %d\\n", ea, eb);
+  cudaMemset(b + 1, 0, sizeof(int));
+  mark<<<1, 1>>>(a, b, n, flags);
+  int l = (int)cudaGetLastError();
+  int h[5] = { 0, 0, 0, 0, 0 }, fl[2] = { -1, -1 };
+  cudaMemcpy(&h[0], a, 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&h[1], a + n - 1, 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&h[2], b, 4, cudaMemcpyDefault);
+  int c = (int)cudaMemcpy(&h[3], b + n - 1, 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&h[4], b + 1, 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(fl, flags, 8, cudaMemcpyDeviceToHost);
+  printf("launch %d copy %d values %d %d %d %d atomics %d global %d shared %d\\n", l, c, h[0], h[1], h[2], h[3], h[4], fl[0], fl[1]);
+  sum<<<1, 1>>>(a, b, n, out);
+  int s = 0;
+  cudaMemcpy(&s, out, 4, cudaMemcpyDeviceToHost);
+  printf("sum %d\\n", s);
+  spread<<<64, 128>>>(b, n);
+  int sp = 0;
+  cudaMemcpy(&sp, b + 8191 * (n / 8192) + 2, 4, cudaMemcpyDeviceToHost);
+  printf("spread %d element %d\\n", (int)cudaGetLastError(), sp);
+  void *big = 0;
+  int e5 = (int)cudaMalloc(&big, (size_t)5 << 30);
+  int last = (int)cudaGetLastError();
+  int fa = (int)cudaFree(a), fb = (int)cudaFree(b);
+  size_t f2, t2;
+  cudaMemGetInfo(&f2, &t2);
+  printf("5GiB %d last %d free %d %d back %d\\n", e5, last, fa, fb, f0 - f2 < ((size_t)1 << 20));
+  fprintf(stderr, "ptxdbg exec peak rss %ld MiB\\n", parent_hwm_kib() / 1024);
+  return 0;
+}
+`,
 };
 const FLAGS: Record<string, string[]> = { histG: ['-G'] };
 
@@ -266,8 +325,8 @@ run('cudaMalloc of 0 bytes succeeds with the null pointer, and cudaFree of it is
 
 run('freed device memory is one block again: 256 MiB, 512 MiB, 1 GiB in turn, then 1.5 GiB; the device reports what it has', () => {
   const r = exec(['--', './alloc', '1536']);
-  // totalGlobalMem and cudaMemGetInfo's total agree: the emulated device's 4 GiB
-  expect(r.out).toContain(`total ${2 ** 32} prop ${2 ** 32} free<=total 1\n`);
+  // totalGlobalMem and cudaMemGetInfo's total agree: an A100 40GB's 40 GiB
+  expect(r.out).toContain(`total ${40 * 2 ** 30} prop ${40 * 2 ** 30} free<=total 1\n`);
   expect(r.out).toContain(`256 MiB ${SUCCESS} ${SUCCESS}\n512 MiB ${SUCCESS} ${SUCCESS}\n1024 MiB ${SUCCESS} ${SUCCESS}\nfree again 1\n`);
   // its last byte is usable (cudaMemset 7 read back)
   expect(r.out).toContain(`1536 MiB ${SUCCESS} last 7\n`);
@@ -281,9 +340,13 @@ run('--device-memory sets the device memory the program sees and gets', () => {
   const bad = exec(['--device-memory', 'lots', '--', './alloc', '1']);
   expect(bad.code).toBe(2);
   expect(bad.err).toContain('--device-memory lots: expected a size');
-  const big = exec(['--device-memory', '6G', '--', './alloc', '1']);
+  // an A100 80GB's 80 GiB is the most; one line says so past it
+  const most = exec(['--device-memory', '80G', '--', './alloc', '1']);
+  expect(most.out).toContain(`total ${80 * 2 ** 30} prop ${80 * 2 ** 30} free<=total 1\n`);
+  const big = exec(['--device-memory', '81G', '--', './alloc', '1']);
   expect(big.code).toBe(2);
-  expect(big.err).toContain('--device-memory 6G: more than the 4 GiB ptxdbg can emulate');
+  expect(big.err.trim().split('\n')).toHaveLength(1);
+  expect(big.err).toContain('--device-memory 81G: more than the 80 GiB ptxdbg can emulate');
   // past 2 GiB: a device of 3 GiB holds 2.5 GiB in one piece
   const three = exec(['--device-memory', '3G', '--', './alloc', '2560']);
   expect(three.out).toContain(`total ${3 * 2 ** 30} prop ${3 * 2 ** 30} free<=total 1\n`);
@@ -297,7 +360,7 @@ run('3.2 GB of device memory: a kernel writes its last element and it is read ba
   // 1 MiB more) and is back after cudaFree; element values from the kernels' code: thread i of
   // spread writes i + 1 (1024 for the last), each of its 1024 threads adds 5
   expect(r.out.split('\n')).toEqual([
-    `total ${2 ** 32} prop ${2 ** 32}`, `malloc ${SUCCESS} used 1`, `launch ${SUCCESS} copy ${SUCCESS} last 12345 first 7`,
+    `total ${40 * 2 ** 30} prop ${40 * 2 ** 30}`, `malloc ${SUCCESS} used 1`, `launch ${SUCCESS} copy ${SUCCESS} last 12345 first 7`,
     `spread ${SUCCESS} element 1024`, `gather ${SUCCESS} sum ${12345 + 1024} atomics ${1024 * 5}`, `free ${SUCCESS} back 1`, '',
   ]);
   // the process serving the device (the program's parent) touched a few MiB of the 3.2 GB:
@@ -305,6 +368,35 @@ run('3.2 GB of device memory: a kernel writes its last element and it is read ba
   const rss = Number(/peak rss (\d+) MiB/.exec(r.err)?.[1]);
   expect(rss).toBeGreaterThan(0);
   expect(rss).toBeLessThan(1536);
+});
+
+run('6 GiB in two 3 GiB buffers: kernels and copies reach both, at little host memory; one 5 GiB allocation is refused in words', () => {
+  const r = exec(['--', './six']);
+  expect(r.code).toBe(0);
+  // values from the kernels' code: 11 + 12 + 21 + 22 + two atomic adds of 5; __isGlobal of a
+  // cudaMalloc pointer is 1, __isShared 0. cudaMalloc "returns cudaErrorMemoryAllocation in case
+  // of failure" (5 GiB: more than ptxdbg can place in one piece), and cudaGetLastError returns it;
+  // the calls after it work (cudaFree 0, the memory is back)
+  expect(r.out.split('\n')).toEqual([
+    `total ${40 * 2 ** 30} prop ${40 * 2 ** 30}`, `malloc ${SUCCESS} ${SUCCESS}`,
+    `launch ${SUCCESS} copy ${SUCCESS} values 11 12 21 22 atomics 10 global 1 shared 0`, `sum ${11 + 12 + 21 + 22 + 10}`, `spread ${SUCCESS} element 8192`,
+    `5GiB ${MEMORY_ALLOCATION} last ${MEMORY_ALLOCATION} free ${SUCCESS} ${SUCCESS} back 1`, '',
+  ]);
+  const notice = r.err.split('\n').filter((l) => l.includes('5368709120'));
+  expect(notice).toHaveLength(1);
+  expect(notice[0]).toMatch(/^ptxdbg: cudaMalloc: 5368709120 bytes in one allocation: ptxdbg cannot emulate a single allocation over 4 GiB \(the device has 42949672960 bytes/);
+  // a few pages of the 6 GiB were touched: the process serving the device stays far below it
+  const rss = Number(/peak rss (\d+) MiB/.exec(r.err)?.[1]);
+  expect(rss).toBeGreaterThan(0);
+  expect(rss).toBeLessThan(1536);
+  // the same on two worker threads, which share bank 1 as they share bank 0
+  const two = exec(['--workers', '2', '--stats', '--', './six']);
+  expect(two.out).toBe(r.out);
+  expect(two.err).toMatch(/spread<<<.*threads: 2/);
+  // the race checker cannot follow memory past the first 4 GiB yet: it says so, in one located line
+  const races = exec(['--races', '--', './six']);
+  expect(races.err).toContain('cannot follow device memory past the first 4 GiB yet');
+  expect(races.err).toContain('at instruction');
 });
 
 run('3.2 GB under the sanitizer: memcheck and the race checker both check it, at little host memory', () => {

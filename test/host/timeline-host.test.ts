@@ -130,3 +130,21 @@ run('backward from a host call before launch 1 stays at the call (launch 1 start
   expect(said).toEqual([`[host ${COPY}`, 'No more reverse-execution history: no launch before this host call has a stop.', `[host ${COPY}`, 'No more reverse-execution history: no launch before this host call has a stop.', `[host ${COPY}`]);
   expect(r.out).toContain(`$1 = ${I + 1}`);
 }, 120_000);
+
+run('at a host call the gdb language shows the call, not launch 1\'s frame: bt is the call, info locals/args/registers/frame say no device thread, list shows main\'s lines around it', () => {
+  const r = debug([`goto launch 1 step ${stepOf('cudaMemcpy(d_in')}`, 'bt', 'info locals', 'info args', 'info registers', 'info frame', 'list', 'launch 1', 'bt']);
+  expect(r.status).toBe(1); // the four refusals fail the batch
+  const copyLine = lineOf('cudaMemcpy(d_in');
+  const none = `host cudaMemcpy at offbyone.cu:${copyLine} in main — no device thread here`;
+  // gdb's list: five lines either side of the call's, the call's marked
+  const listing = Array.from({ length: 11 }, (_, k) => copyLine - 5 + k).map((l) => `${l === copyLine ? '=>' : '  '}${String(l).padStart(5)}\t${source[l - 1]}`).join('\n');
+  inOrder(r.out, [
+    `[host ${COPY}`, `#0  ${none}`,
+    `No locals: ${none}`, `No arguments: ${none}`, `No registers: ${none}`, `No stack: ${none}.`,
+    listing,
+    // into launch 1: prefix's frame (offbyone.cu: prefix(const int *in, int *a, int n))
+    `#0  prefix (in=`,
+  ]);
+  // nothing of prefix's frame before it is entered
+  expect(r.out.slice(0, r.out.indexOf('#0  prefix'))).not.toMatch(/prefix \(in=|%r\d/);
+}, 120_000);

@@ -6,7 +6,7 @@
  * where (0+1)(0+2) + 1 = 3 is expected).
  */
 import './env.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { missingTool, ROOT, testIf } from '../helpers.js';
@@ -145,5 +145,59 @@ run('offbyone: at a host call the header and timeline name the call and its host
   // into the launch again: its thread and line
   await command(h, 'launch 1', (ls) => header(ls).includes(PREFIX) && header(ls).includes('block (0,0,0)'), 'launch 1');
   expect(timeline(h.lines())).toMatch(/^ launch 1\/3 step 0\/\d+ /);
+  expect(await h.quit()).toBe(0);
+}, 300_000);
+
+run('offbyone: at a host call the Source pane shows main\'s line of the call, marked; Variables and Registers say no device thread runs there, not launch 1\'s values', async () => {
+  const debug = await openProgramForTest(join(bin!, 'offbyone'));
+  h = await TuiHarness.start({ debug, title: 'offbyone', cols: 160, rows: 48 }, (l) => header(l).includes('launch 1/3'));
+  // main's calls before prefix<<<: cudaMalloc x4, cudaMemcpy(d_in), cudaMemset(d_out): the copy is step -2 of launch 1
+  const copyLine = lineOf('cudaMemcpy(d_in');
+  const copyText = readFileSync(join(DIR, 'offbyone.cu'), 'utf8').split('\n')[copyLine - 1]!.trim();
+  const l = await command(h, 'goto launch 1 step -2', (ls) => header(ls).includes('host '), 'the host stop');
+  // the Source pane (the left-hand column): titled with the host call, the call's own line marked (▶ and its number), its text shown
+  const left = l.map((x) => x.slice(0, x.indexOf('│')));
+  expect(left.some((x) => x.includes(`Host cudaMemcpy in main · offbyone.cu:${copyLine}`))).toBe(true);
+  const marked = left.filter((x) => x.includes('▶'));
+  expect(marked.length).toBe(1);
+  expect(marked[0]).toMatch(new RegExp(`▶\\s*${copyLine} `));
+  expect(marked[0]).toContain(copyText.slice(0, 30));
+  // Variables and Registers (the middle column): each says no device thread runs, and names the call; nothing of prefix's frame
+  const mid = l.map((x) => x.split('│')[1] ?? '');
+  expect(mid.filter((x) => x.trim() === 'no device thread at a host call:').length).toBe(2);
+  expect(mid.filter((x) => x.trim().startsWith(`cudaMemcpy at offbyone.cu:${copyLine} in`)).length).toBe(2);
+  expect(mid.join('\n')).not.toMatch(/%r\d/);
+  // the Threads pane (the right-hand column) says so too: no warp of launch 1 with its lanes
+  const right = l.map((x) => x.split('│')[2] ?? '');
+  expect(right.some((x) => x.trim() === 'no device thread at a host call:')).toBe(true);
+  expect(right.join('\n')).not.toMatch(/w0 +●/);
+  // into launch 1 again: prefix's frame and registers are back
+  const back = await command(h, 'launch 1', (ls) => header(ls).includes(PREFIX) && header(ls).includes('block (0,0,0)'), 'launch 1');
+  const backMid = back.map((x) => x.split('│')[1] ?? '').join('\n');
+  expect(backMid).not.toContain('no device thread');
+  expect(backMid).toMatch(/%r\d/);
+  expect(back.map((x) => x.split('│')[2] ?? '').join('\n')).toMatch(/w0 +●/);
+  expect(await h.quit()).toBe(0);
+}, 300_000);
+
+run('offbyone built from a source that is gone: at a host call the Source pane says in one line which call it is and that no device thread runs there', async () => {
+  // offbyone.cu and the ../check.h it includes, copied, built, then removed: neither the kernels'
+  // nor main's source can be found (the DWARF names only the removed copy)
+  const gone = join(bin!, 'gone');
+  mkdirSync(join(gone, 'timeline'), { recursive: true });
+  copyFileSync(join(DIR, 'offbyone.cu'), join(gone, 'timeline', 'offbyone.cu'));
+  copyFileSync(join(DIR, '..', 'check.h'), join(gone, 'check.h'));
+  const err = await nvccBuild(join(gone, 'timeline', 'offbyone.cu'), join(bin!, 'offbyone-nosrc'), ['-g', '-G']);
+  if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
+  rmSync(gone, { recursive: true, force: true });
+  const debug = await openProgramForTest(join(bin!, 'offbyone-nosrc'));
+  h = await TuiHarness.start({ debug, title: 'offbyone', cols: 240, rows: 48 }, (l) => header(l).includes('launch 1/3'));
+  const copyLine = lineOf('cudaMemcpy(d_in');
+  const l = await command(h, 'goto launch 1 step -2', (ls) => header(ls).includes('host '), 'the host stop');
+  // (a terminal wide enough for the whole line in the Source pane)
+  const left = l.map((x) => x.slice(0, x.indexOf('│')));
+  expect(left.some((x) => x.includes('Host cudaMemcpy in main · source not found'))).toBe(true);
+  expect(left.some((x) => x.includes(`host cudaMemcpy at offbyone.cu:${copyLine} in main — no device thread here`))).toBe(true);
+  expect(left.join('\n')).not.toContain('▶');
   expect(await h.quit()).toBe(0);
 }, 300_000);

@@ -5,7 +5,8 @@
  */
 import React from 'react';
 import type { Model } from '../model.js';
-import { baseName, fit, padStart } from '../text.js';
+import { type HostStop, noDeviceThread } from '#engine';
+import { baseName, fit, padStart, sanitize } from '../text.js';
 import { type Line, PaneFrame, seg } from '../ui.js';
 
 export interface CodeView {
@@ -31,11 +32,11 @@ export function gutterWidth(v: CodeView): number {
   return Math.max(3, String(v.lines.length).length) + 4;
 }
 
-/** The PTX of the focused thread's function, current instruction marked. */
+/** The PTX of the focused thread's function, current instruction marked (none at a host call: no instruction runs). */
 export function ptxView(model: Model): CodeView {
   return model.cached('ptxView', () => {
     const w = model.where();
-    const current = w.state === 'exited' || w.state === 'retired' ? 0 : model.ptxLine(w.function, w.pc);
+    const current = w.state === 'exited' || w.state === 'retired' || model.engine.hostStop() ? 0 : model.ptxLine(w.function, w.pc);
     return { kind: 'ptx', title: `PTX ${baseName(model.engine.ptxPath)}`, file: undefined, lines: model.ptxLines, current, breakpoints: model.ptxBreakpoints() };
   });
 }
@@ -46,6 +47,8 @@ export function ptxView(model: Model): CodeView {
  */
 export function sourceView(model: Model, lastFile: string | undefined): CodeView {
   return model.cached(`sourceView:${lastFile ?? ''}`, () => {
+    const host = model.engine.hostStop();
+    if (host) return hostView(model, host);
     const w = model.where();
     // A thread that has not started (or has exited) has no line: show where it will start, or
     // the file shown last.
@@ -63,6 +66,21 @@ export function sourceView(model: Model, lastFile: string | undefined): CodeView
       breakpoints: model.sourceBreakpoints().get(baseName(file!)) ?? new Map(),
     };
   });
+}
+
+/**
+ * At a host call no device thread runs: the program's own source at the call's line (as gdb
+ * shows a host frame), or one line naming the call where that source cannot be found.
+ */
+function hostView(model: Model, host: HostStop): CodeView {
+  const src = model.engine.hostSource();
+  const title = `Host ${host.what}${host.function ? ` in ${host.function}` : ''} · ${src ? baseName(src.path) : 'source not found'}`;
+  if (!src || host.sourceLine === undefined) return { kind: 'source', title, file: undefined, lines: [noDeviceThread(host)], current: 0, breakpoints: new Map() };
+  const file = host.file!;
+  return {
+    kind: 'source', title, file: src.path, lines: src.lines.map((l) => sanitize(l)), current: host.sourceLine,
+    breakpoints: model.sourceBreakpoints().get(file) ?? new Map(),
+  };
 }
 
 const CURRENT = { color: 'white', bg: 'blue', bold: true } as const;

@@ -41,13 +41,15 @@ export function laneLine(r: LaneValue, focusLane: number | undefined): Line {
   ];
 }
 
-export function LanesPane({ st, data, block, focusLane, width, height, focused, title }: {
+/** `none`: why no lane is shown (a host call: no device thread runs there). */
+export function LanesPane({ st, data, block, focusLane, width, height, focused, title, none }: {
   st: LanesState; data: LanesData | undefined; block: string; focusLane: number | undefined;
-  width: number; height: number; focused: boolean; title: Line;
+  width: number; height: number; focused: boolean; title: Line; none?: string | undefined;
 }): React.JSX.Element {
   let body: Line[];
   let selected: number | undefined;
-  if (st.expr === undefined || data === undefined) body = [[seg(' L on a variable (Variables pane) shows it in every lane of the warp', { dim: true })]];
+  if (none !== undefined) body = none.split('\n').map((t) => [seg(` ${t}`, { dim: true })]);
+  else if (st.expr === undefined || data === undefined) body = [[seg(' L on a variable (Variables pane) shows it in every lane of the warp', { dim: true })]];
   else if ('error' in data) body = [[seg(` ${st.expr}`, { color: 'magenta', bold: true })], [seg(` ${data.error}`, { color: 'red' })]];
   else {
     body = [lanesHeader(st.expr, data.rows, block), ...data.rows.slice(st.top, st.top + Math.max(0, height - 2)).map((r) => laneLine(r, focusLane))];

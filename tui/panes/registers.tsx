@@ -41,11 +41,12 @@ export function registerLines(regs: readonly RegisterValue[], width: number, top
   return out;
 }
 
-export function RegistersPane({ regs, top, width, height, focused, title }: {
-  regs: readonly RegisterValue[]; top: number; width: number; height: number; focused: boolean; title: Line;
+/** `none`: why there are no registers when that is known (a host call: no device thread). */
+export function RegistersPane({ regs, top, width, height, focused, title, none }: {
+  regs: readonly RegisterValue[]; top: number; width: number; height: number; focused: boolean; title: Line; none?: string | undefined;
 }): React.JSX.Element {
   const changed = regs.filter((r) => r.changed).length;
   const t: Line = [...title, seg(changed ? ` (${changed} changed)` : '')];
-  const body = regs.length ? registerLines(regs, width, top, height - 1) : [[seg(' no registers (thread exited?)', { dim: true })]];
+  const body = regs.length ? registerLines(regs, width, top, height - 1) : (none ?? 'no registers (thread exited?)').split('\n').map((t) => [seg(` ${t}`, { dim: true })]);
   return <PaneFrame title={t} width={width} height={height} focused={focused} body={body} />;
 }

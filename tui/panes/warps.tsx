@@ -80,10 +80,12 @@ export function legend(): Line {
   return (Object.keys(LANE_GLYPH) as LaneState[]).slice(0, 4).flatMap((k) => [seg(' '), seg(LANE_GLYPH[k].ch, LANE_GLYPH[k].style), seg(LANE_GLYPH[k].label, { dim: true })]);
 }
 
-export function WarpsPane({ warps, focus, cursor, top, width, height, focused, title }: {
+/** `none`: why no warp is shown (a host call: no device thread runs there). */
+export function WarpsPane({ warps, focus, cursor, top, width, height, focused, title, none }: {
   warps: readonly WarpInfo[]; focus: { block: Dim3; warp: number; lane: number }; cursor: WarpCursor | undefined;
-  top: number; width: number; height: number; focused: boolean; title: Line;
+  top: number; width: number; height: number; focused: boolean; title: Line; none?: string | undefined;
 }): React.JSX.Element {
+  if (none !== undefined) return <PaneFrame title={title} width={width} height={height} focused={focused} body={none.split('\n').map((t) => [seg(` ${t}`, { dim: true })])} />;
   const geo = warpGeometry(warps, width);
   const all = warpLines(warps, geo, focus, cursor, width);
   // The legend takes the last line when there is room to spare.

@@ -131,10 +131,14 @@ export abstract class EngineBase {
 
   /** A stop somewhere in the program: focus its launch, then the stop as usual. */
   protected programStop(ps: ProgramStop): StopEvent {
+    const from = this.program!.current;
     this.enter(ps.launch);
     const st = this.stopped(ps.stop);
     if (st.hit?.kind === 'breakpoint') this.program!.hitTemporary(st.hit.id);
-    return st;
+    // a what-if is a fork of one launch: say so when a move leaves it for another launch
+    if (from === ps.launch || !this.program!.inWhatIf(from)) return st;
+    const note = `(launch ${ps.launch} is as recorded: the what-if writes of launch ${from} are not carried into other launches)`;
+    return { ...st, message: st.message ? `${st.message}\n${note}` : note };
   }
 
   /**

@@ -1,6 +1,7 @@
 /** The engine's breakpoint layer (see base.ts for the layers): breakpoints and watchpoints by DAP request and by gdb location. */
 import { BreakpointError, parseHitCondition } from '../breakpoints.js';
 import { EngineError } from '../errors.js';
+import { GLOBAL_BANKS, GLOBAL_HI } from '../../exec/memory.js';
 import { evaluateExpression, PrintError, type ValueHistory } from '../print/index.js';
 import type {
   AddedWatch, BreakpointInfo, BreakpointRequest, BreakpointResult, DataSpace, Dim3, SpaceName, WatchKind, WatchpointInfo, WatchRequest,
@@ -118,6 +119,7 @@ export abstract class EngineBreakpoints extends EngineValues {
       const space = raw[1]!.toLowerCase() as DataSpace;
       const address = BigInt(raw[2]!);
       const size = raw[3] ? Number(raw[3]) : 4;
+      if (space === 'global') refusePastBank0(address);
       if (!s.threadView().readMemory(space, address, size)) throw new EngineError(`Cannot watch ${space} 0x${address.toString(16)} (${size} bytes): not accessible from the focused thread.`, 'bad-watch');
       const across = this.programWatch(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size));
       return { wp: across ?? s.addWatchpoint(expr, kind, space, Number(address & 0xffffffffn), size, formatterFor('int', size)), raw: true };
@@ -131,6 +133,7 @@ export abstract class EngineBreakpoints extends EngineValues {
     }
     if (v.address === undefined || v.space === undefined) throw new EngineError(`Cannot watch constant value \`${expr}' (it is not in memory).`, 'bad-watch');
     if (!WRITABLE.includes(v.space)) throw new EngineError(`cannot watch ${v.space} memory (read-only)`, 'bad-watch');
+    if (v.space === 'global' || v.space === 'generic') refusePastBank0(v.address);
     const addr = Number(v.address & 0xffffffffn);
     if (!s.threadView().readMemory(v.space as SpaceName, v.address, Math.max(1, v.size))) throw new EngineError(`Cannot watch ${expr}: ${v.space} address 0x${addr.toString(16)} is not accessible.`, 'bad-watch');
     const across = this.programWatch(label, kind, v.space, addr, Math.max(1, v.size), formatterFor(v.type, v.size));
@@ -209,4 +212,13 @@ export abstract class EngineBreakpoints extends EngineValues {
   lastBreakpointSet(): number | undefined { const ids = this.session.breakpoints().map((b) => b.id); return ids.length ? Math.max(...ids) : undefined; }
   /** Where a gdb location (`16`, `kernel.cu:16`, `twice`) resolves, without setting anything (`info line N`). */
   resolveLocation(location: string): { function: string; pc: number; file: string | undefined; line: number }[] { return this.session.resolveLocation(location); }
+}
+
+/**
+ * Watchpoints know global memory by its first bank's offsets (src/exec/arena.ts): one past it
+ * (high word 0x7f01 and on) is refused in words rather than watched at the wrong bytes.
+ */
+function refusePastBank0(address: bigint): void {
+  const hi = Number(address >> 32n);
+  if (hi > GLOBAL_HI && hi < GLOBAL_HI + GLOBAL_BANKS) throw new EngineError(`Cannot watch global 0x${address.toString(16)}: watchpoints cover the first 4 GiB of device memory only yet.`, 'bad-watch');
 }

@@ -2,7 +2,7 @@
 import { EngineError } from '../errors.js';
 import type { Direction, OriginAnswer, Stop, StopEvent, WatchKind, WatchpointInfo } from '../types.js';
 import { type Position, positionOf } from '../../trace/position.js';
-import type { LaunchInfo, ProgramEvent } from '../types.js';
+import type { LaunchInfo, ProgramEvent, Scope, Variable } from '../types.js';
 import type { RaceReport } from '../../races/index.js';
 import { printName } from '../../ptx/names.js';
 import {
@@ -27,6 +27,15 @@ export interface HostStop {
   readonly file: string | undefined;
   readonly sourceLine: number | undefined;
   readonly function: string | undefined;
+  /** What the call did to device memory (write: host to device, read, set, copy, malloc, free...); undefined at an output event. */
+  readonly op: string | undefined;
+  /** The device ranges it wrote (a copy's or set's destination, cudaMalloc's zeros). */
+  readonly writes: readonly { readonly address: bigint; readonly size: number }[];
+}
+
+/** The one line the panes show for a host call where the device has no thread: `host cudaMemcpy at offbyone.cu:39 in main — no device thread here`. */
+export function noDeviceThread(h: HostStop): string {
+  return `host ${h.what}${h.site ? ` at ${h.site}` : ''} — no device thread here`;
 }
 
 /** The engine's part for a whole program: its launches and events, and memory across launches (issue #25). */
@@ -135,7 +144,8 @@ export abstract class EngineProgram extends EngineBase {
   private memSource: ProgramMemorySource | undefined;
   private get mem(): ProgramMemorySource {
     const p = this.program!;
-    return (this.memSource ??= memorySourceOf(p.source, (n) => p.session(n)));
+    // the recording's launches (what global memory held as the program ran), never a what-if's
+    return (this.memSource ??= memorySourceOf(p.source, (n) => p.recorded(n)));
   }
   /** Write watchpoints on global memory in a program: they are the program's, not one launch's. */
   protected readonly pwatches: (WatchpointInfo & { readonly format: (b: Uint8Array) => string })[] = [];
@@ -255,7 +265,37 @@ export abstract class EngineProgram extends EngineBase {
       position: at, line: hostEventLine(e, at, p.source.launches.length),
       what: e.kind === 'host' ? e.api : e.stream, site: e.kind === 'host' ? e.site : undefined,
       file: m?.[1], sourceLine: m ? Number(m[2]) : undefined, function: m?.[3],
+      op: e.kind === 'host' ? e.op : undefined, writes: e.kind === 'host' ? e.writes : [],
     };
+  }
+
+  /**
+   * The host call's source file (the program's own, as its DWARF line table names it by base
+   * name): the launch's source of that name when host and kernels share a file (the usual .cu),
+   * else what the source lookup finds (beside the program, the source directory); undefined at
+   * a device position or where it cannot be read.
+   */
+  hostSource(): { readonly path: string; readonly lines: readonly string[] } | undefined {
+    const h = this.hostStop();
+    if (h?.file === undefined) return undefined;
+    const base = (f: string): string => f.replace(/^.*[\\/]/, '');
+    const named = [...this.session.program.files.values()].find((f) => base(f) === h.file);
+    return (named !== undefined ? this.session.sources.get(named) : undefined) ?? this.session.sources.get(h.file);
+  }
+
+  /**
+   * DAP's scopes at a host call: no device frame, so no device scope; one "Host call" scope
+   * naming the call, its kind, its site and the device memory it wrote (never a launch's locals).
+   */
+  protected hostScopes(h: HostStop): Scope[] {
+    const hex = (a: bigint): string => `0x${a.toString(16)}`;
+    const plain = (name: string, value: string, type = ''): Variable => ({ name, value, type, containerId: 0, expression: undefined, memoryReference: undefined });
+    const vars: Variable[] = [plain('call', h.what), ...(h.op !== undefined ? [plain('kind', h.op)] : []), plain('site', h.site ?? 'unknown (no host line information)')];
+    const bytes = h.writes.reduce((n, w) => n + w.size, 0);
+    if (h.writes.length) vars.push(plain('bytes written', String(bytes), 'size_t'));
+    h.writes.forEach((w, i) => vars.push({ ...plain(h.writes.length > 1 ? `destination ${i + 1}` : 'destination', `${hex(w.address)} (${w.size} bytes)`, 'void *'), memoryReference: `global:${hex(w.address)}` }));
+    vars.push(plain('device thread', 'none: no kernel runs at a host call'));
+    return [{ name: 'Host call', hint: 'locals', count: vars.length, containerId: this.containers.add(() => vars) }];
   }
 
   /**

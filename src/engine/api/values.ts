@@ -37,6 +37,8 @@ export abstract class EngineValues extends EngineProgram {
 
   /** The scopes of a frame of the focused thread: its variables by address space, the warp view, and its PTX registers. */
   scopes(frame: number): Scope[] {
+    const host = this.hostStop();
+    if (host) return this.hostScopes(host);
     this.selectFrame(frame);
     return frameScopes(this.session, frame, this.containers, (expr, f) => this.evaluate(expr, f), (name) => this.lanes(name));
   }

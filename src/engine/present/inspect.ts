@@ -14,6 +14,7 @@ import { baseName } from '../sources.js';
 import { demangledName, namesFunction, printName, signatureName } from '../../ptx/names.js';
 import { MachineThreadView } from '../threadview.js';
 import { type Engine, sessionOf } from '../api.js';
+import { noDeviceThread } from '../api/program.js';
 import { consoleState, ctx, type Display, printOptions } from './state.js';
 import { wrapText } from './wrap.js';
 import type { SpaceName } from '../types.js';
@@ -166,6 +167,9 @@ export function infoCudaBlocks(e: Engine): string {
 
 /** Backtrace with source-level names and argument values: `#0  axpy (a=2.5, x=-1.875) at kernel.cu:4`. */
 export function backtrace(e: Engine): string {
+  // at a host call the one frame is the call: no launch's frames (no device thread runs there)
+  const host = e.hostStop();
+  if (host) return `#0  ${noDeviceThread(host)}`;
   const s = sessionOf(e);
   const c = ctx(e);
   const w = s.where();

@@ -12,6 +12,7 @@ import { baseName } from '../sources.js';
 import { printName, signatureName } from '../../ptx/names.js';
 import { formatterFor, registerFloat } from '../values.js';
 import { type Engine, sessionOf } from '../api.js';
+import { noDeviceThread } from '../api/program.js';
 import type { AddedWatch, BreakpointInfo, DataSpace, LaneValue, OriginAnswer, SpaceName, Stop, WatchKind } from '../types.js';
 import { consoleState, printOptions } from './state.js';
 import { wrapText } from './wrap.js';
@@ -190,7 +191,14 @@ export function historyText(e: Engine, args: string): string {
 }
 
 /** `info registers [NAMES]`: the focused thread's registers, `*` on those the last step changed. */
+/** At a host call, why `info registers|locals|args` has nothing to list (gdb's "No frame selected."). */
+function noFrameAtHost(e: Engine, what: string): void {
+  const host = e.hostStop();
+  if (host) throw new EngineError(`No ${what}: ${noDeviceThread(host)} (launch N goes into a launch).`);
+}
+
 export function registersText(e: Engine, restText: string): string {
+  noFrameAtHost(e, 'registers');
   const s = sessionOf(e);
   // gdb spells them $r1 or r1; PTX %r1
   const asked = restText.split(/\s+/).filter(Boolean).map((n) => n.replace(/^[$%]/, ''));
@@ -245,6 +253,16 @@ export function listText(e: Engine, args: string): string {
   const s = sessionOf(e);
   const ranged = listRange(e, args);
   if (ranged !== undefined) return ranged;
+  // at a host call: the program's own source around the call's line (gdb lists the host frame)
+  const host = e.hostStop();
+  const hostSrc = host && !args.trim() ? e.hostSource() : undefined;
+  if (host && hostSrc && host.sourceLine !== undefined) {
+    const at = host.sourceLine;
+    const out: string[] = [];
+    for (let l = Math.max(1, at - 5); l <= Math.min(hostSrc.lines.length, at + 5); l++) out.push(`${l === at ? '=>' : '  '}${String(l).padStart(5)}\t${hostSrc.lines[l - 1]}`);
+    return out.join('\n');
+  }
+  if (host && !args.trim()) return noDeviceThread(host);
   const w = s.where();
   const lines = sourceLines(e, w.file);
   const center = args.trim() ? num(args, 'list') : w.line;
@@ -377,6 +395,7 @@ function num(text: string, what: string): number {
 
 /** `info locals|args|variables` of the focused thread's selected frame. */
 export function localsText(e: Engine, which: 'locals' | 'args' | 'variables'): string {
+  if (which !== 'variables') noFrameAtHost(e, which === 'locals' ? 'locals' : 'arguments');
   const s = sessionOf(e);
   // gdb's print settings apply to these listings too
   const text = which === 'variables' ? infoVariables(s.debugInfo(), s.threadView(), printOptions(e))

@@ -35,7 +35,10 @@ function forkNote(e: Engine, t: TimelineInfo, step: number): string {
   const ran = n === 1
     ? `the launch re-ran with it from step ${step}`
     : `the launch re-ran with its ${n} writes from step ${first}`;
-  return `[${t.name}] written at step ${step}; ${ran} (${t.total} steps; the original recording, unchanged, has ${original.total}). "timeline original" returns to it.`;
+  // a whole program: the fork is of the launch in focus; the launches after it are not re-run
+  const launch = e.isProgram ? e.position().launch : undefined;
+  const where = launch === undefined ? ran : `${ran.replace('the launch', `launch ${launch}`)}; later launches are the recorded ones, not re-executed with it`;
+  return `[${t.name}] written at step ${step}; ${where} (${t.total} steps; the original recording, unchanged, has ${original.total}). "timeline original" returns to it.`;
 }
 
 /** The header's timeline tag: '' in the original recording, `what-if N: ` in a what-if. */

@@ -1,9 +1,9 @@
 /**
  * The program timeline (issue #25): one debugging session over every launch of a recorded
  * program. Each launch is a Session of its own, recorded from the launch's start state when the
- * user first goes into it and kept in an LRU sized by the memory the kept launches hold (a launch
- * is a deterministic function of its start, so an evicted one is recorded again, identically,
- * when visited again). What the launches of one module share is made once: the parsed and
+ * user first goes into it and kept in an LRU sized by the memory the kept launches hold and by a
+ * count of short ones (SHORT_KEPT) (a launch is a deterministic function of its start, so an
+ * evicted one is recorded again, identically, when visited again). What the launches of one module share is made once: the parsed and
  * resolved module and its compiled code (programOf).
  *
  * Moving across launches follows cuda-gdb going forward: when a continue (or a step past the
@@ -22,6 +22,7 @@ import type { Direction } from '../../trace/position.js';
 import { printName } from '../../ptx/names.js';
 import { loadPtx } from '../../ptx/index.js';
 import type { Program } from '../../ptx/resolve.js';
+import type { Launch } from '../../exec/launch.js';
 import type { ProgramLaunch, ProgramSource } from './source.js';
 
 export interface ProgramOptions {
@@ -54,6 +55,17 @@ export interface ProgramStop { readonly launch: number; readonly stop: Stop }
 
 /** What the recorded launches kept for a return visit may hold (256 MiB). */
 export const DEFAULT_KEPT_BYTES = 256 * 2 ** 20;
+
+/**
+ * Launches of at most SHORT_STEPS warp-steps (recorded again in milliseconds) kept recorded at
+ * once, whatever the byte budget allows: each holds a device arena of megabytes (a program's
+ * 8 MiB heap lies below its buffers) that V8 counts as external memory, and visiting launch after
+ * launch made a new arena per visit until the budget was full (about 30), each few answered by a
+ * collection in the middle of a goto. Past these, a short launch's arena is recycled for the next
+ * one opened. Longer launches stay as the budget allows.
+ */
+export const SHORT_KEPT = 8;
+const SHORT_STEPS = 1 << 16;
 
 /**
  * What keeping launch session `s` costs: its step log and checkpoints, the pages its machine
@@ -90,6 +102,8 @@ export class ProgramTimeline {
   /** Bytes each open session holds (heldBytes, taken once it is recorded). */
   private readonly held = new Map<number, number>();
   private heldTotal = 0;
+  /** Open sessions of short launches (SHORT_STEPS). */
+  private short = 0;
   /** `set cuda break_on_launch application`: stop at each launch's first instruction. */
   breakOnLaunch = false;
   readonly bps: ProgramBreakpoint[] = [];
@@ -125,8 +139,42 @@ export class ProgramTimeline {
     return l ? `${printName(l.kernel)}<<<(${l.grid.join(',')}),(${l.block.join(',')})>>>` : `launch ${n}`;
   }
 
-  /** The session of launch n, recorded when first visited. Throws EngineError for a launch that cannot be opened. */
+  /**
+   * Launch n's session: its what-if timeline's when a write made one the launch's current
+   * timeline (useWhatIf), else the recording's (recorded). Throws EngineError for a launch that
+   * cannot be opened.
+   */
   session(n: number): Session {
+    return this.whatIfs.get(n) ?? this.recorded(n);
+  }
+
+  /** Launches whose current timeline is a what-if (a write's fork of the launch): its session. */
+  private readonly whatIfs = new Map<number, Session>();
+  /** Launches whose recording stays open (a what-if was forked from it: its timelines refer to it). */
+  private readonly pinned = new Set<number>();
+
+  /**
+   * Make `s` (a what-if fork of launch n) the launch's session for every move, or the recording
+   * again (undefined). Only launch n changes: the launches after it stay the recorded ones.
+   */
+  useWhatIf(n: number, s: Session | undefined): void {
+    this.pinned.add(n);
+    if (s) this.whatIfs.set(n, s);
+    else this.whatIfs.delete(n);
+  }
+
+  /** Launch n afresh at its start, with memory of its own (a what-if fork runs in it). */
+  freshLaunch(n: number): Launch {
+    const start = this.source.start(n);
+    if (!start) throw new EngineError(`launch ${n} was not recorded: it cannot be re-run`, 'out-of-range');
+    return start.launch;
+  }
+
+  /** Whether launch n's current timeline is a what-if. */
+  inWhatIf(n: number): boolean { return this.whatIfs.has(n); }
+
+  /** The session of launch n as recorded (never a what-if), recorded when first visited. */
+  recorded(n: number): Session {
     const had = this.open.get(n);
     if (had) {
       this.open.delete(n);
@@ -150,19 +198,27 @@ export class ProgramTimeline {
     const bytes = heldBytes(s);
     this.held.set(n, bytes);
     this.heldTotal += bytes;
-    // least recently used first; the launch in focus and the one opened stay
-    for (const k of this.open.keys()) {
-      if (this.open.size <= this.capacity && this.heldTotal <= this.budget) break;
-      if (k === this.current || k === n) continue;
-      const evicted = this.open.get(k)!;
+    if (s.total <= SHORT_STEPS) this.short++;
+    this.evict(n);
+    return s;
+  }
+
+  /** Push out the least recently used sessions past the limits; the launch in focus and `opened` stay. */
+  private evict(opened: number): void {
+    for (const [k, s] of this.open) {
+      const over = this.open.size > this.capacity || this.heldTotal > this.budget;
+      if (!over && this.short <= SHORT_KEPT) break;
+      const short = s.total <= SHORT_STEPS;
+      // past the limit of short launches only: a longer one stays
+      if (k === this.current || k === opened || this.pinned.has(k) || (!over && !short)) continue;
       this.open.delete(k);
+      if (short) this.short--;
       // its device arena serves the next launch opened (no session is used once evicted: callers
       // take a launch's session from session() and use it before asking for another)
-      recycleBanks(evicted);
+      recycleBanks(s);
       this.heldTotal -= this.held.get(k) ?? 0;
       this.held.delete(k);
     }
-    return s;
   }
 
   /**
@@ -198,7 +254,7 @@ export class ProgramTimeline {
       const start = l?.recorded ? this.source.start(n) : undefined;
       if (!l || !start) return undefined;
       const program = this.programOf(l.module, start.ptxPath, start.ptxText);
-      if (!program) rep = sessionRaces(this.session(n));
+      if (!program) rep = sessionRaces(this.recorded(n));
       else rep = checkRun(program, start.launch, sessionRunOptions(this.o)).report;
     }
     this.raceReports.set(n, rep);

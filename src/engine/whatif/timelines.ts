@@ -7,6 +7,7 @@
  * the original starts a new what-if. `timeline original` and `timeline N` travel between them at
  * the same step.
  */
+import type { Launch } from '../../exec/launch.js';
 import { GLOBAL_HI, FRAME_PARAM_BASE } from '../../exec/memory.js';
 import { EngineError } from '../errors.js';
 import { PrintError, type ValueHistory } from '../print/index.js';
@@ -55,7 +56,11 @@ export class Timelines {
   private readonly whatIfs: WhatIf[] = [];
   private currentId = 0;
 
-  constructor(readonly original: Session) {}
+  /**
+   * `startLaunch`: the launch afresh, at its start, with memory of its own, for each fork (a
+   * program's launches run in resident memory that their recorded session's machine holds).
+   */
+  constructor(readonly original: Session, private readonly startLaunch?: () => Launch) {}
 
   get current(): number { return this.currentId; }
 
@@ -108,7 +113,7 @@ export class Timelines {
     const edit = editOf(s, planned, expr, step);
     const prior = this.currentId === 0 ? [] : this.whatIfs.find((w) => w.id === this.currentId)!.edits;
     const edits = [...prior, edit];
-    const fork = forkSession(this.original, edits);
+    const fork = forkSession(this.original, edits, this.startLaunch?.());
     follow(s, fork, step);
     checkApplied(fork, planned, expr);
     if (this.currentId === 0) {
@@ -181,6 +186,8 @@ function editOf(s: Session, p: PlannedAssignment, text: string, step: number): E
     const hex = `0x${lo.toString(16)}`;
     switch (t.space) {
       case 'global':
+        // what-if writes know global memory by its first bank's offsets (src/exec/arena.ts)
+        if (Number(t.address >> 32n) > GLOBAL_HI) throw new EngineError(`Cannot write global 0x${t.address.toString(16)}: what-if writes reach the first 4 GiB of device memory only yet.`, 'bad-write');
         target = { kind: 'global', address: lo };
         where = `global 0x${((BigInt(GLOBAL_HI) << 32n) | BigInt(lo)).toString(16)}, ${t.size} bytes`;
         break;

@@ -12,11 +12,14 @@
  * The step log's entries ((global pc, warp mask) per warp-step) are written inline, before the
  * instructions they describe, the same words the per-instruction path writes.
  */
-import { boundLoopOf, type BoundLoop, laneWrites, type View } from '../codegen.js';
+import { writeFileSync } from 'node:fs';
+import { boundLoopOf } from '../codegen.js';
 import type { CInstr, Exec } from '../compiled.js';
 import type { Warp } from '../state.js';
-import { constantRead, type Constants } from './constants.js';
+import type { Constants } from './constants.js';
+import { type Item, LaneCache, laneStep } from './lanes.js';
 import { GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space } from '../memory.js';
+import { groupCheck, groupLoad, groupStart, sharedGroups } from './hoist.js';
 import { type MemSpec, memSpecOf, type UniformSpec, uniformSpecOf } from './memspec.js';
 
 /** A compiled block: runs all its instructions for the active lanes `m`; returns the thread-instructions. */
@@ -63,128 +66,11 @@ function popc(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** A constant of a bound loop as generated code: numbers inline, anything else from the table XS. */
-function constant(v: unknown, xs: unknown[]): string {
-  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
-  if (typeof v === 'boolean' || v === undefined) return String(v);
-  xs.push(v);
-  return `$XS[${xs.length - 1}]`;
-}
-
-/**
- * Registers held in locals across the instructions of a fused segment, per lane: each register
- * word an unguarded instruction wrote (as the int32 the word now holds), and each float value
- * (f32 or f64, as read back). Stores still go to the register file; only reloads are saved. A
- * float local is used only when it is not NaN (a NaN's payload is read back from memory, where
- * the typed array put it).
- */
-class LaneCache {
-  private readonly words = new Map<number, string>();
-  private readonly floats = new Map<number, { view: 'f' | 'd'; v: string }>();
-  private n = 0;
-  readonly decls: string[] = [];
-
-  constructor(private readonly consts: Constants) {}
-
-  private fresh(): string {
-    const v = `$r${this.n++}`;
-    this.decls.push(v);
-    return v;
-  }
-
-  read(v: View, name: string, base: number): string {
-    const k = constantRead(this.consts, v, name, base);
-    if (k !== undefined) return k;
-    const w = this.words.get(base), h = this.words.get(base + 1), fl = this.floats.get(base);
-    switch (v) {
-      case 'i': return w !== undefined ? `const ${name} = ${w};` : `const ${name} = I[${base} + o];`;
-      case 'u': return w !== undefined ? `const ${name} = ${w} >>> 0;` : `const ${name} = U[${base} + o];`;
-      case 'p': return w !== undefined ? `const ${name} = ${w} !== 0;` : `const ${name} = I[${base} + o] !== 0;`;
-      case 'l': return w !== undefined && h !== undefined ? `const ${name}lo = ${w} >>> 0, ${name}hi = ${h} >>> 0;` : `const ${name}lo = U[${base} + o], ${name}hi = U[${base} + o + 1];`;
-      case 'f': return fl?.view === 'f' ? `const ${name} = ${fl.v} === ${fl.v} ? ${fl.v} : F[${base} + o];` : `const ${name} = F[${base} + o];`;
-      case 'd': return fl?.view === 'd' ? `const ${name} = ${fl.v} === ${fl.v} ? ${fl.v} : G[(${base} >> 1) + l];` : `const ${name} = G[(${base} >> 1) + l];`;
-      default: return '';
-    }
-  }
-
-  /** After a write of block-level locals (`lo`, `hi`: int32 expressions) to the words at `base`: reads use them. */
-  wroteWords(base: number, lo: string, hi: string): void {
-    this.clobber('l', base);
-    this.words.set(base, lo);
-    this.words.set(base + 1, hi);
-  }
-
-  /** Forget what a write of view `v` at `base` changes. */
-  private clobber(v: View, base: number): void {
-    if (v === 'n') return;
-    const wide = v === 'd' || v === 'l';
-    for (const b of wide ? [base, base + 1] : [base]) {
-      this.words.delete(b);
-      this.floats.delete(b);
-      this.floats.delete(b - 1); // an f64 value held at b - 1 covers word b
-    }
-  }
-
-  /** After a write of `name` (view `v`) at `base`: statements keeping the new value, when `keep`. */
-  wrote(v: View, name: string, base: number, keep: boolean): string {
-    this.clobber(v, base);
-    if (!keep || v === 'n') return '';
-    const x = this.fresh();
-    switch (v) {
-      case 'i': case 'u': this.words.set(base, x); return `${x} = ${name} | 0;`;
-      case 'p': this.words.set(base, x); return `${x} = ${name} ? 1 : 0;`;
-      case 'l': {
-        const y = this.fresh();
-        this.words.set(base, x); this.words.set(base + 1, y);
-        return `${x} = ${name}lo | 0; ${y} = ${name}hi | 0;`;
-      }
-      case 'f': this.floats.set(base, { view: 'f', v: x }); return `${x} = Math.fround(${name});`;
-      case 'd': this.floats.set(base, { view: 'd', v: x }); return `${x} = +${name};`;
-      default: return '';
-    }
-  }
-}
-
-/** An instruction of a fused segment: a generated ALU loop, or a scalar load/store done inline. */
-type Item = { readonly alu: BoundLoop; readonly mem?: undefined; readonly uni?: undefined }
-  | { readonly alu?: undefined; readonly mem: MemSpec; readonly uni?: undefined }
-  | { readonly alu?: undefined; readonly mem?: undefined; readonly uni: UniformSpec };
-
 /** The step log's entries of instructions [from, to) (each warp-step: global pc, warp mask). */
 function logEntries(from: number, to: number): string {
   const out: string[] = [];
   for (let k = from; k < to; k++) out.push(`$log[$lp + ${2 * k}] = $g + ${k}; $log[$lp + ${2 * k + 1}] = $mask;`);
   return out.join(' ');
-}
-
-/** One ALU instruction of a fused lane loop (for one lane). */
-function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[]): string {
-  const s = b.spec;
-  const guarded = ins.guard >= 0;
-  const reads = s.srcs.map((v, i) => cache.read(v, 'abc'[i]!, [b.A, b.B, b.C][i]!)).join('\n');
-  // the write of d first, then e (laneWrites' order), so a shared slot ends with e
-  const keep = cache.wrote(s.dst, 'd', b.D, !guarded) + cache.wrote(s.dst2, 'e', b.E, !guarded);
-  const inner = `{
-      const D = ${b.D}, A = ${b.A}, B = ${b.B}, C = ${b.C}, E = ${b.E}, X0 = ${constant(b.X[0], xs)}, X1 = ${constant(b.X[1], xs)}, X2 = ${constant(b.X[2], xs)};
-      ${reads}
-      let d = 0, dlo = 0, dhi = 0, e = 0;
-      { ${s.body} }
-      ${laneWrites(s.dst, s.dst2)}
-      ${keep}
-    }`;
-  return guarded ? `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${inner} $t++; }` : inner;
-}
-
-/** One instruction of a fused lane loop: an ALU loop's body, or the copy of a uniform load's value (read at the block's start, see uniformPrologue). */
-function laneStep(ins: CInstr, it: Item, k: number, cache: LaneCache, xs: unknown[]): string {
-  if (it.uni === undefined) return aluStep(ins, it.alu!, cache, xs);
-  const d = it.uni.data;
-  if (ins.guard >= 0) {
-    cache.wrote('l', 'x', d, false);
-    return `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { U[${d} + o] = $ul${k}; U[${d} + o + 1] = $uh${k}; $t++; }`;
-  }
-  cache.wroteWords(d, `$ul${k}`, `$uh${k}`);
-  return `U[${d} + o] = $ul${k}; U[${d} + o + 1] = $uh${k};`;
 }
 
 /**
@@ -364,12 +250,21 @@ function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, fro
   const body: string[] = [];
   const cache = new LaneCache(consts);
   const pre = new LaneCache(consts);
+  const loads = new Map<number, { s: MemSpec; guarded: boolean }>();
+  for (let k = from; k < to; k++) if (items[k - from]!.mem !== undefined) loads.set(k, { s: items[k - from]!.mem!, guarded: code[p + k]!.guard >= 0 });
+  const groups = sharedGroups(loads);
+  for (const g of new Set(groups.values())) { checks.push(groupCheck(g)); body.push(groupStart(g, cache)); }
+  if (groups.size > 0) banks.push('const $SB = w.cta.shared, $SBu = $SB.u32, $SBf = $SB.f32;');
   let j = 0;
   let plain = 0;
   for (let k = from; k < to; k++) {
     const it = items[k - from]!;
     const ins = code[p + k]!;
-    if (it.mem !== undefined) {
+    const g = groups.get(k);
+    if (g !== undefined) {
+      body.push(groupLoad(g, it.mem!, cache));
+      plain++;
+    } else if (it.mem !== undefined) {
       const s = it.mem;
       decl.push(`const $HP${j} = $HA[${j}]; let $Hsp${j} = 0, $HB${j} = $NOB;`);
       checks.push(memCheck(ins, s, k, 0, pre, { bad: '$Hbad', mk: '$Hmk', sp: `$Hsp${j}`, P: `$HP${j}` }));
@@ -421,6 +316,15 @@ function afterCheck(ins: CInstr, k: number, s: MemSpec, rec: boolean, end: numbe
     let $B${k} = $NOB, $DT${k} = $NOD, $pg${k} = -1;
     if ($bad${k}) { if ($mk${k} !== 0) $EX[${k}](w, $mk${k}); }
     else if ($mk${k} !== 0) { const bk = ${bank}; $B${k} = bk.u32; $DT${k} = bk.dirty; }`;
+}
+
+/** PTXDBG_DUMP_BLOCKS=DIR: each generated block's text into DIR (to read what V8 is given). */
+const DUMP = typeof process === 'undefined' ? undefined : process.env['PTXDBG_DUMP_BLOCKS'];
+let dumped = 0;
+
+export function dumpBlock(pc: number, text: string): void {
+  if (DUMP === undefined || DUMP === '') return;
+  writeFileSync(`${DUMP}/block-${pc}-${dumped++}.js`, text);
 }
 
 function noSlow(): BlockRun {
@@ -489,7 +393,7 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
       return $t;
     };`;
   const splits: (SplitRun | undefined)[] = [];
-  const make = <R>(text: string): R => (new Function(...PARAMS, text) as Factory<R>)(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED, slow, lz);
+  const make = <R>(text: string): R => (dumpBlock(p, text), new Function(...PARAMS, text) as Factory<R>)(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED, slow, lz);
   const lz = (n: number): SplitRun => splits[n] ??= makeSplit(n);
   const makeSplit = (n: number): SplitRun => {
     const [from, to] = ranges[n]!;

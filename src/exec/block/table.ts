@@ -13,9 +13,13 @@
 import { type CFunction, Ctl, type CInstr } from '../compiled.js';
 import { constantSlots, type Constants } from './constants.js';
 import { type BlockRun, generateBlock } from './gen.js';
+import { generateSelfLoop, type LoopRun } from './selfloop.js';
 
 /** Blocks on unless the environment says PTXDBG_BLOCKS=0 (the per-instruction path, for comparison). */
 export const BLOCKS_DEFAULT = typeof process === 'undefined' || process.env['PTXDBG_BLOCKS'] !== '0';
+
+/** Calls of a loop whose lanes disagreed (divergent trip counts) before it is given up (each costs a pass of the first lane). */
+const LOOP_REFUSALS = 16;
 
 /** Shorter runs gain nothing from a block. */
 const MIN_LEN = 2;
@@ -40,6 +44,30 @@ export class Block {
       if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
       return this.single(rec);
     }
+  }
+
+  private selfLoop: LoopRun | null | undefined = undefined;
+
+  /** When the block is the body of a loop closed by the branch after it: that loop run lane by lane (selfloop.ts), else null. */
+  loop(): LoopRun | null {
+    if (this.selfLoop !== undefined) return this.selfLoop;
+    const bra = this.code[this.pc + this.len];
+    this.selfLoop = null;
+    if (bra !== undefined && bra.ctl === Ctl.Bra) {
+      try {
+        this.selfLoop = generateSelfLoop(this.code, this.consts, this.pc, this.len, bra) ?? null;
+      } catch (e) {
+        if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
+      }
+    }
+    return this.selfLoop;
+  }
+
+  private loopRefusals = 0;
+
+  /** The lanes of a warp disagreed on the loop's trip count: after a few such, the loop is not tried again. */
+  loopRefused(): void {
+    if (++this.loopRefusals >= LOOP_REFUSALS) this.selfLoop = null;
   }
 
   private singlePlain: BlockRun | undefined = undefined;

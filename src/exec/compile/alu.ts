@@ -65,6 +65,16 @@ export function compileAlu(ctx: Ctx, t: string): Exec {
   return compileArith(e) ?? compileSelect(e) ?? compileBits(e) ?? fail(ctx, `'${[op, ...ctx.ins.mods].join('.')}' is not supported yet`);
 }
 
+/**
+ * 64-bit add/sub of (lo, hi) uint32 words inline (no call returning through K.R, which V8 kept as
+ * a call in fused blocks): the low sum is exact in a double, its carry or borrow is its overflow.
+ */
+function add64Body(add: boolean): string {
+  return add
+    ? 'const s = alo + blo; dlo = s >>> 0; dhi = (ahi + bhi + (s > 0xffffffff ? 1 : 0)) >>> 0;'
+    : 'const s = alo - blo; dlo = s >>> 0; dhi = (ahi - bhi - (s < 0 ? 1 : 0)) >>> 0;';
+}
+
 /** add/sub (with carry), mul, mad/fma, mul24/mad24, sad, div/rem. */
 function compileArith(e: Alu): Exec | undefined {
   const { ctx, t, op, has, isF, is64, ftz, sat, rnd, v, D, A, B, C, fpost, fin } = e;
@@ -76,7 +86,7 @@ function compileArith(e: Alu): Exec | undefined {
         const direct = rnd === fp.RN ? `${fin('a')} ${sign} ${fin('b')}` : `K.fp.${fn}(${fin('a')}, ${fin('b')}, X0)`;
         return bind(lanes(v, [v, v], fpost(direct)), D(), A(), B(), 0, 0, rnd);
       }
-      if (is64) return bind(lanes('l', ['l', 'l'], `K.i64.${op}64(alo, ahi, blo, bhi); dlo = K.R.lo; dhi = K.R.hi;`), D(), A(), B());
+      if (is64) return bind(lanes('l', ['l', 'l'], add64Body(op === 'add')), D(), A(), B());
       if (has('cc') || op === 'addc' as string) return compileCarry(ctx, op, t);
       if (sat && t === 's32') return bind(lanes('i', ['i', 'i'], `const s = a ${sign} b; d = s > 2147483647 ? 2147483647 : s < -2147483648 ? -2147483648 : s;`), D(), A(), B());
       return bind(lanes('i', [v, v], `d = (${norm(t, 'a')} ${sign} ${norm(t, 'b')}) | 0;`), D(), A(), B());

@@ -10,6 +10,7 @@ import { lowestLane } from '../int64.js';
 import type { Warp } from '../state.js';
 import { coordsOf } from '../launch.js';
 import { describeGlobalOffset, type ElementInfo } from '../fault-site.js';
+import { BANK_BYTES, GLOBAL_HI } from '../memory.js';
 import type { FaultReport } from './types.js';
 
 /** An out-of-bounds global access, restated by the allocation and element it hit or ran past. */
@@ -17,7 +18,10 @@ export function locateAccess(mach: Machine, e: Fault): string {
   if (e.kind !== 'oob' || e.space !== 'global' || e.address === undefined) return e.message;
   const elements = new Map<number, ElementInfo>();
   for (const b of mach.buffers) elements.set(b.alloc.base, { name: b.name, elemSize: typeSize(b.type), count: b.count });
-  const site = describeGlobalOffset(mach.arena, Number(e.address & 0xffffffffn), elements);
+  // the arena offset: the low word in bank 0 (or a 32-bit address), bank k's past k * 4 GiB
+  const hi = Number(e.address >> 32n);
+  const off = hi > GLOBAL_HI ? Number(e.address) - GLOBAL_HI * BANK_BYTES : Number(e.address & 0xffffffffn);
+  const site = describeGlobalOffset(mach.arena, off, elements);
   if (!site) return e.message;
   const at = /^(.*) at (0x[0-9a-f]+)$/.exec(e.message);
   return at ? `${at[1]} at ${site.replace(/;/, ` (${at[2]});`)}` : `${e.message}: ${site}`;

@@ -11,6 +11,7 @@ import { control } from './control.js';
 import { reconverge } from './divergence.js';
 import { BLOCK_PROGRESS } from '../block/gen.js';
 import { blockAt, BLOCKS_DEFAULT, blockTable, type BlockTable } from '../block/table.js';
+import { SELF_LOOP } from '../block/selfloop.js';
 
 const NO_RUNS: Int32Array = new Int32Array(0);
 /** The block's own step log stays unused: runWarp logs the block as one run. */
@@ -56,6 +57,23 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
       if (table !== undefined && pc >= plainUntil) {
         const b = blockAt(table, pc);
         if (b !== null) plainUntil = pc + b.len;
+        // a loop of one block (selfloop.ts): whole iterations, lane by lane, while converged and unrecorded
+        if (b !== null && rec === undefined && f.depth <= 1 && w.parkedBar === 0 && budget + 1 >= 2 * (b.len + 1) && !(rpc > pc && rpc <= pc + b.len)) {
+          const loop = b.loop();
+          const n = loop !== null ? loop(w, mask, Math.floor((budget + 1) / (b.len + 1))) : 0;
+          if (n === 0 && loop !== null) b.loopRefused();
+          if (n > 0) {
+            budget -= n * (b.len + 1) - 1;
+            steps += n * (b.len + 1);
+            thr += SELF_LOOP.t;
+            // as control.ts leaves a uniform branch: at its target or past it, then reconverge
+            w.pc = SELF_LOOP.exit ? pc + b.len + 1 : pc;
+            reconverge(w);
+            pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!; plainUntil = -1;
+            if (w.state !== WarpState.Ready) { blocked = true; break; }
+            continue;
+          }
+        }
         if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) {
           if (rec !== undefined) {
             const g = gbase + pc;

@@ -18,6 +18,8 @@ export interface LaunchImage {
   readonly opts: RunOptions;
   readonly global: SharedArrayBuffer;
   readonly globalSize: number;
+  /** Global memory's banks past the first (a program's past 4 GiB): [bank number, bytes, size]. */
+  readonly far: readonly (readonly [number, SharedArrayBuffer, number])[];
   readonly allocator: ArenaState;
   readonly constBytes: Uint8Array;
   readonly paramBytes: Uint8Array;
@@ -46,6 +48,8 @@ export function captureImage(m: Machine): LaunchImage {
   const atomicLocks = new SharedArrayBuffer(4 * LOCK_STRIPES);
   m.mem.atomicLocks = new Int32Array(atomicLocks);
   const global = m.arena.bank.share();
+  const far: [number, SharedArrayBuffer, number][] = [];
+  m.arena.far.forEach((b, k) => { if (b) far.push([k, b.share(), b.size]); });
   const globals: [number, number, number][] = [];
   m.program.globals.forEach((v, i) => {
     const a = m.globalAddr.get(v);
@@ -62,6 +66,7 @@ export function captureImage(m: Machine): LaunchImage {
     opts: m.opts,
     global,
     globalSize: m.arena.bank.size,
+    far,
     allocator: m.arena.saveState(true),
     constBytes: m.constBank.u8.slice(),
     paramBytes: m.paramBank.u8.slice(),
@@ -96,6 +101,7 @@ export function layoutFromImage(image: LaunchImage, program: Program): (m: Machi
     }
     const arena = new GlobalArena(image.globalSize, image.global);
     arena.loadState(image.allocator, true); // the worker's own copy (posted to it)
+    for (const [k, bytes, size] of image.far) arena.far[k] = new Bank(size, bytes);
     const constBank = bankOf(image.constBytes);
     const paramBank = bankOf(image.paramBytes);
     const mem = new LaunchMemory(arena, constBank, paramBank, image.sharedSize, image.sharedUser, image.reservedBase, image.addr32,

@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Machine } from '../machine.js';
 import { captureImage } from './image.js';
-import { restoreBank, saveBank } from './saved.js';
+import { restoreBank, saveBank, type SavedBank } from './saved.js';
 import { sequentialReason } from './eligible.js';
 import { Claim, CLAIM_BYTES, CLOSED, runUnless, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
 import type { Program } from '../../ptx/resolve.js';
@@ -134,6 +134,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, go
   // resident memory (a program's) outlives the launch: kept to restore if the launch is rerun;
   // a launch's own arena is made afresh by the caller's rerun
   const before = m.launch.resident ? saveBank(m.arena.bank) : undefined;
+  const beforeFar = m.launch.resident ? m.arena.far.map((b) => (b ? saveBank(b) : undefined)) : [];
   const image = captureImage(m);
   const claims = new Int32Array(new SharedArrayBuffer(CLAIM_BYTES));
   const used: Helper[] = [];
@@ -169,9 +170,11 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, go
     // the pages each worker wrote (a worker that did not join wrote none; one that did not report: unknown)
     const wrote = reports.map((o) => (o === undefined ? new Uint8Array(0) : o.dirty));
     if (before) restoreBank(m.arena.bank, before, wrote.every((d) => d !== undefined) ? wrote as Uint8Array[] : undefined);
+    restoreFar(m, beforeFar, reports);
     return { kind: 'rerun', why: stop };
   }
   for (const o of outs) if (o.ok) m.arena.bank.mergeDirty(o.dirty);
+  for (const o of outs) if (o.ok) for (const [k, d] of o.far) m.arena.far[k]?.mergeDirty(d);
   m.warpSteps = steps;
   m.threadInstructions = thr;
   return { kind: 'parallel', threads: n, ctasPerThread: [m.ctasClaimed, ...reports.map((o) => (o?.ok ? o.ctas : 0))] };
@@ -193,4 +196,18 @@ function receive(used: readonly Helper[], joined: number): (WorkerOutput | undef
   }
   if (got < joined) outs[outs.indexOf(undefined)] = { ok: false, why: 'a worker thread did not report' };
   return outs;
+}
+
+/**
+ * The banks past the first as they were before a launch that is to be rerun: each worker's
+ * flags of a bank say what it wrote there (none when it did not join; unknown when it did not
+ * report, then every page that may be non-zero is put back or zeroed).
+ */
+function restoreFar(m: Machine, before: readonly (SavedBank | undefined)[], reports: readonly (WorkerOutput | undefined)[]): void {
+  m.arena.far.forEach((b, k) => {
+    const saved = before[k];
+    if (!b || !saved) return;
+    const wrote = reports.map((o) => (o === undefined ? new Uint8Array(0) : o.dirty === undefined ? undefined : o.far?.find(([j]) => j === k)?.[1] ?? new Uint8Array(0)));
+    restoreBank(b, saved, wrote.every((d) => d !== undefined) ? wrote as Uint8Array[] : undefined);
+  });
 }

@@ -70,6 +70,11 @@ export type WorkerOutput =
     readonly ok: true; readonly warpSteps: number; readonly threadInstructions: number; readonly ctas: number;
     /** The worker's dirty flags of the global bank (pages its CTAs wrote). */
     readonly dirty: Uint8Array;
+    /** ... and of the banks past the first, by bank number. */
+    readonly far: FarDirty;
   }
-  /** `dirty`: the pages it wrote, when it got as far as running CTAs. */
-  | { readonly ok: false; readonly why: string; readonly dirty?: Uint8Array };
+  /** `dirty`, `far`: the pages it wrote, when it got as far as running CTAs. */
+  | { readonly ok: false; readonly why: string; readonly dirty?: Uint8Array; readonly far?: FarDirty };
+
+/** Dirty flags of global memory's banks past the first: [bank number, flags]. */
+export type FarDirty = readonly (readonly [number, Uint8Array])[];

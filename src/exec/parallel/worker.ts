@@ -11,7 +11,7 @@ import { loadPtx } from '../../ptx/index.js';
 import type { Program } from '../../ptx/resolve.js';
 import { Machine } from '../machine.js';
 import { imageLaunch, layoutFromImage } from './image.js';
-import { Claim, CLOSED, runUnless, type LaunchJob, type WorkerInput, type WorkerOutput } from './protocol.js';
+import { Claim, CLOSED, runUnless, type LaunchJob, type WorkerInput, type WorkerOutput, type FarDirty } from './protocol.js';
 
 const { port } = workerData as WorkerInput;
 const programs = new Map<number, Program>();
@@ -38,17 +38,24 @@ function run(job: LaunchJob, prog: Program): WorkerOutput {
     m.ctaClaims = claims;
     if (!runUnless(m, () => Atomics.load(claims, Claim.Stop) !== 0)) throw new Error('the program has ended');
     if (m.fault) throw new Error(`a fault (${m.fault.kind})`);
-    return { ok: true, warpSteps: m.warpSteps, threadInstructions: m.threadInstructions, ctas: m.ctasClaimed, dirty: m.arena.bank.dirty };
+    return { ok: true, warpSteps: m.warpSteps, threadInstructions: m.threadInstructions, ctas: m.ctasClaimed, dirty: m.arena.bank.dirty, far: farDirty(m) };
   } catch (e) {
-    return failed(job, e, m?.arena.bank.dirty ?? new Uint8Array(0));
+    return failed(job, e, m?.arena.bank.dirty ?? new Uint8Array(0), m ? farDirty(m) : []);
   }
 }
 
 /** No thread claims another CTA: the launch is rerun on one thread (`dirty`: the pages this worker wrote). */
-function failed(job: LaunchJob, e: unknown, dirty?: Uint8Array): WorkerOutput {
+/** The dirty flags of the banks past the first (the pages this worker wrote there). */
+function farDirty(m: Machine): FarDirty {
+  const out: [number, Uint8Array][] = [];
+  m.arena.far.forEach((b, k) => { if (b) out.push([k, b.dirty]); });
+  return out;
+}
+
+function failed(job: LaunchJob, e: unknown, dirty?: Uint8Array, far?: FarDirty): WorkerOutput {
   const [gx, gy, gz] = job.image.launch.grid;
   Atomics.store(new Int32Array(job.claims), Claim.NextCta, gx * gy * gz);
-  return { ok: false, why: e instanceof Error ? e.message : String(e), ...(dirty ? { dirty } : {}) };
+  return { ok: false, why: e instanceof Error ? e.message : String(e), ...(dirty ? { dirty } : {}), ...(far ? { far } : {}) };
 }
 
 port.on('message', (job: LaunchJob) => {

@@ -124,10 +124,8 @@ const afterAll = (e: Engine): Position => positionOf(e.launches().length + 1, 0)
 export function hostStackTrace(e: Engine, frameId: () => number): DebugProtocol.StackTraceResponse['body'] | undefined {
   const host = e.hostStop();
   if (!host) return undefined;
-  // the host's DWARF names the file by base name: the shown launch's source of that name is it
-  // when host and kernels share a file (the usual .cu), else whatever the source dirs find
-  const named = e.stack().map((f) => f.file).find((f) => f !== undefined && host.file !== undefined && basename(f) === host.file);
-  const found = host.file === undefined ? undefined : e.sourceFile(named ?? host.file);
+  // the program's own file of the call (the engine finds it by the base name its DWARF gives)
+  const found = e.hostSource();
   const src = found ? new Source(basename(found.path), found.path) : undefined;
   const sf = new StackFrame(frameId(), host.what, src, found ? host.sourceLine ?? 0 : 0, 1) as DebugProtocol.StackFrame;
   return { stackFrames: [sf], totalFrames: 1 };

@@ -13,7 +13,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setCudaCommand } from './program.js';
 import { CUDA_VARIABLES, cudaVariable } from './convenience.js';
-import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, namesFunction, printName, signatureName, type Stop } from '../../engine/index.js';
+import { assignText, baseName, backtrace, consoleState, type Engine, EngineError, lineText, listText, namesFunction, noDeviceThread, printName, signatureName, type Stop } from '../../engine/index.js';
 
 /** A move's result as the language prints it. */
 type Moved = Pick<Stop, 'reason' | 'message'>;
@@ -481,6 +481,8 @@ function listCommand(e: Engine, args: string): string {
 
 /** `info frame`: gdb's frame description for the selected frame. */
 function infoFrame(e: Engine): string {
+  const host = e.hostStop();
+  if (host) throw new EngineError(`No stack: ${noDeviceThread(host)}.`);
   const frames = e.stack();
   const level = e.selectedFrame;
   const f = frames[level];
