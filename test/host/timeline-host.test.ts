@@ -9,11 +9,10 @@
  * -6..-1 of launch 1 (src/trace/position.ts), the copy at the 5th: -2. The host sets in[j] = j + 1
  * and copies it in; cudaMalloc leaves zeros (the runtime zeroes, as our sample's checks assume).
  */
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testIf } from '../helpers.js';
-import { buildTimeline, CLI, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
+import { batchIn, buildTimeline, inOrder, lineIn, TIMELINE_DIR, whyNoTimeline } from './timeline-common.js';
 
 const run = testIf(whyNoTimeline);
 
@@ -31,20 +30,8 @@ const stepOf = (text: string): number => before1.findIndex(([l]) => l === lineOf
 const COPY = `cudaMemcpy (write) at offbyone.cu:${lineOf('cudaMemcpy(d_in')} in main, before launch 1: launch 1 step ${stepOf('cudaMemcpy(d_in')}]`;
 const I = 4; // in[4] = 5
 
-function debug(commands: readonly string[]): { out: string; status: number | null } {
-  const r = spawnSync(process.execPath, [CLI, './offbyone', '--batch', ...commands.flatMap((c) => ['--ex', c])], { cwd: bin, encoding: 'utf8', timeout: 120_000 });
-  return { out: r.stdout, status: r.status };
-}
+const debug = (commands: readonly string[]): ReturnType<typeof batchIn> => batchIn(bin, 'offbyone', commands);
 
-/** `out` holds `wants` in this order. */
-function inOrder(out: string, wants: readonly string[]): void {
-  let at = 0;
-  for (const x of wants) {
-    const i = out.indexOf(x, at);
-    expect(i >= 0 ? x : `${x}   (not found after offset ${at} of:\n${out.slice(at)})`).toBe(x);
-    at = i + x.length;
-  }
-}
 
 test('the source has the six calls before launch 1 this file assumes', () => {
   expect(before1.map(([, api]) => api)).toEqual(['cudaMalloc', 'cudaMalloc', 'cudaMalloc', 'cudaMalloc', 'cudaMemcpy', 'cudaMemset']);

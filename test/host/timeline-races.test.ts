@@ -5,9 +5,8 @@
  * races (every thread does `*total += a[i]`, a load and a store of one word, two warps), fill and
  * twice write only their own a[i]. Expected launches, lines and threads come from the source.
  */
-import { spawnSync } from 'node:child_process';
 import { testIf } from '../helpers.js';
-import { buildTimeline, CLI, lineIn, whyNoTimeline } from './timeline-common.js';
+import { batchIn, buildTimeline, lineIn, whyNoTimeline } from './timeline-common.js';
 
 const run = testIf(whyNoTimeline);
 
@@ -18,10 +17,7 @@ const lineOf = (text: string): number => lineIn('racy.cu', text);
 const RACE_LINE = lineOf('*total += a[i]');
 const launchLine = (n: number, kernel: string): string => `Launch ${n} ${kernel}<<<(1,1,1),(64,1,1)>>> at racy.cu:${lineOf(`${kernel}<<<1, n>>>`)} in main`;
 
-function debug(commands: readonly string[]): { out: string; status: number | null } {
-  const r = spawnSync(process.execPath, [CLI, './racy', '--batch', ...commands.flatMap((c) => ['--ex', c])], { cwd: bin, encoding: 'utf8', timeout: 120_000 });
-  return { out: r.stdout, status: r.status };
-}
+const debug = (commands: readonly string[]): ReturnType<typeof batchIn> => batchIn(bin, 'racy', commands);
 
 run('info races lists the races of every launch under their launch: only count (launch 2), at its += line', () => {
   const r = debug(['info races']);

@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { testIf } from '../helpers.js';
-import { buildTimeline, CLI, lineIn, whyNoTimeline } from './timeline-common.js';
+import { batchIn, buildTimeline, CLI, inOrder, lineIn, whyNoTimeline } from './timeline-common.js';
 
 const run = testIf(whyNoTimeline);
 
@@ -21,20 +21,8 @@ beforeAll(async () => { bin = await buildTimeline('ptxdbg-timeline-writes-', 'of
 const FINISH_LINE = lineIn('offbyone.cu', 'if (i < n) out[i] = b[i] + 1');
 const COPY_LINE = lineIn('offbyone.cu', 'cudaMemcpy(d_in');
 
-function debug(commands: readonly string[]): { out: string; status: number | null } {
-  const r = spawnSync(process.execPath, [CLI, './offbyone', '--batch', ...commands.flatMap((c) => ['--ex', c])], { cwd: bin, encoding: 'utf8', timeout: 120_000 });
-  return { out: r.stdout, status: r.status };
-}
+const debug = (commands: readonly string[]): ReturnType<typeof batchIn> => batchIn(bin, 'offbyone', commands);
 
-/** `out` holds `wants` in this order. */
-function inOrder(out: string, wants: readonly string[]): void {
-  let at = 0;
-  for (const x of wants) {
-    const i = out.indexOf(x, at);
-    expect(i >= 0 ? x : `${x}   (not found after offset ${at} of:\n${out.slice(at)})`).toBe(x);
-    at = i + x.length;
-  }
-}
 
 run('in launch 3, print b[5] = 7 forks the launch: print sees 7, and thread 5 then writes out[5] = 7 + 1; the original recording still has 31', () => {
   const r = debug([
