@@ -23,13 +23,13 @@ import { groupCheck, groupLoad, groupStart, sharedGroups } from './hoist.js';
 import { type MemSpec, memSpecOf, type UniformSpec, uniformSpecOf } from './memspec.js';
 
 /** A compiled block: runs all its instructions for the active lanes `m`; returns the thread-instructions. */
-export type BlockRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: number, mask: number) => number;
+export type BlockRun = (w: Warp, m: number) => number;
 
 /** Where a block that threw stopped: the instruction (index in the block) and thread-instructions counted, that one included. */
 export const BLOCK_PROGRESS = { k: 0, t: 0 };
 
 /** A hoisted segment's split form (fusedSegment), run when its whole-warp check refused: `t` thread-instructions so far in, the total out. */
-type SplitRun = (w: Warp, m: number, log: Uint32Array, lp: number, g: number, mask: number, t: number) => number;
+type SplitRun = (w: Warp, m: number, t: number) => number;
 
 type Factory<R> = (K: unknown, XS: readonly unknown[], EX: readonly Exec[], ST: typeof BLOCK_PROGRESS, POPC: (x: number) => number, GM: typeof guardMask,
   P0: Uint32Array, P1: Uint32Array, NOB: Uint32Array, NOD: Uint8Array, HA: readonly Uint32Array[], SLOW: () => BlockRun, LZ: (n: number) => SplitRun) => R;
@@ -66,13 +66,6 @@ function popc(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** The step log's entries of instructions [from, to) (each warp-step: global pc, warp mask). */
-function logEntries(from: number, to: number): string {
-  const out: string[] = [];
-  for (let k = from; k < to; k++) out.push(`$log[$lp + ${2 * k}] = $g + ${k}; $log[$lp + ${2 * k + 1}] = $mask;`);
-  return out.join(' ');
-}
-
 /**
  * The block's start: each uniform load's value read from its bank ($ul, $uh: int32 words), after
  * checking that it lies in the bank as Warp.quickIndex would; otherwise the whole block runs one
@@ -83,7 +76,7 @@ function uniformPrologue(uni: ReadonlyMap<number, UniformSpec>): string {
   const checks: string[] = [];
   for (const [k, s] of uni) checks.push(`${s.lo + s.size} > $ub${k}.size`);
   return `${uniformReads(uni)}
-      if (${checks.join(' || ')}) return $SLOW()(w, m, $log, $lp, $g, $mask);`;
+      if (${checks.join(' || ')}) return $SLOW()(w, m);`;
 }
 
 /** The uniform loads' values ($ub: bank, $ul, $uh: int32 words), unchecked. */
@@ -155,7 +148,7 @@ function memMove(s: MemSpec, k: number, q: number, cache: LaneCache): string {
  * the lanes in order, and every effect of an instruction on memory happens after all the lanes
  * did the instructions before it and before any lane does one after it, as one at a time.
  */
-function splitSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[]): string {
+function splitSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], ex: Exec[]): string {
   const out: string[] = [];
   const mems: number[] = [];
   for (let k = from; k < to; k++) if (items[k - from]!.mem !== undefined) mems.push(k);
@@ -168,9 +161,8 @@ function splitSegment(code: readonly CInstr[], consts: Constants, p: number, fro
     if (lead >= 0) {
       // the check of `lead` ended the previous loop (or runs alone, when the segment starts with it)
       if (start === from) out.push(checkOnly(code, consts, p, lead, items[lead - from]!.mem!, mems.indexOf(lead) & 1));
-      out.push(afterCheck(code[p + lead]!, lead, items[lead - from]!.mem!, rec, end, ex));
+      out.push(afterCheck(code[p + lead]!, lead, items[lead - from]!.mem!, ex));
     } else {
-      if (rec) out.push(logEntries(start, end));
       out.push(`$ST.k = ${start}; $ST.t = $t;`);
     }
     const cache = new LaneCache(consts);
@@ -239,11 +231,11 @@ const HOISTED: Uint32Array[] = Array.from({ length: HOIST_MAX }, () => new Uint3
  * generated the first time a check refuses (`lazy` holds its maker): most blocks never need it, and
  * it was most of their text, so of V8's time compiling them.
  */
-function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], rec: boolean, ex: Exec[],
+function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], ex: Exec[],
   lazy: (() => string)[]): string {
-  if (!hoistable(code, p, from, to, items)) return splitSegment(code, consts, p, from, to, items, xs, rec, ex);
-  lazy.push(() => splitSegment(code, consts, p, from, to, items, xs, rec, ex));
-  const split = `$t = $LZ(${lazy.length - 1})(w, m, $log, $lp, $g, $mask, $t);`;
+  if (!hoistable(code, p, from, to, items)) return splitSegment(code, consts, p, from, to, items, xs, ex);
+  lazy.push(() => splitSegment(code, consts, p, from, to, items, xs, ex));
+  const split = `$t = $LZ(${lazy.length - 1})(w, m, $t);`;
   const checks: string[] = [];
   const decl: string[] = [];
   const banks: string[] = [];
@@ -285,7 +277,6 @@ function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, fro
     ${laneLoop(pre, checks)}
     if (!$Hbad) {
       ${banks.join('\n')}
-      ${rec ? logEntries(from, to) : ''}
       $ST.k = ${from}; $ST.t = $t;
       $t += ${plain} * $POPC(m);
       ${laneLoop(cache, body)}
@@ -304,15 +295,14 @@ function checkOnly(code: readonly CInstr[], consts: Constants, p: number, k: num
 
 /**
  * Between the loop that checked memory instruction k and the one that moves its data: k is
- * issued (counted, logged with the rest of its loop's instructions [k, end)); a refused warp runs
+ * issued (counted); a refused warp runs
  * k's closure now, which may fault (BLOCK_PROGRESS names k); else the bank its lanes' indices are in.
  */
-function afterCheck(ins: CInstr, k: number, s: MemSpec, rec: boolean, end: number, ex: Exec[]): string {
+function afterCheck(ins: CInstr, k: number, s: MemSpec, ex: Exec[]): string {
   ex[k] = ins.exec!;
   const bank = s.space === Space.Global ? '$AR.bank' : s.space === Space.Shared ? 'w.cta.shared' : `($sp${k} === 1 ? $AR.bank : w.cta.shared)`;
   return `$t += $POPC($mk${k});
     $ST.k = ${k}; $ST.t = $t;
-    ${rec ? logEntries(k, end) : ''}
     let $B${k} = $NOB, $DT${k} = $NOD, $pg${k} = -1;
     if ($bad${k}) { if ($mk${k} !== 0) $EX[${k}](w, $mk${k}); }
     else if ($mk${k} !== 0) { const bk = ${bank}; $B${k} = bk.u32; $DT${k} = bk.dirty; }`;
@@ -332,21 +322,20 @@ function noSlow(): BlockRun {
 }
 
 /** One instruction on the per-instruction form, in program order (it may fault). */
-function singleStep(ins: CInstr, k: number, rec: boolean): string {
+function singleStep(ins: CInstr, k: number): string {
   const mask = ins.guard >= 0 ? `$GM(I, ${ins.guard}, m, ${ins.guardNeg})` : 'm';
-  return `${rec ? `$log[$lp + ${2 * k}] = $g + ${k}; $log[$lp + ${2 * k + 1}] = $mask;` : ''}
-    $mk = ${mask};
+  return `$mk = ${mask};
     $t += $POPC($mk);
     $ST.k = ${k}; $ST.t = $t;
     if ($mk !== 0) $EX[${k}](w, $mk);`;
 }
 
 /**
- * The block of `len` instructions of `code` from `p` (each Ctl.None with an exec), generated for
- * recording on (`rec`) or off. Throws when the generated text does not compile (the caller then
+ * The block of `len` instructions of `code` from `p` (each Ctl.None with an exec); a recording
+ * logs the block's steps as one run around it (machine/run.ts), so the text logs nothing. Throws when the generated text does not compile (the caller then
  * generates it again without fused segments).
  */
-export function generateBlock(code: readonly CInstr[], consts: Constants, p: number, len: number, rec: boolean, fuse = true, slow: () => BlockRun = noSlow): BlockRun {
+export function generateBlock(code: readonly CInstr[], consts: Constants, p: number, len: number, fuse = true, slow: () => BlockRun = noSlow): BlockRun {
   const xs: unknown[] = [];
   const uni = new Map<number, UniformSpec>();
   const ex: Exec[] = [];
@@ -373,18 +362,18 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
     if (j > k) {
       // an ALU loop cannot fault; should a helper throw all the same, the block's report names its loop's first instruction
       const before = lazy.length;
-      parts.push(fusedSegment(code, consts, p, k, j, items, xs, rec, ex, lazy));
+      parts.push(fusedSegment(code, consts, p, k, j, items, xs, ex, lazy));
       if (lazy.length > before) ranges.push([k, j]);
       k = j;
       continue;
     }
     const ins = code[p + k]!;
     ex[k] = ins.exec!;
-    parts.push(singleStep(ins, k, rec));
+    parts.push(singleStep(ins, k));
     k++;
   }
   const src = `
-    return function block(w, m, $log, $lp, $g, $mask) {
+    return function block(w, m) {
       const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
       const $AR = w.mem.global, $SU = w.mem.sharedUser;
       let $t = 0, $mk = 0, $aLo = 1, $aHi = 0;
@@ -399,7 +388,7 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
     const [from, to] = ranges[n]!;
     const segUni = new Map([...uni].filter(([k]) => k >= from && k < to));
     const wrap = (body: string): string => `
-      return function split(w, m, $log, $lp, $g, $mask, $t) {
+      return function split(w, m, $t) {
         const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
         const $AR = w.mem.global, $SU = w.mem.sharedUser;
         let $mk = 0, $aLo = 1, $aHi = 0;
@@ -413,7 +402,7 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
       // a fused text that does not compile: the segment's instructions one by one (as Block.generate does for a whole block)
       if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
       const one: string[] = [];
-      for (let k = from; k < to; k++) { ex[k] = code[p + k]!.exec!; one.push(singleStep(code[p + k]!, k, rec)); }
+      for (let k = from; k < to; k++) { ex[k] = code[p + k]!.exec!; one.push(singleStep(code[p + k]!, k)); }
       return make<SplitRun>(wrap(one.join('\n')));
     }
   };

@@ -26,23 +26,21 @@ const MIN_LEN = 2;
 
 export class Block {
   private plain: BlockRun | undefined = undefined;
-  private recorded: BlockRun | undefined = undefined;
 
   constructor(private readonly code: readonly CInstr[], private readonly consts: Constants, readonly pc: number, readonly len: number) {}
 
-  /** The generated function, recording on or off (each made on first use). */
-  run(rec: boolean): BlockRun {
-    if (rec) return this.recorded ??= this.generate(true);
-    return this.plain ??= this.generate(false);
+  /** The generated function (made on first use). */
+  run(): BlockRun {
+    return this.plain ??= this.generate();
   }
 
-  private generate(rec: boolean): BlockRun {
+  private generate(): BlockRun {
     try {
-      return generateBlock(this.code, this.consts, this.pc, this.len, rec, true, () => this.single(rec));
+      return generateBlock(this.code, this.consts, this.pc, this.len, true, () => this.single());
     } catch (e) {
       // a fused text that does not compile (each loop alone did): the instructions one by one
       if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
-      return this.single(rec);
+      return this.single();
     }
   }
 
@@ -71,12 +69,10 @@ export class Block {
   }
 
   private singlePlain: BlockRun | undefined = undefined;
-  private singleRecorded: BlockRun | undefined = undefined;
 
-  /** The block's instructions one at a time (each its own closure), recording on or off. */
-  private single(rec: boolean): BlockRun {
-    if (rec) return this.singleRecorded ??= generateBlock(this.code, this.consts, this.pc, this.len, rec, false);
-    return this.singlePlain ??= generateBlock(this.code, this.consts, this.pc, this.len, rec, false);
+  /** The block's instructions one at a time (each its own closure). */
+  private single(): BlockRun {
+    return this.singlePlain ??= generateBlock(this.code, this.consts, this.pc, this.len, false);
   }
 }
 

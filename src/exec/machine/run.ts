@@ -15,7 +15,6 @@ import { SELF_LOOP } from '../block/selfloop.js';
 
 const NO_RUNS: Int32Array = new Int32Array(0);
 /** The block's own step log stays unused: runWarp logs the block as one run. */
-const NO_LOG = new Uint32Array(0);
 
 /**
  * The hot loop: issue up to `budget` instructions of warp `w`. Returns true when the warp
@@ -81,7 +80,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
             runNext = g + b.len;
           }
           try {
-            thr += b.run(false)(w, mask, NO_LOG, 0, gbase + pc, mask);
+            thr += b.run()(w, mask);
           } catch (e) {
             // as the per-instruction path leaves it: the faulting instruction issued and counted
             steps += BLOCK_PROGRESS.k + 1;
