@@ -10,6 +10,7 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Device, LaunchRequest } from './device.js';
 import type { Image } from '../exec/texture/image.js';
+import { MAX_BUFFER_BYTES, MAX_DEVICE_BYTES } from '../exec/launch.js';
 
 /** The device memory a launch starts from, copied before it runs. */
 export interface LaunchSnapshot {
@@ -36,6 +37,20 @@ interface Region {
 }
 
 const safe = (s: string): string => s.replace(/[^\w.-]+/g, '_');
+
+/**
+ * Why the device's memory cannot be a bundle, or undefined: a launch file's regions (launch.ts)
+ * are at most MAX_BUFFER_BYTES each, within the first MAX_DEVICE_BYTES of device memory. Asked
+ * before snapshotLaunch, which would copy every allocation into host memory first.
+ */
+export function bundleRefusal(device: Device): string | undefined {
+  for (const a of device.arena.allocs) {
+    if (a.freed) continue;
+    if (a.size > MAX_BUFFER_BYTES) return `its device memory holds an allocation of ${a.size} bytes, more than the ${MAX_BUFFER_BYTES / 2 ** 30} GiB one region of a capture bundle holds`;
+    if (a.base + a.size > MAX_DEVICE_BYTES) return `its device memory reaches past the first ${MAX_DEVICE_BYTES / 2 ** 30} GiB, which a capture bundle cannot address yet`;
+  }
+  return undefined;
+}
 
 /** Copy what the launch can reach: every live allocation, device-heap block and module variable. */
 export function snapshotLaunch(device: Device, r: LaunchRequest): LaunchSnapshot {

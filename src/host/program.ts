@@ -27,7 +27,7 @@ import { formatFault } from '../engine/index.js';
 import { plainName, printName } from '../ptx/names.js';
 import { type Device, WINDOW_BASE, type LaunchRequest } from './device.js';
 import { serveProgram, type HostOp, type LaunchOutcome, type SanitizeHooks } from './server.js';
-import { type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from './bundle.js';
+import { bundleRefusal, type LaunchSnapshot, snapshotLaunch, writeBundle, writeBundleOutputs } from './bundle.js';
 import { CUDA, CudaError } from './errors.js';
 import { apiError, initcheckError, leakError, memcheckError, racecheckAnalysis, racecheckHazard, raceLevel, synccheckError } from './sanitize.js';
 import type { SanitizeSession, SanitizeTool } from './sanitizer.js';
@@ -270,12 +270,18 @@ export class ProgramLaunches {
     const site = r.depth ? parentSite : this.takeSite(r.kernel);
     const label = `${printName(r.kernel)}<<<(${r.grid.join(',')}),(${r.block.join(',')})>>>${r.launchedBy ? ` (launched from the device by ${r.launchedBy})` : ''}`;
     const breakAt = p.breaks.findIndex((b) => kernelMatches(b.kernel, r.kernel) && (b.nth === undefined || b.nth === nth));
-    const breakHere = breakAt >= 0;
+    let breakHere = breakAt >= 0;
     if (breakHere) this.hit.add(breakAt);
-    const captureHere = this.capturing && (p.capture!.kernel === undefined || kernelMatches(p.capture!.kernel, r.kernel));
+    let captureHere = this.capturing && (p.capture!.kernel === undefined || kernelMatches(p.capture!.kernel, r.kernel));
+    // memory a bundle cannot hold: said once where asked for, and the launch runs on without it
+    const refusal = breakHere || captureHere || p.breakOnFault ? bundleRefusal(device) : undefined;
+    if (refusal !== undefined && (breakHere || captureHere)) {
+      say(`ptxdbg: launch ${index} ${label}: cannot ${breakHere ? 'open the debugger on' : 'capture'} it: ${refusal}; it runs on without ${breakHere ? 'the debugger' : 'a bundle'}`);
+      breakHere = captureHere = false;
+    }
     let snap: LaunchSnapshot | undefined;
     try {
-      if (breakHere || captureHere || p.breakOnFault) snap = snapshotLaunch(device, r);
+      if (refusal === undefined && (breakHere || captureHere || p.breakOnFault)) snap = snapshotLaunch(device, r);
     } catch (e) {
       if (!(e instanceof CudaError)) throw e;
       say(`ptxdbg: launch ${index} ${label}: ${e.message}`);
@@ -346,8 +352,11 @@ export class ProgramLaunches {
       status = san!.o.destroyOnDeviceError === 'kernel' ? CUDA.success : CUDA.launchFailure;
     } else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
     if (p.breakOnFault && !breakHere) {
-      say('ptxdbg: opening the debugger on the faulting launch; the program waits until you quit it');
-      await p.openDebugger(snap!, true);
+      if (snap === undefined) say(`ptxdbg: cannot open the debugger on the faulting launch: ${refusal ?? 'its memory was not kept'}`);
+      else {
+        say('ptxdbg: opening the debugger on the faulting launch; the program waits until you quit it');
+        await p.openDebugger(snap, true);
+      }
     }
     return { status, stdout };
   };

@@ -397,6 +397,13 @@ run('6 GiB in two 3 GiB buffers: kernels and copies reach both, at little host m
   const races = exec(['--races', '--', './six']);
   expect(races.err).toContain('cannot follow device memory past the first 4 GiB yet');
   expect(races.err).toContain('at instruction');
+  // a launch whose memory a capture bundle cannot hold (a region is at most 1 GiB, launch.ts):
+  // --break says so in one line and the program runs on as without it (it used to copy all 6 GiB
+  // into host memory, then end in an internal error writing the bundle)
+  const brk = exec(['--break', 'sum', '--batch', '--', './six']);
+  expect(brk.code).toBe(0);
+  expect(brk.out).toBe(r.out);
+  expect(brk.err).toContain(`ptxdbg: launch 2 sum<<<(1,1,1),(1,1,1)>>>: cannot open the debugger on it: its device memory holds an allocation of ${3 * 2 ** 30} bytes, more than the 1 GiB one region of a capture bundle holds; it runs on without the debugger`);
 });
 
 run('3.2 GB under the sanitizer: memcheck and the race checker both check it, at little host memory', () => {
