@@ -32,6 +32,9 @@ async function guard(fn: () => number | Promise<number>): Promise<void> {
     }
     process.stderr.write(`ptxdbg: internal error: ${(e as Error).stack ?? String(e)}\n`);
     process.exitCode = 70;
+    // what the failed command left open (a program waiting on its runtime, a server, workers)
+    // must not keep ptxdbg alive: exit soon after, unless nothing holds the event loop anyway
+    setTimeout(() => process.exit(70), 200).unref();
   }
 }
 

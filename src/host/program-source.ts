@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { plainName } from '../ptx/names.js';
-import type { Launch } from '../exec/launch.js';
+import { type Launch, MAX_BUFFER_BYTES } from '../exec/launch.js';
 import type { FaultReport } from '../exec/machine.js';
 import { Bank, BANK_BYTES, GlobalArena, type Allocation, type ResidentMemory } from '../exec/memory.js';
 import { loadBytes } from '../exec/bank-pages.js';
@@ -59,6 +59,9 @@ function captureLaunch(rec: ProgramRecording, n: number, into: string): string |
   const l = rec.launches[n - 1];
   if (!snap || !l) return undefined;
   const out = join(into, `${String(n).padStart(4, '0')}-${plainName(l.kernel)}`);
+  // a region a launch file cannot hold (launch.ts reads one of at most MAX_BUFFER_BYTES)
+  const big = snap.regions.find((g) => g.size > MAX_BUFFER_BYTES);
+  if (big) throw Object.assign(new Error(`launch ${n} holds an allocation of ${big.size} bytes, more than the ${MAX_BUFFER_BYTES / 2 ** 30} GiB one region of a capture bundle holds`), { code: 'EFBIG' });
   writeBundle(out, snap);
   if (l.end) {
     mkdirSync(join(out, 'expected'), { recursive: true });

@@ -5,7 +5,7 @@
  * and the faulting thread come from the .cu source, never from ptxdbg's output.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { testIf } from '../helpers.js';
 import { buildTimeline, CLI, lineIn, whyNoTimeline } from './timeline-common.js';
@@ -84,5 +84,15 @@ describe('capture DIR inside a program session', () => {
     // outside a program session it says where capture works
     const single = debug(['capture cap2'], [join('cap', '0001-fill') + '/', '--batch']);
     expect(single.out + single.err).toMatch(/capture DIR works in a whole-program session/);
+  }, 180_000);
+
+  run('into a place it cannot write: one line naming the place and why, and the session goes on', () => {
+    // a regular file where the bundle's directory would be made: mkdir fails with ENOTDIR
+    writeFileSync(join(bin, 'not-a-dir'), '');
+    const { out, status } = debug(['launch 1', 'capture not-a-dir', 'print 6 * 7']);
+    expect(out).toMatch(/^capture not-a-dir: ENOTDIR: not a directory, mkdir .*not-a-dir\/0001-fill/m);
+    expect(out).toContain('$1 = 42');
+    // a failed command in batch mode exits 1 (README's exit codes), not 70
+    expect(status).toBe(1);
   }, 180_000);
 });

@@ -72,7 +72,15 @@ export abstract class EngineProgram extends EngineBase {
     if (!dir.trim()) throw new EngineError('usage: capture DIR', 'bad-request');
     const n = p.current;
     if (!p.source.capture) throw new EngineError('this recording cannot write bundles', 'bad-request');
-    const out = p.source.capture(n, dir.trim());
+    let out: string | undefined;
+    try {
+      out = p.source.capture(n, dir.trim());
+    } catch (e) {
+      // the directory cannot be made or written (permissions, a file in the way, a full disk)
+      const code = (e as NodeJS.ErrnoException).code;
+      if (typeof code !== 'string') throw e;
+      throw new EngineError(`capture ${dir.trim()}: ${(e as Error).message}`, 'bad-request');
+    }
     if (out === undefined) throw new EngineError(`launch ${n} was not recorded: there is no start state to write`, 'out-of-range');
     return out;
   }
