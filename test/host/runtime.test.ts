@@ -19,6 +19,14 @@ const run = testIf(why);
 // cudaError_t values (driver_types.h)
 const SUCCESS = 0, INVALID_VALUE = 1, MEMORY_ALLOCATION = 2, INITIALIZATION_ERROR = 3, ILLEGAL_ADDRESS = 700;
 
+/** C: the peak RSS (VmHWM, KiB) of the process that started this one: ptxdbg exec serving the program. */
+const PARENT_HWM = `static long parent_hwm_kib() {
+  char path[64]; snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
+  FILE *f = fopen(path, "r"); if (!f) return -1;
+  char line[256]; long v = -1;
+  while (fgets(line, sizeof line, f)) if (sscanf(line, "VmHWM: %ld kB", &v) == 1) break;
+  fclose(f); return v;
+}`;
 const PROGRAMS: Record<string, string> = {
   // cudaMalloc failures, size 0, reuse of freed memory, and what the device says it has
   alloc: `#include <cstdio>
@@ -182,13 +190,7 @@ __global__ void last(int *p, size_t n) { p[n - 1] = 12345; p[0] = 7; }
 __global__ void spread(int *p, size_t n) { size_t i = blockIdx.x * blockDim.x + threadIdx.x; p[i * (n / 1024) + 1] = (int)i + 1; atomicAdd(&p[n - 2], 5); }
 // loads past 2 GiB: the last element plus the last thread's of spread, and the atomics' sum
 __global__ void gather(int *p, size_t n) { p[2] = p[n - 1] + p[1023 * (n / 1024) + 1]; p[3] = p[n - 2]; }
-static long parent_hwm_kib() {
-  char path[64]; snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
-  FILE *f = fopen(path, "r"); if (!f) return -1;
-  char line[256]; long v = -1;
-  while (fgets(line, sizeof line, f)) if (sscanf(line, "VmHWM: %ld kB", &v) == 1) break;
-  fclose(f); return v;
-}
+${PARENT_HWM}
 int main() {
   size_t f0, t0, f1, t1;
   cudaMemGetInfo(&f0, &t0);
@@ -234,13 +236,7 @@ __global__ void mark(int *a, int *b, size_t n, int *flags) {
 // 8192 threads, each writing one int 384 KiB apart in b: pages all over bank 1 (on worker threads with --workers)
 __global__ void spread(int *b, size_t n) { size_t i = blockIdx.x * blockDim.x + threadIdx.x; b[i * (n / 8192) + 2] = (int)i + 1; }
 __global__ void sum(const int *a, const int *b, size_t n, int *out) { *out = a[0] + a[n - 1] + b[0] + b[n - 1] + b[1]; }
-static long parent_hwm_kib() {
-  char path[64]; snprintf(path, sizeof path, "/proc/%d/status", (int)getppid());
-  FILE *f = fopen(path, "r"); if (!f) return -1;
-  char line[256]; long v = -1;
-  while (fgets(line, sizeof line, f)) if (sscanf(line, "VmHWM: %ld kB", &v) == 1) break;
-  fclose(f); return v;
-}
+${PARENT_HWM}
 int main() {
   size_t f0, t0;
   cudaMemGetInfo(&f0, &t0);
