@@ -1,6 +1,7 @@
 /**
  * A block that branches back to itself runs lane by lane over whole iterations
- * (src/exec/block/selfloop.ts) when the branch is uniform and recording is off. The values are
+ * (src/exec/block/selfloop.ts) when the branch is uniform and recording is off; after the first
+ * lane, two lanes at a time. The values are
  * derived by hand from the PTX below (integer arithmetic mod 2^32, f32 rounding), never from a run:
  * per iteration i (from 0), r4 = 3 * r3; r3 = r4 + i; r4 = r3 ^ 0x55 (the first r4 is dead: the
  * next instruction but one overwrites it, and r4 is dead at the back edge too, yet a stop after an
@@ -148,6 +149,22 @@ describe('a loop of one block, lane by lane', () => {
     off.run();
     expect(outputs(on, 40)).toEqual(expected(40, (t) => (t % 5) + 1));
     expect([on.warpSteps, on.threadInstructions, stateHash(on)]).toEqual([off.warpSteps, off.threadInstructions, stateHash(off)]);
+  });
+
+  test('lanes run two at a time after the first: one disagreeing lane of a pair, either one, puts every lane back', () => {
+    // lanes after the first run in pairs (1-2, 3-4, ...); thread K alone leaves after 3 trips, the rest after 4
+    for (const k of [1, 2, 3, 31, 33]) {
+      const ptx = loopPtx(`setp.eq.u32 %p1, %r1, ${k}; selp.u32 %r6, 3, 4, %p1;`);
+      // 35 threads: the second warp's three lanes are its first lane and one pair
+      const on = machine(ptx, 35, 0, true);
+      const off = machine(ptx, 35, 0, false);
+      const refused = SELF_LOOP.refused;
+      on.run();
+      off.run();
+      expect(SELF_LOOP.refused - refused).toBeGreaterThan(0);
+      expect(outputs(on, 35)).toEqual(expected(35, (t) => (t === k ? 3 : 4)));
+      expect([on.warpSteps, on.threadInstructions, stateHash(on)]).toEqual([off.warpSteps, off.threadInstructions, stateHash(off)]);
+    }
   });
 
   test('f32 registers held in locals keep NaN payloads as the register file does', () => {
