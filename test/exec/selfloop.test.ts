@@ -152,9 +152,13 @@ describe('a loop of one block, lane by lane', () => {
   });
 
   test('lanes run two at a time after the first: one disagreeing lane of a pair, either one, puts every lane back', () => {
-    // lanes after the first run in pairs (1-2, 3-4, ...); thread K alone leaves after 3 trips, the rest after 4
-    for (const k of [1, 2, 3, 31, 33]) {
-      const ptx = loopPtx(`setp.eq.u32 %p1, %r1, ${k}; selp.u32 %r6, 3, 4, %p1;`);
+    // lanes after the first run in pairs (1-2, 3-4, ...)
+    // trips: thread K leaves after T, the rest after 40; T = 31 lands on the end of the first
+    // turn's iterations (256 steps: 8 of prologue, 31 iterations of 8), where a lane of a pair leaves exactly when the
+    // turn would have ended anyway, and the first lane did not leave
+    const cases = [[1, 3], [2, 3], [3, 3], [31, 3], [33, 3], [2, 30], [2, 31], [2, 32], [4, 31], [3, 31], [1, 31]] as const;
+    for (const [k, t] of cases) {
+      const ptx = loopPtx(`setp.eq.u32 %p1, %r1, ${k}; selp.u32 %r6, ${t}, 40, %p1;`);
       // 35 threads: the second warp's three lanes are its first lane and one pair
       const on = machine(ptx, 35, 0, true);
       const off = machine(ptx, 35, 0, false);
@@ -162,7 +166,7 @@ describe('a loop of one block, lane by lane', () => {
       on.run();
       off.run();
       expect(SELF_LOOP.refused - refused).toBeGreaterThan(0);
-      expect(outputs(on, 35)).toEqual(expected(35, (t) => (t === k ? 3 : 4)));
+      expect(outputs(on, 35)).toEqual(expected(35, (tid) => (tid === k ? t : 40)));
       expect([on.warpSteps, on.threadInstructions, stateHash(on)]).toEqual([off.warpSteps, off.threadInstructions, stateHash(off)]);
     }
   });
