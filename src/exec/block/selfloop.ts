@@ -7,7 +7,9 @@
  * while the branch is uniform: every lane must take it the same number of times. The first lane
  * decides the count; a lane that disagrees restores the written registers of every lane from a
  * copy taken at the start and the loop reports 0, so the warp runs as before (block, branch,
- * divergence). Recording off only (the step log is written one block at a time).
+ * divergence). Recording off only (the step log is written one block at a time). After the first
+ * lane, lanes run two at a time, interleaved in one loop: a loop is mostly one chain of dependent
+ * arithmetic per lane, and two independent chains keep the processor busy while each waits.
  *
  * What a stop can see is exact: a turn ends after whole iterations (the caller gives `max` from
  * its budget), and the register file then holds what the per-instruction path leaves, every
@@ -94,17 +96,19 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
   if (slots.size > MAX_SLOTS) return undefined;
   const xs: unknown[] = [];
   const promoted = promotable(code, p, len, loops, bra, consts);
-  const cache = new LaneCache(consts);
-  const body: string[] = [];
+  // the second lane of a pair holds its registers in locals of its own ($q for $p)
+  const promoted2: Promoted = new Map([...promoted].map(([base, v]) => [base, { ...v, x: v.x.replace('$p', '$q') }]));
+  const lane = (pr: Promoted): { text: string; decls: string } => {
+    const cache = new LaneCache(consts);
+    const text = Array.from({ length: len }, (_, k) => aluStep(code[p + k]!, loops[k]!, cache, xs, pr)).join('\n');
+    return { text, decls: cache.decls.length ? `let ${cache.decls.map((v) => `${v} = 0`).join(', ')};` : '' };
+  };
+  const one = lane(promoted), two = lane(promoted2);
   let plain = 0;
-  for (let k = 0; k < len; k++) {
-    const ins = code[p + k]!;
-    body.push(aluStep(ins, loops[k]!, cache, xs, promoted));
-    if (ins.guard < 0) plain++;
-  }
-  const load = [...promoted].map(([base, { x, f32 }]) => `let ${x} = ${f32 ? 'F' : 'I'}[${base} + o];`).join(' ');
-  const store = [...promoted].filter(([base]) => slots.has(base)).map(([base, { x, f32 }]) => `${f32 ? 'F' : 'I'}[${base} + o] = ${x};`).join(' ');
-  const take = guardTest(bra, promoted);
+  for (let k = 0; k < len; k++) if (code[p + k]!.guard < 0) plain++;
+  const load = (pr: Promoted, o: string): string => [...pr].map(([base, { x, f32 }]) => `let ${x} = ${f32 ? 'F' : 'I'}[${base} + ${o}];`).join(' ');
+  const store = (pr: Promoted, o: string): string => [...pr].filter(([base]) => slots.has(base)).map(([base, { x, f32 }]) => `${f32 ? 'F' : 'I'}[${base} + ${o}] = ${x};`).join(' ');
+  const take = guardTest(bra, promoted), take2 = guardTest(bra, promoted2).replace('+ o]', '+ o2]');
   const save = [...slots].map((s, j) => `$SNAP.set(I.subarray(${s}, ${s + 64}), ${64 * j});`).join(' ');
   const restore = [...slots].map((s, j) => `I.set($SNAP.subarray(${64 * j}, ${64 * j + 64}), ${s});`).join(' ');
   const src = `
@@ -114,17 +118,36 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       let $t = 0, n = -1, out = false;
       for (let l = 0; l < 32; l++) {
         if (((m >>> l) & 1) === 0) continue;
+        let l2 = l + 1;
+        while (l2 < 32 && ((m >>> l2) & 1) === 0) l2++;
+        if (n >= 0 && l2 < 32) {
+          // two lanes at a time once the trip count is known: their chains of dependent
+          // arithmetic are independent, so the processor overlaps them
+          const o = l << 1, o2 = l2 << 1;
+          let it = 0, go = true, go2 = true;
+          ${load(promoted, 'o')} ${load(promoted2, 'o2')}
+          while (go && go2 && it < n) {
+            { ${one.decls} ${one.text} }
+            { const o = o2, l = l2; ${two.decls} ${two.text} }
+            it++;
+            go = ${take}; go2 = ${take2};
+          }
+          ${store(promoted, 'o')} ${store(promoted2, 'o2')}
+          if (it !== n || out === go || out === go2) { ${restore} $OUT.refused++; return 0; }
+          l = l2;
+          continue;
+        }
         const o = l << 1;
         const lim = n < 0 ? max : n;
         let it = 0, go = true;
-        ${load}
+        ${load(promoted, 'o')}
         while (go && it < lim) {
-          ${cache.decls.length ? `let ${cache.decls.map((v) => `${v} = 0`).join(', ')};` : ''}
-          ${body.join('\n')}
+          ${one.decls}
+          ${one.text}
           it++;
           go = ${take};
         }
-        ${store}
+        ${store(promoted, 'o')}
         if (n < 0) { n = it; out = !go; }
         else if (it !== n || out === go) { ${restore} $OUT.refused++; return 0; }
       }

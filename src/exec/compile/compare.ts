@@ -28,6 +28,14 @@ export const SET_TRUE: Readonly<Record<string, number>> = {
   u32: 0xffffffff, s32: 0xffffffff, b32: 0xffffffff, u16: 0xffff, s16: 0xffff, f16: 0x3c00, bf16: 0x3f80,
 };
 
+/**
+ * An integer comparison (CMP_INT: `a OP b`, each operand once) of the expressions `x` and `y`,
+ * inline: an arrow applied to them would be a closure made at every lane until V8 optimizes it.
+ */
+function intRel(rel: string, x: string, y: string): string {
+  return `(${rel.replace(/\b[ab]\b/g, (v) => (v === 'a' ? `(${x})` : `(${y})`))})`;
+}
+
 export function compileSetp(ctx: Ctx, t: string): Exec {
   const ins = ctx.ins;
   const ops = ins.operands;
@@ -67,7 +75,7 @@ export function compileSetp(ctx: Ctx, t: string): Exec {
     B = src(ctx, ops[2], t);
     const unsignedCmp = ['lo', 'ls', 'hi', 'hs'].includes(cmp) || !SIGNED.has(t);
     const rel = CMP_INT[cmp] ?? fail(ctx, `unknown comparison .${cmp}`);
-    expr = `((a, b) => ${rel})(K.i64.cmp64(alo, ahi, blo, bhi, ${!unsignedCmp}), 0)`;
+    expr = intRel(rel, `K.i64.cmp64(alo, ahi, blo, bhi, ${!unsignedCmp})`, '0');
   } else {
     const unsignedCmp = ['lo', 'ls', 'hi', 'hs'].includes(cmp) || !SIGNED.has(t);
     va = unsignedCmp ? 'u' : 'i';
@@ -75,7 +83,7 @@ export function compileSetp(ctx: Ctx, t: string): Exec {
     B = src(ctx, ops[2], t);
     const rel = CMP_INT[cmp] ?? fail(ctx, `unknown comparison .${cmp}`);
     const tt = unsignedCmp && !SIGNED.has(t) ? t : t;
-    expr = `((a, b) => ${rel})(${norm(tt, 'a')}, ${norm(tt, 'b')})`;
+    expr = intRel(rel, norm(tt, 'a'), norm(tt, 'b'));
   }
   let cSlot = 0;
   let cNeg = false;
