@@ -109,7 +109,8 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
   const load = (pr: Promoted, o: string): string => [...pr].map(([base, { x, f32 }]) => `let ${x} = ${f32 ? 'F' : 'I'}[${base} + ${o}];`).join(' ');
   const store = (pr: Promoted, o: string): string => [...pr].filter(([base]) => slots.has(base)).map(([base, { x, f32 }]) => `${f32 ? 'F' : 'I'}[${base} + ${o}] = ${x};`).join(' ');
   const take = guardTest(bra, promoted), take2 = guardTest(bra, promoted2).replace('+ o]', '+ o2]');
-  const save = [...slots].map((s, j) => `$SNAP.set(I.subarray(${s}, ${s + 64}), ${64 * j});`).join(' ');
+  // word by word: a subarray per slot would be an object made at every call (one per turn of the loop)
+  const save = [...slots].map((s, j) => `for (let i = 0; i < 64; i++) $SNAP[${64 * j} + i] = I[${s} + i];`).join(' ');
   const restore = [...slots].map((s, j) => `I.set($SNAP.subarray(${64 * j}, ${64 * j + 64}), ${s});`).join(' ');
   const src = `
     return function loop(w, m, max) {

@@ -100,7 +100,8 @@ export function compileSetp(ctx: Ctx, t: string): Exec {
   // set.CmpOp.dtype.stype: the first type is the destination's
   const dstType = isSet ? mods.find((m) => typeSize(m) > 0) ?? 'u32' : 'pred';
   const cmpExpr = expr;
-  const body = `const r = ${cmpExpr}; d = ${combine('r')}; e = ${combine('!r')};`;
+  // d and e as numbers 1 / 0, never booleans: a local that holds both kinds is kept boxed by V8
+  const body = `const r = ${cmpExpr}; d = (${combine('r')}) ? 1 : 0; e = (${combine('!r')}) ? 1 : 0;`;
   const dv: View = isSet ? (dstType === 'f32' ? 'f' : 'u') : 'p';
   const yes = !isSet || dstType === 'f32' ? 1 : SET_TRUE[dstType] ?? fail(ctx, `set cannot write type .${dstType}`);
   const setBody = isSet ? body.replace('d = ', 'const dd = ').replace('e = ', 'const ee = ') + ` d = dd ? ${yes} : 0; e = ee ? ${yes} : 0;` : body;
