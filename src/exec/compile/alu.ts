@@ -105,9 +105,11 @@ function compileArith(e: Alu): Exec | undefined {
         // is the fused result unless s is exactly halfway between two f32 values (then the
         // error of s decides) or not finite; those take f32Fma. A zero s is exact (a nonzero sum
         // of these cannot round to zero in double) with the sign of the double sum, which is what
-        // f32Fma returns for it in round-to-nearest: inline too (matmul-like sums hit it often)
+        // f32Fma returns for it in round-to-nearest: inline too (matmul-like sums hit it often).
+        // An infinite s is exact (a product of f32 values cannot overflow a double, so an operand
+        // is infinite): inline as well, as the ALU kernels that overflow keep hitting it
         const body = `const fa = ${fin('a')}, fb = ${fin('b')}, fc = ${fin('c')}; const s = fa * fb + fc, r = Math.fround(s), q = s - r;
-          ${fpost('s - s === 0 && r - r === 0 && (q === 0 || Math.fround(r + 2 * q) !== r + 2 * q) ? r : K.fp.f32Fma(fa, fb, fc, X0)')}`;
+          ${fpost('(s - s === 0 ? r - r === 0 && (q === 0 || Math.fround(r + 2 * q) !== r + 2 * q) : s === s) ? r : K.fp.f32Fma(fa, fb, fc, X0)')}`;
         return bind(lanes(v, [v, v, v], body), D(), A(), B(), C(), 0, rnd);
       }
       if (isF) {
