@@ -19,7 +19,7 @@ import type { ProgramRecording } from '../host/recording.js';
 import { EXIT_USAGE } from './exit.js';
 import { UsageError } from './common.js';
 import { packageRoot } from './package.js';
-import { threadCount, threadsLine } from './run.js';
+import { threadCount, threadsLine } from './threads.js';
 
 export { faultStatus } from '../host/program.js';
 
