@@ -13,7 +13,7 @@ export function threadCount(w: number | 'auto' | undefined): Threads {
 /** The --stats line of a run asked to use several threads. */
 export function threadsLine(par: ParallelRun): string {
   switch (par.kind) {
-    case 'parallel': return `threads: ${par.threads} (CTAs per thread: ${par.ctasPerThread.join(', ')})`;
+    case 'parallel': return par.alone !== undefined ? `threads: 1 (${par.alone})` : `threads: ${par.threads} (CTAs per thread: ${par.ctasPerThread.join(', ')})`;
     case 'sequential': return `threads: 1 (${par.why})`;
     default: return `threads: 1 (rerun on one thread after ${par.why})`;
   }
