@@ -114,6 +114,12 @@ export class Symbolizer {
   }
 }
 
+/** A Symbolizer that names source lines too (hostlines.ts and the DWARF reader behind it, loaded now). */
+export async function lineSymbolizer(): Promise<Symbolizer> {
+  const { HostLines } = await import('./hostlines.js');
+  return new Symbolizer(new HostLines());
+}
+
 /** `Host Frame:` lines (without the prefix), indented as compute-sanitizer indents them. */
 export function hostFrameLines(frames: readonly HostFrame[], when: string): string[] {
   if (frames.length === 0) return [];

@@ -21,8 +21,7 @@ import type { FaultReport, Machine, RunOptions } from '../exec/machine.js';
 import type { ParallelRun, Threads } from '../exec/parallel/pool.js';
 import { savePages } from '../exec/bank-pages.js';
 import type { RaceReport } from '../races/types.js';
-/** The race checker's module (src/races/run.ts), imported when a launch is checked. */
-type RaceChecker = typeof import('../races/run.js');
+type RaceChecker = typeof import('../races/run.js'); // imported when a launch is checked
 import { plainName, printName } from '../ptx/names.js';
 import { type Device, WINDOW_BASE, type LaunchRequest } from './device.js';
 import { serveProgram, type HostOp, type LaunchOutcome, type SanitizeHooks } from './server.js';
@@ -30,7 +29,7 @@ import { bundleRefusal, type LaunchSnapshot, snapshotLaunch, writeBundle, writeB
 import { CUDA, CudaError } from './errors.js';
 import { apiError, initcheckError, leakError, memcheckError, racecheckAnalysis, racecheckHazard, raceLevel, synccheckError } from './sanitize.js';
 import type { SanitizeSession, SanitizeTool } from './sanitizer.js';
-import { Symbolizer, type HostFrame, type RawFrame } from './backtrace.js';
+import { lineSymbolizer, Symbolizer, type HostFrame, type RawFrame } from './backtrace.js';
 import { faultingLanes } from './lanes.js';
 import {
   callSiteOf, type CallSite, type HostLineLookup, type HostWrite, ImageTaker, type LaunchEvent, type ProgramRecording, type RecordingStop,
@@ -130,14 +129,9 @@ export class ProgramLaunches {
     }
   }
 
-  /**
-   * Load what host frames need before the program runs: their source lines (hostlines.ts and the
-   * DWARF reader) for sanitize and recording, the only runs whose runtime sends frames.
-   */
+  /** Before the program runs: frames come only under sanitize and recording, named with source lines. */
   async ready(): Promise<void> {
-    if (this.p.sanitize === undefined && this.p.record === undefined) return;
-    const { HostLines } = await import('./hostlines.js');
-    this.symbols = new Symbolizer(new HostLines());
+    if (this.p.sanitize !== undefined || this.p.record !== undefined) this.symbols = await lineSymbolizer();
   }
 
   /** The hooks the server calls besides launches (sanitize's reports, recording's host events). */
@@ -429,10 +423,7 @@ interface Ran {
   parallel?: ParallelRun | undefined;
 }
 
-/**
- * Run one launch, under the checker the policy asks for (`tool`: this launch is checked; `races`:
- * the race checker, loaded when the policy or the tool needs it).
- */
+/** Run one launch, under the checker the policy asks for (`tool`: this launch is checked; `races`: loaded for it). */
 function runLaunch(device: Device, r: LaunchRequest, p: LaunchPolicy, tool: SanitizeTool | undefined, races: RaceChecker | undefined): Ran {
   if (races) {
     const { checkRun, LaunchSetupError } = races;
