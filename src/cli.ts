@@ -68,13 +68,13 @@ function debugOpts(a: Record<string, unknown>): DebugOptions {
 
 /**
  * --workers: threads that run a launch's independent CTAs (`run`: one by default; `exec`: one per
- * core for a plain run, one under the checking tools, --races and recording); `auto` is one per
- * core for a launch long enough to gain (src/exec/parallel/pool.ts). Launches that need one
+ * core for a plain run, one under the checking tools, --races and recording); `auto` asks idle
+ * cores in once enough of a launch is left to gain (src/exec/parallel/auto.ts). Launches that need one
  * ordered machine stay on one thread.
  */
 const workersOption = {
   type: 'string',
-  describe: 'run independent CTAs on N threads (auto: one per core for launches of 2^17 warp-steps or more; exec\'s default, run\'s is 1); launches with printf, malloc or grid sync stay on one',
+  describe: 'run independent CTAs on N threads (auto: idle cores join a launch once a second or more of its work is left; exec\'s default, run\'s is 1); launches with printf, malloc or grid sync stay on one',
 } as const;
 
 /** The --workers value, or a usage error (exit 2) that says what it takes. */

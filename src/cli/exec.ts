@@ -19,7 +19,7 @@ import type { ProgramRecording } from '../host/recording.js';
 import { EXIT_USAGE } from './exit.js';
 import { UsageError } from './common.js';
 import { packageRoot } from './package.js';
-import { threadCount, threadsLine } from './run.js';
+import { threadCount, threadsLine } from './threads.js';
 
 export { faultStatus } from '../host/program.js';
 
@@ -53,8 +53,9 @@ export interface ExecOptions {
 }
 
 /**
- * Threads when --workers is not given: one per core for a plain run (a launch that may not run
- * on threads, or is recorded, still runs on one: src/exec/parallel/pool.ts says why); one under
+ * Threads when --workers is not given: `auto` for a plain run (idle cores join a launch once
+ * enough of it is left to gain, src/exec/parallel/auto.ts; a launch that may not run on threads
+ * stays on one: pool.ts says why); one under
  * the checking tools, the race checker and recording, which watch a launch on one machine.
  */
 function defaultWorkers(o: ExecOptions): 'auto' | 1 {

@@ -15,7 +15,7 @@ import { programSource } from '../host/program-source.js';
 import type { ProgramRun } from '../frontends/dap/adapter.js';
 import { EXEC_MAX_STEPS, runtimeDir } from './exec.js';
 import { DEFAULT_RECORD_BUDGET, hostLineLookup } from './program.js';
-import { threadCount, threadsLine } from './run.js';
+import { threadCount, threadsLine } from './threads.js';
 
 /** Run `run.program` under the recorder and open the engine on the whole program; EngineError when it cannot. */
 export async function recordProgram(run: ProgramRun): Promise<Engine> {

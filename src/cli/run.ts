@@ -12,13 +12,14 @@ import { formatFault } from '../engine/fault.js';
 import { KernelProblems, type Program } from '../ptx/resolve.js';
 import { LaunchSetupError, runToEnd, type RanToEnd } from '../exec/run-to-end.js';
 import { reportKernelProblems, requireProgramSource, UsageError } from './common.js';
-import type { ParallelRun, Threads } from '../exec/parallel/pool.js';
+import { threadCount, threadsLine } from './threads.js';
 import type { PtxSource } from '../exec/parallel/protocol.js';
 
 // Launch resolution and fault text are the engine's (every front end needs them); re-exported
 // here for the subcommands that import them from this module.
 export { resolveLaunch, type LaunchFlags } from '../engine/load.js';
 export { formatFault } from '../engine/fault.js';
+export { threadCount, threadsLine } from './threads.js';
 
 export interface RunCommandOptions extends LaunchFlags {
   out?: string | undefined;
@@ -31,10 +32,6 @@ export interface RunCommandOptions extends LaunchFlags {
   workers?: number | 'auto' | undefined;
 }
 
-/** The threads of a --workers value ('auto': one per core, for launches long enough to gain). */
-export function threadCount(w: number | 'auto' | undefined): Threads {
-  return w === 'auto' ? 'auto' : Math.max(1, Math.floor(w ?? 1));
-}
 
 /** Load the PTX and decide the launch, or report why not and give the exit code (1 bad PTX, 2 bad launch). */
 export function loadForLaunch(ptxPath: string, flags: LaunchFlags): { program: Program; launch: Launch; source: PtxSource } | number {
@@ -118,14 +115,6 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
   return 0;
 }
 
-/** The --stats line of a run asked to use several threads. */
-export function threadsLine(par: ParallelRun): string {
-  switch (par.kind) {
-    case 'parallel': return `threads: ${par.threads} (CTAs per thread: ${par.ctasPerThread.join(', ')})`;
-    case 'sequential': return `threads: 1 (${par.why})`;
-    default: return `threads: 1 (rerun on one thread after ${par.why})`;
-  }
-}
 
 /** The first `n` elements of a buffer, as C would print them. */
 export function formatElements(bytes: Uint8Array, type: ElemType, n: number): string {

@@ -10,7 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { elfFunctions, type ElfFunction } from './elf.js';
-import { HostLines } from './hostlines.js';
+import type { HostLines } from './hostlines.js';
 import { displayName } from './demangle.js';
 import type { Fields } from './protocol.js';
 
@@ -47,9 +47,18 @@ function launchGlue(symbol: string): boolean {
   return name.startsWith('__device_stub__') || name.startsWith('__cudaLaunchKernel_helper(') || /(^|\s)cudaLaunch(Cooperative)?Kernel</.test(name);
 }
 
+/** Source lines of host frames (hostlines.ts, which reads DWARF). */
+export type HostLineSource = Pick<HostLines, 'callSiteAtOffset'>;
+
 export class Symbolizer {
   private readonly files = new Map<string, { base: number; functions: ElfFunction[] } | undefined>();
-  private readonly lines = new HostLines();
+
+  /**
+   * `lines`: where frames get their source lines; without it they have none. Frames come only
+   * from `sanitize` and recording, which load hostlines.ts (and the DWARF reader behind it) for
+   * them; a plain `exec` does without, and starts sooner for it.
+   */
+  constructor(private readonly lines?: HostLineSource) {}
 
   private symbols(path: string): { base: number; functions: ElfFunction[] } | undefined {
     if (!this.files.has(path)) {
@@ -81,7 +90,7 @@ export class Symbolizer {
       if (f && (f.size === 0 || at < f.value + f.size)) symbol = f.name;
     }
     const frame: HostFrame = { symbol, offset: r.offset, module: basename(r.path) };
-    if (s) {
+    if (s && this.lines) {
       const at = this.lines.callSiteAtOffset(r.path, r.offset);
       if (at.file !== undefined && at.line !== undefined) { frame.file = at.file; frame.line = at.line; }
     }
@@ -103,6 +112,12 @@ export class Symbolizer {
     }
     return out;
   }
+}
+
+/** A Symbolizer that names source lines too (hostlines.ts and the DWARF reader behind it, loaded now). */
+export async function lineSymbolizer(): Promise<Symbolizer> {
+  const { HostLines } = await import('./hostlines.js');
+  return new Symbolizer(new HostLines());
 }
 
 /** `Host Frame:` lines (without the prefix), indented as compute-sanitizer indents them. */

@@ -20,10 +20,8 @@ import type { Duplex } from 'node:stream';
 import type { FaultReport, Machine, RunOptions } from '../exec/machine.js';
 import type { ParallelRun, Threads } from '../exec/parallel/pool.js';
 import { savePages } from '../exec/bank-pages.js';
-import { checkRun, LaunchSetupError } from '../races/run.js';
-import { formatReport } from '../races/format.js';
 import type { RaceReport } from '../races/types.js';
-import { formatFault } from '../engine/index.js';
+type RaceChecker = typeof import('../races/run.js'); // imported when a launch is checked
 import { plainName, printName } from '../ptx/names.js';
 import { type Device, WINDOW_BASE, type LaunchRequest } from './device.js';
 import { serveProgram, type HostOp, type LaunchOutcome, type SanitizeHooks } from './server.js';
@@ -31,7 +29,7 @@ import { bundleRefusal, type LaunchSnapshot, snapshotLaunch, writeBundle, writeB
 import { CUDA, CudaError } from './errors.js';
 import { apiError, initcheckError, leakError, memcheckError, racecheckAnalysis, racecheckHazard, raceLevel, synccheckError } from './sanitize.js';
 import type { SanitizeSession, SanitizeTool } from './sanitizer.js';
-import { Symbolizer, type HostFrame, type RawFrame } from './backtrace.js';
+import { lineSymbolizer, Symbolizer, type HostFrame, type RawFrame } from './backtrace.js';
 import { faultingLanes } from './lanes.js';
 import {
   callSiteOf, type CallSite, type HostLineLookup, type HostWrite, ImageTaker, type LaunchEvent, type ProgramRecording, type RecordingStop,
@@ -106,7 +104,8 @@ export class ProgramLaunches {
   private launches = 0;
   private readonly perKernel = new Map<string, number>();
   private readonly hit = new Set<number>();
-  private readonly symbols = new Symbolizer();
+  /** Host frames by name (and, once ready() has loaded hostlines.ts, by source line). */
+  private symbols = new Symbolizer();
   /** Where each live allocation was made (by its address), for leak records. */
   private readonly allocSites = new Map<bigint, RawFrame[]>();
   /** A bundle that cannot be written is reported and capturing stops; the program runs on. */
@@ -128,6 +127,11 @@ export class ProgramLaunches {
       this.images = new ImageTaker(device);
       device.firstBankOnly = 'recording the program';
     }
+  }
+
+  /** Before the program runs: frames come only under sanitize and recording, named with source lines. */
+  async ready(): Promise<void> {
+    if (this.p.sanitize !== undefined || this.p.record !== undefined) this.symbols = await lineSymbolizer();
   }
 
   /** The hooks the server calls besides launches (sanitize's reports, recording's host events). */
@@ -302,9 +306,11 @@ export class ProgramLaunches {
     // memcheck reports every faulting lane: the memory the launch starts from, to run it again
     // (not with memory past bank 0: only bank 0 is saved, so the first fault alone is reported)
     const before = checkedBy === 'memcheck' && p.threads === 1 && device.arena.far.length === 0 ? savePages(device.arena.bank) : undefined;
+    // the race checker is loaded for the runs that use it (a plain exec starts without it)
+    const races = p.races || checkedBy === 'racecheck' || checkedBy === 'synccheck' ? await import('../races/run.js') : undefined;
     let ran: Ran;
     try {
-      ran = runLaunch(device, r, p, checkedBy);
+      ran = runLaunch(device, r, p, checkedBy, races);
     } catch (e) {
       if (!(e instanceof CudaError)) throw e;
       say(`ptxdbg: launch ${index} ${label}: ${e.message}`);
@@ -321,7 +327,7 @@ export class ProgramLaunches {
     for (const f of ran.findings) san!.record(f.lines, f.level, f.kind, f.times);
     if (ran.raceReport) {
       say(`ptxdbg: launch ${index} ${label}:`);
-      process.stderr.write(formatReport(ran.raceReport));
+      process.stderr.write((await import('../races/format.js')).formatReport(ran.raceReport));
     }
     const ms = performance.now() - t0;
     if (p.stats) say(`ptxdbg: launch ${index} ${label}: ${steps} warp-steps, ${instrs} thread-instructions, ${ms.toFixed(1)} ms${ran.parallel ? `; ${p.threadsLine(ran.parallel)}` : ''}`);
@@ -350,7 +356,7 @@ export class ProgramLaunches {
       // compute-sanitizer ends the context on a memory error (later calls: unspecified launch
       // failure), or with --destroy-on-device-error kernel only the kernel (the launch succeeds)
       status = san!.o.destroyOnDeviceError === 'kernel' ? CUDA.success : CUDA.launchFailure;
-    } else say(`${formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
+    } else say(`${(await import('../engine/index.js')).formatFault(fault)}\n  (launch ${index} ${label}; the program gets error ${status})`);
     if (p.breakOnFault && !breakHere) {
       if (snap === undefined) say(`ptxdbg: cannot open the debugger on the faulting launch: ${refusal ?? 'its memory was not kept'}`);
       else {
@@ -417,9 +423,10 @@ interface Ran {
   parallel?: ParallelRun | undefined;
 }
 
-/** Run one launch, under the checker the policy asks for (`tool`: this launch is checked). */
-function runLaunch(device: Device, r: LaunchRequest, p: LaunchPolicy, tool: SanitizeTool | undefined): Ran {
-  if (p.races || tool === 'racecheck' || tool === 'synccheck') {
+/** Run one launch, under the checker the policy asks for (`tool`: this launch is checked; `races`: loaded for it). */
+function runLaunch(device: Device, r: LaunchRequest, p: LaunchPolicy, tool: SanitizeTool | undefined, races: RaceChecker | undefined): Ran {
+  if (races) {
+    const { checkRun, LaunchSetupError } = races;
     const { program, launch } = device.launchOf(r);
     let checked;
     try {
@@ -482,6 +489,7 @@ export async function runProgram(argv: readonly string[], lib: string, device: D
   }): Promise<ProgramExit> {
   const app = argv[0]!;
   const say = (line: string): void => { process.stderr.write(line + '\n'); };
+  await launches.ready();
   const recording = launches.recording !== undefined;
   const piped = o.captureOutput === true;
   const detached = o.detached === true;

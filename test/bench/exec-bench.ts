@@ -53,6 +53,27 @@ function wholeProcess(dir: string, name: string, source: string, title: string):
 }
 
 /**
+ * ptxdbg's own start under `exec`: a program that makes no CUDA call (/bin/true), whole process,
+ * against node starting with nothing to do, five rounds alternated, medians (issue #29: what
+ * exec loads before a first launch).
+ */
+function startup(): void {
+  const runs: Record<string, { wall: number[]; cpu: number[] }> = { 'ptxdbg exec -- /bin/true': { wall: [], cpu: [] }, 'node -e 0': { wall: [], cpu: [] } };
+  for (let round = 0; round < 5; round++) {
+    for (const [tag, args] of [['ptxdbg exec -- /bin/true', [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', '--', '/bin/true']], ['node -e 0', ['-e', '0']]] as const) {
+      const cpu0 = childCpu();
+      const t0 = performance.now();
+      spawnSync(process.execPath, [...args], { encoding: 'utf8' });
+      runs[tag]!.wall.push((performance.now() - t0) / 1000);
+      const cpu1 = childCpu();
+      if (cpu0 !== undefined && cpu1 !== undefined) runs[tag]!.cpu.push(cpu1 - cpu0);
+    }
+  }
+  const med = (xs: number[]): string => (xs.length ? [...xs].sort((a, b) => a - b)[xs.length >> 1]!.toFixed(2) : '?');
+  process.stdout.write(`start (whole process, median of 5; load ${loadavg().map((x) => x.toFixed(2)).join(' ')}): ${Object.entries(runs).map(([t, e]) => `${t} ${med(e.wall)} s wall, ${med(e.cpu)} s CPU`).join('; ')}\n`);
+}
+
+/**
  * Each launch's time (`--stats`, the run of the launch in ptxdbg) of ten launches of one kernel
  * (relaunch.cu) on one thread, medians of 3 runs: the first compiles and warms the code, and a
  * later one should cost the same as the rest (it used to warm every block again: issue #29).
@@ -82,6 +103,7 @@ if (why) {
     if (c.status !== 0) throw new Error(`nvcc failed:\n${c.stderr}`);
     const r = spawnSync(process.execPath, [join(ROOT, 'dist', 'bin', 'ptxdbg.js'), 'exec', '--', app], { encoding: 'utf8' });
     process.stdout.write(`whole programs (ptxdbg exec):\n${r.stdout}${r.stderr}`);
+    startup();
     wholeProcess(dir, 'matmul', join(ROOT, 'test', 'bench', 'matmul.cu'), 'matmul 256x256');
     wholeProcess(dir, 'pipeline', join(ROOT, 'samples', 'apps', 'pipeline.cu'), 'pipeline (5 short launches)');
     perLaunch(dir);

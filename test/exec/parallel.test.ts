@@ -126,23 +126,45 @@ testIf(built)('run --workers 2: a fault is reported as a run on one thread repor
   expect(two.stderr).toContain(one.stderr.trim());
 });
 
-testIf(built)('run --workers auto: a long launch is shared among the cores, a short one stays on one thread and says why', () => {
+/** node's loadavg() made to answer `load` (the machine's business, which auto weighs) in the CLI's process. */
+const withLoad = (load: number): string => `data:text/javascript,${encodeURIComponent(
+  `import os from 'node:os'; import { syncBuiltinESMExports } from 'node:module'; os.loadavg = () => [${load}, ${load}, ${load}]; syncBuiltinESMExports();`)}`;
+const cliWith = (load: number, env: Record<string, string>, ...args: string[]): { status: number | null; stdout: string; stderr: string } => {
+  const r = spawnSync('node', ['--import', withLoad(load), CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+};
+
+testIf(built)('run --workers auto: workers join a launch once the work left pays for them and a core is idle; otherwise it runs alone and says why', () => {
   const cores = availableParallelism();
+  const out = tempDir('ptxdbg-auto-');
   const args = (blocks: number): string[] => ['run', PTX, '--kernel', 'count', '--grid', String(blocks), '--block', '128',
-    '--arg', 'u32[1]', '--arg', 'u32[16]', '--arg', 'u64[1]', '--arg', 'f32[1]', '--arg', `u32[${blocks * 128}]`, '--workers', 'auto', '--stats'];
-  // 512 blocks of 128 threads: 2048 warps; a kernel's first launch is guessed at 64 warp-steps a
-  // warp: 131072, the least that auto shares
-  const long = cli(...args(512));
-  expect(long.status).toBe(0);
+    '--arg', 'u32[1]', '--arg', 'u32[16]', '--arg', 'u64[1]', '--arg', 'f32[1]', '--arg', `u32[${blocks * 128}]`, '--workers', 'auto', '--stats', '--out', out];
+  const u32 = (f: string): Uint32Array => new Uint32Array(new Uint8Array(readFileSync(join(out, f))).buffer);
+  // 8192 blocks of 128 threads, each adding 1 to the counter: n in it, whoever ran which block;
+  // with every bit of work worth a worker (PTXDBG_JOIN_MS=0) on an idle machine, one is asked in
+  const blocks = 8192, n = blocks * 128;
+  const joined = cliWith(0, { PTXDBG_JOIN_MS: '0' }, ...args(blocks));
+  expect(joined.status).toBe(0);
+  expect(u32('arg0.bin')[0]).toBe(n);
+  expect(u32('arg4.bin')[n - 1]).toBe(3 * (n - 1));
   if (cores > 1) {
-    const split = new RegExp(`threads: ${Math.min(cores, 512)} \\(CTAs per thread: ([\\d, ]+)\\)`).exec(long.stderr);
+    const split = /threads: (\d+) \(CTAs per thread: ([\d, ]+)\)/.exec(joined.stderr);
     expect(split).not.toBeNull();
-    expect(split![1]!.split(', ').reduce((a, b) => a + Number(b), 0)).toBe(512);
+    expect(Number(split![1])).toBe(Math.min(cores, blocks));
+    expect(split![2]!.split(', ').reduce((a, b) => a + Number(b), 0)).toBe(blocks);
   } else {
-    expect(long.stderr).toContain('threads: 1 (one core)');
+    expect(joined.stderr).toContain('threads: 1 (one core)');
   }
-  // 4 blocks: 16 warps, 1024 warp-steps guessed
-  const short = cli(...args(4));
+  // the same launch where no amount of work left pays (the default is a second of it: how long
+  // this launch takes depends on the machine): it runs alone and says how much work it saw left
+  const alone = cliWith(0, { PTXDBG_JOIN_MS: '1000000000' }, ...args(blocks));
+  expect(alone.status).toBe(0);
+  expect(u32('arg0.bin')[0]).toBe(n);
+  expect(alone.stderr).toMatch(cores > 1 ? /threads: 1 \(about \d+ ms of work left at most, workers from 1000000000 ms\)/ : /threads: 1 \(one core\)/);
+  // other work keeps every core busy: no worker, said with the load
+  if (cores > 1) expect(cliWith(cores, { PTXDBG_JOIN_MS: '0' }, ...args(blocks)).stderr).toContain(`threads: 1 (no idle core: load average ${cores.toFixed(2)} on ${cores} cores)`);
+  // 4 blocks: 16 warps, 1024 warp-steps guessed: too short whatever the machine does
+  const short = cliWith(0, {}, ...args(4));
   expect(short.status).toBe(0);
   expect(short.stderr).toContain(cores > 1 ? 'threads: 1 (a short launch: about 1024 warp-steps, threads from 131072)' : 'threads: 1 (one core)');
 });

@@ -1,7 +1,7 @@
 // f16 / bf16 arithmetic in all rounding modes vs. the C oracle (fixtures/half.txt), and x2 helpers.
 import {
   bf16Add, bf16Fma, bf16Max, bf16Min, bf16Mul, bf16Sub, f16Add, f16Fma, f16Max, f16Min, f16Mul, f16Sub,
-  f16x2Add, f16x2Fma, ftz16, h16Abs, h16Neg, hi16, lo16, pack16x2, sat16, type Rnd,
+  f16ToF32, f16x2Add, f16x2Fma, ftz16, h16Abs, h16Neg, hi16, lo16, pack16x2, sat16, type Rnd,
 } from '../../src/exec/float/index.js';
 import { hex32, isNaN16, isNaNbf16, loadFixture, MODE_NAMES, Tally } from './helpers.js';
 
@@ -60,4 +60,18 @@ describe('16-bit helpers', () => {
     expect(hi16(s)).toBe(0x0000);
     expect(f16x2Fma(a, a, b)).toBe(pack16x2(0x4000, 0x4000)); // 1·1+1 = 2, 2·2-2 = 2
   });
+});
+
+test('f16 bits to value: every one of the 65,536 patterns, from the binary16 fields (IEEE 754: sign, 5-bit exponent biased by 15, 10-bit fraction)', () => {
+  let wrong = 0;
+  for (let h = 0; h < 65536; h++) {
+    const sign = h & 0x8000 ? -1 : 1, e = (h >> 10) & 31, m = h & 1023;
+    // subnormal: 0.m x 2^-14; all-ones exponent: infinity or NaN; else 1.m x 2^(e-15)
+    const want = e === 0 ? sign * (m / 1024) * 2 ** -14 : e === 31 ? (m ? NaN : sign * Infinity) : sign * (1 + m / 1024) * 2 ** (e - 15);
+    if (!Object.is(f16ToF32(h), want)) wrong++;
+  }
+  expect(wrong).toBe(0);
+  expect(Object.is(f16ToF32(0x8000), -0)).toBe(true);
+  expect(f16ToF32(0x7bff)).toBe(65504);
+  expect(f16ToF32(0x0001)).toBe(2 ** -24);
 });

@@ -2,7 +2,8 @@
  * Running a launch's CTAs on several threads: the main thread's Machine and `threads - 1` worker
  * threads take CTA ids from one shared counter and run them on one shared global bank (a
  * SharedArrayBuffer). The main thread starts at once and the workers join when they have parsed
- * the module, so a short launch costs little more than on one thread.
+ * the module, so a short launch costs little more than on one thread. Under `auto` the workers are
+ * asked in only once what is left of the launch pays for them (auto.ts).
  *
  * Results equal a sequential schedule's: only launches whose CTAs share nothing but global
  * loads, stores and atomics run here (eligible.ts); an atomic holds a lock for its
@@ -14,18 +15,23 @@
  * and reads their reports with receiveMessageOnPort.
  */
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { existsSync } from 'node:fs';
 import type { Machine } from '../machine.js';
 import { captureImage } from './image.js';
 import { restoreBank, saveBank, type SavedBank } from './saved.js';
 import { sequentialReason } from './eligible.js';
+import { joinThreshold, JoinWatch, spareThreads } from './auto.js';
 import { Claim, CLAIM_BYTES, CLOSED, runUnless, type LaunchJob, type PtxSource, type WorkerInput, type WorkerOutput } from './protocol.js';
 import type { Program } from '../../ptx/resolve.js';
 
 /** How a launch ran. */
 export type ParallelRun =
-  | { readonly kind: 'parallel'; readonly threads: number; readonly ctasPerThread: readonly number[] }
+  | {
+    readonly kind: 'parallel'; readonly threads: number; readonly ctasPerThread: readonly number[];
+    /** `auto`: no worker was asked to join (this Machine ran every CTA): why, in words. */
+    readonly alone?: string;
+  }
   /** It ran on one thread (this Machine ran it all): why. */
   | { readonly kind: 'sequential'; readonly why: string }
   /**
@@ -37,7 +43,7 @@ export type ParallelRun =
 /** Threads for a launch's CTAs: a count, or 'auto' (one per core, for launches long enough to gain). */
 export type Threads = number | 'auto';
 
-/** Threads a `--workers auto` run uses: one per core. */
+/** Threads a `--workers auto` run may use: one per core (auto.ts uses the idle ones). */
 export function defaultThreads(): number {
   return Math.max(1, availableParallelism());
 }
@@ -108,6 +114,12 @@ function shortReason(m: Machine): string | undefined {
   return est < AUTO_MIN_STEPS ? `a short launch: about ${est} warp-steps, threads from ${AUTO_MIN_STEPS}` : undefined;
 }
 
+/** Why `--workers auto` keeps a launch on one thread because other work keeps the other cores busy, or undefined. */
+function busyReason(): string | undefined {
+  const [load = 0] = loadavg();
+  return spareThreads(defaultThreads(), load) <= 1 ? `no idle core: load average ${load.toFixed(2)} on ${defaultThreads()} cores` : undefined;
+}
+
 /**
  * Run `m`'s launch on `threads` threads (the main one included; 'auto': one per core, for a launch
  * long enough to gain) when it may (eligible.ts), else leave it to the caller. `source` is the PTX
@@ -126,9 +138,9 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, go
     : total < 2 ? 'the grid has one CTA'
     : total >= 2 ** 30 ? 'the grid has more CTAs than a shared counter holds'
     : m.warpSteps > 0 || m.nextCta > 0 ? 'the launch has started'
-    : sequentialReason(m.program, m.launch) ?? (auto ? shortReason(m) : undefined);
+    : sequentialReason(m.program, m.launch) ?? (auto ? shortReason(m) ?? busyReason() : undefined);
   if (why !== undefined) return { kind: 'sequential', why };
-  const n = Math.min(count, total);
+  const n = Math.min(auto ? spareThreads() : count, total);
   let module = moduleIds.get(m.program);
   if (module === undefined) { module = nextModule++; moduleIds.set(m.program, module); }
   // resident memory (a program's) outlives the launch: kept to restore if the launch is rerun;
@@ -138,16 +150,26 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, go
   const image = captureImage(m);
   const claims = new Int32Array(new SharedArrayBuffer(CLAIM_BYTES));
   const used: Helper[] = [];
-  for (let i = 0; i < n - 1; i++) {
-    const h = helper(i);
-    const job: LaunchJob = { module, source: h.modules.has(module) ? undefined : source, resolved: m.program.deferred?.history, image, claims: claims.buffer as SharedArrayBuffer };
-    h.modules.add(module);
-    h.port.postMessage(job);
-    used.push(h);
-  }
+  const post = (): void => {
+    for (let i = 0; i < n - 1; i++) {
+      const h = helper(i);
+      const job: LaunchJob = { module, source: h.modules.has(module) ? undefined : source, resolved: m.program.deferred?.history, image, claims: claims.buffer as SharedArrayBuffer };
+      h.modules.add(module);
+      h.port.postMessage(job);
+      used.push(h);
+    }
+  };
+  // auto: the main thread starts alone; workers are asked in once what is left pays for them
+  const watch = auto ? new JoinWatch(total, () => Atomics.load(claims, Claim.NextCta), joinThreshold(helpers[0]?.modules.has(module) === true)) : undefined;
+  if (!watch) post();
   m.ctaClaims = claims;
   const stopAll = (): true => { Atomics.store(claims, Claim.Stop, 1); Atomics.store(claims, Claim.NextCta, total); return true; };
-  const ended = gone === undefined ? (m.advance(Infinity), false) : !runUnless(m, () => gone() && stopAll());
+  const between = (): boolean => {
+    if (gone?.()) return stopAll();
+    if (watch && used.length === 0 && watch.due()) post();
+    return false;
+  };
+  const ended = gone === undefined && !watch ? (m.advance(Infinity), false) : !runUnless(m, between);
   // a fault here stops the workers' claims; they finish the CTAs they hold
   if (m.fault) Atomics.store(claims, Claim.NextCta, total);
   // close the launch: a worker not here yet stays out; the ones that joined are waited for
@@ -177,6 +199,7 @@ export function runOnThreads(m: Machine, source: PtxSource, threads: Threads, go
   for (const o of outs) if (o.ok) for (const [k, d] of o.far) m.arena.far[k]?.mergeDirty(d);
   m.warpSteps = steps;
   m.threadInstructions = thr;
+  if (watch && used.length === 0) return { kind: 'parallel', threads: 1, ctasPerThread: [m.ctasClaimed], alone: watch.why() };
   return { kind: 'parallel', threads: n, ctasPerThread: [m.ctasClaimed, ...reports.map((o) => (o?.ok ? o.ctas : 0))] };
 }
 
