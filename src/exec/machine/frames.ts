@@ -20,13 +20,30 @@ export function makeCtaShell(mach: Machine, id: number): Cta {
 /**
  * CTA `id`, ready to run. A finished CTA of this machine is reused when there is one (short
  * kernels spend much of their time making CTAs otherwise); reset makes it equal to a new one.
+ * Indexed loops and lookups hoisted out of them: this runs for every CTA of a launch, and for a
+ * kernel of short CTAs mostly before V8 has optimized it.
  */
 export function makeCta(mach: Machine, id: number): Cta {
   const kfn = mach.fn(mach.kernel.name)!;
+  // the kernel's frame follows the module-scope .local variables (from 16: layout.ts moduleLocals)
+  const localBase = moduleLocals(mach.program).end;
   let cta = mach.ctaPool.pop();
   if (cta !== undefined) {
     cta.reset(id, coordsOf(id, mach.launch.grid));
-    for (let wi = 0; wi < cta.warps.length; wi++) cta.warps[wi]!.reset(id * 4096 + wi);
+    const ws = cta.warps;
+    for (let wi = 0; wi < ws.length; wi++) {
+      const w = ws[wi]!;
+      // a warp that ran its kernel frame alone keeps it, renewed in place (what reset and newFrame would give)
+      const f = w.resetKeeping(id * 4096 + wi, kfn);
+      if (f === undefined) {
+        w.reset(id * 4096 + wi);
+        startKernel(w, newFrame(mach, w, kfn), localBase, true);
+      } else {
+        renew(mach, w, f);
+        enter(kfn, f);
+        startKernel(w, f, localBase, false);
+      }
+    }
   } else {
     cta = makeCtaShell(mach, id);
     const nwarps = Math.ceil(mach.nthreads / 32);
@@ -34,24 +51,28 @@ export function makeCta(mach: Machine, id: number): Cta {
       const nl = Math.min(32, mach.nthreads - wi * 32);
       cta.warps.push(new Warp(id * 4096 + wi, cta, wi * 32, nl, mach.mem, INITIAL_LOCAL_STRIDE));
     }
-  }
-  for (const w of cta.warps) {
-    const f = newFrame(mach, w, kfn);
-    // the kernel's frame follows the module-scope .local variables (from 16: layout.ts moduleLocals)
-    f.localBase = moduleLocals(mach.program).end;
-    w.sp = f.localBase + kfn.frameSize;
-    w.ensureLocal(w.sp + 16);
-    f.depth = 1;
-    f.spc[0] = 0;
-    f.srpc[0] = -1;
-    f.smask[0] = w.validMask;
-    w.frames.push(f);
-    w.setFrame(f);
-    w.pc = 0;
-    w.mask = w.validMask;
+    for (let wi = 0; wi < nwarps; wi++) {
+      const w = cta.warps[wi]!;
+      startKernel(w, newFrame(mach, w, kfn), localBase, true);
+    }
   }
   initCtaMemory(mach, cta);
   return cta;
+}
+
+/** Warp `w` of a new CTA at the start of its kernel frame `f` (`push`: f is not yet in w.frames). */
+function startKernel(w: Warp, f: Frame, localBase: number, push: boolean): void {
+  f.localBase = localBase;
+  w.sp = localBase + f.fn.frameSize;
+  w.ensureLocal(w.sp + 16);
+  f.depth = 1;
+  f.spc[0] = 0;
+  f.srpc[0] = -1;
+  f.smask[0] = w.validMask;
+  if (push) w.frames.push(f);
+  w.setFrame(f);
+  w.pc = 0;
+  w.mask = w.validMask;
 }
 
 /**
@@ -73,10 +94,15 @@ export function newFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
     f = takeSpare(w, fn);
     if (f !== undefined) renew(mach, w, f); else f = initFrame(mach, w, fn);
   }
+  enter(fn, f);
+  return f;
+}
+
+/** What every frame of `fn` gets on entry: its initialized registers, an empty SIMT stack. */
+function enter(fn: CFunction, f: Frame): void {
   if (fn.regInit.length !== 0) initRegisters(fn, f.u32);
   f.depth = 0;
   f.returned = 0;
-  return f;
 }
 
 export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
@@ -114,7 +140,9 @@ function renew(mach: Machine, w: Warp, f: Frame): void {
   f.reset(img);
   const u = f.u32;
   const ctaid = w.cta.ctaid;
-  for (const s of fn.specials) {
+  const specials = fn.specials;
+  for (let i = 0; i < specials.length; i++) {
+    const s = specials[i]!;
     if (s.name !== 'ctaid') continue;
     const v = (ctaid[s.comp] ?? 0) >>> 0;
     for (let l = 0; l < 32; l++) u[s.base + 2 * l] = v;
