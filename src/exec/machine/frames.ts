@@ -144,9 +144,25 @@ function renew(mach: Machine, w: Warp, f: Frame): void {
   for (let i = 0; i < specials.length; i++) {
     const s = specials[i]!;
     if (s.name !== 'ctaid') continue;
-    const v = (ctaid[s.comp] ?? 0) >>> 0;
-    for (let l = 0; l < 32; l++) u[s.base + 2 * l] = v;
+    u.set(ctaidRow(s.comp, (ctaid[s.comp] ?? 0) >>> 0), s.base);
   }
+}
+
+/**
+ * Component `comp` of %ctaid as every lane's 64-bit register slot holds it (value, high word 0),
+ * for renew to copy in one call: a lane loop there ran for every warp of every CTA, mostly before
+ * V8 optimized it. The rows are refilled only when the CTA changes.
+ */
+const CTAID_ROWS: Uint32Array[] = [new Uint32Array(64), new Uint32Array(64), new Uint32Array(64)];
+const ctaidRowValue: number[] = [0, 0, 0];
+
+function ctaidRow(comp: number, v: number): Uint32Array {
+  const row = CTAID_ROWS[comp] ??= new Uint32Array(64);
+  if (ctaidRowValue[comp] !== v) {
+    for (let l = 0; l < 32; l++) row[2 * l] = v;
+    ctaidRowValue[comp] = v;
+  }
+  return row;
 }
 
 /** The special registers of `fn`'s frame on warp `w`, for every lane (a warp's partial lanes too). */
