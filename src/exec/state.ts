@@ -135,6 +135,9 @@ export class Warp implements Regs {
   readonly spare: Frame[] = [];
   /** Registers of a new frame of each function on this warp, but for %ctaid (see machine/frames.ts). */
   readonly images = new Map<CFunction, Uint32Array>();
+  /** The entry of `images` used last (every CTA the warp serves asks for its kernel's): no Map lookup per warp. */
+  imageFn: CFunction | undefined = undefined;
+  image: Uint32Array | undefined = undefined;
   /** Barrier wait: the lanes waiting and the bar.red destination. */
   barMask = 0;
   barDst = -1;

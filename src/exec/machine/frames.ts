@@ -131,12 +131,14 @@ function takeSpare(w: Warp, fn: CFunction): Frame | undefined {
  */
 function renew(mach: Machine, w: Warp, f: Frame): void {
   const fn = f.fn;
-  let img = w.images.get(fn);
+  let img = w.imageFn === fn ? w.image : w.images.get(fn);
   if (img === undefined) {
     img = new Uint32Array(fn.template.slice(0));
     fillSpecials(mach, w, fn, img);
     w.images.set(fn, img);
   }
+  w.imageFn = fn;
+  w.image = img;
   f.reset(img);
   const u = f.u32;
   const ctaid = w.cta.ctaid;
