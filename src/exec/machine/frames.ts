@@ -169,45 +169,57 @@ function ctaidRow(comp: number, v: number): Uint32Array {
 
 /** The special registers of `fn`'s frame on warp `w`, for every lane (a warp's partial lanes too). */
 function fillSpecials(mach: Machine, w: Warp, fn: CFunction, u: Uint32Array): void {
-  const nw = Math.ceil(mach.nthreads / 32);
-  const [bx, by] = mach.launch.block;
-  for (const s of fn.specials) {
+  const specials = fn.specials;
+  for (let i = 0; i < specials.length; i++) {
+    const s = specials[i]!;
+    // most specials are the same in every lane: their value is worked out once, not per lane
+    const same = !LANE_SPECIALS.has(s.name);
+    const v0 = same ? specialValue(mach, w, s.name, s.comp, 0) : 0;
     for (let l = 0; l < 32; l++) {
-      let v = 0;
-      switch (s.name) {
-        case 'tid': {
-          // coordsOf(tidBase + l, block), without an array per lane
-          const t = w.tidBase + l;
-          v = s.comp === 0 ? t % bx : s.comp === 1 ? Math.floor(t / bx) % by : s.comp === 2 ? Math.floor(t / (bx * by)) : 0;
-          break;
-        }
-        case 'ntid': v = mach.launch.block[s.comp] ?? 1; break;
-        case 'ctaid': v = w.cta.ctaid[s.comp] ?? 0; break;
-        case 'nctaid': v = mach.launch.grid[s.comp] ?? 1; break;
-        case 'laneid': v = l; break;
-        case 'warpid': v = Math.floor(w.tidBase / 32); break;
-        case 'nwarpid': v = nw; break;
-        case 'smid': v = 0; break;
-        case 'nsmid': v = 1; break;
-        case 'gridid': v = 1; break;
-        case 'lanemask_eq': v = (1 << l) >>> 0; break;
-        case 'lanemask_le': v = l === 31 ? 0xffffffff : ((1 << (l + 1)) - 1) >>> 0; break;
-        case 'lanemask_lt': v = ((1 << l) - 1) >>> 0; break;
-        case 'lanemask_ge': v = (0xffffffff << l) >>> 0; break;
-        case 'lanemask_gt': v = l === 31 ? 0 : (0xffffffff << (l + 1)) >>> 0; break;
-        case 'dynamic_smem_size': v = mach.launch.sharedBytes; break;
-        case 'total_smem_size': case 'aggr_smem_size': v = mach.reservedBase >= 0 ? mach.sharedSize - RESERVED_GAP : mach.sharedSize; break;
-        case 'reserved_smem_offset_begin': case 'reserved_smem_offset_0': v = mach.reservedBase; break;
-        case 'reserved_smem_offset_1': v = mach.reservedBase + RESERVED_SMEM / 2; break;
-        case 'reserved_smem_offset_end': v = mach.reservedBase + RESERVED_SMEM; break;
-        case 'reserved_smem_offset_cap': v = RESERVED_SMEM; break;
-        // the grid-barrier workspace of a cooperative launch: a global address, high word first
-        case 'envreg1': v = mach.gridSync ? GLOBAL_HI : 0; break;
-        case 'envreg2': v = mach.gridSync; break;
-        default: v = 0;
-      }
-      u[s.base + 2 * l] = v >>> 0;
+      u[s.base + 2 * l] = same ? v0 : specialValue(mach, w, s.name, s.comp, l);
       u[s.base + 2 * l + 1] = 0;
     }
   }
+}
+
+/** Specials whose value depends on the lane. */
+const LANE_SPECIALS: ReadonlySet<string> = new Set(['tid', 'laneid', 'lanemask_eq', 'lanemask_le', 'lanemask_lt', 'lanemask_ge', 'lanemask_gt']);
+
+/** Special register `name` (component `comp`) in lane `l` of warp `w`, as a uint32. */
+function specialValue(mach: Machine, w: Warp, name: string, comp: number, l: number): number {
+  let v = 0;
+  switch (name) {
+    case 'tid': {
+      // coordsOf(tidBase + l, block), without an array per lane
+      const bx = mach.launch.block[0], by = mach.launch.block[1];
+      const t = w.tidBase + l;
+      v = comp === 0 ? t % bx : comp === 1 ? Math.floor(t / bx) % by : comp === 2 ? Math.floor(t / (bx * by)) : 0;
+      break;
+    }
+    case 'ntid': v = mach.launch.block[comp] ?? 1; break;
+    case 'ctaid': v = w.cta.ctaid[comp] ?? 0; break;
+    case 'nctaid': v = mach.launch.grid[comp] ?? 1; break;
+    case 'laneid': v = l; break;
+    case 'warpid': v = Math.floor(w.tidBase / 32); break;
+    case 'nwarpid': v = Math.ceil(mach.nthreads / 32); break;
+    case 'smid': v = 0; break;
+    case 'nsmid': v = 1; break;
+    case 'gridid': v = 1; break;
+    case 'lanemask_eq': v = (1 << l) >>> 0; break;
+    case 'lanemask_le': v = l === 31 ? 0xffffffff : ((1 << (l + 1)) - 1) >>> 0; break;
+    case 'lanemask_lt': v = ((1 << l) - 1) >>> 0; break;
+    case 'lanemask_ge': v = (0xffffffff << l) >>> 0; break;
+    case 'lanemask_gt': v = l === 31 ? 0 : (0xffffffff << (l + 1)) >>> 0; break;
+    case 'dynamic_smem_size': v = mach.launch.sharedBytes; break;
+    case 'total_smem_size': case 'aggr_smem_size': v = mach.reservedBase >= 0 ? mach.sharedSize - RESERVED_GAP : mach.sharedSize; break;
+    case 'reserved_smem_offset_begin': case 'reserved_smem_offset_0': v = mach.reservedBase; break;
+    case 'reserved_smem_offset_1': v = mach.reservedBase + RESERVED_SMEM / 2; break;
+    case 'reserved_smem_offset_end': v = mach.reservedBase + RESERVED_SMEM; break;
+    case 'reserved_smem_offset_cap': v = RESERVED_SMEM; break;
+    // the grid-barrier workspace of a cooperative launch: a global address, high word first
+    case 'envreg1': v = mach.gridSync ? GLOBAL_HI : 0; break;
+    case 'envreg2': v = mach.gridSync; break;
+    default: v = 0;
+  }
+  return v >>> 0;
 }
