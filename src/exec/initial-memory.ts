@@ -82,6 +82,8 @@ function writeLocal(w: Warp, lanes: number, base: number, pieces: readonly Piece
  */
 export function initCtaMemory(m: Machine, cta: Cta): void {
   const { shared, locals } = ctaPieces(m);
+  // the common case, nothing to write: decided once per CTA rather than per warp
+  if (shared.length === 0 && locals.length === 0 && !isIsa1(m.program.module.version)) return;
   // written before any thread runs, as the CTA's starting state: no thread's store, so the race
   // checker and initcheck are not told (only ISA 1.x modules have these)
   for (const p of shared) {

@@ -135,6 +135,9 @@ export class Warp implements Regs {
   readonly spare: Frame[] = [];
   /** Registers of a new frame of each function on this warp, but for %ctaid (see machine/frames.ts). */
   readonly images = new Map<CFunction, Uint32Array>();
+  /** The entry of `images` used last (every CTA the warp serves asks for its kernel's): no Map lookup per warp. */
+  imageFn: CFunction | undefined = undefined;
+  image: Uint32Array | undefined = undefined;
   /** Barrier wait: the lanes waiting and the bar.red destination. */
   barMask = 0;
   barDst = -1;
@@ -177,6 +180,28 @@ export class Warp implements Regs {
    */
   reset(id: number): void {
     this.id = id;
+    this.resetFrames();
+    this.resetFields();
+  }
+
+  /**
+   * reset() of a warp that ran its kernel frame alone (no calls: the common case), keeping that
+   * frame in place as the warp's kernel frame instead of passing it through `spare` and back
+   * (machine/frames.ts renews it): the frame is returned, its pool entry stays empty, as reset()
+   * followed by newFrame() leaves them. Undefined (and nothing changed) for any other warp.
+   */
+  resetKeeping(id: number, kfn: CFunction): Frame | undefined {
+    const fs = this.frames;
+    if (fs.length !== 1 || this.pool.size !== 1) return undefined;
+    const f = fs[0]!;
+    if (f.fn !== kfn || this.pool.get(kfn)?.length !== 0) return undefined;
+    this.id = id;
+    this.resetFields();
+    return f;
+  }
+
+  /** reset()'s frames: live and pooled ones move to `spare`. */
+  private resetFrames(): void {
     const spare = this.spare;
     // a new warp's pool holds one entry, the kernel's, empty (the hash and checkpoints list
     // entries): without calls that is the pool's only entry, kept; otherwise start from none
@@ -191,6 +216,10 @@ export class Warp implements Regs {
     }
     // pop, not `length = 0`, which would free the array's storage for the next push to make again
     while (this.frames.length > 0) spare.push(this.frames.pop()!);
+  }
+
+  /** reset()'s other fields, every one as the constructor leaves it (frames aside). */
+  private resetFields(): void {
     this.pc = 0;
     this.mask = 0;
     this.exited = 0;

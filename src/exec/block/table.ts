@@ -90,7 +90,11 @@ export interface BlockTable {
 
 const tables = new WeakMap<CFunction, BlockTable>();
 
+/** The table blockTable returned last: runWarp asks once per turn, mostly for the same function. */
+let last: BlockTable | undefined = undefined;
+
 export function blockTable(fn: CFunction): BlockTable {
+  if (last !== undefined && last.fn === fn) return last;
   let t = tables.get(fn);
   if (t === undefined) {
     const code = fn.code;
@@ -104,6 +108,7 @@ export function blockTable(fn: CFunction): BlockTable {
     t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn), midStarts: new Uint8Array(code.length) };
     tables.set(fn, t);
   }
+  last = t;
   return t;
 }
 

@@ -190,7 +190,11 @@ export function diverge(mach: Machine, w: Warp, f: Frame, rpc: number, ...paths:
 export function exitLanes(mach: Machine, w: Warp, m: number): boolean {
   const gone = m & ~w.exited;
   w.exited |= m;
-  for (const fr of w.frames) for (let i = 0; i < fr.depth; i++) fr.smask[i] = fr.smask[i]! & ~m;
+  const frames = w.frames;
+  for (let k = 0; k < frames.length; k++) {
+    const fr = frames[k]!;
+    for (let i = 0; i < fr.depth; i++) fr.smask[i] = fr.smask[i]! & ~m;
+  }
   const cta = w.cta;
   cta.liveThreads -= popc32(gone);
   const done = normalize(w);

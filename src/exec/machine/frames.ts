@@ -20,13 +20,30 @@ export function makeCtaShell(mach: Machine, id: number): Cta {
 /**
  * CTA `id`, ready to run. A finished CTA of this machine is reused when there is one (short
  * kernels spend much of their time making CTAs otherwise); reset makes it equal to a new one.
+ * Indexed loops and lookups hoisted out of them: this runs for every CTA of a launch, and for a
+ * kernel of short CTAs mostly before V8 has optimized it.
  */
 export function makeCta(mach: Machine, id: number): Cta {
   const kfn = mach.fn(mach.kernel.name)!;
+  // the kernel's frame follows the module-scope .local variables (from 16: layout.ts moduleLocals)
+  const localBase = moduleLocals(mach.program).end;
   let cta = mach.ctaPool.pop();
   if (cta !== undefined) {
     cta.reset(id, coordsOf(id, mach.launch.grid));
-    for (let wi = 0; wi < cta.warps.length; wi++) cta.warps[wi]!.reset(id * 4096 + wi);
+    const ws = cta.warps;
+    for (let wi = 0; wi < ws.length; wi++) {
+      const w = ws[wi]!;
+      // a warp that ran its kernel frame alone keeps it, renewed in place (what reset and newFrame would give)
+      const f = w.resetKeeping(id * 4096 + wi, kfn);
+      if (f === undefined) {
+        w.reset(id * 4096 + wi);
+        startKernel(w, newFrame(mach, w, kfn), localBase, true);
+      } else {
+        renew(mach, w, f);
+        enter(kfn, f);
+        startKernel(w, f, localBase, false);
+      }
+    }
   } else {
     cta = makeCtaShell(mach, id);
     const nwarps = Math.ceil(mach.nthreads / 32);
@@ -34,24 +51,28 @@ export function makeCta(mach: Machine, id: number): Cta {
       const nl = Math.min(32, mach.nthreads - wi * 32);
       cta.warps.push(new Warp(id * 4096 + wi, cta, wi * 32, nl, mach.mem, INITIAL_LOCAL_STRIDE));
     }
-  }
-  for (const w of cta.warps) {
-    const f = newFrame(mach, w, kfn);
-    // the kernel's frame follows the module-scope .local variables (from 16: layout.ts moduleLocals)
-    f.localBase = moduleLocals(mach.program).end;
-    w.sp = f.localBase + kfn.frameSize;
-    w.ensureLocal(w.sp + 16);
-    f.depth = 1;
-    f.spc[0] = 0;
-    f.srpc[0] = -1;
-    f.smask[0] = w.validMask;
-    w.frames.push(f);
-    w.setFrame(f);
-    w.pc = 0;
-    w.mask = w.validMask;
+    for (let wi = 0; wi < nwarps; wi++) {
+      const w = cta.warps[wi]!;
+      startKernel(w, newFrame(mach, w, kfn), localBase, true);
+    }
   }
   initCtaMemory(mach, cta);
   return cta;
+}
+
+/** Warp `w` of a new CTA at the start of its kernel frame `f` (`push`: f is not yet in w.frames). */
+function startKernel(w: Warp, f: Frame, localBase: number, push: boolean): void {
+  f.localBase = localBase;
+  w.sp = localBase + f.fn.frameSize;
+  w.ensureLocal(w.sp + 16);
+  f.depth = 1;
+  f.spc[0] = 0;
+  f.srpc[0] = -1;
+  f.smask[0] = w.validMask;
+  if (push) w.frames.push(f);
+  w.setFrame(f);
+  w.pc = 0;
+  w.mask = w.validMask;
 }
 
 /**
@@ -73,10 +94,15 @@ export function newFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
     f = takeSpare(w, fn);
     if (f !== undefined) renew(mach, w, f); else f = initFrame(mach, w, fn);
   }
+  enter(fn, f);
+  return f;
+}
+
+/** What every frame of `fn` gets on entry: its initialized registers, an empty SIMT stack. */
+function enter(fn: CFunction, f: Frame): void {
   if (fn.regInit.length !== 0) initRegisters(fn, f.u32);
   f.depth = 0;
   f.returned = 0;
-  return f;
 }
 
 export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
@@ -105,63 +131,95 @@ function takeSpare(w: Warp, fn: CFunction): Frame | undefined {
  */
 function renew(mach: Machine, w: Warp, f: Frame): void {
   const fn = f.fn;
-  let img = w.images.get(fn);
+  let img = w.imageFn === fn ? w.image : w.images.get(fn);
   if (img === undefined) {
     img = new Uint32Array(fn.template.slice(0));
     fillSpecials(mach, w, fn, img);
     w.images.set(fn, img);
   }
+  w.imageFn = fn;
+  w.image = img;
   f.reset(img);
   const u = f.u32;
   const ctaid = w.cta.ctaid;
-  for (const s of fn.specials) {
+  const specials = fn.specials;
+  for (let i = 0; i < specials.length; i++) {
+    const s = specials[i]!;
     if (s.name !== 'ctaid') continue;
-    const v = (ctaid[s.comp] ?? 0) >>> 0;
-    for (let l = 0; l < 32; l++) u[s.base + 2 * l] = v;
+    u.set(ctaidRow(s.comp, (ctaid[s.comp] ?? 0) >>> 0), s.base);
   }
+}
+
+/**
+ * Component `comp` of %ctaid as every lane's 64-bit register slot holds it (value, high word 0),
+ * for renew to copy in one call: a lane loop there ran for every warp of every CTA, mostly before
+ * V8 optimized it. The rows are refilled only when the CTA changes.
+ */
+const CTAID_ROWS: Uint32Array[] = [new Uint32Array(64), new Uint32Array(64), new Uint32Array(64)];
+const ctaidRowValue: number[] = [0, 0, 0];
+
+function ctaidRow(comp: number, v: number): Uint32Array {
+  const row = CTAID_ROWS[comp] ??= new Uint32Array(64);
+  if (ctaidRowValue[comp] !== v) {
+    for (let l = 0; l < 32; l++) row[2 * l] = v;
+    ctaidRowValue[comp] = v;
+  }
+  return row;
 }
 
 /** The special registers of `fn`'s frame on warp `w`, for every lane (a warp's partial lanes too). */
 function fillSpecials(mach: Machine, w: Warp, fn: CFunction, u: Uint32Array): void {
-  const nw = Math.ceil(mach.nthreads / 32);
-  const [bx, by] = mach.launch.block;
-  for (const s of fn.specials) {
+  const specials = fn.specials;
+  for (let i = 0; i < specials.length; i++) {
+    const s = specials[i]!;
+    // most specials are the same in every lane: their value is worked out once, not per lane
+    const same = !LANE_SPECIALS.has(s.name);
+    const v0 = same ? specialValue(mach, w, s.name, s.comp, 0) : 0;
     for (let l = 0; l < 32; l++) {
-      let v = 0;
-      switch (s.name) {
-        case 'tid': {
-          // coordsOf(tidBase + l, block), without an array per lane
-          const t = w.tidBase + l;
-          v = s.comp === 0 ? t % bx : s.comp === 1 ? Math.floor(t / bx) % by : s.comp === 2 ? Math.floor(t / (bx * by)) : 0;
-          break;
-        }
-        case 'ntid': v = mach.launch.block[s.comp] ?? 1; break;
-        case 'ctaid': v = w.cta.ctaid[s.comp] ?? 0; break;
-        case 'nctaid': v = mach.launch.grid[s.comp] ?? 1; break;
-        case 'laneid': v = l; break;
-        case 'warpid': v = Math.floor(w.tidBase / 32); break;
-        case 'nwarpid': v = nw; break;
-        case 'smid': v = 0; break;
-        case 'nsmid': v = 1; break;
-        case 'gridid': v = 1; break;
-        case 'lanemask_eq': v = (1 << l) >>> 0; break;
-        case 'lanemask_le': v = l === 31 ? 0xffffffff : ((1 << (l + 1)) - 1) >>> 0; break;
-        case 'lanemask_lt': v = ((1 << l) - 1) >>> 0; break;
-        case 'lanemask_ge': v = (0xffffffff << l) >>> 0; break;
-        case 'lanemask_gt': v = l === 31 ? 0 : (0xffffffff << (l + 1)) >>> 0; break;
-        case 'dynamic_smem_size': v = mach.launch.sharedBytes; break;
-        case 'total_smem_size': case 'aggr_smem_size': v = mach.reservedBase >= 0 ? mach.sharedSize - RESERVED_GAP : mach.sharedSize; break;
-        case 'reserved_smem_offset_begin': case 'reserved_smem_offset_0': v = mach.reservedBase; break;
-        case 'reserved_smem_offset_1': v = mach.reservedBase + RESERVED_SMEM / 2; break;
-        case 'reserved_smem_offset_end': v = mach.reservedBase + RESERVED_SMEM; break;
-        case 'reserved_smem_offset_cap': v = RESERVED_SMEM; break;
-        // the grid-barrier workspace of a cooperative launch: a global address, high word first
-        case 'envreg1': v = mach.gridSync ? GLOBAL_HI : 0; break;
-        case 'envreg2': v = mach.gridSync; break;
-        default: v = 0;
-      }
-      u[s.base + 2 * l] = v >>> 0;
+      u[s.base + 2 * l] = same ? v0 : specialValue(mach, w, s.name, s.comp, l);
       u[s.base + 2 * l + 1] = 0;
     }
   }
+}
+
+/** Specials whose value depends on the lane. */
+const LANE_SPECIALS: ReadonlySet<string> = new Set(['tid', 'laneid', 'lanemask_eq', 'lanemask_le', 'lanemask_lt', 'lanemask_ge', 'lanemask_gt']);
+
+/** Special register `name` (component `comp`) in lane `l` of warp `w`, as a uint32. */
+function specialValue(mach: Machine, w: Warp, name: string, comp: number, l: number): number {
+  let v = 0;
+  switch (name) {
+    case 'tid': {
+      // coordsOf(tidBase + l, block), without an array per lane
+      const bx = mach.launch.block[0], by = mach.launch.block[1];
+      const t = w.tidBase + l;
+      v = comp === 0 ? t % bx : comp === 1 ? Math.floor(t / bx) % by : comp === 2 ? Math.floor(t / (bx * by)) : 0;
+      break;
+    }
+    case 'ntid': v = mach.launch.block[comp] ?? 1; break;
+    case 'ctaid': v = w.cta.ctaid[comp] ?? 0; break;
+    case 'nctaid': v = mach.launch.grid[comp] ?? 1; break;
+    case 'laneid': v = l; break;
+    case 'warpid': v = Math.floor(w.tidBase / 32); break;
+    case 'nwarpid': v = Math.ceil(mach.nthreads / 32); break;
+    case 'smid': v = 0; break;
+    case 'nsmid': v = 1; break;
+    case 'gridid': v = 1; break;
+    case 'lanemask_eq': v = (1 << l) >>> 0; break;
+    case 'lanemask_le': v = l === 31 ? 0xffffffff : ((1 << (l + 1)) - 1) >>> 0; break;
+    case 'lanemask_lt': v = ((1 << l) - 1) >>> 0; break;
+    case 'lanemask_ge': v = (0xffffffff << l) >>> 0; break;
+    case 'lanemask_gt': v = l === 31 ? 0 : (0xffffffff << (l + 1)) >>> 0; break;
+    case 'dynamic_smem_size': v = mach.launch.sharedBytes; break;
+    case 'total_smem_size': case 'aggr_smem_size': v = mach.reservedBase >= 0 ? mach.sharedSize - RESERVED_GAP : mach.sharedSize; break;
+    case 'reserved_smem_offset_begin': case 'reserved_smem_offset_0': v = mach.reservedBase; break;
+    case 'reserved_smem_offset_1': v = mach.reservedBase + RESERVED_SMEM / 2; break;
+    case 'reserved_smem_offset_end': v = mach.reservedBase + RESERVED_SMEM; break;
+    case 'reserved_smem_offset_cap': v = RESERVED_SMEM; break;
+    // the grid-barrier workspace of a cooperative launch: a global address, high word first
+    case 'envreg1': v = mach.gridSync ? GLOBAL_HI : 0; break;
+    case 'envreg2': v = mach.gridSync; break;
+    default: v = 0;
+  }
+  return v >>> 0;
 }

@@ -97,7 +97,11 @@ export function startTurn(mach: Machine): boolean {
     }
     if (mach.resident.length === 0) return false;
     const ready: Warp[] = [];
-    for (const c of mach.resident) for (const w of c.warps) if (w.state === WarpState.Ready) ready.push(w);
+    const res = mach.resident;
+    for (let i = 0; i < res.length; i++) {
+      const ws = res[i]!.warps;
+      for (let j = 0; j < ws.length; j++) if (ws[j]!.state === WarpState.Ready) ready.push(ws[j]!);
+    }
     if (ready.length === 0) {
       // every resident warp is blocked or done: finished CTAs retire (and new ones start); else deadlock
       if (retire(mach)) { mach.round = []; mach.roundPos = 0; continue; }
@@ -135,7 +139,13 @@ export function retire(mach: Machine): boolean {
   let any = false;
   for (let i = mach.resident.length - 1; i >= 0; i--) {
     const c = mach.resident[i]!;
-    if (c.warps.every((w) => w.state === WarpState.Exited)) { mach.resident.splice(i, 1); releaseCta(mach, c); any = true; }
+    if (allExited(c.warps)) { mach.resident.splice(i, 1); releaseCta(mach, c); any = true; }
   }
   return any;
+}
+
+/** Every warp of `ws` has exited (a loop, not `every` and a closure: this runs for every CTA at every round). */
+function allExited(ws: readonly Warp[]): boolean {
+  for (let i = 0; i < ws.length; i++) if (ws[i]!.state !== WarpState.Exited) return false;
+  return true;
 }
