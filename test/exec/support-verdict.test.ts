@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { loadPtx } from '../../src/ptx/index.js';
 import type { Diagnostic } from '../../src/ptx/diagnostics.js';
 import type { Program } from '../../src/ptx/resolve.js';
-import { selectionKey, supportCheck, supportVerdict } from '../../src/exec/support.js';
+import { SelectionKeys, supportCheck, supportVerdict } from '../../src/exec/support.js';
 import { ROOT } from '../helpers.js';
 
 const HEAD = '.version 8.0\n.target sm_80\n.address_size 64\n\n';
@@ -39,12 +39,13 @@ describe('supportVerdict', () => {
 
   test('keys tell apart what selection reads (types, immediates, guards), not register names or spans', () => {
     const p = programOf(HEAD + kernel('k', ['add.u32 %r2, %r1, 1;', 'add.u32 %r3, %r2, 1;', 'add.u32 %r3, %r2, 2;', 'add.f32 %f2, %f1, %f1;', 'add.f32 %f3, %f2, %f2;']));
-    const keys = p.functions.get('k')!.instrs.map(selectionKey);
+    const keys = new SelectionKeys();
+    const k = p.functions.get('k')!.instrs.map((ins) => keys.of(ins));
     // instructions 1..5 after the mov: the first two differ only in registers
-    expect(keys[1]).toBe(keys[2]);
-    expect(keys[3]).not.toBe(keys[2]);
-    expect(keys[4]).toBe(keys[5]);
-    expect(keys[4]).not.toBe(keys[1]);
+    expect(k[1]).toBe(k[2]);
+    expect(k[3]).not.toBe(k[2]);
+    expect(k[4]).toBe(k[5]);
+    expect(k[4]).not.toBe(k[1]);
   });
 
   test('on every sample module, each function counts what the full selection reports', () => {
