@@ -50,9 +50,8 @@ export class Scope {
  * the field, fields laid out one after another (a union's all at 0), as the ISA 1.1 text says.
  */
 function structMember(name: string, scope: Scope, structs: Map<string, StructDecl>): { v: VarInfo; offset: bigint } | undefined {
-  // most names reaching here are labels and functions (no dot): no split of a long mangled name
-  if (structs.size === 0 || name.indexOf('.') < 0) return undefined;
   const path = name.split('.');
+  if (path.length < 2) return undefined;
   const base = scope.lookup(path[0]!);
   if (base?.kind !== 'var') return undefined;
   let type = base.v.decl.type;
