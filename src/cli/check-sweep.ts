@@ -9,8 +9,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import type { Diagnostic } from '../ptx/diagnostics.js';
-import { supportCheck } from '../exec/support.js';
+import { supportVerdict } from '../exec/support.js';
 import { type Share, sweepClean } from '../ptx/index.js';
 import type { ProgFunction, Program } from '../ptx/resolve.js';
 
@@ -23,12 +22,10 @@ export interface SweepJob {
 
 /** Whether `share` of the module's bodies is clean (and the module's declarations). */
 export function sweepShare(job: SweepJob): boolean {
-  let check: ((fn: ProgFunction, out: Diagnostic[]) => void) | undefined;
-  const out: Diagnostic[] = [];
+  let verdict: ((fn: ProgFunction) => number) | undefined;
   return sweepClean(job.text, job.label, (program: Program, fn: ProgFunction) => {
-    check ??= supportCheck(program);
-    check(fn, out);
-    return out.length;
+    verdict ??= supportVerdict(program);
+    return verdict(fn);
   }, job.share);
 }
 
