@@ -7,7 +7,8 @@
  * while the branch is uniform: every lane must take it the same number of times. The first lane
  * decides the count; a lane that disagrees restores the written registers of every lane from a
  * copy taken at the start and the loop reports 0, so the warp runs as before (block, branch,
- * divergence). Recording off only (the step log is written one block at a time).
+ * divergence). Recorded, runWarp logs each iteration as the per-block path does (one run of the
+ * block and its branch), after the loop.
  *
  * What a stop can see is exact: a turn ends after whole iterations (the caller gives `max` from
  * its budget), and the register file then holds what the per-instruction path leaves, every
