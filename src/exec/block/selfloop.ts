@@ -129,8 +129,9 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
         if (n < 0) { n = it; out = !go; }
         else if (it !== n || out === go) { ${restore} $OUT.refused++; return 0; }
       }
+      // every operation runs on each call (a branch first taken later, in optimized code, deopts it: the exit comes on a warp's last turn)
       const pm = $POPC(m);
-      $OUT.t = $t + n * ${plain} * pm + (out ? n - 1 : n) * pm;
+      $OUT.t = $t + (n * ${plain + 1} - (out ? 1 : 0)) * pm;
       $OUT.exit = out;
       $OUT.runs++;
       return n;
