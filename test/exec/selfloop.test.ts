@@ -1,7 +1,7 @@
 /**
  * A block that branches back to itself runs lane by lane over whole iterations
- * (src/exec/block/selfloop.ts) when the branch is uniform and recording is off; after the first
- * lane, two lanes at a time. The values are
+ * (src/exec/block/selfloop.ts) when the branch is uniform (recorded too: test/trace/selfloop.test.ts);
+ * after the first lane, two lanes at a time. The values are
  * derived by hand from the PTX below (integer arithmetic mod 2^32, f32 rounding), never from a run:
  * per iteration i (from 0), r4 = 3 * r3; r3 = r4 + i; r4 = r3 ^ 0x55 (the first r4 is dead: the
  * next instruction but one overwrites it, and r4 is dead at the back edge too, yet a stop after an

@@ -145,6 +145,11 @@ export function guardTest(ins: CInstr, promoted: Promoted = NONE): string {
   return x !== undefined ? `((${x} !== 0) !== ${ins.guardNeg})` : `((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg})`;
 }
 
+/** Whether generated text `text` names `name` anywhere (as a whole word; a property of that name counts too, erring on keeping it). */
+function uses(text: string, name: string): boolean {
+  return new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(text);
+}
+
 /** One ALU instruction of a fused lane loop (for one lane); registers of `promoted` are read and written in their locals. */
 export function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[], promoted: Promoted = NONE): string {
   const s = b.spec;
@@ -158,13 +163,16 @@ export function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown
   const keep = (pd === undefined ? cache.wrote(s.dst, 'd', b.D, !guarded) : '') + (pe === undefined ? cache.wrote(s.dst2, 'e', b.E, !guarded) : '');
   const writes = pd === undefined && pe === undefined ? laneWrites(s.dst, s.dst2)
     : `${pd !== undefined ? promotedWrite(s.dst, 'd', pd) : laneWrites(s.dst, 'n')}\n${pe !== undefined ? promotedWrite(s.dst2, 'e', pe) : laneWrites('n', s.dst2)}`;
+  const rest = `${reads}\n{ ${s.body} }\n${writes}\n${keep}`;
+  // only the names the text uses: each unused one is a few bytecodes per lane until V8 optimizes
+  // the loop (most of a launch's first turns), and a loop of one block runs many per call
+  const consts = ([['D', b.D], ['A', b.A], ['B', b.B], ['C', b.C], ['E', b.E], ['X0', b.X[0]], ['X1', b.X[1]], ['X2', b.X[2]]] as const)
+    .filter(([n]) => uses(rest, n)).map(([n, v]) => `${n} = ${constant(v, xs)}`);
+  const lets = ['d', 'dlo', 'dhi', 'e'].filter((n) => uses(rest, n)).map((n) => `${n} = 0`);
   const inner = `{
-      const D = ${b.D}, A = ${b.A}, B = ${b.B}, C = ${b.C}, E = ${b.E}, X0 = ${constant(b.X[0], xs)}, X1 = ${constant(b.X[1], xs)}, X2 = ${constant(b.X[2], xs)};
-      ${reads}
-      let d = 0, dlo = 0, dhi = 0, e = 0;
-      { ${s.body} }
-      ${writes}
-      ${keep}
+      ${consts.length ? `const ${consts.join(', ')};` : ''}
+      ${lets.length ? `let ${lets.join(', ')};` : ''}
+      ${rest}
     }`;
   return guarded ? `if (${guardTest(ins, promoted)}) { ${inner} $t++; }` : inner;
 }

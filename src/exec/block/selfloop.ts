@@ -7,9 +7,10 @@
  * while the branch is uniform: every lane must take it the same number of times. The first lane
  * decides the count; a lane that disagrees restores the written registers of every lane from a
  * copy taken at the start and the loop reports 0, so the warp runs as before (block, branch,
- * divergence). Recording off only (the step log is written one block at a time). After the first
- * lane, lanes run two at a time, interleaved in one loop: a loop is mostly one chain of dependent
- * arithmetic per lane, and two independent chains keep the processor busy while each waits.
+ * divergence). Recorded, runWarp logs each iteration as the per-block path does (one run of the
+ * block and its branch), after the loop. After the first lane, lanes run two at a time,
+ * interleaved in one loop: a loop is mostly one chain of dependent arithmetic per lane, and two
+ * independent chains keep the processor busy while each waits.
  *
  * What a stop can see is exact: a turn ends after whole iterations (the caller gives `max` from
  * its budget), and the register file then holds what the per-instruction path leaves, every
@@ -152,8 +153,9 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
         if (n < 0) { n = it; out = !go; }
         else if (it !== n || out === go) { ${restore} $OUT.refused++; return 0; }
       }
+      // every operation runs on each call (a branch first taken later, in optimized code, deopts it: the exit comes on a warp's last turn)
       const pm = $POPC(m);
-      $OUT.t = $t + n * ${plain} * pm + (out ? n - 1 : n) * pm;
+      $OUT.t = $t + (n * ${plain + 1} - (out ? 1 : 0)) * pm;
       $OUT.exit = out;
       $OUT.runs++;
       return n;

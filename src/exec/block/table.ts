@@ -51,6 +51,9 @@ export class Block {
     if (this.selfLoop !== undefined) return this.selfLoop;
     const bra = this.code[this.pc + this.len];
     this.selfLoop = null;
+    // the block's plain form too, now: a turn that cannot hold two iterations runs it, and made
+    // there first (in the optimized hot loop, where its making has no type feedback) it deopts runWarp
+    this.run();
     if (bra !== undefined && bra.ctl === Ctl.Bra) {
       try {
         this.selfLoop = generateSelfLoop(this.code, this.consts, this.pc, this.len, bra) ?? null;

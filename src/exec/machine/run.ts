@@ -56,12 +56,14 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
       if (table !== undefined && pc >= plainUntil) {
         const b = blockAt(table, pc);
         if (b !== null) plainUntil = pc + b.len;
-        // a loop of one block (selfloop.ts): whole iterations, lane by lane, while converged and unrecorded
-        if (b !== null && rec === undefined && f.depth <= 1 && w.parkedBar === 0 && budget + 1 >= 2 * (b.len + 1) && !(rpc > pc && rpc <= pc + b.len)) {
+        // a loop of one block (selfloop.ts): whole iterations, lane by lane, while converged
+        if (b !== null && f.depth <= 1 && w.parkedBar === 0 && budget + 1 >= 2 * (b.len + 1) && !(rpc > pc && rpc <= pc + b.len)) {
           const loop = b.loop();
           const n = loop !== null ? loop(w, mask, Math.floor((budget + 1) / (b.len + 1))) : 0;
           if (n === 0 && loop !== null) b.loopRefused();
           if (n > 0) {
+            // each iteration (block and branch back) is the run the per-block path logs for it
+            if (rec !== undefined) { rp = loopRuns(runs, rp, rbase + steps, gbase + pc, mask, b.len + 1, n, runNext, runMask); runNext = gbase + pc + b.len + 1; runMask = mask; }
             budget -= n * (b.len + 1) - 1;
             steps += n * (b.len + 1);
             thr += SELF_LOOP.t;
@@ -156,4 +158,18 @@ function guardMask(i32: Int32Array, base: number, m: number, neg: boolean): numb
   let r = 0;
   for (let l = 0; l < 32; l++) if (((m >>> l) & 1) && (i32[base + 2 * l] !== 0) !== neg) r |= 1 << l;
   return r;
+}
+
+/**
+ * Log `n` iterations of a self-loop (selfloop.ts) as the per-block path does: one run per
+ * iteration of `len1` steps (block and branch back) from step offset `s`, at global instruction
+ * `g` under `mask`; the first continues the open run when it is where that run goes on
+ * (`runNext`, `runMask`: code falling through into the loop). Returns the new write position.
+ */
+function loopRuns(runs: Int32Array, rp: number, s: number, g: number, mask: number, len1: number, n: number, runNext: number, runMask: number): number {
+  let i = ((g ^ runNext) | (mask ^ runMask)) !== 0 ? 0 : 1;
+  for (s += i * len1; i < n; i++, s += len1) {
+    runs[rp] = s; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3;
+  }
+  return rp;
 }
