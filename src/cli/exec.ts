@@ -97,7 +97,9 @@ export async function execCommand(argv: readonly string[], o: ExecOptions): Prom
       throw new UsageError(`cannot create the capture directory ${o.capture.dir}: ${fsReason(e)}`);
     }
   }
-  const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? EXEC_MAX_STEPS };
+  // deadStores: a launch's registers are seen only through a recording (--break, --record, the
+  // debugger at a fault replays the launch), and a recording turns the lean blocks off
+  const opts: RunOptions = { ...DEFAULT_RUN_OPTIONS, schedule: o.schedule ?? 'rr', seed: o.seed ?? 1, maxSteps: o.maxSteps ?? EXEC_MAX_STEPS, deadStores: true };
   const device = new Device(o.deviceMemory === undefined ? undefined : parseDeviceMemory(o.deviceMemory));
   if (o.sanitize?.tool === 'initcheck') device.initCheck = new InitCheck();
   const say = (line: string): void => { process.stderr.write(line + '\n'); };

@@ -63,6 +63,8 @@ export function runCommand(ptxPath: string, o: RunCommandOptions): number {
     schedule: o.schedule ?? 'rr',
     seed: o.seed ?? 1,
     maxSteps: o.maxSteps ?? DEFAULT_RUN_OPTIONS.maxSteps,
+    // nothing shows this run's registers: blocks may skip storing dead ones
+    deadStores: true,
   };
   let ran: RanToEnd;
   try {

@@ -21,6 +21,7 @@ import { type Item, LaneCache, laneStep } from './lanes.js';
 import { GLOBAL_HI, PAGE_SHIFT, SHARED_HI, Space } from '../memory.js';
 import { groupCheck, groupLoad, groupStart, sharedGroups } from './hoist.js';
 import { type MemSpec, memSpecOf, type UniformSpec, uniformSpecOf } from './memspec.js';
+import { DeadStores } from './deadstores.js';
 
 /** A compiled block: runs all its instructions for the active lanes `m`; returns the thread-instructions. */
 export type BlockRun = (w: Warp, m: number) => number;
@@ -134,7 +135,7 @@ function memMove(s: MemSpec, k: number, q: number, cache: LaneCache): string {
   if (s.kind === 'ld') {
     cache.wrote('l', 'x', s.data, false); // forget what the register held
     const hi = s.size === 8 ? `$B${k}[i + 1]` : s.signed ? 'v >= 0x80000000 ? 0xffffffff : 0' : '0';
-    return `if (${on}) { const i = $P${q}[l] >>> 2; const v = $B${k}[i]; U[${s.data} + o] = v; U[${s.data} + o + 1] = ${hi}; }`;
+    return `if (${on}) { const i = $P${q}[l] >>> 2; const v = $B${k}[i]; ${cache.store(s.data, `U[${s.data} + o] = v; U[${s.data} + o + 1] = ${hi};`)} }`;
   }
   const v = s.size === 8 ? `${cache.read('l', 'v', s.data)} $B${k}[i] = vlo; $B${k}[i + 1] = vhi;` : `${cache.read('u', 'v', s.data)} $B${k}[i] = v;`;
   return `if (${on}) { const x = $P${q}[l]; if ((x >>> ${PAGE_SHIFT}) !== $pg${k}) $DT${k}[$pg${k} = x >>> ${PAGE_SHIFT}] = 1; const i = x >>> 2; ${v} }`;
@@ -148,7 +149,8 @@ function memMove(s: MemSpec, k: number, q: number, cache: LaneCache): string {
  * the lanes in order, and every effect of an instruction on memory happens after all the lanes
  * did the instructions before it and before any lane does one after it, as one at a time.
  */
-function splitSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], ex: Exec[]): string {
+function splitSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], ex: Exec[],
+  dse?: DeadStores): string {
   const out: string[] = [];
   const mems: number[] = [];
   for (let k = from; k < to; k++) if (items[k - from]!.mem !== undefined) mems.push(k);
@@ -158,6 +160,8 @@ function splitSegment(code: readonly CInstr[], consts: Constants, p: number, fro
     const start = bounds[i]!, end = bounds[i + 1]!;
     const lead = items[start - from]!.mem !== undefined ? start : -1;
     const tail = end < to ? end : -1;
+    // a memory instruction's registers are read from the register file (its check, or its closure when refused)
+    if (lead >= 0) dse?.readAll(code[p + lead]!);
     if (lead >= 0) {
       // the check of `lead` ended the previous loop (or runs alone, when the segment starts with it)
       if (start === from) out.push(checkOnly(code, consts, p, lead, items[lead - from]!.mem!, mems.indexOf(lead) & 1));
@@ -165,7 +169,7 @@ function splitSegment(code: readonly CInstr[], consts: Constants, p: number, fro
     } else {
       out.push(`$ST.k = ${start}; $ST.t = $t;`);
     }
-    const cache = new LaneCache(consts);
+    const cache = new LaneCache(consts, dse);
     const body: string[] = [];
     let plain = 0;
     if (lead >= 0) body.push(memMove(items[lead - from]!.mem!, lead, mems.indexOf(lead) & 1, cache));
@@ -175,6 +179,7 @@ function splitSegment(code: readonly CInstr[], consts: Constants, p: number, fro
       if (ins.guard < 0) plain++;
     }
     if (tail >= 0) {
+      dse?.readAll(code[p + tail]!);
       out.push(`let $mk${tail} = 0, $bad${tail} = false, $sp${tail} = 0;`);
       body.push(memCheck(code[p + tail]!, items[tail - from]!.mem!, tail, mems.indexOf(tail) & 1, cache));
     }
@@ -232,16 +237,16 @@ const HOISTED: Uint32Array[] = Array.from({ length: HOIST_MAX }, () => new Uint3
  * it was most of their text, so of V8's time compiling them.
  */
 function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, from: number, to: number, items: readonly Item[], xs: unknown[], ex: Exec[],
-  lazy: (() => string)[]): string {
-  if (!hoistable(code, p, from, to, items)) return splitSegment(code, consts, p, from, to, items, xs, ex);
+  lazy: (() => string)[], dse?: DeadStores): string {
+  if (!hoistable(code, p, from, to, items)) return splitSegment(code, consts, p, from, to, items, xs, ex, dse);
   lazy.push(() => splitSegment(code, consts, p, from, to, items, xs, ex));
   const split = `$t = $LZ(${lazy.length - 1})(w, m, $t);`;
   const checks: string[] = [];
   const decl: string[] = [];
   const banks: string[] = [];
   const body: string[] = [];
-  const cache = new LaneCache(consts);
-  const pre = new LaneCache(consts);
+  const cache = new LaneCache(consts, dse);
+  const pre = new LaneCache(consts, dse);
   const loads = new Map<number, { s: MemSpec; guarded: boolean }>();
   for (let k = from; k < to; k++) if (items[k - from]!.mem !== undefined) loads.set(k, { s: items[k - from]!.mem!, guarded: code[p + k]!.guard >= 0 });
   const groups = sharedGroups(loads);
@@ -253,6 +258,7 @@ function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, fro
     const it = items[k - from]!;
     const ins = code[p + k]!;
     const g = groups.get(k);
+    if (it.mem !== undefined) dse?.readAll(ins);
     if (g !== undefined) {
       body.push(groupLoad(g, it.mem!, cache));
       plain++;
@@ -263,7 +269,7 @@ function fusedSegment(code: readonly CInstr[], consts: Constants, p: number, fro
       banks.push(`$HB${j} = ${s.space === Space.Global ? '$AR.bank' : s.space === Space.Shared ? 'w.cta.shared' : `($Hsp${j} === 1 ? $AR.bank : w.cta.shared)`}.u32;`);
       cache.wrote('l', 'x', s.data, false); // forget what the register held
       const hi = s.size === 8 ? `$HB${j}[i + 1]` : s.signed ? 'v >= 0x80000000 ? 0xffffffff : 0' : '0';
-      body.push(`{ const i = $HP${j}[l] >>> 2; const v = $HB${j}[i]; U[${s.data} + o] = v; U[${s.data} + o + 1] = ${hi}; }`);
+      body.push(`{ const i = $HP${j}[l] >>> 2; const v = $HB${j}[i]; ${cache.store(s.data, `U[${s.data} + o] = v; U[${s.data} + o + 1] = ${hi};`)} }`);
       plain++;
       j++;
     } else {
@@ -335,7 +341,10 @@ function singleStep(ins: CInstr, k: number): string {
  * logs the block's steps as one run around it (machine/run.ts), so the text logs nothing. Throws when the generated text does not compile (the caller then
  * generates it again without fused segments).
  */
-export function generateBlock(code: readonly CInstr[], consts: Constants, p: number, len: number, fuse = true, slow: () => BlockRun = noSlow): BlockRun {
+export function generateBlock(code: readonly CInstr[], consts: Constants, p: number, len: number, fuse = true, slow: () => BlockRun = noSlow,
+  liveOut?: Uint32Array): BlockRun {
+  // lean (liveOut given): stores of registers dead after the block that nothing in it reads back are dropped (deadstores.ts)
+  const dse = liveOut !== undefined ? new DeadStores() : undefined;
   const xs: unknown[] = [];
   const uni = new Map<number, UniformSpec>();
   const ex: Exec[] = [];
@@ -362,17 +371,18 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
     if (j > k) {
       // an ALU loop cannot fault; should a helper throw all the same, the block's report names its loop's first instruction
       const before = lazy.length;
-      parts.push(fusedSegment(code, consts, p, k, j, items, xs, ex, lazy));
+      parts.push(fusedSegment(code, consts, p, k, j, items, xs, ex, lazy, dse));
       if (lazy.length > before) ranges.push([k, j]);
       k = j;
       continue;
     }
     const ins = code[p + k]!;
     ex[k] = ins.exec!;
+    dse?.readAll(ins);
     parts.push(singleStep(ins, k));
     k++;
   }
-  const src = `
+  const text = `
     return function block(w, m) {
       const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
       const $AR = w.mem.global, $SU = w.mem.sharedUser;
@@ -381,6 +391,7 @@ export function generateBlock(code: readonly CInstr[], consts: Constants, p: num
       ${parts.join('\n')}
       return $t;
     };`;
+  const src = dse !== undefined ? dse.finish(text, liveOut!) : text;
   const splits: (SplitRun | undefined)[] = [];
   const make = <R>(text: string): R => (dumpBlock(p, text), new Function(...PARAMS, text) as Factory<R>)(K, xs, ex, BLOCK_PROGRESS, popc, guardMask, P0, P1, NO_WORDS, NO_BYTES, HOISTED, slow, lz);
   const lz = (n: number): SplitRun => splits[n] ??= makeSplit(n);

@@ -61,14 +61,14 @@ export function groupLoad(g: SharedGroup, s: MemSpec, cache: LaneCache): string 
   const idx = `((${g.q} + ${s.lo}) >>> 2)`;
   const lo = cache.local();
   let hi = '0';
-  let out = `${lo} = $SBu[${idx}] | 0; U[${s.data} + o] = ${lo};`;
+  let out = `${lo} = $SBu[${idx}] | 0;`;
   if (s.size === 8) {
     hi = cache.local();
     out += ` ${hi} = $SBu[${idx} + 1] | 0;`;
   } else if (s.signed) {
     hi = `(${lo} >> 31)`;
   }
-  out += ` U[${s.data} + o + 1] = ${hi};`;
+  out += ` ${cache.store(s.data, `U[${s.data} + o] = ${lo}; U[${s.data} + o + 1] = ${hi};`)}`;
   cache.loaded(s.data, [lo, hi], s.size === 4 ? `$SBf[${idx}]` : undefined);
   return out;
 }

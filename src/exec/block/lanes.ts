@@ -8,6 +8,7 @@ import { laneWrites } from '../codegen.js';
 import type { CInstr } from '../compiled.js';
 import { constantRead, type Constants } from './constants.js';
 import type { MemSpec, UniformSpec } from './memspec.js';
+import type { DeadStores } from './deadstores.js';
 
 /** A constant of a bound loop as generated code: numbers inline, anything else from the table XS. */
 export function constant(v: unknown, xs: unknown[]): string {
@@ -32,7 +33,13 @@ export class LaneCache {
   private n = 0;
   readonly decls: string[] = [];
 
-  constructor(private readonly consts: Constants) {}
+  /** The lean form's store marks and unserved reads (deadstores.ts), when the block is generated lean. */
+  constructor(private readonly consts: Constants, readonly dse?: DeadStores) {}
+
+  /** `text` storing the register at `base`: marked for dropping when the block is generated lean. */
+  store(base: number, text: string): string {
+    return this.dse === undefined ? text : this.dse.store(base, text);
+  }
 
   private fresh(): string {
     const v = `$r${this.n++}`;
@@ -43,6 +50,13 @@ export class LaneCache {
   read(v: View, name: string, base: number): string {
     const k = constantRead(this.consts, v, name, base);
     if (k !== undefined) return k;
+    const r = this.readText(v, name, base);
+    // a read the locals do not serve (or serve only when not NaN) reads the register file
+    if (this.dse !== undefined && (r.includes(`[${base} + o]`) || r.includes(`[(${base} >> 1) + l]`))) this.dse.read(base);
+    return r;
+  }
+
+  private readText(v: View, name: string, base: number): string {
     const w = this.words.get(base), h = this.words.get(base + 1), fl = this.floats.get(base);
     switch (v) {
       case 'i': return w !== undefined ? `const ${name} = ${w};` : `const ${name} = I[${base} + o];`;
@@ -154,6 +168,8 @@ function uses(text: string, name: string): boolean {
 export function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown[], promoted: Promoted = NONE): string {
   const s = b.spec;
   const guarded = ins.guard >= 0;
+  // what the body reads besides its sources (and the guard), from the register file
+  cache.dse?.readAll(ins, s.srcs.map((_, i) => [b.A, b.B, b.C][i]!));
   const reads = s.srcs.map((v, i) => {
     const base = [b.A, b.B, b.C][i]!, x = promoted.get(base)?.x, name = 'abc'[i]!;
     return x !== undefined ? promotedRead(v, name, x) : cache.read(v, name, base);
@@ -161,7 +177,7 @@ export function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown
   const pd = s.dst !== 'n' ? promoted.get(b.D)?.x : undefined, pe = s.dst2 !== 'n' ? promoted.get(b.E)?.x : undefined;
   // the write of d first, then e (laneWrites' order), so a shared slot ends with e
   const keep = (pd === undefined ? cache.wrote(s.dst, 'd', b.D, !guarded) : '') + (pe === undefined ? cache.wrote(s.dst2, 'e', b.E, !guarded) : '');
-  const writes = pd === undefined && pe === undefined ? laneWrites(s.dst, s.dst2)
+  const writes = pd === undefined && pe === undefined ? `${cache.store(b.D, laneWrites(s.dst, 'n'))}\n${cache.store(b.E, laneWrites('n', s.dst2))}`
     : `${pd !== undefined ? promotedWrite(s.dst, 'd', pd) : laneWrites(s.dst, 'n')}\n${pe !== undefined ? promotedWrite(s.dst2, 'e', pe) : laneWrites('n', s.dst2)}`;
   const rest = `${reads}\n{ ${s.body} }\n${writes}\n${keep}`;
   // only the names the text uses: each unused one is a few bytecodes per lane until V8 optimizes
@@ -182,10 +198,11 @@ export function laneStep(ins: CInstr, it: Item, k: number, cache: LaneCache, xs:
   if (it.uni === undefined) return aluStep(ins, it.alu!, cache, xs);
   const d = it.uni.data;
   if (ins.guard >= 0) {
+    cache.dse?.read(ins.guard);
     cache.wrote('l', 'x', d, false);
-    return `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { U[${d} + o] = $ul${k}; U[${d} + o + 1] = $uh${k}; $t++; }`;
+    return `if ((I[${ins.guard} + o] !== 0) !== ${ins.guardNeg}) { ${cache.store(d, `U[${d} + o] = $ul${k}; U[${d} + o + 1] = $uh${k};`)} $t++; }`;
   }
   cache.wroteWords(d, `$ul${k}`, `$uh${k}`);
-  return `U[${d} + o] = $ul${k}; U[${d} + o + 1] = $uh${k};`;
+  return cache.store(d, `U[${d} + o] = $ul${k}; U[${d} + o + 1] = $uh${k};`);
 }
 

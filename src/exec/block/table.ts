@@ -14,6 +14,7 @@ import { type CFunction, Ctl, type CInstr } from '../compiled.js';
 import { constantSlots, type Constants } from './constants.js';
 import { type BlockRun, generateBlock } from './gen.js';
 import { generateSelfLoop, type LoopRun } from './selfloop.js';
+import { Liveness } from './liveness.js';
 
 /** Blocks on unless the environment says PTXDBG_BLOCKS=0 (the per-instruction path, for comparison). */
 export const BLOCKS_DEFAULT = typeof process === 'undefined' || process.env['PTXDBG_BLOCKS'] !== '0';
@@ -27,16 +28,30 @@ const MIN_LEN = 2;
 export class Block {
   private plain: BlockRun | undefined = undefined;
 
-  constructor(private readonly code: readonly CInstr[], private readonly consts: Constants, readonly pc: number, readonly len: number) {}
+  constructor(private readonly code: readonly CInstr[], private readonly consts: Constants, readonly pc: number, readonly len: number,
+    private readonly liveness?: () => Liveness) {}
 
   /** The generated function (made on first use). */
   run(): BlockRun {
     return this.plain ??= this.generate();
   }
 
-  private generate(): BlockRun {
+  private leanRun: BlockRun | undefined = undefined;
+
+  /**
+   * The lean form, for runs in which no one looks at registers (RunOptions.deadStores): the same
+   * effects on memory and on every register read later, without the stores of registers dead after
+   * the block (deadstores.ts).
+   */
+  lean(): BlockRun {
+    if (this.leanRun !== undefined) return this.leanRun;
+    if (this.liveness === undefined) return this.leanRun = this.run();
+    return this.leanRun = this.generate(this.liveness().liveAt(this.pc + this.len));
+  }
+
+  private generate(liveOut?: Uint32Array): BlockRun {
     try {
-      return generateBlock(this.code, this.consts, this.pc, this.len, true, () => this.single());
+      return generateBlock(this.code, this.consts, this.pc, this.len, true, () => this.single(), liveOut);
     } catch (e) {
       // a fused text that does not compile (each loop alone did): the instructions one by one
       if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
@@ -47,13 +62,13 @@ export class Block {
   private selfLoop: LoopRun | null | undefined = undefined;
 
   /** When the block is the body of a loop closed by the branch after it: that loop run lane by lane (selfloop.ts), else null. */
-  loop(): LoopRun | null {
+  loop(lean = false): LoopRun | null {
     if (this.selfLoop !== undefined) return this.selfLoop;
     const bra = this.code[this.pc + this.len];
     this.selfLoop = null;
-    // the block's plain form too, now: a turn that cannot hold two iterations runs it, and made
-    // there first (in the optimized hot loop, where its making has no type feedback) it deopts runWarp
-    this.run();
+    // the block's plain (or lean) form too, now: a turn that cannot hold two iterations runs it, and
+    // made there first (in the optimized hot loop, where its making has no type feedback) it deopts runWarp
+    if (lean) this.lean(); else this.run();
     if (bra !== undefined && bra.ctl === Ctl.Bra) {
       try {
         this.selfLoop = generateSelfLoop(this.code, this.consts, this.pc, this.len, bra) ?? null;
@@ -89,6 +104,8 @@ export interface BlockTable {
   readonly consts: Constants;
   /** Per instruction inside a run: turns started there so far (blockAt, up to SUFFIX_AFTER). */
   readonly midStarts: Uint8Array;
+  /** The function's register liveness, for lean blocks (made on first use). */
+  readonly liveness: () => Liveness;
 }
 
 const tables = new WeakMap<CFunction, BlockTable>();
@@ -108,7 +125,9 @@ export function blockTable(fn: CFunction): BlockTable {
       if (c.rpc >= 0 && c.rpc <= code.length) entries[c.rpc] = 1;
       for (const b of c.brxTargets) if (b >= 0 && b <= code.length) entries[b] = 1;
     }
-    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn), midStarts: new Uint8Array(code.length) };
+    let live: Liveness | undefined;
+    const liveness = (): Liveness => live ??= new Liveness(fn, fn.template.byteLength >>> 8);
+    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn), midStarts: new Uint8Array(code.length), liveness };
     tables.set(fn, t);
   }
   last = t;
@@ -139,7 +158,7 @@ export function blockAt(t: BlockTable, pc: number): Block | null {
   while (pc + len < code.length && plain(code[pc + len]!) && (len === 0 || t.entries[pc + len] === 0)) len++;
   let b: Block | null = null;
   if (len >= MIN_LEN) {
-    b = new Block(code, t.consts, pc, len);
+    b = new Block(code, t.consts, pc, len, t.liveness);
   }
   t.at[pc] = b;
   return b;

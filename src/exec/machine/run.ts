@@ -48,6 +48,8 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
   const issued0 = w.issued;
   // blocks (src/exec/block/): one dispatch per straight-line run, unless a probe must see every step
   const blocks = !probing && (mach.opts.blocks ?? BLOCKS_DEFAULT);
+  // registers dead after a block left unwritten: only where no recording will show them
+  const lean = rec === undefined && mach.opts.deadStores === true;
   let table: BlockTable | undefined = blocks ? blockTable(f.fn) : undefined;
   // the end of a block that did not fit (budget, reconvergence point): stepped through one at a time, not looked up again at each step
   let plainUntil = -1;
@@ -58,7 +60,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
         if (b !== null) plainUntil = pc + b.len;
         // a loop of one block (selfloop.ts): whole iterations, lane by lane, while converged
         if (b !== null && f.depth <= 1 && w.parkedBar === 0 && budget + 1 >= 2 * (b.len + 1) && !(rpc > pc && rpc <= pc + b.len)) {
-          const loop = b.loop();
+          const loop = b.loop(lean);
           const n = loop !== null ? loop(w, mask, Math.floor((budget + 1) / (b.len + 1))) : 0;
           if (n === 0 && loop !== null) b.loopRefused();
           if (n > 0) {
@@ -82,7 +84,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
             runNext = g + b.len;
           }
           try {
-            thr += b.run()(w, mask);
+            thr += (lean ? b.lean() : b.run())(w, mask);
           } catch (e) {
             // as the per-instruction path leaves it: the faulting instruction issued and counted
             steps += BLOCK_PROGRESS.k + 1;

@@ -13,6 +13,12 @@ export interface RunOptions {
    * instruction at a time. Unset: on, unless PTXDBG_BLOCKS=0. The execution is the same.
    */
   blocks?: boolean;
+  /**
+   * No one looks at registers during this run (plain `run` and `exec` launches: not recorded, not
+   * a debugger's): blocks may leave registers that are dead after them unwritten (block/deadstores.ts).
+   * Memory and everything the program computes are the same. Recording and probes turn it off.
+   */
+  deadStores?: boolean;
 }
 
 export const DEFAULT_RUN_OPTIONS: RunOptions = {
