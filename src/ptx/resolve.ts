@@ -178,6 +178,17 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
         return found;
       },
       sweep: (each, pick) => sweepBodies(bodies, resolveBatch, problems, functions, each, pick),
+      outside(decl: FunctionDecl) {
+        const own: Diagnostic[] = [];
+        const report = (message: string, span: Span): void => {
+          if (own.length < 100) own.push({ severity: 'error', message, span });
+        };
+        const body = decl.body; // reading it parses it
+        if (decl.deferred !== undefined) own.push(...decl.deferred.diagnostics);
+        if (body === undefined || own.length > 0 || checkFunctionLimits(decl, (d) => varSize(d, structs), report) > 0) return { fn: undefined, diagnostics: own };
+        const fn = resolveFunction(decl, moduleScope, structs, functionNames, shared, globals, callPrototypes, report, moduleRegs, module.version);
+        return { fn: own.length === 0 ? fn : undefined, diagnostics: own };
+      },
     };
   } else {
     resolveBatch([...bodies]);
