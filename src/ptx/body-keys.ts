@@ -30,12 +30,12 @@ const RAW = '';
 const TERMINAL: ReadonlySet<string> = new Set(['ret', 'exit', 'bra', 'brx', 'trap']);
 const NO_STRUCTS: Map<string, StructDecl> = new Map();
 /** Marks in keys, outside anything the scanner takes as text: a register (then its type), a variable (its shape, then END), a label of the body. */
-const REG = '\x01';
-const VAR = '\x02';
-const END = '\x00';
-const LABEL = '\x03';
-/** The key of the `exit`/`ret` the resolver adds where control can fall off the end. */
-const IMPLIED = '\x05';
+export const REG = '\x01';
+export const VAR = '\x02';
+export const END = '\x00';
+export const LABEL = '\x03';
+/** The key of the `exit`/`ret` the resolver adds where control can fall off the end (then which). */
+export const IMPLIED = '\x05';
 
 interface Range {
   readonly prefix: string;
@@ -76,79 +76,6 @@ export class BodyKeys {
     this.stoppedAt = scan.at;
     return undefined;
   }
-}
-
-/** The name a stand-in gives its label (body-keys' standIn). */
-const STAND_IN_LABEL = '__ptxdbg_L';
-
-/**
- * A module of one function whose statements have these keys: each mark written back as a name
- * the function declares the way the key says (a register of the type; a variable of the storage,
- * space and shape), a label it defines, the `exit`/`ret` the resolver would add as a statement.
- * Resolving and selecting it stands in for every statement of those keys (the key holds all they
- * depend on); the caller checks that the stand-in's own keys are these. Undefined for a mark it
- * cannot write back (vectors, unsized or `.ptr` parameters).
- */
-export function standIn(module: Pick<PtxModule, 'version' | 'target' | 'addressSize'>, keys: readonly string[], isEntry: boolean): { text: string; keys: string[] } | undefined {
-  const regs = new Map<string, string>();
-  const vars = new Map<string, string>();
-  const params: string[] = [];
-  const decls: string[] = [];
-  const statements: string[] = [];
-  const own: string[] = [];
-  let label = false;
-  for (const key of keys) {
-    if (key.charCodeAt(0) === 5) {
-      const stmt = `${key.slice(1)};`;
-      statements.push(stmt);
-      own.push(stmt);
-      continue;
-    }
-    let out = '';
-    for (let i = 0; i < key.length; i++) {
-      const c = key.charCodeAt(i);
-      if (c === 1) {
-        const pct = key.charCodeAt(i + 1) === 37;
-        const from = i + (pct ? 2 : 1);
-        let j = from;
-        while (isIdentPart(key.charCodeAt(j))) j++;
-        const type = key.slice(from, j);
-        const name = `${pct ? '%' : ''}__ptxdbg_${type}`;
-        if (!regs.has(name)) {
-          regs.set(name, type);
-          decls.push(`.reg .${type} ${name};`);
-        }
-        out += name;
-        i = j - 1;
-      } else if (c === 2) {
-        const j = key.indexOf(END, i);
-        const shape = key.slice(i + 1, j);
-        let name = vars.get(shape);
-        if (name === undefined) {
-          const [storage, space, type, vector, , align, dims, extra] = shape.split(':');
-          if (vector !== '1' || dims === undefined || dims.split(',').some((d) => d === '' && dims !== '')) return undefined;
-          const brackets = dims === '' ? '' : dims.split(',').map((d) => `[${d}]`).join('');
-          name = storage === 'cta' ? extra! : `__ptxdbg_v${vars.size}`;
-          vars.set(shape, name);
-          const decl = `.${space} .align ${align} .${type} ${name}${brackets}`;
-          if (storage === 'kernelParam' && isEntry && space === 'param' && extra === '') params.push(decl);
-          else if ((storage === 'frame' && extra === '' && (space === 'param' || space === 'local')) || (storage === 'cta' && space === 'shared')) decls.push(`${decl};`);
-          else return undefined;
-        }
-        out += name;
-        i = j;
-      } else if (c === 3) {
-        out += STAND_IN_LABEL;
-        label = true;
-      } else out += key[i];
-    }
-    statements.push(out);
-    own.push(key);
-  }
-  const target = module.target.length > 0 ? `.target ${module.target.join(', ')}\n` : '';
-  const text = `.version ${module.version ?? '8.0'}\n${target}.address_size ${module.addressSize}\n`
-    + `${isEntry ? '.entry' : '.func'} __ptxdbg_stand_in(${params.join(', ')})\n{\n${decls.join('\n')}\n${label ? `${STAND_IN_LABEL}:\n` : ''}${statements.join('\n')}\n}\n`;
-  return { text, keys: own };
 }
 
 /** One body's pass; `run` says whether it read the whole body. */

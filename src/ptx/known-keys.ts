@@ -7,7 +7,8 @@
  * not read back as the same kinds, goes the full way.
  */
 import type { FunctionDecl, PtxModule } from './ast.js';
-import { BodyKeys, standIn } from './body-keys.js';
+import { BodyKeys } from './body-keys.js';
+import { standIn } from './stand-in.js';
 import { parsePtx } from './parser.js';
 import type { ProgFunction, Program } from './resolve.js';
 
