@@ -1,6 +1,7 @@
 /** Front-end facade: parse and resolve a PTX file in one call. */
 import type { PtxModule } from './ast.js';
 import { type Diagnostic, formatDiagnostics } from './diagnostics.js';
+import { KnownKeys } from './known-keys.js';
 import { parsePtx } from './parser.js';
 import { type KernelProblems, type ProgFunction, type Program, resolveModule } from './resolve.js';
 
@@ -29,24 +30,39 @@ export function loadPtx(source: string, fileName: string, opts: LoadOptions = {}
 }
 
 /**
- * Whether the module is clean, found the fast way: every body is parsed, resolved and handed to
- * `problems` (the caller's own count for that function, e.g. instructions the interpreter cannot
+ * Whether the module is clean, found the fast way: a body whose statements are all of kinds that
+ * passed is clean unparsed (SweepOptions.byKinds); every other body is parsed, resolved and handed
+ * to `problems` (the caller's own count for that function, e.g. instructions the interpreter cannot
  * run) one at a time and then dropped, so the heap never holds the whole module's code. It proves
  * a module clean only: on anything found (or a module it does not sweep, with `.struct` types a
  * body could name before their declaration) it says false, and the caller reports through
  * loadPtx, whose diagnostics and their order are the reference.
  */
-export function sweepClean(source: string, fileName: string, problems: (program: Program, fn: ProgFunction) => number, share: Share = { index: 0, of: 1 }): boolean {
+export function sweepClean(
+  source: string, fileName: string, problems: (program: Program, fn: ProgFunction) => number, share: Share = { index: 0, of: 1 }, opts: SweepOptions = {},
+): boolean {
   const { module, diagnostics } = parsePtx(source, fileName, { deferBodies: true });
   if (diagnostics.length > 0 || module.items.some((i) => i.kind === 'struct')) return false;
   const { program, diagnostics: resolveDiags } = resolveModule(module, { lazy: true });
   if (resolveDiags.length > 0 || program.deferred === undefined) return false;
   let found = 0;
   const mine = shareOf(program.bodies.map((d) => d.span.start), source.length, share);
+  // bodies clean by the kinds of their statements are not parsed (known-keys.ts)
+  const known = opts.byKinds === false ? undefined : new KnownKeys(module, program, problems);
+  known?.prepare(program.bodies, mine);
   const bodyDiags = program.deferred.sweep((fn) => {
     found += problems(program, fn);
-  }, (i) => mine[i] === 1);
+  }, (i) => mine[i] === 1 && known?.clean(i) !== true);
   return bodyDiags.length === 0 && found === 0;
+}
+
+export interface SweepOptions {
+  /**
+   * Call bodies clean by the kinds of their statements (known-keys.ts; default): `problems` then
+   * sees a stand-in function per batch of kinds and the bodies the shortcut cannot read, so it must
+   * count what depends on the instructions' kinds alone (instruction selection does).
+   */
+  readonly byKinds?: boolean;
 }
 
 /** One of `of` shares of a module's bodies (sweepClean on several threads: each sweeps its own). */

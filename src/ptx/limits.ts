@@ -22,6 +22,17 @@ const MAX_OTHER_BYTES = 1 << 30; // global variables: 1 GiB
 type Report = (message: string, span: Span) => void;
 
 /**
+ * Whether a declaration that is not a register range passes checkDeclarationLimits' bounds: its
+ * dimensions are sizes and its `bytes` are within its state space's (check's body shortcut,
+ * body-keys.ts, decides without reporting).
+ */
+export function withinLimits(d: VarDecl, bytes: number): boolean {
+  for (const dim of d.dims) if (dim !== null && (!Number.isSafeInteger(dim) || dim < 0)) return false;
+  if (d.space === 'reg') return true;
+  return Number.isFinite(bytes) && bytes <= (MAX_BYTES[d.space] ?? MAX_OTHER_BYTES);
+}
+
+/**
  * Reports every declaration over its bound and returns how many there were; `size` computes a
  * declaration's bytes (it may be NaN or Infinity for absurd dimensions).
  */

@@ -132,6 +132,12 @@ export interface DeferredResolution {
    * sweep to a share of the bodies (check's threads each take one).
    */
   sweep(each: (fn: ProgFunction) => void, pick?: (index: number) => boolean): readonly Diagnostic[];
+  /**
+   * Resolves a function that is not the module's against the module's names (`check`'s stand-in
+   * for statements of its bodies, body-keys.ts): its problems, and the function where there are
+   * none. Variables it declares join the program's lists; the program serves only the sweep.
+   */
+  outside(decl: FunctionDecl): { readonly fn: ProgFunction | undefined; readonly diagnostics: readonly Diagnostic[] };
 }
 
 export interface ResolveOptions {

@@ -10,7 +10,7 @@ import type { Diagnostic } from './diagnostics.js';
 import { checkDeclarationLimits, checkFunctionLimits } from './limits.js';
 import { hasBody } from './ast.js';
 import { type DeferredResolution, type ProgFunction, type Program, type ResolveOptions, type ROperand, type VarInfo, varSize } from './program.js';
-import { makeVar, resolveFunction, Scope } from './resolve-function.js';
+import { makeVar, type ModuleContext, resolveFunction, Scope } from './resolve-function.js';
 import { spaceInitError } from './space-init.js';
 
 // the resolved program's types and layout (program.ts), as every reader of a Program imports them from here
@@ -178,6 +178,7 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
         return found;
       },
       sweep: (each, pick) => sweepBodies(bodies, resolveBatch, problems, functions, each, pick),
+      outside: (decl) => resolveOutside(decl, { moduleScope, structs, functionNames, sharedOut: shared, globalsOut: globals, callPrototypes, moduleRegs, version: module.version }),
     };
   } else {
     resolveBatch([...bodies]);
@@ -185,6 +186,19 @@ export function resolveModule(module: PtxModule, opts: ResolveOptions = {}): Res
   }
   const program: Program = { module, functions, prototypes, globals, shared, files, structs, callPrototypes, bodies, tabled, deferred };
   return { program, diagnostics: diags };
+}
+
+/** DeferredResolution.outside: a function that is not the module's, resolved against the module's names. */
+function resolveOutside(decl: FunctionDecl, m: Omit<ModuleContext, 'err'> & { readonly moduleRegs: readonly VarDecl[] }): ReturnType<DeferredResolution['outside']> {
+  const own: Diagnostic[] = [];
+  const report = (message: string, span: Span): void => {
+    if (own.length < 100) own.push({ severity: 'error', message, span });
+  };
+  const body = decl.body; // reading it parses it
+  if (decl.deferred !== undefined) own.push(...decl.deferred.diagnostics);
+  if (body === undefined || own.length > 0 || checkFunctionLimits(decl, (d) => varSize(d, m.structs), report) > 0) return { fn: undefined, diagnostics: own };
+  const fn = resolveFunction(decl, m.moduleScope, m.structs, m.functionNames, m.sharedOut, m.globalsOut, m.callPrototypes, report, m.moduleRegs, m.version);
+  return { fn: own.length === 0 ? fn : undefined, diagnostics: own };
 }
 
 /** DeferredResolution.sweep: each picked body resolved alone, handed to `each` if it has no problems, then let go. */

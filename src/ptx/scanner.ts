@@ -42,10 +42,10 @@ export type ScanError = (message: string, span: Span) => void;
 const CH_0 = 48;
 const CH_9 = 57;
 
-function isIdentStart(c: number): boolean {
+export function isIdentStart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36 || c === 37;
 }
-function isIdentPart(c: number): boolean {
+export function isIdentPart(c: number): boolean {
   return (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || (c >= CH_0 && c <= CH_9) || c === 95 || c === 36;
 }
 function isDigit(c: number): boolean {
@@ -290,7 +290,7 @@ function skipIdent(source: string, i: number): number {
 }
 
 /** Consumes `.mod` parts glued to a word, and `::` qualifiers inside them (`.L2::128B`). */
-function scanModifiers(source: string, i: number): number {
+export function scanModifiers(source: string, i: number): number {
   const n = source.length;
   for (;;) {
     const c = source.charCodeAt(i);

@@ -14,11 +14,11 @@ import { join } from 'node:path';
 import { missingTool, ROOT, SHARED } from '../helpers.js';
 import { Machine, DEFAULT_RUN_OPTIONS } from '../../src/exec/machine.js';
 import { readLaunchFile, type Launch } from '../../src/exec/launch.js';
-import { entryNames, entryOf, type Program } from '../../src/ptx/resolve.js';
+import { entryNames, entryOf, type ProgFunction, type Program } from '../../src/ptx/resolve.js';
 import { RaceChecker } from '../../src/races/checker.js';
-import { loadPtx } from '../../src/ptx/index.js';
+import { loadPtx, sweepClean } from '../../src/ptx/index.js';
 import { parsePtx } from '../../src/ptx/parser.js';
-import { unsupportedInstructions } from '../../src/exec/support.js';
+import { supportVerdict, unsupportedInstructions } from '../../src/exec/support.js';
 import { sweepThreads } from '../../src/cli/check-sweep.js';
 import { KERNELS } from './kernels.js';
 
@@ -132,13 +132,22 @@ load to run one kernel (target >= 50 MB/s): ${mb(src.length)} MB of -G PTX (${wh
 
 /**
  * `check` of the same module (target: 1 s). Before: the whole load, then every function through
- * instruction selection. Now (cli/check-sweep.ts): one function at a time, let go after, on
+ * instruction selection. Then (cli/check-sweep.ts): one function at a time, let go after, on
  * worker threads with a large young generation (a module with problems is then loaded whole to
- * report them). CPU is the process's, every thread's. Then the whole `ptxdbg check` process.
+ * report them). Now also: a body whose statements are all of kinds that passed a stand-in is
+ * clean unparsed (ptx/known-keys.ts); the sweep on this thread both ways. CPU is the process's,
+ * every thread's. Then the whole `ptxdbg check` process.
  */
 function checkBench(src: string, program: Program): void {
   const whole = cost(() => unsupportedInstructions(loadPtx(src, 'big.ptx').program ?? program));
   console.log(`check of it, whole load + selection (before): ${(whole.cpu / 1000).toFixed(2)} s CPU, ${(whole.wall / 1000).toFixed(2)} s wall`);
+  for (const byKinds of [false, true]) {
+    let verdict: ((fn: ProgFunction) => number) | undefined;
+    let clean = false;
+    const c = cost(() => { clean = sweepClean(src, 'big.ptx', (p, fn) => (verdict ??= supportVerdict(p))(fn), undefined, { byKinds }); });
+    const how = byKinds ? 'bodies of known kinds unparsed (now)' : 'every body parsed, resolved, selected';
+    console.log(`check's sweep of it on this thread, ${how}: ${(c.cpu / 1000).toFixed(2)} s CPU, ${(c.wall / 1000).toFixed(2)} s wall (${clean ? 'clean' : 'not clean'})`);
+  }
   const dir = mkdtempSync(join(tmpdir(), 'ptxdbg-check-bench-'));
   try {
     const file = join(dir, 'big.ptx');

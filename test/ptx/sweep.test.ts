@@ -20,7 +20,7 @@ function module(n: number, badAt = -1): string {
 describe('sweepClean', () => {
   test('a clean module is clean, each function handed over once, in module order', () => {
     const seen: string[] = [];
-    expect(sweepClean(module(5), 'm.ptx', (_p, f) => { seen.push(f.name); return 0; })).toBe(true);
+    expect(sweepClean(module(5), 'm.ptx', (_p, f) => { seen.push(f.name); return 0; }, undefined, { byKinds: false })).toBe(true);
     expect(seen).toEqual(['f0', 'f1', 'f2', 'f3', 'f4']);
   });
 
@@ -28,16 +28,17 @@ describe('sweepClean', () => {
     for (const at of [0, 2, 4]) {
       expect(loadPtx(module(5, at), 'm.ptx').diagnostics.length).toBeGreaterThan(0);
       expect(sweepClean(module(5, at), 'm.ptx', () => 0)).toBe(false);
+      expect(sweepClean(module(5, at), 'm.ptx', () => 0, undefined, { byKinds: false })).toBe(false);
     }
     expect(sweepClean(module(3).replace('ret;\n}\n\n.func (.param .b32 r) f2', 'ret\n}\n\n.func (.param .b32 r) f2'), 'm.ptx', () => 0)).toBe(false);
-    expect(sweepClean(module(3), 'm.ptx', (_p, f) => (f.name === 'f1' ? 1 : 0))).toBe(false);
+    expect(sweepClean(module(3), 'm.ptx', (_p, f) => (f.name === 'f1' ? 1 : 0), undefined, { byKinds: false })).toBe(false);
   });
 
   test('a share sees only its own bodies: the error in f4 is found by the share holding f4 only', () => {
     const text = module(6, 4);
     const found = [0, 1, 2].map((index) => {
       const names: string[] = [];
-      const clean = sweepClean(text, 'm.ptx', (_p, f) => { names.push(f.name); return 0; }, { index, of: 3 });
+      const clean = sweepClean(text, 'm.ptx', (_p, f) => { names.push(f.name); return 0; }, { index, of: 3 }, { byKinds: false });
       return { clean, names };
     });
     // six bodies of equal length, three shares: two each, in order (f4 never reaches `each`)
