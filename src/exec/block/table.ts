@@ -11,8 +11,9 @@
  * (machine.ts sameLayoutCache): blocks compiled by one launch serve the next.
  */
 import { type CFunction, Ctl, type CInstr } from '../compiled.js';
+import { popc32 } from '../int64.js';
 import { constantSlots, type Constants } from './constants.js';
-import { type BlockRun, generateBlock } from './gen.js';
+import { BLOCK_PROGRESS, type BlockRun, generateBlock } from './gen.js';
 import { generateSelfLoop, type LoopRun } from './selfloop.js';
 
 /** Blocks on unless the environment says PTXDBG_BLOCKS=0 (the per-instruction path, for comparison). */
@@ -32,6 +33,13 @@ export class Block {
   /** The generated function (made on first use). */
   run(): BlockRun {
     return this.plain ??= this.generate();
+  }
+
+  /** A block of one instruction (singleAt): its closure, set when the table is made. */
+  static single(code: readonly CInstr[], consts: Constants, pc: number): Block {
+    const b = new Block(code, consts, pc, 1);
+    b.plain = single(code[pc]!);
+    return b;
   }
 
   private generate(): BlockRun {
@@ -89,6 +97,8 @@ export interface BlockTable {
   readonly consts: Constants;
   /** Per instruction inside a run: turns started there so far (blockAt, up to SUFFIX_AFTER). */
   readonly midStarts: Uint8Array;
+  /** Per instruction: its block of one (singleAt), null when it is not plain. */
+  readonly single: (Block | null)[];
 }
 
 const tables = new WeakMap<CFunction, BlockTable>();
@@ -108,7 +118,10 @@ export function blockTable(fn: CFunction): BlockTable {
       if (c.rpc >= 0 && c.rpc <= code.length) entries[c.rpc] = 1;
       for (const b of c.brxTargets) if (b >= 0 && b <= code.length) entries[b] = 1;
     }
-    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn), midStarts: new Uint8Array(code.length) };
+    const consts = constantSlots(fn);
+    // made now, not on first use: made inside the optimized hot loop, they would have no type feedback there
+    const single = code.map((c, pc) => (plain(c) ? Block.single(code, consts, pc) : null));
+    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts, midStarts: new Uint8Array(code.length), single };
     tables.set(fn, t);
   }
   last = t;
@@ -143,4 +156,39 @@ export function blockAt(t: BlockTable, pc: number): Block | null {
   }
   t.at[pc] = b;
   return b;
+}
+
+/**
+ * The plain instruction at `pc` as a block of one (null for any other), for the hot loop to run an
+ * instruction it does not run in a block (a block that does not fit the turn, a turn resumed
+ * inside one) through the same call as blocks: in a short kernel that path is first taken when a
+ * recording's checkpoint splits a turn, and a path of its own then had no type feedback in the
+ * optimized hot loop, which deoptimized it. No code is generated for it (single); all are made
+ * with the table, so that this lookup has no branch that runs only once.
+ */
+export function singleAt(t: BlockTable, pc: number): Block | null {
+  return t.single[pc]!;
+}
+
+/**
+ * Instruction `c` (plain) as a BlockRun: its guard, its lane loop, the thread-instructions, as the
+ * hot loop's per-instruction path does them; BLOCK_PROGRESS set as a block leaves it should it fault.
+ */
+function single(c: CInstr): BlockRun {
+  const exec = c.exec!, guard = c.guard, neg = c.guardNeg;
+  return (w, mask) => {
+    const m = guard >= 0 ? guardOf(w.i32, guard, mask, neg) : mask;
+    const t = popc32(m);
+    BLOCK_PROGRESS.k = 0;
+    BLOCK_PROGRESS.t = t;
+    if (m !== 0) exec(w, m);
+    return t;
+  };
+}
+
+/** The lanes of `m` whose guard predicate (at register slot `base`) holds, negated by `neg`. */
+function guardOf(i32: Int32Array, base: number, m: number, neg: boolean): number {
+  let r = 0;
+  for (let l = 0; l < 32; l++) if (((m >>> l) & 1) && (i32[base + 2 * l] !== 0) !== neg) r |= 1 << l;
+  return r;
 }

@@ -88,8 +88,9 @@ export function startTurn(mach: Machine): boolean {
     }
     // end of a round: retire finished CTAs, start new ones, collect the ready warps
     retire(mach);
-    const [gx, gy, gz] = mach.launch.grid;
-    const total = gx * gy * gz;
+    // indexes, not destructuring (the iterator protocol: see coordsOf)
+    const grid = mach.launch.grid;
+    const total = grid[0] * grid[1] * grid[2];
     while (mach.resident.length < mach.opts.resident || mach.launch.cooperative) {
       const id = takeCta(mach, total);
       if (id < 0) break;
