@@ -48,7 +48,10 @@ export function advance(mach: Machine, limit: number): void {
       const blocked = runWarp(mach, w, budget);
       inWarp = false;
       mach.quantumLeft -= mach.warpSteps - before;
-      if (blocked || mach.quantumLeft <= 0) mach.cur = undefined;
+      // both tested, no short circuit: a kernel whose warps block at every turn would leave the
+      // second test without type feedback, and a first turn that uses its quantum deoptimized advance
+      const spent = mach.quantumLeft <= 0;
+      if (blocked || spent) mach.cur = undefined;
       if (mach.warpSteps > mach.opts.maxSteps) {
         throw new Fault('step-limit', `step limit reached: ${mach.opts.maxSteps} warp-steps executed without the kernel finishing (runaway loop?); raise it with --max-steps`);
       }
