@@ -50,7 +50,9 @@ export class LaunchError extends Error {}
 
 /** x-fastest coordinates of a linear index in a grid or block of size `dims` (CUDA's order). */
 export function coordsOf(linear: number, dims: readonly [number, number, number]): [number, number, number] {
-  const [x, y] = dims;
+  // indexes, not `const [x, y] = dims`: array destructuring runs the iterator protocol, slow
+  // before V8 optimizes it and a large graph when it does (this runs for every CTA)
+  const x = dims[0], y = dims[1];
   return [linear % x, Math.floor(linear / x) % y, Math.floor(linear / (x * y))];
 }
 

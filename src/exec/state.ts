@@ -50,12 +50,16 @@ export class Frame implements Regs {
   }
 
   /**
-   * Back to the state the constructor leaves, registers from `image`, for a frame of a pooled
-   * CTA (machine/frames.ts). SIMT entries at and above `depth` are never read (snapshots and
-   * restores keep only those below it), so they need no clearing.
+   * Back to the state the constructor leaves, for a frame of a pooled CTA (machine/frames.ts):
+   * the word ranges of `zero` (pairs start, end: every slot an instruction may write) zeroed, as
+   * the template has them; the others (constants, special registers) are never written, so they
+   * hold what they held when the frame was made (machine/frames.ts renew says why that is
+   * exact). SIMT entries at and above `depth` are never read (snapshots and restores keep only
+   * those below it), so they need no clearing.
    */
-  reset(image: Uint32Array): void {
-    this.u32.set(image);
+  reset(zero: Int32Array): void {
+    const u = this.u32;
+    for (let i = 0; i < zero.length; i += 2) u.fill(0, zero[i]!, zero[i + 1]!);
     this.depth = 0;
     this.returned = 0;
     this.localBase = 0;
@@ -133,11 +137,6 @@ export class Warp implements Regs {
    * their registers, these do not: newFrame resets them to what a new frame holds).
    */
   readonly spare: Frame[] = [];
-  /** Registers of a new frame of each function on this warp, but for %ctaid (see machine/frames.ts). */
-  readonly images = new Map<CFunction, Uint32Array>();
-  /** The entry of `images` used last (every CTA the warp serves asks for its kernel's): no Map lookup per warp. */
-  imageFn: CFunction | undefined = undefined;
-  image: Uint32Array | undefined = undefined;
   /** Barrier wait: the lanes waiting and the bar.red destination. */
   barMask = 0;
   barDst = -1;

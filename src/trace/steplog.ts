@@ -187,13 +187,44 @@ function shapeOf(p: Shape): Shape {
 
 /** Mask indices of the chunk being packed (one chunk at a time). */
 const SCRATCH_IDX = new Uint8Array(CHUNK_STEPS);
+/** Smallest and largest first instruction of the chunk being packed (scanRuns keeps them here; unset without runs). */
+const SCAN_PCS = new Int32Array(2);
+
+/*
+ * pack runs once per chunk, a few dozen times in a recording: its loops are optimized while they
+ * run (on-stack replacement), before the code after them has ever run, and such code then has no
+ * type feedback in the optimized loop, which deoptimized at the loop's end, in every later call
+ * (the cached optimized loop is entered again), leaving the rest of each chunk's packing to the
+ * interpreter. So each loop is a function of its own that returns as the loop ends.
+ */
 
 /** Pack `n` runs of a raw chunk of `steps` steps (runs starting at or past `steps` were never issued: dropped). */
 function pack(raw: Int32Array, n: number, steps: number): Packed {
-  while (n > 0 && raw[RUN_WORDS * (n - 1)]! >= steps) n--;
-  let lo = 0x7fffffff, hi = 0;
-  const slot = new Map<number, number>();
+  n = issuedRuns(raw, n, steps);
   const palette: number[] = [];
+  // made here, not in scanRuns: code before its loop runs once before that loop is optimized
+  const rawMasks = scanRuns(raw, n, palette, new Map());
+  const lo = n === 0 ? 0 : SCAN_PCS[0]!, hi = n === 0 ? 0 : SCAN_PCS[1]!;
+  const sh: Shape = { steps, runs: n, base: lo, wide: hi - lo >= 65536, rawMasks, paletteLen: rawMasks ? 0 : palette.length };
+  const p = new Packed(new ArrayBuffer(bytesOf(sh)), sh);
+  fillRuns(raw, n, lo, p.starts, sh.wide ? p.pcs32 : p.pcs16, rawMasks ? p.masks : undefined);
+  if (!rawMasks) { p.idx.set(SCRATCH_IDX.subarray(0, n)); p.palette.set(palette); }
+  return p;
+}
+
+/** The runs of `n` that start before `steps`. */
+function issuedRuns(raw: Int32Array, n: number, steps: number): number {
+  while (n > 0 && raw[RUN_WORDS * (n - 1)]! >= steps) n--;
+  return n;
+}
+
+/**
+ * The smallest and largest first instruction of `n` runs (into SCAN_PCS) and their masks' palette
+ * (into `palette`, indices into SCRATCH_IDX, `slot` the palette's index of each mask); true when
+ * the masks are too many for one (raw masks).
+ */
+function scanRuns(raw: Int32Array, n: number, palette: number[], slot: Map<number, number>): boolean {
+  let lo = 0x7fffffff, hi = 0;
   let rawMasks = false;
   // the two masks seen last (a diverged warp alternates between two), before the map
   let m1 = 0, k1 = -1, m2 = 0, k2 = -1;
@@ -201,6 +232,7 @@ function pack(raw: Int32Array, n: number, steps: number): Packed {
     const pc = raw[RUN_WORDS * r + 1]!, m = raw[RUN_WORDS * r + 2]!;
     lo = pc < lo ? pc : lo;
     hi = pc > hi ? pc : hi;
+    SCAN_PCS[0] = lo; SCAN_PCS[1] = hi;
     if (rawMasks) continue;
     let k = k1 >= 0 && m === m1 ? k1 : k2 >= 0 && m === m2 ? k2 : slot.get(m);
     if (k === undefined) {
@@ -212,15 +244,16 @@ function pack(raw: Int32Array, n: number, steps: number): Packed {
     if (k !== k1) { m2 = m1; k2 = k1; m1 = m; k1 = k; }
     SCRATCH_IDX[r] = k;
   }
-  if (n === 0) lo = 0;
-  const sh: Shape = { steps, runs: n, base: lo, wide: hi - lo >= 65536, rawMasks, paletteLen: rawMasks ? 0 : palette.length };
-  const p = new Packed(new ArrayBuffer(bytesOf(sh)), sh);
-  for (let r = 0; r < n; r++) p.starts[r] = raw[RUN_WORDS * r]!;
-  if (sh.wide) for (let r = 0; r < n; r++) p.pcs32[r] = raw[RUN_WORDS * r + 1]! - lo;
-  else for (let r = 0; r < n; r++) p.pcs16[r] = raw[RUN_WORDS * r + 1]! - lo;
-  if (rawMasks) for (let r = 0; r < n; r++) p.masks[r] = raw[RUN_WORDS * r + 2]!;
-  else { p.idx.set(SCRATCH_IDX.subarray(0, n)); p.palette.set(palette); }
-  return p;
+  return rawMasks;
+}
+
+/** Each run's first step, first instruction (less `lo`) and, when `masks` is given, its mask. */
+function fillRuns(raw: Int32Array, n: number, lo: number, starts: Uint16Array, pcs: Uint16Array | Uint32Array, masks: Int32Array | undefined): void {
+  for (let r = 0; r < n; r++) {
+    starts[r] = raw[RUN_WORDS * r]!;
+    pcs[r] = raw[RUN_WORDS * r + 1]! - lo;
+    if (masks !== undefined) masks[r] = raw[RUN_WORDS * r + 2]!;
+  }
 }
 
 /** The run of `starts` (ascending, n of them) that holds offset `off`: `hint` first (reads go in order), else by halves. */

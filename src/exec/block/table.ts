@@ -11,8 +11,9 @@
  * (machine.ts sameLayoutCache): blocks compiled by one launch serve the next.
  */
 import { type CFunction, Ctl, type CInstr } from '../compiled.js';
+import { popc32 } from '../int64.js';
 import { constantSlots, type Constants } from './constants.js';
-import { type BlockRun, generateBlock } from './gen.js';
+import { BLOCK_PROGRESS, type BlockRun, generateBlock } from './gen.js';
 import { generateSelfLoop, type LoopRun } from './selfloop.js';
 import { Liveness } from './liveness.js';
 
@@ -47,6 +48,13 @@ export class Block {
     if (this.leanRun !== undefined) return this.leanRun;
     if (this.liveness === undefined) return this.leanRun = this.run();
     return this.leanRun = this.generate(this.liveness().liveAt(this.pc + this.len));
+  }
+
+  /** A block of one instruction (singleAt): its closure, set when the table is made. */
+  static single(code: readonly CInstr[], consts: Constants, pc: number): Block {
+    const b = new Block(code, consts, pc, 1);
+    b.plain = single(code[pc]!);
+    return b;
   }
 
   private generate(liveOut?: Uint32Array): BlockRun {
@@ -106,6 +114,8 @@ export interface BlockTable {
   readonly midStarts: Uint8Array;
   /** The function's register liveness, for lean blocks (made on first use). */
   readonly liveness: () => Liveness;
+  /** Per instruction: its block of one (singleAt), null when it is not plain. */
+  readonly single: (Block | null)[];
 }
 
 const tables = new WeakMap<CFunction, BlockTable>();
@@ -127,7 +137,10 @@ export function blockTable(fn: CFunction): BlockTable {
     }
     let live: Liveness | undefined;
     const liveness = (): Liveness => live ??= new Liveness(fn, fn.template.byteLength >>> 8);
-    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts: constantSlots(fn), midStarts: new Uint8Array(code.length), liveness };
+    const consts = constantSlots(fn);
+    // made now, not on first use: made inside the optimized hot loop, they would have no type feedback there
+    const single = code.map((c, pc) => (plain(c) ? Block.single(code, consts, pc) : null));
+    t = { fn, at: new Array<Block | null | undefined>(code.length).fill(undefined), entries, consts, midStarts: new Uint8Array(code.length), liveness, single };
     tables.set(fn, t);
   }
   last = t;
@@ -162,4 +175,39 @@ export function blockAt(t: BlockTable, pc: number): Block | null {
   }
   t.at[pc] = b;
   return b;
+}
+
+/**
+ * The plain instruction at `pc` as a block of one (null for any other), for the hot loop to run an
+ * instruction it does not run in a block (a block that does not fit the turn, a turn resumed
+ * inside one) through the same call as blocks: in a short kernel that path is first taken when a
+ * recording's checkpoint splits a turn, and a path of its own then had no type feedback in the
+ * optimized hot loop, which deoptimized it. No code is generated for it (single); all are made
+ * with the table, so that this lookup has no branch that runs only once.
+ */
+export function singleAt(t: BlockTable, pc: number): Block | null {
+  return t.single[pc]!;
+}
+
+/**
+ * Instruction `c` (plain) as a BlockRun: its guard, its lane loop, the thread-instructions, as the
+ * hot loop's per-instruction path does them; BLOCK_PROGRESS set as a block leaves it should it fault.
+ */
+function single(c: CInstr): BlockRun {
+  const exec = c.exec!, guard = c.guard, neg = c.guardNeg;
+  return (w, mask) => {
+    const m = guard >= 0 ? guardOf(w.i32, guard, mask, neg) : mask;
+    const t = popc32(m);
+    BLOCK_PROGRESS.k = 0;
+    BLOCK_PROGRESS.t = t;
+    if (m !== 0) exec(w, m);
+    return t;
+  };
+}
+
+/** The lanes of `m` whose guard predicate (at register slot `base`) holds, negated by `neg`. */
+function guardOf(i32: Int32Array, base: number, m: number, neg: boolean): number {
+  let r = 0;
+  for (let l = 0; l < 32; l++) if (((m >>> l) & 1) && (i32[base + 2 * l] !== 0) !== neg) r |= 1 << l;
+  return r;
 }

@@ -39,7 +39,7 @@ export function makeCta(mach: Machine, id: number): Cta {
         w.reset(id * 4096 + wi);
         startKernel(w, newFrame(mach, w, kfn), localBase, true);
       } else {
-        renew(mach, w, f);
+        renew(w, f);
         enter(kfn, f);
         startKernel(w, f, localBase, false);
       }
@@ -92,7 +92,7 @@ export function newFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
   if (f === undefined) {
     // a frame of the warp's previous CTA, made new, else a new one
     f = takeSpare(w, fn);
-    if (f !== undefined) renew(mach, w, f); else f = initFrame(mach, w, fn);
+    if (f !== undefined) renew(w, f); else f = initFrame(mach, w, fn);
   }
   enter(fn, f);
   return f;
@@ -111,7 +111,7 @@ export function initFrame(mach: Machine, w: Warp, fn: CFunction): Frame {
   return f;
 }
 
-/** A spare frame of `fn` (any: renew resets all of it), taken out of the warp's spares. */
+/** A spare frame of `fn` (any: renew makes it new), taken out of the warp's spares. */
 function takeSpare(w: Warp, fn: CFunction): Frame | undefined {
   const s = w.spare;
   for (let i = s.length - 1; i >= 0; i--) {
@@ -125,21 +125,17 @@ function takeSpare(w: Warp, fn: CFunction): Frame | undefined {
 }
 
 /**
- * A spare frame (of the warp's previous CTA) made equal to a new frame: registers from the
- * warp's image of a new frame, made once, then %ctaid, the only special that differs between
- * the CTAs a warp object serves (the others depend on the warp's place in its CTA and the launch).
+ * A spare frame (of the warp's previous CTA) made equal to a new frame: the slots instructions
+ * write zeroed (renewZero), then %ctaid, the only special that differs between the CTAs a warp
+ * object serves. The other slots need nothing: constant slots and the other specials (which
+ * depend on the warp's place in its CTA and on the launch alone) are written once, when the
+ * frame is made (initFrame, or a checkpoint restore from a frame of a warp at the same place),
+ * and never again: instructions write registers and scratch slots only (compile/operands.ts
+ * dst), as do calls, syscalls, bar.red and what-if edits (prog.regs).
  */
-function renew(mach: Machine, w: Warp, f: Frame): void {
+function renew(w: Warp, f: Frame): void {
   const fn = f.fn;
-  let img = w.imageFn === fn ? w.image : w.images.get(fn);
-  if (img === undefined) {
-    img = new Uint32Array(fn.template.slice(0));
-    fillSpecials(mach, w, fn, img);
-    w.images.set(fn, img);
-  }
-  w.imageFn = fn;
-  w.image = img;
-  f.reset(img);
+  f.reset(fn === zeroFn ? zeroRanges : renewZero(fn));
   const u = f.u32;
   const ctaid = w.cta.ctaid;
   const specials = fn.specials;
@@ -148,6 +144,40 @@ function renew(mach: Machine, w: Warp, f: Frame): void {
     if (s.name !== 'ctaid') continue;
     u.set(ctaidRow(s.comp, (ctaid[s.comp] ?? 0) >>> 0), s.base);
   }
+}
+
+const zeroByFn = new WeakMap<CFunction, Int32Array>();
+/** The function renewZero answered last (every CTA asks for its kernel's, warp after warp): no map lookup per warp. */
+let zeroFn: CFunction | undefined = undefined;
+let zeroRanges: Int32Array = new Int32Array(0);
+
+/**
+ * The word ranges of `fn`'s register file that renew zeroes, as pairs (start, end): every slot
+ * but the specials and the constants. Registers come first (compile/slots.ts) and are zero in the
+ * template; after them constants, specials and scratch slots are interleaved, and a slot the
+ * template holds non-zero is a constant (scratch slots start zero; a zero constant is zeroed
+ * again, which changes nothing). Adjacent slots make one range: a kernel of registers and
+ * specials alone is one fill.
+ */
+function renewZero(fn: CFunction): Int32Array {
+  let r = zeroByFn.get(fn);
+  if (r === undefined) {
+    const t = new Uint32Array(fn.template);
+    const special = new Set(fn.specials.map((s) => s.base));
+    const out: number[] = [];
+    for (let base = 0; base < t.length; base += 64) {
+      let keep = special.has(base);
+      for (let i = base; i < base + 64 && !keep; i++) keep = t[i] !== 0;
+      if (keep) continue;
+      if (out.length > 0 && out[out.length - 1] === base) out[out.length - 1] = base + 64;
+      else out.push(base, base + 64);
+    }
+    r = Int32Array.from(out);
+    zeroByFn.set(fn, r);
+  }
+  zeroFn = fn;
+  zeroRanges = r;
+  return r;
 }
 
 /**

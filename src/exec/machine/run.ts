@@ -10,7 +10,7 @@ import { type Warp, WarpState } from '../state.js';
 import { control } from './control.js';
 import { reconverge } from './divergence.js';
 import { BLOCK_PROGRESS } from '../block/gen.js';
-import { blockAt, BLOCKS_DEFAULT, blockTable, type BlockTable } from '../block/table.js';
+import { type Block, blockAt, BLOCKS_DEFAULT, blockTable, type BlockTable, singleAt } from '../block/table.js';
 import { SELF_LOOP } from '../block/selfloop.js';
 
 const NO_RUNS: Int32Array = new Int32Array(0);
@@ -55,6 +55,8 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
   let plainUntil = -1;
   try {
     while (budget-- > 0) {
+      // the block to run from pc, if one does (else the instruction at pc alone)
+      let blk: Block | null = null;
       if (table !== undefined && pc >= plainUntil) {
         const b = blockAt(table, pc);
         if (b !== null) plainUntil = pc + b.len;
@@ -77,39 +79,40 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
             continue;
           }
         }
-        if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) {
-          if (rec !== undefined) {
-            const g = gbase + pc;
-            if (((g ^ runNext) | (mask ^ runMask)) !== 0) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
-            runNext = g + b.len;
-          }
-          try {
-            thr += (lean ? b.lean() : b.run())(w, mask);
-          } catch (e) {
-            // as the per-instruction path leaves it: the faulting instruction issued and counted
-            steps += BLOCK_PROGRESS.k + 1;
-            thr += BLOCK_PROGRESS.t;
-            pc += BLOCK_PROGRESS.k;
-            throw e;
-          }
-          budget -= b.len - 1;
-          steps += b.len;
-          pc += b.len;
-          if (pc === rpc) {
-            w.pc = pc;
-            reconverge(w);
-            pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!; plainUntil = -1;
-            if (w.state !== WarpState.Ready) { blocked = true; break; }
-          }
-          continue;
-        }
+        if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) blk = b;
       }
-      const ins = code[pc]!;
+      // a plain instruction outside a block runs as a block of one (singleAt says why)
+      if (blk === null && table !== undefined) blk = singleAt(table, pc);
+      // recording: one site for blocks and single instructions, so that the single-instruction
+      // path, in a short kernel taken only when a turn resumes inside a block, has the type
+      // feedback of every warp's first block (a site of its own had none, and deoptimized runWarp)
       if (rec !== undefined) {
         const g = gbase + pc;
         if (((g ^ runNext) | (mask ^ runMask)) !== 0) { runs[rp] = rbase + steps; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; runMask = mask; }
-        runNext = g + 1;
+        runNext = g + (blk !== null ? blk.len : 1);
       }
+      if (blk !== null) {
+        try {
+          thr += (lean ? blk.lean() : blk.run())(w, mask);
+        } catch (e) {
+          // as the per-instruction path leaves it: the faulting instruction issued and counted
+          steps += BLOCK_PROGRESS.k + 1;
+          thr += BLOCK_PROGRESS.t;
+          pc += BLOCK_PROGRESS.k;
+          throw e;
+        }
+        budget -= blk.len - 1;
+        steps += blk.len;
+        pc += blk.len;
+        if (pc === rpc) {
+          w.pc = pc;
+          reconverge(w);
+          pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!; plainUntil = -1;
+          if (w.state !== WarpState.Ready) { blocked = true; break; }
+        }
+        continue;
+      }
+      const ins = code[pc]!;
       // observers (race checker, watchpoints) read the step and the executing instruction
       if (probing) { mach.mem.step = step0 + steps; w.pc = pc; }
       let m = mask;

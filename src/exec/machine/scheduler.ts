@@ -48,7 +48,10 @@ export function advance(mach: Machine, limit: number): void {
       const blocked = runWarp(mach, w, budget);
       inWarp = false;
       mach.quantumLeft -= mach.warpSteps - before;
-      if (blocked || mach.quantumLeft <= 0) mach.cur = undefined;
+      // both tested, no short circuit: a kernel whose warps block at every turn would leave the
+      // second test without type feedback, and a first turn that uses its quantum deoptimized advance
+      const spent = mach.quantumLeft <= 0;
+      if (blocked || spent) mach.cur = undefined;
       if (mach.warpSteps > mach.opts.maxSteps) {
         throw new Fault('step-limit', `step limit reached: ${mach.opts.maxSteps} warp-steps executed without the kernel finishing (runaway loop?); raise it with --max-steps`);
       }
@@ -88,8 +91,9 @@ export function startTurn(mach: Machine): boolean {
     }
     // end of a round: retire finished CTAs, start new ones, collect the ready warps
     retire(mach);
-    const [gx, gy, gz] = mach.launch.grid;
-    const total = gx * gy * gz;
+    // indexes, not destructuring (the iterator protocol: see coordsOf)
+    const grid = mach.launch.grid;
+    const total = grid[0] * grid[1] * grid[2];
     while (mach.resident.length < mach.opts.resident || mach.launch.cooperative) {
       const id = takeCta(mach, total);
       if (id < 0) break;
