@@ -5,7 +5,7 @@
 //
 //   git clone --depth 1 https://github.com/NVIDIA/cuda-samples /tmp/cs
 //   node test/bench/cuda-samples-bench.mjs /tmp/cs [--work DIR] [--only NAME,NAME] [--timeout 150]
-//        [--phase select|build|run|all] [--report FILE]
+//        [--cpu-limit 120] [--phase select|build|run|report|all] [--report FILE]
 //
 // 1. select: every sample folder under Samples/ whose sources use only nvcc and the CUDA runtime
 //    (no driver-API cu* calls, NVRTC, graphics interop, MPI, CUDA libraries, multi-GPU/IPC
@@ -29,12 +29,13 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const ptxdbg = join(root, 'dist', 'bin', 'ptxdbg.js');
 
 function parseArgs(argv) {
-  const o = { cs: undefined, work: '/tmp/cuda-samples-bench', only: undefined, timeout: 150, phase: 'all', report: undefined };
+  const o = { cs: undefined, work: '/tmp/cuda-samples-bench', only: undefined, timeout: 150, cpuLimit: undefined, phase: 'all', report: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i], v = () => argv[++i];
     if (a === '--work') o.work = resolve(v());
     else if (a === '--only') o.only = new Set(v().split(','));
     else if (a === '--timeout') o.timeout = Number(v());
+    else if (a === '--cpu-limit') o.cpuLimit = Number(v());
     else if (a === '--phase') o.phase = v();
     else if (a === '--report') o.report = resolve(v());
     else if (!a.startsWith('--') && !o.cs) o.cs = resolve(a);
@@ -110,10 +111,14 @@ function build(s, cs, binDir) {
   return r.status === 0 ? how : 'build failed';
 }
 
-function run(s, binDir, timeout) {
+function run(s, binDir, timeout, cpuLimit) {
   const timeFile = join(binDir, `${s.name}.time`);
   const load = loadavg()[0];
-  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', '-o', timeFile, 'timeout', String(timeout), 'nice', '-n', '5', 'node', ptxdbg, 'exec', '--', join(binDir, s.name)],
+  // --cpu-limit: the CPU seconds each process may use (ulimit -S -t: SIGXCPU past it, exit 152), so that a
+  // loaded machine's wall time does not decide; the wall limit then only catches a hang
+  const cmd = ['timeout', String(timeout), 'nice', '-n', '5', 'node', ptxdbg, 'exec', '--', join(binDir, s.name)];
+  const wrapped = cpuLimit ? ['bash', '-c', `ulimit -S -t ${cpuLimit} && exec "$@"`, 'bash', ...cmd] : cmd;
+  const r = spawnSync('/usr/bin/time', ['-f', '%e %U %S', '-o', timeFile, ...wrapped],
     { cwd: s.dir, encoding: 'utf8', maxBuffer: 64 << 20 });
   const out = `${r.stdout ?? ''}`, err = `${r.stderr ?? ''}`;
   writeFileSync(join(binDir, `${s.name}.out`), out);
@@ -128,6 +133,7 @@ function run(s, binDir, timeout) {
 /** pass / fail / timeout / waived from the exit code and what the program printed. */
 function judge(s, code, out, err) {
   if (code === 124 || code === 137) return 'timeout';
+  if (code === 152) return 'CPU limit';
   if (code === 2 && /[Ww]aiv/.test(out + err)) return 'waived';
   if (code === 0 && !/FAIL/.test(out) && (!s.passLine || /PASS|[Pp]assed|Result = PASS/.test(out))) return 'pass';
   return 'fail';
@@ -154,7 +160,7 @@ if (o.phase !== 'report') {
   console.log(`${built.length} built`);
   if (o.phase === 'build') process.exit(0);
   for (const s of built) {
-    const r = run(s, binDir, o.timeout);
+    const r = run(s, binDir, o.timeout, o.cpuLimit);
     results = [...results.filter((x) => x.name !== r.name), r];
     console.log(`${r.name}\t${r.result}\texit ${r.code}\t${r.wall} s wall\t${r.cpu} s CPU\tload ${r.load}\t${r.note}`);
     writeFileSync(resultsFile, JSON.stringify(results, null, 1));
