@@ -437,7 +437,14 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int f) { (void)f
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int f, int p) { (void)f; (void)p; return cudaStreamCreate(s); }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   if (ptxdbg_stream_bad(s)) return ptxdbg_fail(cudaErrorInvalidResourceHandle);
-  if ((uintptr_t)s >= 0x100) { s->magic = 0; free(s); }
+  if ((uintptr_t)s >= 0x100) {
+    /* a stream that joined a capture may be destroyed before it ends (cuda-samples'
+       graphMemoryNodes): the capture forgets it, so cudaStreamEndCapture touches no freed stream */
+    struct CUgraph_st *g = s->capture;
+    for (size_t i = 0; g && i < g->njoined; i++)
+      if (g->joined[i] == s) { g->joined[i] = g->joined[--g->njoined]; break; }
+    s->magic = 0; free(s);
+  }
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) { if (ptxdbg_stream_bad(s)) return ptxdbg_fail(cudaErrorInvalidResourceHandle); CHECK(); return cudaSuccess; }

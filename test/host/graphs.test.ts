@@ -1,6 +1,6 @@
 /**
- * Conditional graph nodes under `ptxdbg exec` (cuda-samples' graphConditionalNodes): a program
- * built with nvcc prints what each graph launch left in device memory. Expected values follow
+ * CUDA graphs under `ptxdbg exec`: programs built with nvcc print what each graph launch left in
+ * device memory. Conditional nodes (cuda-samples' graphConditionalNodes): Expected values follow
  * the CUDA Programming Guide ("Conditional Graph Nodes") by hand: an IF node runs body 0 when the
  * value is non-zero and its ELSE body (size 2) when it is zero; a SWITCH node runs body n for
  * value n and none for n >= size; a WHILE node tests before each run of its body; a handle made
@@ -17,6 +17,33 @@ const CLI = join(ROOT, 'dist', 'bin', 'ptxdbg.js');
 const RUNTIME = join(ROOT, 'dist', 'cudart', 'libcudart.so.13');
 const why = missingTool('nvcc') ?? (existsSync(RUNTIME) ? null : `the ptxdbg runtime is not built (${RUNTIME})`);
 const run = testIf(why);
+
+const JOIN = `#include <cstdio>
+#include <cuda_runtime.h>
+__global__ void add(int *x, int k) { *x += k; }
+int main() {
+  int *x; cudaMalloc(&x, 4); cudaMemset(x, 0, 4);
+  cudaStream_t s1, s2; cudaEvent_t e1, e2;
+  cudaStreamCreate(&s1); cudaStreamCreate(&s2); cudaEventCreate(&e1); cudaEventCreate(&e2);
+  cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal);
+  add<<<1, 1, 0, s1>>>(x, 1);
+  cudaEventRecord(e1, s1);
+  cudaStreamWaitEvent(s2, e1, 0);   // s2 joins the capture
+  add<<<1, 1, 0, s2>>>(x, 10);
+  cudaEventRecord(e2, s2);
+  cudaStreamWaitEvent(s1, e2, 0);   // and rejoins s1
+  printf("destroy joined: %d\\n", cudaStreamDestroy(s2));
+  cudaStream_t s3; cudaStreamCreate(&s3);
+  cudaGraph_t g; printf("end capture: %d\\n", cudaStreamEndCapture(s1, &g));
+  cudaStreamCaptureStatus st; cudaStreamIsCapturing(s3, &st);
+  printf("new stream capturing: %d\\n", (int)st);
+  cudaGraphExec_t ge; cudaGraphInstantiate(&ge, g, NULL, NULL, 0);
+  cudaGraphLaunch(ge, 0); cudaGraphLaunch(ge, 0);
+  int r; cudaMemcpy(&r, x, 4, cudaMemcpyDeviceToHost);
+  printf("x = %d\\n", r);
+  return 0;
+}
+`;
 
 const PROGRAM = `// Conditional graph nodes (CUDA Programming Guide, "Conditional Graph Nodes"): IF with ELSE,
 // WHILE (a loop body captured with cudaStreamBeginCaptureToGraph), SWITCH, default values.
@@ -93,10 +120,13 @@ int main() {
 let dir = '';
 beforeAll(async () => {
   if (why) return;
-  dir = tempDir('ptxdbg-cond-');
+  dir = tempDir('ptxdbg-graphs-');
   writeFileSync(join(dir, 'cond.cu'), PROGRAM);
-  const err = await nvccBuild(join(dir, 'cond.cu'), join(dir, 'cond'));
-  if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
+  writeFileSync(join(dir, 'join.cu'), JOIN);
+  for (const name of ['cond', 'join']) {
+    const err = await nvccBuild(join(dir, `${name}.cu`), join(dir, name));
+    if (err !== undefined) throw new Error(`nvcc failed: ${err}`);
+  }
 }, 300_000);
 afterAll(() => { if (dir) rmSync(dir, { recursive: true, force: true }); });
 
@@ -115,4 +145,14 @@ run('IF/ELSE, SWITCH and WHILE nodes run the bodies their handle selects, launch
     'while launch: 0', 'counter 5: sum = 15', // the default 1 again, though the first launch left 0
     'clone: 801', 'last error: 801',
   ]);
+}, 150_000);
+
+run('a stream that joined a capture may be destroyed before the capture ends (cuda-samples graphMemoryNodes)', () => {
+  // the graph: +1 on s1, then +10 on s2 after it; two launches give 22. CUDA allows destroying s2
+  // once it rejoined s1; ptxdbg used to look at the freed stream at cudaStreamEndCapture and say
+  // "is not a stream this program created"
+  const r = spawnSync(process.execPath, [CLI, 'exec', '--', './join'], { encoding: 'utf8', cwd: dir, timeout: 120_000 });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  expect(r.stdout.trim().split('\n')).toEqual(['destroy joined: 0', 'end capture: 0', 'new stream capturing: 0', 'x = 22']);
 }, 150_000);
