@@ -12,7 +12,8 @@
 //    samples, libNVVM or platform-specific folders); the reason for each exclusion is written.
 // 2. build: `nvcc -cudart shared -arch=sm_80 -I Common` one sample at a time at nice 10 (OpenMP
 //    samples add -fopenmp; a sample nvcc asks to compile separately, dynamic parallelism, is
-//    built again with -rdc=true -lcudadevrt). Binaries are cached in WORK/bin.
+//    built again with -rdc=true -lcudadevrt; an inc/ folder is on the include path). Binaries are
+//    cached in WORK/bin.
 // 3. run: each binary from its own folder (some read data files there), one at a time:
 //    `/usr/bin/time timeout T nice -n 5 node dist/bin/ptxdbg.js exec -- WORK/bin/NAME`.
 //    Pass: exit 0, nothing saying FAIL, and the sample's pass line when its source prints one
@@ -100,7 +101,9 @@ function select(cs) {
 function build(s, cs, binDir) {
   const out = join(binDir, s.name);
   if (existsSync(out)) return 'cached';
-  const args = ['-n', '10', 'nvcc', '-cudart', 'shared', '-arch=sm_80', `-I${join(cs, 'Common')}`, '-o', out, ...s.srcs, ...s.flags];
+  // headers in an inc/ beside src/ (FDTD3d)
+  const inc = existsSync(join(s.dir, 'inc')) ? [`-I${join(s.dir, 'inc')}`] : [];
+  const args = ['-n', '10', 'nvcc', '-cudart', 'shared', '-arch=sm_80', `-I${join(cs, 'Common')}`, ...inc, '-o', out, ...s.srcs, ...s.flags];
   let r = spawnSync('nice', args, { cwd: s.dir, encoding: 'utf8' });
   let how = 'built';
   if (r.status !== 0 && /rdc|relocatable|separate compilation|unresolved extern/.test(r.stderr)) {
