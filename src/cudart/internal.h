@@ -1,7 +1,8 @@
 /*
  * What the parts of the replacement runtime share (not exported: libcudart.map exports only
  * cuda* and __cuda* names). cudart.c: registration, the wire, memory, launches, device, errors;
- * streams.c: streams, events and graphs (stream capture records into a graph).
+ * streams.c: streams, events and graphs (stream capture records into a graph); conditional.c:
+ * cudaGraphAddNode and conditional nodes (graph.h: the structures those two share).
  */
 #pragma once
 #include <cuda_runtime_api.h>

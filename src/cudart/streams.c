@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "graph.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -16,23 +17,6 @@
 
 #define CHECK() do { cudaError_t s_ = ptxdbg_sticky(); if (s_ != cudaSuccess) return ptxdbg_fail(s_); } while (0)
 
-enum NodeKind { N_EMPTY, N_KERNEL, N_COPY, N_COPY3D, N_SET, N_HOST, N_ALLOC, N_FREE };
-
-struct CUgraphNode_st {
-  enum NodeKind kind;
-  int func; unsigned char *packed; size_t len;          /* kernel: the packed launch request */
-  void *dst; const void *src; size_t n;                 /* copy */
-  struct cudaMemcpy3DParms p3;                           /* 3D copy */
-  size_t pitch, width, height; unsigned value, elem;    /* memset */
-  cudaHostFn_t fn; void *data;                           /* host function */
-  struct CUgraphNode_st **deps; size_t ndeps;
-  struct CUgraphNode_st *origin;                         /* in an executable graph: its graph node */
-};
-struct CUgraph_st { struct CUgraphNode_st **nodes; size_t n, cap; cudaStream_t *joined; size_t njoined; };
-struct CUgraphExec_st { struct CUgraphNode_st **nodes; size_t n; };
-struct CUstream_st { uint32_t magic; struct CUgraph_st *capture; int origin; struct CUgraphNode_st *last; };
-#define STREAM_MAGIC 0x5354524dU
-struct CUevent_st { double ms; int recorded; struct CUgraph_st *capture; struct CUgraphNode_st *node; };
 
 /* the legacy and per-thread default streams (0, cudaStreamLegacy, cudaStreamPerThread) */
 static struct CUstream_st default_stream;
@@ -50,12 +34,14 @@ int ptxdbg_stream_bad(cudaStream_t s) {
   return 0;
 }
 static struct CUstream_st *stream_of(cudaStream_t s) { return (uintptr_t)s < 0x100 ? &default_stream : ptxdbg_stream_bad(s) ? &invalid_stream : s; }
+struct CUstream_st *ptxdbg_stream_of(cudaStream_t s) { return stream_of(s); }
 
 int ptxdbg_capturing(cudaStream_t s) { return stream_of(s)->capture != NULL; }
 
 /* ---- graphs: nodes and dependencies ------------------------------------------------------------ */
 
-static struct CUgraphNode_st *add_node(struct CUgraph_st *g, enum NodeKind kind, const cudaGraphNode_t *deps, size_t ndeps) {
+#define add_node ptxdbg_add_node
+struct CUgraphNode_st *add_node(struct CUgraph_st *g, enum NodeKind kind, const cudaGraphNode_t *deps, size_t ndeps) {
   if (g->n == g->cap) {
     size_t cap = g->cap ? g->cap * 2 : 16;
     struct CUgraphNode_st **nodes = realloc(g->nodes, cap * sizeof *nodes);
@@ -74,7 +60,11 @@ static struct CUgraphNode_st *add_node(struct CUgraph_st *g, enum NodeKind kind,
   g->nodes[g->n++] = x;
   return x;
 }
-static void free_node(struct CUgraphNode_st *x) { free(x->packed); free(x->deps); free(x); }
+static void free_node(struct CUgraphNode_st *x) {
+  for (unsigned i = 0; x->bodies && i < x->nbodies; i++) cudaGraphDestroy(x->bodies[i]);
+  for (unsigned i = 0; x->xbodies && i < x->nbodies; i++) cudaGraphExecDestroy(x->xbodies[i]);
+  free(x->bodies); free(x->xbodies); free(x->packed); free(x->deps); free(x);
+}
 
 /* A captured operation: a node after the stream's previous one. */
 static struct CUgraphNode_st *capture_node(cudaStream_t s, enum NodeKind kind) {
@@ -128,6 +118,7 @@ static cudaError_t run_node(const struct CUgraphNode_st *x) {
     case N_COPY3D: return cudaMemcpy3D(&x->p3);
     case N_SET: return run_memset(x);
     case N_HOST: if (x->fn) x->fn(x->data); return cudaSuccess;
+    case N_COND: return ptxdbg_run_conditional(x);
     default: return cudaSuccess;
   }
 }
@@ -141,11 +132,12 @@ cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned int flags) {
 cudaError_t cudaGraphDestroy(cudaGraph_t g) {
   if (!g) return cudaSuccess;
   for (size_t i = 0; i < g->n; i++) free_node(g->nodes[i]);
-  free(g->nodes); free(g->joined); free(g);
+  free(g->nodes); free(g->joined); free(g->handles); free(g);
   return cudaSuccess;
 }
 
-static cudaError_t kernel_node(struct CUgraphNode_st *x, const struct cudaKernelNodeParams *p) {
+#define kernel_node ptxdbg_kernel_node
+cudaError_t kernel_node(struct CUgraphNode_st *x, const struct cudaKernelNodeParams *p) {
   if (!p || p->extra) return cudaErrorInvalidValue;
   int func = ptxdbg_func_index(p->func);
   unsigned char *q = NULL;
@@ -253,7 +245,7 @@ static struct CUgraphNode_st *copy_node(const struct CUgraphNode_st *x) {
   struct CUgraphNode_st *y = malloc(sizeof *y);
   if (!y) return NULL;
   *y = *x;
-  y->deps = NULL; y->ndeps = 0; y->packed = NULL;
+  y->deps = NULL; y->ndeps = 0; y->packed = NULL; y->bodies = NULL; y->xbodies = NULL;
   if (x->packed) {
     y->packed = malloc(x->len);
     if (!y->packed) { free(y); return NULL; }
@@ -261,8 +253,14 @@ static struct CUgraphNode_st *copy_node(const struct CUgraphNode_st *x) {
   }
   return y;
 }
+/* CUDA: a graph with conditional nodes cannot be cloned, be a child graph or update an executable one */
+static int has_conditional(const struct CUgraph_st *g) {
+  for (size_t i = 0; i < g->n; i++) if (g->nodes[i]->kind == N_COND) return 1;
+  return 0;
+}
 cudaError_t cudaGraphClone(cudaGraph_t *out, cudaGraph_t g) {
   if (!out || !g) return ptxdbg_fail(cudaErrorInvalidValue);
+  if (has_conditional(g)) return ptxdbg_fail(cudaErrorNotSupported);
   cudaError_t e = cudaGraphCreate(out, 0);
   if (e != cudaSuccess) return e;
   struct CUgraph_st *c = *out;
@@ -287,6 +285,7 @@ cudaError_t cudaGraphClone(cudaGraph_t *out, cudaGraph_t g) {
 /* A child graph's nodes are copied in, after `deps`; the child node itself is an empty node after them. */
 cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *node, cudaGraph_t g, const cudaGraphNode_t *deps, size_t ndeps, cudaGraph_t child) {
   if (!node || !g || !child) return ptxdbg_fail(cudaErrorInvalidValue);
+  if (has_conditional(child)) return ptxdbg_fail(cudaErrorNotSupported);
   size_t first = g->n;
   for (size_t i = 0; i < child->n; i++) {
     const struct CUgraphNode_st *x = child->nodes[i];
@@ -331,7 +330,8 @@ static struct CUgraphNode_st **sorted(const struct CUgraph_st *g) {
   free(done);
   return out;
 }
-static cudaError_t instantiate(cudaGraphExec_t *exec, cudaGraph_t g) {
+#define instantiate ptxdbg_instantiate
+cudaError_t instantiate(cudaGraphExec_t *exec, cudaGraph_t g) {
   if (!exec || !g) return ptxdbg_fail(cudaErrorInvalidValue);
   struct CUgraphNode_st **order = sorted(g);
   if (!order) return ptxdbg_fail(cudaErrorInvalidValue);
@@ -343,6 +343,21 @@ static cudaError_t instantiate(cudaGraphExec_t *exec, cudaGraph_t g) {
     if (!c) return ptxdbg_fail(cudaErrorMemoryAllocation);
     c->origin = order[i];
     x->nodes[i] = c;
+    if (c->kind == N_COND) {
+      /* each body graph is instantiated with its conditional node */
+      c->xbodies = calloc(c->nbodies, sizeof *c->xbodies);
+      if (!c->xbodies) return ptxdbg_fail(cudaErrorMemoryAllocation);
+      for (unsigned b = 0; b < c->nbodies; b++) {
+        cudaError_t e = instantiate(&c->xbodies[b], c->origin->bodies[b]);
+        if (e != cudaSuccess) return e;
+      }
+    }
+  }
+  if (g->nhandles) {
+    x->handles = malloc(g->nhandles * sizeof *x->handles);
+    if (!x->handles) return ptxdbg_fail(cudaErrorMemoryAllocation);
+    memcpy(x->handles, g->handles, g->nhandles * sizeof *x->handles);
+    x->nhandles = g->nhandles;
   }
   *exec = x;
   return cudaSuccess;
@@ -353,7 +368,7 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t exec, cudaStream_t s) { (void)exec; 
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec) {
   if (!exec) return cudaSuccess;
   for (size_t i = 0; i < exec->n; i++) free_node(exec->nodes[i]);
-  free(exec->nodes); free(exec);
+  free(exec->nodes); free(exec->handles); free(exec);
   return cudaSuccess;
 }
 cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s) {
@@ -364,11 +379,14 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t s) {
     if (!once) { once = 1; fprintf(stderr, "ptxdbg: cudaGraphLaunch into a capturing stream is not supported\n"); }
     return ptxdbg_fail(cudaErrorNotSupported);
   }
-  for (size_t i = 0; i < exec->n; i++) {
-    cudaError_t e = run_node(exec->nodes[i]);
-    if (e != cudaSuccess) return ptxdbg_fail(e);
-  }
-  return cudaSuccess;
+  cudaError_t e = ptxdbg_run_exec(exec);
+  return e == cudaSuccess ? e : ptxdbg_fail(e);
+}
+/* One run of an executable graph: its handles take their launch values, then its nodes run. */
+cudaError_t ptxdbg_run_exec(const struct CUgraphExec_st *exec) {
+  cudaError_t e = ptxdbg_apply_defaults(exec->handles, exec->nhandles);
+  for (size_t i = 0; i < exec->n && e == cudaSuccess; i++) e = run_node(exec->nodes[i]);
+  return e;
 }
 cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode_t node, const struct cudaKernelNodeParams *p) {
   if (!exec) return ptxdbg_fail(cudaErrorInvalidValue);
@@ -380,6 +398,7 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t exec, cudaGraphNode
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t exec, cudaGraph_t g, cudaGraphExecUpdateResultInfo *info) {
   if (info) memset(info, 0, sizeof *info);
   if (!exec || !g) return ptxdbg_fail(cudaErrorInvalidValue);
+  if (has_conditional(g)) return ptxdbg_fail(cudaErrorNotSupported);
   struct CUgraphNode_st **order = sorted(g);
   int same = order && g->n == exec->n;
   for (size_t i = 0; same && i < g->n; i++) if (order[i]->kind != exec->nodes[i]->kind) same = 0;
@@ -418,7 +437,14 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned int f) { (void)f
 cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int f, int p) { (void)f; (void)p; return cudaStreamCreate(s); }
 cudaError_t cudaStreamDestroy(cudaStream_t s) {
   if (ptxdbg_stream_bad(s)) return ptxdbg_fail(cudaErrorInvalidResourceHandle);
-  if ((uintptr_t)s >= 0x100) { s->magic = 0; free(s); }
+  if ((uintptr_t)s >= 0x100) {
+    /* a stream that joined a capture may be destroyed before it ends (cuda-samples'
+       graphMemoryNodes): the capture forgets it, so cudaStreamEndCapture touches no freed stream */
+    struct CUgraph_st *g = s->capture;
+    for (size_t i = 0; g && i < g->njoined; i++)
+      if (g->joined[i] == s) { g->joined[i] = g->joined[--g->njoined]; break; }
+    s->magic = 0; free(s);
+  }
   return cudaSuccess;
 }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) { if (ptxdbg_stream_bad(s)) return ptxdbg_fail(cudaErrorInvalidResourceHandle); CHECK(); return cudaSuccess; }
@@ -452,12 +478,13 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t s, enum cudaStreamCaptureMode mo
 }
 cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *out) {
   struct CUstream_st *st = stream_of(s);
-  if (!out || !st->capture || !st->origin) return ptxdbg_fail(cudaErrorIllegalState);
+  /* a capture into the program's graph (cudaStreamBeginCaptureToGraph) may pass no out */
+  if ((!out && st->origin != 2) || !st->capture || !st->origin) return ptxdbg_fail(cudaErrorIllegalState);
   struct CUgraph_st *g = st->capture;
   for (size_t i = 0; i < g->njoined; i++) { struct CUstream_st *j = stream_of(g->joined[i]); j->capture = NULL; j->last = NULL; }
   free(g->joined); g->joined = NULL; g->njoined = 0;
   st->capture = NULL; st->origin = 0; st->last = NULL;
-  *out = g;
+  if (out) *out = g;
   return cudaSuccess;
 }
 cudaError_t cudaStreamIsCapturing(cudaStream_t s, enum cudaStreamCaptureStatus *status) {

@@ -318,8 +318,13 @@ export function deviceRuntimeCall(m: Machine, w: Warp, name: string, info: CallI
       return true;
     }
     case 'cudaGraphSetConditional':
-      // sets the value a conditional node of the host's CUDA graph reads after this kernel: it
-      // changes nothing in this grid, so running the kernel alone it has no effect
+      // (handle, value): the value a conditional node of the host's graph reads after this kernel.
+      // The ptxdbg runtime's handle is the address of a device word (src/cudart/conditional.c);
+      // racing calls are undefined in CUDA, here the last active lane's value stays
+      each((l) => {
+        const [lo, hi] = words(w, arg[0], l);
+        store(w, lo, hi, l, 4, word(w, arg[1], l, 0), 0);
+      });
       return true;
     default: {
       const what = NOT_MODELLED.get(cdp2(name));

@@ -96,14 +96,17 @@ test('the CUDA 12 (CDP2) spellings __cudaCDP2Malloc/Free run; __cudaCDP2StreamCr
   expect(Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 20).buffer))).toEqual([0, 55, 0, 0, 1]);
 });
 
-test('cudaGraphSetConditional (conditional graph nodes) has no effect inside the grid', () => {
+test('cudaGraphSetConditional stores the value at the handle, the device word the ptxdbg runtime made for it', () => {
+  // the ptxdbg runtime's cudaGraphConditionalHandleCreate returns a cudaMalloc'd word's address
+  // (src/cudart/conditional.c); the conditional node reads the value there after the kernel
   const m = machine(`${HEAD}.extern .func cudaGraphSetConditional(.param .b64 p0, .param .b32 p1);
 .visible .entry k(.param .u64 out)
 {
   .reg .b32 %r<2>; .reg .b64 %rd<3>;
-  ld.param.u64 %rd1, [out]; cvta.to.global.u64 %rd1, %rd1;
-  mov.u64 %rd2, 5;
-  { .param .b64 a0; st.param.b64 [a0], %rd2; .param .b32 a1; st.param.b32 [a1], 1; call.uni cudaGraphSetConditional, (a0, a1); }
+  ld.param.u64 %rd1, [out];
+  add.u64 %rd2, %rd1, 4;
+  { .param .b64 a0; st.param.b64 [a0], %rd2; .param .b32 a1; st.param.b32 [a1], 7; call.uni cudaGraphSetConditional, (a0, a1); }
+  cvta.to.global.u64 %rd1, %rd1;
   mov.u32 %r1, 9;
   st.global.u32 [%rd1], %r1;
   ret;
@@ -111,5 +114,5 @@ test('cudaGraphSetConditional (conditional graph nodes) has no effect inside the
 `);
   expect(m.run().ok).toBe(true);
   const base = m.buffers[0]!.alloc.base;
-  expect(new Uint32Array(m.arena.bank.u8.slice(base, base + 4).buffer)[0]).toBe(9);
+  expect(Array.from(new Uint32Array(m.arena.bank.u8.slice(base, base + 12).buffer))).toEqual([9, 7, 0]);
 });
