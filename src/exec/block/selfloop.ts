@@ -33,14 +33,15 @@ import type { Block } from './table.js';
  * Runs the lanes of `m`, from instruction `k0` of the body (the branch when k0 = len), for
  * `budget` warp-steps or until they leave the loop; returns the warp-steps done, 0 when the lanes
  * disagreed (nothing changed). SELF_LOOP.t: thread-instructions done, the branches included;
- * SELF_LOOP.exit: whether the last iteration fell through; SELF_LOOP.n: iterations begun at the
+ * SELF_LOOP.exit: whether the last iteration fell through; SELF_LOOP.head: steps of the head (to
+ * the branch, included; 0 from the start); SELF_LOOP.n: iterations begun at the
  * loop's start after the head; SELF_LOOP.tail: instructions of the tail (0 when it left).
  * The caller gives at least two iterations' worth of budget.
  */
 export type LoopRun = (w: Warp, m: number, k0: number, budget: number) => number;
 
 /** `runs` and `refused` count calls that ran iterations and calls whose lanes disagreed (for tests). */
-export const SELF_LOOP = { t: 0, exit: false, n: 0, tail: 0, runs: 0, refused: 0 };
+export const SELF_LOOP = { t: 0, exit: false, head: 0, n: 0, tail: 0, runs: 0, refused: 0 };
 
 /** Register words of the slots the loop writes, copied before it runs (one loop runs at a time per thread). */
 const SNAP = new Int32Array(64 * 256);
@@ -271,6 +272,7 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       const plainDone = (k0 > 0 ? $AFTER[k0] + 1 : 0) + n * ${plain + 1} - o1 + $BEFORE[tail];
       $OUT.t = $t + plainDone * $POPC(m);
       $OUT.exit = out;
+      $OUT.head = head;
       $OUT.n = n;
       $OUT.tail = tail;
       $OUT.runs++;
