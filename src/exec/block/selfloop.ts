@@ -15,8 +15,9 @@
  * A call covers the warp's whole turn, as the per-instruction path would spend it: a head (the
  * rest of an iteration the last turn ended inside, from instruction k0, and its branch), whole
  * iterations, and a tail (the first instructions of the next iteration, where the turn's budget
- * ends inside it). Head and tail run instruction by instruction over all lanes through the
- * register file, the head before the lanes' iterations, the tail after the check that they agree.
+ * ends inside it). Head and tail run instruction by instruction over all lanes, by the
+ * instructions' own lane loops, the head before the lanes' iterations, the tail after the check
+ * that they agree.
  * What a stop can see is exact: the register file then holds what the per-instruction path
  * leaves, every register written back at every instruction.
  */
@@ -49,7 +50,7 @@ const MAX_SLOTS = 64;
 /** The active lanes of the warp, in order (one loop runs at a time per thread). */
 const LANES = new Int32Array(32);
 
-type Factory = (K: unknown, XS: readonly unknown[], OUT: typeof SELF_LOOP, SNAP: Int32Array, POPC: (x: number) => number, L: Int32Array) => LoopRun;
+type Factory = (K: unknown, XS: readonly unknown[], OUT: typeof SELF_LOOP, SNAP: Int32Array, POPC: (x: number) => number, L: Int32Array, EDGE: typeof edge, BODY: readonly CInstr[]) => LoopRun;
 
 function popc(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -105,28 +106,29 @@ interface Parts {
 }
 
 /**
- * The function running instructions [from, to) of the body for the lanes $L[0 .. nl) through the
- * register file, instruction by instruction (the head or tail of a turn; lanes are independent,
- * so the head of every lane can run before the first lane's iterations): a switch entered at
- * `from`, leaving at `to`. Each instruction reads what it needs from the register file (no values
- * carried between cases: entry can be at any of them). Returns the guarded instructions that ran.
+ * Instructions [from, to) of the body for the lanes of `m`, one after another, each by its own
+ * lane loop as the per-instruction path runs them (the head or tail of a turn; lanes are
+ * independent, so every lane's head can run before the first lane's iterations). Returns the
+ * thread-instructions done. One function for every
+ * loop, warm from the per-instruction path's use of the same lane loops: a generated one would
+ * be compiled again for each loop, and would deopt as turns start at instructions not seen yet.
  */
-function edgeText(P: Parts): string {
-  const cases = Array.from({ length: P.len }, (_, k) => {
-    const cache = new LaneCache(P.consts);
-    const text = aluStep(P.code[P.p + k]!, P.loops[k]!, cache, P.xs);
-    const decls = cache.decls.length ? `let ${cache.decls.map((v) => `${v} = 0`).join(', ')};` : '';
-    return `case ${k}: if (to <= ${k}) break;
-      for (let i = 0; i < nl; i++) { const l = $L[i], o = l << 1; ${decls} ${text} }`;
-  }).join('\n');
-  return `function edge(w, nl, from, to) {
-      const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
-      let $t = 0;
-      switch (from) {
-        ${cases}
-      }
-      return $t;
-    }`;
+function edge(w: Warp, m: number, body: readonly CInstr[], from: number, to: number): number {
+  let t = 0;
+  for (let k = from; k < to; k++) {
+    const ins = body[k]!;
+    const mk = ins.guard >= 0 ? laneGuard(w.i32, ins.guard, m, ins.guardNeg) : m;
+    t += popc(mk);
+    if (mk !== 0) ins.exec!(w, mk);
+  }
+  return t;
+}
+
+/** The lanes of `m` whose guard predicate (at register slot `base`) holds, negated by `neg` (runWarp's guardMask). */
+function laneGuard(i32: Int32Array, base: number, m: number, neg: boolean): number {
+  let r = 0;
+  for (let l = 0; l < 32; l++) if (((m >>> l) & 1) !== 0 && (i32[base + 2 * l] !== 0) !== neg) r |= 1 << l;
+  return r;
 }
 
 /** One lane's iteration with its registers in the locals of `pr`, and the declarations of the locals it caches values in. */
@@ -185,8 +187,7 @@ function groupText(P: Parts, g: number): string {
   const headTake = (j: number): string => guardTest(P.bra).replace('+ o]', `+ o${j}]`);
   return `{
     ${js.map((j) => `const l${j} = $L[i + ${j}], o${j} = l${j} << 1;`).join(' ')}
-    ${js.map((j) => `let go${j} = true;`).join(' ')}
-    if (k0 > 0) { ${js.map((j) => `go${j} = ${headTake(j)};`).join(' ')} }
+    ${js.map((j) => `let go${j} = ${headTake(j)} || k0 === 0;`).join(' ')}
     ${js.map((j) => load(prs[j]!, `o${j}`)).join(' ')}
     let it = 0;
     while (${js.map((j) => `go${j}`).join(' && ')} && it < n) {
@@ -205,8 +206,7 @@ function singleText(P: Parts): string {
   return `{
     const l = $L[i], o = l << 1;
     const lim = n < 0 ? nmax : n;
-    let go = true;
-    if (k0 > 0) go = ${guardTest(P.bra)};
+    let go = ${guardTest(P.bra)} || k0 === 0;
     ${load(P.promoted, 'o')}
     let it = 0;
     while (go && it < lim) {
@@ -239,27 +239,24 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
   // a 64-bit value's high word is in the same slot; an f64 of a slot too
   if (slots.size > MAX_SLOTS) return undefined;
   const P: Parts = { code, consts, p, len, bra, loops, xs: [], promoted: promotable(code, p, len, loops, bra, consts), slots };
-  // unguarded instructions before each k (a tail of k) and from each k (a head from k)
-  const before = [0];
-  for (let k = 0; k < len; k++) before.push(before[k]! + (code[p + k]!.guard < 0 ? 1 : 0));
-  const plain = before[len]!;
-  const after = before.map((x) => plain - x);
+  let plain = 0;
+  for (let k = 0; k < len; k++) if (code[p + k]!.guard < 0) plain++;
   const save = saveText(slots);
   const len1 = len + 1;
   const src = `
-    const $EDGE = ${edgeText(P)};
-    const $AFTER = [${after.join(', ')}], $BEFORE = [${before.join(', ')}];
     return function loop(w, m, k0, B) {
       const I = w.i32, U = w.u32, F = w.f32, G = w.f64;
       ${save}
       // the turn: a head of len1 - k0 steps (from k0 to the branch), whole iterations, a tail of r
-      const head = k0 > 0 ? ${len1} - k0 : 0;
+      // (no branch on k0 here or below: a path first taken in optimized code deopts it, and
+      // turns start inside the body only from a warp's second turn on)
+      const head = (${len1} - k0) % ${len1};
       const nmax = ((B - head) / ${len1}) | 0;
       const r = B - head - nmax * ${len1};
       let nl = 0;
       for (let l = 0; l < 32; l++) if (((m >>> l) & 1) !== 0) $L[nl++] = l;
       // the head of every lane first (each lane's branch then reads its register file)
-      let $t = k0 > 0 ? $EDGE(w, nl, k0, ${len}) : 0, n = -1, out = false, i = 0;
+      let $t = $EDGE(w, m, $BODY, head > 0 ? k0 : ${len}, ${len}), n = -1, out = false, i = 0;
       while (i < nl) {
         // after the first lane, independent lanes together: their chains of dependent arithmetic overlap
         if (n >= 0 && nl - i >= 2) { ${groupText(P, 2)} i += 2; continue; }
@@ -268,8 +265,9 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       }
       // every operation runs on each call (a branch first taken later, in optimized code, deopts it: the exit comes on a warp's last turn)
       const o1 = out ? 1 : 0, tail = out ? 0 : r;
-      if (tail > 0) $t += $EDGE(w, nl, 0, tail);
-      const plainDone = (k0 > 0 ? $AFTER[k0] + 1 : 0) + n * ${plain + 1} - o1 + $BEFORE[tail];
+      $t += $EDGE(w, m, $BODY, 0, tail);
+      // the head's and tail's instructions are in $t; the head's branch is taken unless it left
+      const plainDone = (head > 0 ? 1 : 0) + n * ${plain + 1} - o1;
       $OUT.t = $t + plainDone * $POPC(m);
       $OUT.exit = out;
       $OUT.head = head;
@@ -279,7 +277,7 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       return head + n * ${len1} + tail;
     };`;
   dumpBlock(p, src);
-  return (new Function('K', '$XS', '$OUT', '$SNAP', '$POPC', '$L', src) as Factory)(K, P.xs, SELF_LOOP, SNAP, popc, LANES);
+  return (new Function('K', '$XS', '$OUT', '$SNAP', '$POPC', '$L', '$EDGE', '$BODY', src) as Factory)(K, P.xs, SELF_LOOP, SNAP, popc, LANES, edge, code.slice(p, p + len));
 }
 
 /** Per block table: the self-loop block whose body or branch holds each pc, once its loop is made (runWarp looks here first). */

@@ -57,30 +57,30 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
     while (budget-- > 0) {
       if (table !== undefined && pc >= plainUntil) {
         // a loop of one block (selfloop.ts), also from inside its body: the rest of the turn, lane by lane, while converged
-        let b = cover[pc] ?? blockAt(table, pc);
-        if (b !== null && f.depth <= 1 && w.parkedBar === 0 && budget + 1 >= 2 * (b.len + 1) && !(rpc > b.pc && rpc <= b.pc + b.len)) {
-          const loop = b.loop();
-          if (loop !== null && b.pc === pc && cover[pc] === undefined) coverLoop(cover, b);
-          const done = loop !== null ? loop(w, mask, pc - b.pc, budget + 1) : 0;
-          if (done === 0 && loop !== null) b.loopRefused();
+        // (one call of blockAt, before: a second call site, first reached in optimized code, deopts it)
+        const b = blockAt(table, pc);
+        const c = cover[pc] ?? b;
+        if (c !== null && f.depth <= 1 && w.parkedBar === 0 && budget + 1 >= 2 * (c.len + 1) && !(rpc > c.pc && rpc <= c.pc + c.len)) {
+          const loop = c.loop();
+          if (loop !== null && c.pc === pc && cover[pc] === undefined) coverLoop(cover, c);
+          const done = loop !== null ? loop(w, mask, pc - c.pc, budget + 1) : 0;
+          if (done === 0 && loop !== null) c.loopRefused();
           if (done > 0) {
             // each iteration (block and branch back) is the run the per-block path logs for it
             const tail = SELF_LOOP.tail;
-            if (rec !== undefined) { rp = loopRuns(runs, rp, rbase + steps, gbase + b.pc, mask, b.len + 1, pc - b.pc, runNext, runMask); runNext = gbase + b.pc + (tail > 0 ? tail : b.len + 1); runMask = mask; }
+            if (rec !== undefined) { rp = loopRuns(runs, rp, rbase + steps, gbase + c.pc, mask, c.len + 1, pc - c.pc, runNext, runMask); runNext = gbase + c.pc + (tail > 0 ? tail : c.len + 1); runMask = mask; }
             budget -= done - 1;
             steps += done;
             thr += SELF_LOOP.t;
             // as control.ts leaves the last uniform branch: at its target or past it, then
             // reconverge; the tail's instructions after it only move the pc
-            w.pc = SELF_LOOP.exit ? b.pc + b.len + 1 : b.pc;
+            w.pc = SELF_LOOP.exit ? c.pc + c.len + 1 : c.pc;
             reconverge(w);
             pc = w.pc + tail; mask = w.mask; rpc = f.srpc[f.depth - 1]!; plainUntil = -1;
             if (w.state !== WarpState.Ready) { blocked = true; break; }
             continue;
           }
         }
-        // inside a loop's body: the block from here on
-        if (b !== null && b.pc !== pc) b = blockAt(table, pc);
         if (b !== null) plainUntil = pc + b.len;
         if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) {
           if (rec !== undefined) {
