@@ -8,9 +8,10 @@
  * a lane that disagrees restores the written registers of every lane from a copy taken at the
  * start and the loop reports 0, so the warp runs as before (block, branch, divergence). Recorded,
  * runWarp logs each iteration as the per-block path does (one run of the block and its branch),
- * after the loop. After the first lane, lanes run four (or two) at a time, interleaved in one
- * loop: a loop is mostly one chain of dependent arithmetic per lane, and independent chains keep
- * the processor busy while each waits.
+ * after the loop. After the first lane, lanes run two at a time, interleaved in one loop: a loop
+ * is mostly one chain of dependent arithmetic per lane, and two independent chains keep the
+ * processor busy while each waits (four at a time made V8 box float values and take several
+ * times as long to compile).
  *
  * A call covers the warp's whole turn, as the per-instruction path would spend it: a head (the
  * rest of an iteration the last turn ended inside, from instruction k0, and its branch), whole
