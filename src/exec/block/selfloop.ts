@@ -16,9 +16,8 @@
  * A call covers the warp's whole turn, as the per-instruction path would spend it: a head (the
  * rest of an iteration the last turn ended inside, from instruction k0, and its branch), whole
  * iterations, and a tail (the first instructions of the next iteration, where the turn's budget
- * ends inside it). Head and tail run instruction by instruction over all lanes, by the
- * instructions' own lane loops, the head before the lanes' iterations, the tail after the check
- * that they agree.
+ * ends inside it). Head and tail run over all lanes as generated blocks (edgeRunner), the head
+ * before the lanes' iterations, the tail after the check that they agree.
  * What a stop can see is exact: the register file then holds what the per-instruction path
  * leaves, every register written back at every instruction.
  */
@@ -26,7 +25,7 @@ import { boundLoopOf, type BoundLoop } from '../codegen.js';
 import type { CInstr } from '../compiled.js';
 import type { Warp } from '../state.js';
 import type { Constants } from './constants.js';
-import { dumpBlock } from './gen.js';
+import { type BlockRun, dumpBlock, generateBlock } from './gen.js';
 import { aluStep, guardTest, LaneCache, type Promoted } from './lanes.js';
 import type { View } from '../codegen.js';
 import type { Block } from './table.js';
@@ -51,7 +50,7 @@ const MAX_SLOTS = 64;
 /** The active lanes of the warp, in order (one loop runs at a time per thread). */
 const LANES = new Int32Array(32);
 
-type Factory = (K: unknown, XS: readonly unknown[], OUT: typeof SELF_LOOP, SNAP: Int32Array, POPC: (x: number) => number, L: Int32Array, EDGE: typeof edge, BODY: readonly CInstr[]) => LoopRun;
+type Factory = (K: unknown, XS: readonly unknown[], OUT: typeof SELF_LOOP, SNAP: Int32Array, POPC: (x: number) => number, L: Int32Array, EDGE: EdgeRun) => LoopRun;
 
 function popc(x: number): number {
   x -= (x >>> 1) & 0x55555555;
@@ -108,11 +107,7 @@ interface Parts {
 
 /**
  * Instructions [from, to) of the body for the lanes of `m`, one after another, each by its own
- * lane loop as the per-instruction path runs them (the head or tail of a turn; lanes are
- * independent, so every lane's head can run before the first lane's iterations). Returns the
- * thread-instructions done. One function for every
- * loop, warm from the per-instruction path's use of the same lane loops: a generated one would
- * be compiled again for each loop, and would deopt as turns start at instructions not seen yet.
+ * lane loop as the per-instruction path runs them. Returns the thread-instructions done.
  */
 function edge(w: Warp, m: number, body: readonly CInstr[], from: number, to: number): number {
   let t = 0;
@@ -123,6 +118,33 @@ function edge(w: Warp, m: number, body: readonly CInstr[], from: number, to: num
     if (mk !== 0) ins.exec!(w, mk);
   }
   return t;
+}
+
+/** Runs instructions [from, to) of a loop's body for the lanes of `m`; returns the thread-instructions done. */
+type EdgeRun = (w: Warp, m: number, from: number, to: number) => number;
+
+/**
+ * The head and tail of a loop's turns (lanes are independent, so every lane's head can run
+ * before the first lane's iterations): each range of the body as one generated block for all
+ * lanes (gen.ts), made on first use; a turn starts at one of a few instructions, so a loop has a
+ * few of them. Where a block's text does not compile, the instructions' own lane loops.
+ */
+function edgeRunner(code: readonly CInstr[], consts: Constants, p: number, len: number): EdgeRun {
+  const body = code.slice(p, p + len);
+  const made: (BlockRun | undefined)[] = [];
+  const make = (from: number, to: number): BlockRun => {
+    try {
+      return generateBlock(code, consts, p + from, to - from, true);
+    } catch (e) {
+      if (!(e instanceof SyntaxError || e instanceof ReferenceError)) throw e;
+      return (w, m) => edge(w, m, body, from, to);
+    }
+  };
+  return (w, m, from, to) => {
+    if (from >= to) return 0;
+    const k = from * (len + 1) + to;
+    return (made[k] ??= make(from, to))(w, m);
+  };
 }
 
 /** The lanes of `m` whose guard predicate (at register slot `base`) holds, negated by `neg` (runWarp's guardMask). */
@@ -257,7 +279,7 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       let nl = 0;
       for (let l = 0; l < 32; l++) if (((m >>> l) & 1) !== 0) $L[nl++] = l;
       // the head of every lane first (each lane's branch then reads its register file)
-      let $t = $EDGE(w, m, $BODY, head > 0 ? k0 : ${len}, ${len}), n = -1, out = false, i = 0;
+      let $t = $EDGE(w, m, head > 0 ? k0 : ${len}, ${len}), n = -1, out = false, i = 0;
       while (i < nl) {
         // after the first lane, independent lanes together: their chains of dependent arithmetic overlap
         if (n >= 0 && nl - i >= 2) { ${groupText(P, 2)} i += 2; continue; }
@@ -266,7 +288,7 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       }
       // every operation runs on each call (a branch first taken later, in optimized code, deopts it: the exit comes on a warp's last turn)
       const o1 = out ? 1 : 0, tail = out ? 0 : r;
-      $t += $EDGE(w, m, $BODY, 0, tail);
+      $t += $EDGE(w, m, 0, tail);
       // the head's and tail's instructions are in $t; the head's branch is taken unless it left
       const plainDone = (head > 0 ? 1 : 0) + n * ${plain + 1} - o1;
       $OUT.t = $t + plainDone * $POPC(m);
@@ -278,7 +300,7 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       return head + n * ${len1} + tail;
     };`;
   dumpBlock(p, src);
-  return (new Function('K', '$XS', '$OUT', '$SNAP', '$POPC', '$L', '$EDGE', '$BODY', src) as Factory)(K, P.xs, SELF_LOOP, SNAP, popc, LANES, edge, code.slice(p, p + len));
+  return (new Function('K', '$XS', '$OUT', '$SNAP', '$POPC', '$L', '$EDGE', src) as Factory)(K, P.xs, SELF_LOOP, SNAP, popc, LANES, edgeRunner(code, consts, p, len));
 }
 
 /** Per block table: the self-loop block whose body or branch holds each pc, once its loop is made (runWarp looks here first). */
