@@ -1,7 +1,7 @@
 /**
  * A block that branches back to itself runs lane by lane over whole iterations
  * (src/exec/block/selfloop.ts) when the branch is uniform (recorded too: test/trace/selfloop.test.ts);
- * after the first lane, two lanes at a time. The values are
+ * two lanes at a time (the first pair sets the trip count). The values are
  * derived by hand from the PTX below (integer arithmetic mod 2^32, f32 rounding), never from a run:
  * per iteration i (from 0), r4 = 3 * r3; r3 = r4 + i; r4 = r3 ^ 0x55 (the first r4 is dead: the
  * next instruction but one overwrites it, and r4 is dead at the back edge too, yet a stop after an
@@ -136,15 +136,15 @@ describe('a loop of one block, lane by lane', () => {
     expect([on.warpSteps, on.threadInstructions, stateHash(on)]).toEqual([off.warpSteps, off.threadInstructions, stateHash(off)]);
   });
 
-  test('lanes run two at a time after the first: one disagreeing lane of a pair, either one, puts every lane back', () => {
-    // lanes after the first run in pairs (1-2, 3-4, ...)
+  test('lanes run two at a time: one disagreeing lane of a pair, either one, the first pair\'s too, puts every lane back', () => {
+    // lanes run in pairs (0-1, 2-3, ...; the first sets the trip count)
     // trips: thread K leaves after T, the rest after 40; T = 31 lands on the end of the first
     // turn's iterations (256 steps: 8 of prologue, 31 iterations of 8), where a lane of a pair leaves exactly when the
     // turn would have ended anyway, and the first lane did not leave
     const cases = [[1, 3], [2, 3], [3, 3], [31, 3], [33, 3], [2, 30], [2, 31], [2, 32], [4, 31], [3, 31], [1, 31]] as const;
     for (const [k, t] of cases) {
       const ptx = loopPtx(`setp.eq.u32 %p1, %r1, ${k}; selp.u32 %r6, ${t}, 40, %p1;`);
-      // 35 threads: the second warp's three lanes are its first lane and one pair
+      // 35 threads: the second warp's three lanes are a pair and one alone
       const on = machine(ptx, 35, 0, true);
       const off = machine(ptx, 35, 0, false);
       const refused = SELF_LOOP.refused;

@@ -4,11 +4,11 @@
  * stay in registers of the machine (locals) and the hot loop dispatches once per turn instead of
  * twice per iteration. Only ALU instructions (generated lane loops: they touch only their lane's
  * registers and cannot fault), so the order of the lanes cannot show, and only while the branch
- * is uniform: every lane must take it the same number of times. The first lane decides the count;
+ * is uniform: every lane must take it the same number of times. The first lanes decide the count;
  * a lane that disagrees restores the written registers of every lane from a copy taken at the
  * start and the loop reports 0, so the warp runs as before (block, branch, divergence). Recorded,
  * runWarp logs each iteration as the per-block path does (one run of the block and its branch),
- * after the loop. After the first lane, lanes run two at a time, interleaved in one loop: a loop
+ * after the loop. Lanes run two at a time (the last alone when their number is odd), interleaved in one loop: a loop
  * is mostly one chain of dependent arithmetic per lane, and two independent chains keep the
  * processor busy while each waits (four at a time made V8 box float values and take several
  * times as long to compile).
@@ -198,9 +198,9 @@ function refuse(P: Parts): string {
 }
 
 /**
- * `g` lanes ($L[i] ... $L[i + g - 1]) at once, once the first lane has set the trip count `n`
- * and whether it left (`out`): their iterations interleaved, then the check that each took the
- * branch as the first did. Lane j's offset and index are o<j> and l<j>.
+ * `g` lanes ($L[i] ... $L[i + g - 1]) at once: their iterations interleaved, then the check
+ * that each took the branch as the first lanes did (the trip count `n` and whether they left,
+ * `out`; the first group sets them, up to what the budget holds). Lane j's offset and index are o<j> and l<j>.
  */
 function groupText(P: Parts, g: number): string {
   const js = Array.from({ length: g }, (_, j) => j);
@@ -213,12 +213,15 @@ function groupText(P: Parts, g: number): string {
     ${js.map((j) => `let go${j} = ${headTake(j)} || k0 === 0;`).join(' ')}
     ${js.map((j) => load(prs[j]!, `o${j}`)).join(' ')}
     let it = 0;
-    while (${js.map((j) => `go${j}`).join(' && ')} && it < n) {
+    const lim = n < 0 ? nmax : n;
+    while (${js.map((j) => `go${j}`).join(' && ')} && it < lim) {
       ${js.map((j) => `{ const o = o${j}, l = l${j}; ${bodies[j]!.decls} ${bodies[j]!.text} }`).join('\n')}
       it++;
       ${js.map((j) => `go${j} = ${take(j)};`).join(' ')}
     }
     ${js.map((j) => store(P, prs[j]!, `o${j}`)).join(' ')}
+    // the first group sets the trip count: its lanes must agree with each other
+    if (n < 0 && ${js.map((j) => `go${j} === go0`).join(' && ')}) { n = it; out = !go0; }
     if (it !== n || ${js.map((j) => `out === go${j}`).join(' || ')}) ${refuse(P)}
   }`;
 }
@@ -281,8 +284,8 @@ export function generateSelfLoop(code: readonly CInstr[], consts: Constants, p: 
       // the head of every lane first (each lane's branch then reads its register file)
       let $t = $EDGE(w, m, head > 0 ? k0 : ${len}, ${len}), n = -1, out = false, i = 0;
       while (i < nl) {
-        // after the first lane, independent lanes together: their chains of dependent arithmetic overlap
-        if (n >= 0 && nl - i >= 2) { ${groupText(P, 2)} i += 2; continue; }
+        // independent lanes together: their chains of dependent arithmetic overlap
+        if (nl - i >= 2) { ${groupText(P, 2)} i += 2; continue; }
         ${singleText(P)}
         i++;
       }
