@@ -1,7 +1,7 @@
 /**
  * A block that branches back to itself runs lane by lane over whole iterations
  * (src/exec/block/selfloop.ts) when the branch is uniform (recorded too: test/trace/selfloop.test.ts);
- * after the first lane, two lanes at a time. The values are
+ * two lanes at a time (the first pair sets the trip count). The values are
  * derived by hand from the PTX below (integer arithmetic mod 2^32, f32 rounding), never from a run:
  * per iteration i (from 0), r4 = 3 * r3; r3 = r4 + i; r4 = r3 ^ 0x55 (the first r4 is dead: the
  * next instruction but one overwrites it, and r4 is dead at the back edge too, yet a stop after an
@@ -91,6 +91,27 @@ describe('a loop of one block, lane by lane', () => {
     }
   });
 
+  test('a turn that starts and ends inside iterations is one call: the rest of one, whole ones, the start of the next', () => {
+    const m = machine(uniform, 32, 40, true);
+    // the prologue, two iterations, then the mul, add and xor of the third (a tail of 3)
+    m.advance(6 + 2 * 8 + 3);
+    expect([SELF_LOOP.head, SELF_LOOP.n, SELF_LOOP.tail]).toEqual([0, 2, 3]);
+    const runs = SELF_LOOP.runs;
+    // from there: the third's last add, fma, add, setp and bra (5 steps), three iterations, the mul and add of the seventh
+    m.advance(6 + 2 * 8 + 3 + 5 + 3 * 8 + 2);
+    expect(SELF_LOOP.runs - runs).toBe(1);
+    expect([SELF_LOOP.head, SELF_LOOP.n, SELF_LOOP.tail]).toEqual([5, 3, 2]);
+    // six iterations done; in the seventh (i = 6) r4 = 3 * r3, r3 = r4 + 6
+    for (const lane of [0, 17, 31]) {
+      const h = byHand(lane, 6);
+      const r4 = Math.imul(h.r3, 3) >>> 0;
+      F32[0] = h.f2;
+      expect([reg(m, '%r2', lane), reg(m, '%r3', lane), reg(m, '%r4', lane), reg(m, '%f2', lane)]).toEqual([6, (r4 + 6) >>> 0, r4, U32[0]]);
+    }
+    // each of the 56 steps on all 32 lanes (every branch so far taken)
+    expect(m.threadInstructions).toBe(32 * (6 + 2 * 8 + 3 + 5 + 3 * 8 + 2));
+  });
+
   test('every stop holds the state of one instruction at a time', () => {
     const on = machine(uniform, 48, 40, true);
     const off = machine(uniform, 48, 40, false);
@@ -115,15 +136,15 @@ describe('a loop of one block, lane by lane', () => {
     expect([on.warpSteps, on.threadInstructions, stateHash(on)]).toEqual([off.warpSteps, off.threadInstructions, stateHash(off)]);
   });
 
-  test('lanes run two at a time after the first: one disagreeing lane of a pair, either one, puts every lane back', () => {
-    // lanes after the first run in pairs (1-2, 3-4, ...)
+  test('lanes run two at a time: one disagreeing lane of a pair, either one, the first pair\'s too, puts every lane back', () => {
+    // lanes run in pairs (0-1, 2-3, ...; the first sets the trip count)
     // trips: thread K leaves after T, the rest after 40; T = 31 lands on the end of the first
     // turn's iterations (256 steps: 8 of prologue, 31 iterations of 8), where a lane of a pair leaves exactly when the
     // turn would have ended anyway, and the first lane did not leave
     const cases = [[1, 3], [2, 3], [3, 3], [31, 3], [33, 3], [2, 30], [2, 31], [2, 32], [4, 31], [3, 31], [1, 31]] as const;
     for (const [k, t] of cases) {
       const ptx = loopPtx(`setp.eq.u32 %p1, %r1, ${k}; selp.u32 %r6, ${t}, 40, %p1;`);
-      // 35 threads: the second warp's three lanes are its first lane and one pair
+      // 35 threads: the second warp's three lanes are a pair and one alone
       const on = machine(ptx, 35, 0, true);
       const off = machine(ptx, 35, 0, false);
       const refused = SELF_LOOP.refused;
@@ -135,20 +156,22 @@ describe('a loop of one block, lane by lane', () => {
     }
   });
 
-  test('f32 registers held in locals keep NaN payloads as the register file does', () => {
+  test('f32 registers held in locals keep NaN payloads as the register file does (an fma\'s result without a second rounding too)', () => {
     // the per-instruction path is the reference here: whatever bits it leaves, the loop leaves
     const ptx = `.version 9.0
 .target sm_80
 .address_size 64
 .visible .entry k(.param .u64 out, .param .u32 n)
 {
-  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .f32 %f<6>;
-  mov.u32 %r1, %tid.x; mov.f32 %f1, 0f7FA12345; mov.f32 %f3, 0fFFC00001; mov.u32 %r2, 0;
+  .reg .pred %p<2>; .reg .b32 %r<4>; .reg .f32 %f<8>;
+  mov.u32 %r1, %tid.x; mov.f32 %f1, 0f7FA12345; mov.f32 %f3, 0fFFC00001; mov.f32 %f6, 0f7FC0BEEF; mov.u32 %r2, 0;
 $L:
   add.f32 %f2, %f1, %f3;
   mul.f32 %f3, %f2, 0f3F000000;
   neg.f32 %f4, %f3;
   abs.f32 %f5, %f1;
+  fma.rn.f32 %f6, %f6, 0f3F000000, %f3;
+  mul.f32 %f7, %f6, 0f40000000;
   add.u32 %r2, %r2, 1;
   setp.lt.u32 %p1, %r2, 50;
   @%p1 bra $L;
@@ -157,7 +180,7 @@ $L:
     const on = machine(ptx, 32, 0, true);
     const off = machine(ptx, 32, 0, false);
     const runs = SELF_LOOP.runs;
-    for (let s = 1; s <= 4 + 50 * 7 + 1; s += 37) {
+    for (let s = 1; s <= 5 + 50 * 9 + 1; s += 37) {
       on.advance(s);
       off.advance(s);
       expect([on.warpSteps, on.threadInstructions, stateHash(on)]).toEqual([off.warpSteps, off.threadInstructions, stateHash(off)]);

@@ -149,8 +149,17 @@ function promotedRead(v: View, name: string, x: string): string {
   return v === 'f' ? `const ${name} = ${x};` : v === 'i' ? `const ${name} = ${x};` : v === 'u' ? `const ${name} = ${x} >>> 0;` : `const ${name} = ${x} !== 0;`;
 }
 
-function promotedWrite(v: View, name: string, x: string): string {
-  return v === 'f' ? `${x} = Math.fround(${name});` : v === 'p' ? `${x} = ${name} ? 1 : 0;` : `${x} = ${name} | 0;`;
+/**
+ * A body whose f32 result is already a float32 value: compile/alu.ts's inline f32 fma (RN, no
+ * .ftz/.sat), which leaves `r` (a Math.fround) or f32Fma's result (rounded to f32, or an infinity,
+ * or a NaN of f32 operands, whose low mantissa bits are zero). Its Math.fround would be the
+ * identity, and it sits on the chain of dependent arithmetic a loop's lane waits for.
+ */
+const F32_RESULT = /\? r : K\.fp\.f32Fma\(fa, fb, fc, X0\);\s*$/;
+
+function promotedWrite(v: View, name: string, x: string, f32Result: boolean): string {
+  if (v === 'f') return f32Result ? `${x} = ${name};` : `${x} = Math.fround(${name});`;
+  return v === 'p' ? `${x} = ${name} ? 1 : 0;` : `${x} = ${name} | 0;`;
 }
 
 /** The test of instruction `ins`'s guard predicate for the lane. */
@@ -178,7 +187,7 @@ export function aluStep(ins: CInstr, b: BoundLoop, cache: LaneCache, xs: unknown
   // the write of d first, then e (laneWrites' order), so a shared slot ends with e
   const keep = (pd === undefined ? cache.wrote(s.dst, 'd', b.D, !guarded) : '') + (pe === undefined ? cache.wrote(s.dst2, 'e', b.E, !guarded) : '');
   const writes = pd === undefined && pe === undefined ? `${cache.store(b.D, laneWrites(s.dst, 'n'))}\n${cache.store(b.E, laneWrites('n', s.dst2))}`
-    : `${pd !== undefined ? promotedWrite(s.dst, 'd', pd) : laneWrites(s.dst, 'n')}\n${pe !== undefined ? promotedWrite(s.dst2, 'e', pe) : laneWrites('n', s.dst2)}`;
+    : `${pd !== undefined ? promotedWrite(s.dst, 'd', pd, F32_RESULT.test(s.body)) : laneWrites(s.dst, 'n')}\n${pe !== undefined ? promotedWrite(s.dst2, 'e', pe, false) : laneWrites('n', s.dst2)}`;
   const rest = `${reads}\n{ ${s.body} }\n${writes}\n${keep}`;
   // only the names the text uses: each unused one is a few bytecodes per lane until V8 optimizes
   // the loop (most of a launch's first turns), and a loop of one block runs many per call

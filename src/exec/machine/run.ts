@@ -11,9 +11,10 @@ import { control } from './control.js';
 import { reconverge } from './divergence.js';
 import { BLOCK_PROGRESS } from '../block/gen.js';
 import { type Block, blockAt, BLOCKS_DEFAULT, blockTable, type BlockTable, singleAt } from '../block/table.js';
-import { SELF_LOOP } from '../block/selfloop.js';
+import { coverLoop, loopCover, SELF_LOOP } from '../block/selfloop.js';
 
 const NO_RUNS: Int32Array = new Int32Array(0);
+const NO_COVER: (Block | undefined)[] = [];
 /** The block's own step log stays unused: runWarp logs the block as one run. */
 
 /**
@@ -51,6 +52,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
   // registers dead after a block left unwritten: only where no recording will show them
   const lean = rec === undefined && mach.opts.deadStores === true;
   let table: BlockTable | undefined = blocks ? blockTable(f.fn) : undefined;
+  let cover = table !== undefined ? loopCover(table) : NO_COVER;
   // the end of a block that did not fit (budget, reconvergence point): stepped through one at a time, not looked up again at each step
   let plainUntil = -1;
   try {
@@ -58,27 +60,32 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
       // the block to run from pc, if one does (else the instruction at pc alone)
       let blk: Block | null = null;
       if (table !== undefined && pc >= plainUntil) {
+        // a loop of one block (selfloop.ts), also from inside its body: the rest of the turn, lane by lane, while converged
+        // (one call of blockAt, before: a second call site, first reached in optimized code, deopts it)
         const b = blockAt(table, pc);
-        if (b !== null) plainUntil = pc + b.len;
-        // a loop of one block (selfloop.ts): whole iterations, lane by lane, while converged
-        if (b !== null && f.depth <= 1 && w.parkedBar === 0 && budget + 1 >= 2 * (b.len + 1) && !(rpc > pc && rpc <= pc + b.len)) {
-          const loop = b.loop(lean);
-          const n = loop !== null ? loop(w, mask, Math.floor((budget + 1) / (b.len + 1))) : 0;
-          if (n === 0 && loop !== null) b.loopRefused();
-          if (n > 0) {
+        const c = cover[pc] ?? b;
+        if (c !== null && f.depth <= 1 && w.parkedBar === 0 && budget + 1 >= 2 * (c.len + 1) && !(rpc > c.pc && rpc <= c.pc + c.len)) {
+          const loop = c.loop(lean);
+          if (loop !== null && c.pc === pc && cover[pc] === undefined) coverLoop(cover, c);
+          const done = loop !== null ? loop(w, mask, pc - c.pc, budget + 1) : 0;
+          if (done === 0 && loop !== null) c.loopRefused();
+          if (done > 0) {
             // each iteration (block and branch back) is the run the per-block path logs for it
-            if (rec !== undefined) { rp = loopRuns(runs, rp, rbase + steps, gbase + pc, mask, b.len + 1, n, runNext, runMask); runNext = gbase + pc + b.len + 1; runMask = mask; }
-            budget -= n * (b.len + 1) - 1;
-            steps += n * (b.len + 1);
+            const tail = SELF_LOOP.tail;
+            if (rec !== undefined) { rp = loopRuns(runs, rp, rbase + steps, gbase + c.pc, mask, c.len + 1, pc - c.pc, runNext, runMask); runNext = gbase + c.pc + (tail > 0 ? tail : c.len + 1); runMask = mask; }
+            budget -= done - 1;
+            steps += done;
             thr += SELF_LOOP.t;
-            // as control.ts leaves a uniform branch: at its target or past it, then reconverge
-            w.pc = SELF_LOOP.exit ? pc + b.len + 1 : pc;
+            // as control.ts leaves the last uniform branch: at its target or past it, then
+            // reconverge; the tail's instructions after it only move the pc
+            w.pc = SELF_LOOP.exit ? c.pc + c.len + 1 : c.pc;
             reconverge(w);
-            pc = w.pc; mask = w.mask; rpc = f.srpc[f.depth - 1]!; plainUntil = -1;
+            pc = w.pc + tail; mask = w.mask; rpc = f.srpc[f.depth - 1]!; plainUntil = -1;
             if (w.state !== WarpState.Ready) { blocked = true; break; }
             continue;
           }
         }
+        if (b !== null) plainUntil = pc + b.len;
         if (b !== null && b.len <= budget + 1 && !(rpc > pc && rpc < pc + b.len)) blk = b;
       }
       // a plain instruction outside a block runs as a block of one (singleAt says why)
@@ -144,7 +151,7 @@ export function runWarp(mach: Machine, w: Warp, budget: number): boolean {
       rpc = f.depth > 0 ? f.srpc[f.depth - 1]! : -1;
       plainUntil = -1;
       if (blocked) break;
-      if (table !== undefined && table.fn !== f.fn) table = blockTable(f.fn);
+      if (table !== undefined && table.fn !== f.fn) { table = blockTable(f.fn); cover = loopCover(table); }
     }
   } finally {
     // also on a fault, so the report names the faulting instruction
@@ -166,15 +173,26 @@ function guardMask(i32: Int32Array, base: number, m: number, neg: boolean): numb
 }
 
 /**
- * Log `n` iterations of a self-loop (selfloop.ts) as the per-block path does: one run per
- * iteration of `len1` steps (block and branch back) from step offset `s`, at global instruction
- * `g` under `mask`; the first continues the open run when it is where that run goes on
- * (`runNext`, `runMask`: code falling through into the loop). Returns the new write position.
+ * Log a turn of a self-loop (selfloop.ts) as the per-block path does, from step offset `s`, the
+ * loop's body at global instruction `g`, `len1` steps an iteration (block and branch back), under
+ * `mask`: the head from body instruction `k0` (when k0 > 0), one run per iteration begun at the
+ * start (SELF_LOOP.n), one for the tail (SELF_LOOP.tail instructions). The first continues the
+ * open run when it is where that run goes on (`runNext`, `runMask`: code falling through into
+ * the loop). Returns the new write position.
  */
-function loopRuns(runs: Int32Array, rp: number, s: number, g: number, mask: number, len1: number, n: number, runNext: number, runMask: number): number {
-  let i = ((g ^ runNext) | (mask ^ runMask)) !== 0 ? 0 : 1;
-  for (s += i * len1; i < n; i++, s += len1) {
+function loopRuns(runs: Int32Array, rp: number, s: number, g: number, mask: number, len1: number, k0: number, runNext: number, runMask: number): number {
+  const n = SELF_LOOP.n;
+  let i = 0;
+  if (k0 > 0) {
+    if ((((g + k0) ^ runNext) | (mask ^ runMask)) !== 0) { runs[rp] = s; runs[rp + 1] = g + k0; runs[rp + 2] = mask; rp += 3; }
+    s += len1 - k0;
+  } else if (((g ^ runNext) | (mask ^ runMask)) === 0) {
+    i = 1;
+    s += len1;
+  }
+  for (; i < n; i++, s += len1) {
     runs[rp] = s; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3;
   }
+  if (SELF_LOOP.tail > 0) { runs[rp] = s; runs[rp + 1] = g; runs[rp + 2] = mask; rp += 3; }
   return rp;
 }
