@@ -9,7 +9,7 @@
  * old value where a debugger would show the new one.
  */
 import type { CInstr } from '../compiled.js';
-import type { ROperand } from '../../ptx/program.js';
+import { slotsOf } from './liveness.js';
 
 const OPEN = '/*<S';
 const CLOSE = '/*<E';
@@ -42,19 +42,9 @@ export class DeadStores {
    */
   readAll(ins: CInstr, served: readonly number[] = []): void {
     if (ins.guard >= 0) this.read(ins.guard);
-    for (const o of ins.src.operands) this.readOperand(o, served);
-  }
-
-  private readOperand(o: ROperand | undefined, served: readonly number[]): void {
-    if (o === undefined) return;
-    switch (o.kind) {
-      case 'reg': case 'varidx': case 'regplus': if (!served.includes(o.reg.slot << 6)) this.read(o.reg.slot << 6); break;
-      case 'vec': case 'list': for (const x of o.items) this.readOperand(x, served); break;
-      case 'pair': this.readOperand(o.a, served); this.readOperand(o.b, served); break;
-      case 'addr': this.readOperand(o.base, served); break;
-      case 'not': case 'neg': this.readOperand(o.inner, served); break;
-      default: break;
-    }
+    const slots: number[] = [];
+    for (const o of ins.src.operands) slotsOf(o, slots);
+    for (const slot of slots) if (!served.includes(slot << 6)) this.read(slot << 6);
   }
 
   /** The block's text with the dead stores removed (`liveOut`: slots live after the block, a bitset). */

@@ -115,7 +115,8 @@ function everythingLive(fn: CFunction, c: CInstr): boolean {
   }
 }
 
-function slotsOf(o: ROperand | undefined, out: number[]): void {
+/** The register slots operand `o` names (registers of vectors, lists, pairs, addresses too), into `out`. */
+export function slotsOf(o: ROperand | undefined, out: number[]): void {
   if (o === undefined) return;
   switch (o.kind) {
     case 'reg': out.push(o.reg.slot); break;
