@@ -42,7 +42,13 @@ function parseArgs(argv) {
     else if (!a.startsWith('--') && !o.cs) o.cs = resolve(a);
     else { console.error(`unknown argument ${a}`); process.exit(2); }
   }
-  if (!o.cs || !existsSync(join(o.cs, 'Samples'))) { console.error('usage: cuda-samples-bench.mjs CUDA_SAMPLES_CHECKOUT [--work DIR] [--only A,B] [--timeout S] [--phase select|build|run|all]'); process.exit(2); }
+  const usage = 'usage: cuda-samples-bench.mjs CUDA_SAMPLES_CHECKOUT [--work DIR] [--only A,B] [--timeout S] [--cpu-limit S] [--phase select|build|run|report|all] [--report FILE]';
+  if (!o.cs) { console.error(usage); process.exit(2); }
+  if (!existsSync(join(o.cs, 'Samples'))) { console.error(`cuda-samples-bench: ${o.cs} is not a cuda-samples checkout (it has no Samples/ folder)\n${usage}`); process.exit(2); }
+  if (!['select', 'build', 'run', 'report', 'all'].includes(o.phase)) { console.error(`cuda-samples-bench: --phase ${o.phase}: not one of select, build, run, report, all\n${usage}`); process.exit(2); }
+  for (const [name, n] of [['--timeout', o.timeout], ['--cpu-limit', o.cpuLimit]]) {
+    if (n !== undefined && !(n > 0)) { console.error(`cuda-samples-bench: ${name} needs a number of seconds above 0\n${usage}`); process.exit(2); }
+  }
   return o;
 }
 
